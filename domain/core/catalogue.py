@@ -1,0 +1,39 @@
+"""The rules catalogue: every rule clause of a ruleset, by id.
+
+Events and rule violations cite these ids; the API's explain endpoint shows the entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class RuleEntry:
+    """One clause of a rulebook: where it stands and what it says, in our own words."""
+
+    id: str
+    page: str
+    section: str
+    text: str
+    reading: str = ""
+    """How we read the clause where the rulebook leaves it open (empty when it does not)."""
+
+
+@dataclass(frozen=True)
+class RulesCatalogue:
+    ruleset: str
+    entries: Mapping[str, RuleEntry] = field(default_factory=dict)
+
+    def __contains__(self, rule_id: object) -> bool:
+        return rule_id in self.entries
+
+    def __iter__(self) -> Iterator[RuleEntry]:
+        return iter(self.entries.values())
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def get(self, rule_id: str) -> RuleEntry | None:
+        return self.entries.get(rule_id)

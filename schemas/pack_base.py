@@ -1,0 +1,107 @@
+"""Shared machinery for loading data packs: YAML reading and error reporting.
+
+A data pack is validated with marshmallow (unknown fields rejected) and then cross-checked.
+Every problem names the file, the entry and the field, so that an owner of the physical game
+can find and correct it without reading code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from marshmallow import Schema, ValidationError
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+DATA_ROOT = REPO_ROOT / "data"
+
+
+@dataclass(frozen=True)
+class PackProblem:
+    """One thing wrong with a data pack."""
+
+    file: str
+    entry: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.entry:
+            where += f": entry '{self.entry}'"
+        if self.field:
+            where += f", field '{self.field}'"
+        return f"{where}: {self.message}"
+
+    def as_dict(self) -> dict[str, str]:
+        return {
+            "file": self.file,
+            "entry": self.entry,
+            "field": self.field,
+            "message": self.message,
+        }
+
+
+class PackError(Exception):
+    """A data pack failed to load; `problems` lists every problem found."""
+
+    def __init__(self, problems: Iterable[PackProblem]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("\n".join(str(p) for p in self.problems) or "invalid data pack")
+
+
+def pack_dir(name: str, root: Path | None = None) -> Path:
+    return (root or DATA_ROOT) / name
+
+
+def read_yaml(path: Path) -> Any:
+    """Read one YAML file, turning a missing file or a syntax error into a PackError."""
+    try:
+        with path.open(encoding="utf-8") as handle:
+            return yaml.safe_load(handle)
+    except FileNotFoundError:
+        raise PackError([PackProblem(path.name, "", "", "file is missing")]) from None
+    except yaml.YAMLError as exc:
+        raise PackError([PackProblem(path.name, "", "", f"not valid YAML: {exc}")]) from None
+
+
+def _flatten(messages: Any, prefix: str = "") -> Iterator[tuple[str, str]]:
+    if isinstance(messages, Mapping):
+        for key, value in messages.items():
+            name = f"{prefix}.{key}" if prefix else str(key)
+            yield from _flatten(value, name)
+    elif isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+        yield prefix, "; ".join(messages)
+    elif isinstance(messages, list):
+        for index, value in enumerate(messages):
+            yield from _flatten(value, f"{prefix}[{index}]")
+    else:
+        yield prefix, str(messages)
+
+
+def validate_entries(
+    schema: Schema, entries: Any, file: str, section: str, key: str = "id"
+) -> tuple[list[Any], list[PackProblem]]:
+    """Load a list of entries with `schema`; return what loaded and the problems of the rest.
+
+    Problems name the entry by its `key` field when it has one, else by its position.
+    """
+    if not isinstance(entries, list):
+        return [], [PackProblem(file, "", section, "must be a list of entries")]
+    loaded: list[Any] = []
+    problems: list[PackProblem] = []
+    for index, raw in enumerate(entries):
+        entry_name = (
+            str(raw.get(key))
+            if isinstance(raw, Mapping) and raw.get(key)
+            else f"{section}[{index}]"
+        )
+        try:
+            loaded.append(schema.load(raw))
+        except ValidationError as exc:
+            for field, message in _flatten(exc.messages):
+                problems.append(PackProblem(file, entry_name, field, message))
+    return loaded, problems
