@@ -1,0 +1,88 @@
+"""Every failure becomes one JSON body `{code, message, rule?, details?, current_version?}`."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Flask, jsonify
+from flask.typing import ResponseReturnValue
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from domain.core.errors import RuleViolation, UnknownRuleset
+from service.games import GameBusy, VersionOutOfRange
+from store.redis_store import GameNotFound, IdempotencyKeyReused, VersionConflict
+
+log = logging.getLogger("chronicle.api")
+
+
+class ApiError(Exception):
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        rule: str | None = None,
+        details: dict[str, Any] | None = None,
+        current_version: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.rule = rule
+        self.details = details
+        self.current_version = current_version
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.rule is not None:
+            body["rule"] = self.rule
+        if self.details is not None:
+            body["details"] = self.details
+        if self.current_version is not None:
+            body["current_version"] = self.current_version
+        return body
+
+
+def error_response(error: ApiError) -> ResponseReturnValue:
+    response = jsonify(error.body())
+    response.status_code = error.status
+    return response
+
+
+def translate(exc: Exception) -> ApiError:
+    """The API error for any exception a view lets through."""
+    if isinstance(exc, ApiError):
+        return exc
+    if isinstance(exc, ValidationError):
+        return ApiError(
+            400, "invalid_request", "the request is malformed", details={"fields": exc.messages}
+        )
+    if isinstance(exc, RuleViolation):
+        return ApiError(422, exc.code, exc.message, rule=exc.rule, details=dict(exc.context))
+    if isinstance(exc, GameNotFound):
+        return ApiError(404, "game_not_found", str(exc))
+    if isinstance(exc, UnknownRuleset):
+        return ApiError(404, "ruleset_not_found", str(exc))
+    if isinstance(exc, VersionOutOfRange):
+        return ApiError(404, "version_not_found", str(exc), current_version=exc.current)
+    if isinstance(exc, VersionConflict):
+        return ApiError(409, "version_conflict", str(exc), current_version=exc.current)
+    if isinstance(exc, IdempotencyKeyReused):
+        return ApiError(409, "idempotency_key_reused", str(exc), current_version=exc.current)
+    if isinstance(exc, GameBusy):
+        return ApiError(409, "game_busy", str(exc), details={"retry_after_s": 1})
+    if isinstance(exc, HTTPException):
+        code = (exc.name or "error").lower().replace(" ", "_")
+        return ApiError(exc.code or 500, code, exc.description or exc.name or "error")
+    log.exception("unexpected error", exc_info=exc)
+    return ApiError(500, "internal_error", "an unexpected error occurred; it has been logged")
+
+
+def install(app: Flask) -> None:
+    @app.errorhandler(Exception)
+    def handle(exc: Exception) -> ResponseReturnValue:
+        return error_response(translate(exc))

@@ -1,0 +1,42 @@
+"""Liveness and readiness."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app
+from flask.typing import ResponseReturnValue
+from rq import Worker
+
+from api.docs import route
+from api.errors import ApiError
+from schemas.common import HealthSchema
+from service.wiring import raw_redis_client, redis_client
+
+bp = Blueprint("health", __name__)
+
+
+@route(
+    bp,
+    "/healthz",
+    "GET",
+    summary="Health of the service",
+    response=HealthSchema,
+    errors=(503,),
+    tags=("service",),
+)
+def healthz() -> ResponseReturnValue:
+    """Reports the Redis server's version, how many RQ workers are alive and the store's status.
+    Answers 503 when Redis cannot be reached."""
+    url = current_app.config["REDIS_URL"]
+    try:
+        info = redis_client(url).info("server")
+        workers = Worker.count(connection=raw_redis_client(url))
+    except Exception as exc:  # any failure to reach Redis means "not ready"
+        raise ApiError(503, "store_unavailable", f"Redis is not reachable: {exc}") from None
+    return HealthSchema().dump(
+        {
+            "status": "ok",
+            "redis_version": info["redis_version"],
+            "rq_workers": workers,
+            "store": "ok",
+        }
+    )

@@ -1,0 +1,33 @@
+"""`chronicle worker`: an RQ worker on the configured Redis."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from service.config import Settings
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser("worker", help="run an RQ worker for background jobs")
+    parser.add_argument("--redis-url", help="Redis to work on (default: $REDIS_URL)")
+    parser.add_argument("--queue", help="queue name (default: $CHRONICLE_QUEUE or chronicle)")
+    parser.add_argument("--burst", action="store_true", help="stop when the queue is empty")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    url = args.redis_url or settings.redis_url
+    if not url:
+        print("chronicle worker: set REDIS_URL or pass --redis-url")
+        return 2
+    os.environ["REDIS_URL"] = url
+    from rq import Worker
+
+    from workers.queue import queue
+
+    q = queue(url, args.queue or settings.queue)
+    worker = Worker([q], connection=q.connection)
+    worker.work(burst=args.burst, with_scheduler=True)
+    return 0

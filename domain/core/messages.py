@@ -1,0 +1,250 @@
+"""Commands in, events out.
+
+Commands are plain requests (`type` plus arguments) so that the legal-action list can be posted
+back as it is. Events are frozen dataclasses named in the past tense, one type per fact
+(contracts §2); their envelope carries the rule that produced them, who may see them, and the
+chance draws they used.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+from domain.core.chance import Draw
+
+Seat = int
+"""A seat is the player's position at the table: 0 .. players-1."""
+
+SYSTEM = "system"
+WORKER = "worker"
+Actor = int | str
+"""Who issued a command: a seat, or `system` / `worker`."""
+
+
+def frozen_value(value: Any) -> Any:
+    """JSON values made hashable: lists become tuples, dicts become sorted item tuples."""
+    if isinstance(value, list | tuple):
+        return tuple(frozen_value(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((str(k), frozen_value(v)) for k, v in value.items()))
+    return value
+
+
+def plain_value(value: Any) -> Any:
+    """The JSON form of a value: tuples become lists, frozensets sorted lists."""
+    if isinstance(value, tuple | list):
+        return [plain_value(v) for v in value]
+    if isinstance(value, frozenset | set):
+        return sorted(plain_value(v) for v in value)
+    if isinstance(value, Mapping):
+        return {str(k): plain_value(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A request to act: its `type` and its arguments, hashable so it can be compared."""
+
+    type: str
+    args: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, type_: str, **args: Any) -> Command:
+        return cls(type_, tuple(sorted((k, frozen_value(v)) for k, v in args.items())))
+
+    @classmethod
+    def from_dict(cls, body: Mapping[str, Any]) -> Command:
+        """`{"type": "place_army", "land": "tigris"}` → Command."""
+        args = {k: v for k, v in body.items() if k != "type"}
+        return cls.of(str(body["type"]), **args)
+
+    def arg(self, name: str, default: Any = None) -> Any:
+        for key, value in self.args:
+            if key == name:
+                return value
+        return default
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"type": self.type, **{k: plain_value(v) for k, v in self.args}}
+
+
+@dataclass(frozen=True, slots=True)
+class Visibility:
+    """Who may see an event. Private events show `redacted` to everyone else."""
+
+    seats: frozenset[int] | None = None
+    redacted: Mapping[str, Any] | None = None
+
+    @property
+    def is_public(self) -> bool:
+        return self.seats is None
+
+    def shows_to(self, viewer: int | None) -> bool:
+        return self.seats is None or (viewer is not None and viewer in self.seats)
+
+    def as_dict(self) -> dict[str, Any]:
+        if self.seats is None:
+            return {"scope": "public"}
+        return {
+            "scope": "private",
+            "seats": sorted(self.seats),
+            "redacted": plain_value(self.redacted or {}),
+        }
+
+    @classmethod
+    def from_dict(cls, body: Mapping[str, Any]) -> Visibility:
+        if body.get("scope", "public") == "public":
+            return PUBLIC
+        return cls(frozenset(body["seats"]), dict(body.get("redacted") or {}))
+
+
+PUBLIC = Visibility()
+
+
+def private_to(*seats: int, redacted: Mapping[str, Any] | None = None) -> Visibility:
+    """Visible in full to `seats`; everyone else sees `redacted` (no draws)."""
+    return Visibility(frozenset(seats), dict(redacted or {}))
+
+
+ENVELOPE_FIELDS = frozenset({"rule", "visibility", "draws"})
+
+E = TypeVar("E", bound="Event")
+_EVENT_TYPES: dict[str, type[Event]] = {}
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+_UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Event:
+    """Base of every event. Subclasses add their data fields and register with `@event`."""
+
+    SCHEMA_VERSION: ClassVar[int] = 1
+
+    rule: str
+    visibility: Visibility = PUBLIC
+    draws: tuple[Draw, ...] = field(default=())
+
+    @property
+    def type(self) -> str:
+        return type(self).__name__
+
+    def data(self) -> dict[str, Any]:
+        return {
+            f.name: plain_value(getattr(self, f.name))
+            for f in dataclasses.fields(self)
+            if f.name not in ENVELOPE_FIELDS
+        }
+
+
+def event(cls: type[E]) -> type[E]:
+    """Register an event type under its class name (past tense, unique across rulesets)."""
+    name = cls.__name__
+    if name in _EVENT_TYPES and _EVENT_TYPES[name] is not cls:
+        raise ValueError(f"event type {name} registered twice")
+    _EVENT_TYPES[name] = cls
+    return cls
+
+
+def upcaster(type_name: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
+    """Register a function that lifts an old event shape to the next schema version."""
+
+    def register(fn: Upcaster) -> Upcaster:
+        _UPCASTERS[(type_name, from_version)] = fn
+        return fn
+
+    return register
+
+
+def event_type(name: str) -> type[Event]:
+    try:
+        return _EVENT_TYPES[name]
+    except KeyError:
+        raise KeyError(f"unknown event type {name!r}") from None
+
+
+def registered_event_types() -> Iterator[str]:
+    return iter(sorted(_EVENT_TYPES))
+
+
+def event_record(ev: Event) -> dict[str, Any]:
+    """The stored form of an event's own part of the envelope (contracts §2)."""
+    record: dict[str, Any] = {
+        "type": ev.type,
+        "schema_version": ev.SCHEMA_VERSION,
+        "data": ev.data(),
+        "rule": ev.rule,
+        "visibility": ev.visibility.as_dict(),
+    }
+    if ev.draws:
+        record["draws"] = [[d.k, d.n, d.result] for d in ev.draws]
+    return record
+
+
+def _tuples_for_lists(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuples_for_lists(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _tuples_for_lists(v) for k, v in value.items()}
+    return value
+
+
+def event_from_record(record: Mapping[str, Any]) -> Event:
+    """Rebuild an event from its stored form, lifting old shapes through the upcasters."""
+    name = record["type"]
+    cls = event_type(name)
+    data = dict(record.get("data") or {})
+    version = int(record.get("schema_version", 1))
+    while version < cls.SCHEMA_VERSION:
+        data = _UPCASTERS[(name, version)](data)
+        version += 1
+    kwargs = {k: _tuples_for_lists(v) for k, v in data.items()}
+    draws = tuple(Draw(int(k), int(n), int(r)) for k, n, r in record.get("draws") or ())
+    return cls(
+        rule=record["rule"],
+        visibility=Visibility.from_dict(record.get("visibility") or {}),
+        draws=draws,
+        **kwargs,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """An event as it stands in a game's log: the event plus the rest of its envelope."""
+
+    version: int
+    event: Event
+    actor: Actor
+    command_id: str = ""
+    recorded_at: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            **event_record(self.event),
+            "actor": self.actor,
+            "command_id": self.command_id,
+            "recorded_at": self.recorded_at,
+        }
+
+    @classmethod
+    def from_dict(cls, body: Mapping[str, Any]) -> Recorded:
+        return cls(
+            version=int(body["version"]),
+            event=event_from_record(body),
+            actor=body.get("actor", SYSTEM),
+            command_id=body.get("command_id", ""),
+            recorded_at=body.get("recorded_at", ""),
+        )
+
+    def seen_by(self, viewer: int | None) -> dict[str, Any]:
+        """The envelope as `viewer` (a seat, or None for a spectator) may see it."""
+        if self.event.visibility.shows_to(viewer):
+            return self.as_dict()
+        body = self.as_dict()
+        body["data"] = plain_value(self.event.visibility.redacted or {})
+        body.pop("draws", None)
+        body["redacted"] = True
+        return body

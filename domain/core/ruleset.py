@@ -1,0 +1,221 @@
+"""The ruleset protocol and the registry of rulesets (found by name, like chess variants).
+
+A ruleset is a class: its name, player counts and declared options are class attributes; an
+instance is bound to its loaded data pack (loading is I/O, so it happens outside `domain/`).
+The kernel functions are its methods: `legal_actions`, `decide`, `evolve`; `replay` is the
+kernel's (`domain.core.kernel.replay`).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from domain.core.chance import Chance
+from domain.core.errors import IllegalAction, InvalidOptions, InvalidPlayerCount, UnknownRuleset
+from domain.core.messages import Command, Event, Seat
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """An option a game is created with: its name, type, default and allowed values."""
+
+    name: str
+    kind: type
+    default: Any
+    description: str
+    allowed: tuple[Any, ...] | None = None
+
+    def check(self, value: Any, rule: str) -> Any:
+        if self.kind is bool and not isinstance(value, bool):
+            raise InvalidOptions(
+                f"option {self.name!r} must be true or false", rule, {"option": self.name}
+            )
+        if self.kind is int and (not isinstance(value, int) or isinstance(value, bool)):
+            raise InvalidOptions(
+                f"option {self.name!r} must be a whole number", rule, {"option": self.name}
+            )
+        if self.kind is str and not isinstance(value, str):
+            raise InvalidOptions(
+                f"option {self.name!r} must be a string", rule, {"option": self.name}
+            )
+        if self.allowed is not None and value not in self.allowed:
+            raise InvalidOptions(
+                f"option {self.name!r} must be one of {list(self.allowed)}",
+                rule,
+                {"option": self.name, "allowed": list(self.allowed)},
+            )
+        return value
+
+    def describe(self) -> dict[str, Any]:
+        kinds = {bool: "boolean", int: "integer", str: "string"}
+        return {
+            "name": self.name,
+            "type": kinds.get(self.kind, self.kind.__name__),
+            "default": self.default,
+            "allowed": list(self.allowed) if self.allowed is not None else None,
+            "description": self.description,
+        }
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a game is created with; fixed for its whole life."""
+
+    ruleset: str
+    players: tuple[str, ...]
+    options: Mapping[str, Any]
+    seed_commitment: str
+
+    @property
+    def seats(self) -> range:
+        return range(len(self.players))
+
+
+class Ruleset(ABC, Generic[S]):
+    """A rule system. Subclass, set the class attributes, implement the kernel methods."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    player_counts: ClassVar[tuple[int, ...]]
+    options: ClassVar[tuple[OptionSpec, ...]] = ()
+    data_pack: ClassVar[str | None] = None
+    turn_rule: ClassVar[str]
+    """Rule id cited when a seat acts out of turn."""
+    end_rule: ClassVar[str]
+    """Rule id cited when anything is played after the game has ended."""
+    setup_rule: ClassVar[str]
+    """Rule id cited for refused options or player counts."""
+
+    def __init__(self, pack: Any = None) -> None:
+        self.pack = pack
+
+    # --- creation -------------------------------------------------------------------------
+
+    def check_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Declared options with defaults filled in; unknown or ill-typed ones refused."""
+        specs = {spec.name: spec for spec in self.options}
+        unknown = sorted(set(given) - set(specs))
+        if unknown:
+            raise InvalidOptions(
+                f"unknown option(s) {unknown} for {self.name}",
+                self.setup_rule,
+                {"unknown": unknown, "known": sorted(specs)},
+            )
+        chosen = {name: spec.default for name, spec in specs.items()}
+        for name, value in given.items():
+            chosen[name] = specs[name].check(value, self.setup_rule)
+        self.check_option_combination(chosen)
+        return chosen
+
+    def check_option_combination(self, options: Mapping[str, Any]) -> None:
+        """Refuse combinations of options the rules do not allow (override where needed)."""
+
+    def check_players(self, players: Sequence[str]) -> None:
+        if len(players) not in self.player_counts:
+            raise InvalidPlayerCount(
+                f"{self.title} is played by {self._counts_text()} players, not {len(players)}",
+                self.setup_rule,
+                {"players": len(players), "allowed": list(self.player_counts)},
+            )
+
+    def _counts_text(self) -> str:
+        counts = sorted(self.player_counts)
+        if counts == list(range(counts[0], counts[-1] + 1)):
+            return f"{counts[0]}–{counts[-1]}"
+        return ", ".join(map(str, counts))
+
+    @abstractmethod
+    def initial_state(self, setup: Setup) -> S:
+        """The state before anything is set up (folded from the kernel's GameCreated)."""
+
+    def set_up(self, state: S, chance: Chance) -> list[Event]:
+        """The setting-up events that need chance (shuffles, random orders). None by default."""
+        return []
+
+    # --- play -----------------------------------------------------------------------------
+
+    @abstractmethod
+    def awaited_seats(self, state: S) -> frozenset[Seat]:
+        """The seats the game waits for now (several at once for sealed, simultaneous choices)."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: Seat) -> Iterable[Command]:
+        """Every legal action of `seat`, in a deterministic order. The single source of truth."""
+
+    @abstractmethod
+    def decide(self, state: S, seat: Seat, command: Command, chance: Chance) -> list[Event]:
+        """The events a legal command produces. Called only for commands `legal_actions` lists."""
+
+    @abstractmethod
+    def evolve(self, state: S, event: Event) -> S:
+        """Apply one event. Never checks, never draws."""
+
+    def refusal(self, state: S, seat: Seat, command: Command) -> Exception:
+        """Why a command that `legal_actions` does not list is refused (override to be precise)."""
+        return IllegalAction(
+            f"{command.type!r} is not a legal action for seat {seat} now",
+            self.turn_rule,
+            {"command": command.as_dict()},
+        )
+
+    def system_action(self, state: S) -> Command | None:
+        """A command the system must run now with no seat acting (e.g. closing an epoch)."""
+        return None
+
+    def decide_system(self, state: S, command: Command, chance: Chance) -> list[Event]:
+        raise NotImplementedError(f"{self.name} has no system commands")
+
+    @abstractmethod
+    def is_over(self, state: S) -> bool: ...
+
+    # --- views and snapshots ---------------------------------------------------------------
+
+    @abstractmethod
+    def view(self, state: S, viewer: Seat | None) -> dict[str, Any]:
+        """The state as `viewer` may see it (None: a spectator). Hides what the viewer may not."""
+
+    @abstractmethod
+    def summary(self, state: S) -> dict[str, Any]:
+        """Public facts for game lists: phase, current seat(s), round or epoch."""
+
+    @abstractmethod
+    def encode_state(self, state: S) -> Any:
+        """A JSON-able form of the whole state, for snapshots."""
+
+    @abstractmethod
+    def decode_state(self, data: Any) -> S: ...
+
+    @classmethod
+    def describe(cls) -> dict[str, Any]:
+        return {
+            "name": cls.name,
+            "title": cls.title,
+            "player_counts": list(cls.player_counts),
+            "options": [spec.describe() for spec in cls.options],
+        }
+
+
+_REGISTRY: dict[str, type[Ruleset[Any]]] = {}
+
+
+def register_ruleset(cls: type[Ruleset[Any]]) -> type[Ruleset[Any]]:
+    if cls.name in _REGISTRY and _REGISTRY[cls.name] is not cls:
+        raise ValueError(f"ruleset {cls.name} registered twice")
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def find_ruleset(name: str) -> type[Ruleset[Any]]:
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise UnknownRuleset(name) from None
+
+
+def ruleset_names() -> list[str]:
+    return sorted(_REGISTRY)

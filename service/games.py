@@ -1,0 +1,348 @@
+"""The service: the one place where a command meets the store (contracts §1).
+
+load state (latest snapshot + events after it, cached in process by version) → decide →
+append with the expected version → return the new events and version. The API and the
+workers both call this; neither has its own copy of the rules.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from domain.core.chance import Chance
+from domain.core.kernel import Game, creation_events, decide, replay
+from domain.core.messages import Actor, Command, Event, Recorded, event_record
+from domain.core.ruleset import Ruleset, Setup
+from service import chance as chance_source
+from service.auth import IssuedTokens
+from service.rulesets import ruleset as bound_ruleset
+from store.redis_store import (
+    EventStore,
+    GameNotFound,
+    IdempotencyKeyReused,
+    SecretVault,
+    Snapshot,
+    StoredEvent,
+    VersionConflict,
+)
+
+MAX_RETRIES = 8
+
+
+@dataclass(frozen=True)
+class CreatedGame:
+    game_id: str
+    version: int
+    seed_commitment: str
+    tokens: IssuedTokens
+    events: tuple[Recorded, ...]
+
+
+@dataclass(frozen=True)
+class CommandOutcome:
+    game_id: str
+    events: tuple[Recorded, ...]
+    version: int
+    duplicate: bool = False
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def state_hash(encoded_state: Any) -> str:
+    return hashlib.sha256(canonical_json(encoded_state).encode()).hexdigest()
+
+
+def recorded_from(stored: StoredEvent) -> Recorded:
+    return Recorded.from_dict(stored.decoded())
+
+
+def envelope_payload(event: Event, actor: Actor, command_id: str, recorded_at: str) -> str:
+    """The stored JSON of one event; its version is the stream entry id."""
+    return canonical_json(
+        {
+            **event_record(event),
+            "actor": actor,
+            "command_id": command_id,
+            "recorded_at": recorded_at,
+        }
+    )
+
+
+class StateCache:
+    """The latest known game of each recently used game id, evicted least-recently-used."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._games: OrderedDict[str, Game[Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> Game[Any] | None:
+        with self._lock:
+            game = self._games.get(game_id)
+            if game is not None:
+                self._games.move_to_end(game_id)
+            return game
+
+    def put(self, game_id: str, game: Game[Any]) -> None:
+        with self._lock:
+            current = self._games.get(game_id)
+            if current is not None and current.version > game.version:
+                return
+            self._games[game_id] = game
+            self._games.move_to_end(game_id)
+            while len(self._games) > self.size:
+                self._games.popitem(last=False)
+
+
+class GameService:
+    def __init__(
+        self,
+        store: EventStore,
+        vault: SecretVault,
+        rulesets: Callable[[str], Ruleset[Any]] = bound_ruleset,
+        cache: StateCache | None = None,
+    ) -> None:
+        self.store = store
+        self.vault = vault
+        self.rulesets = rulesets
+        self.cache = cache or StateCache()
+
+    # --- creating -------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        ruleset_name: str,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        *,
+        seed: bytes | None = None,
+        game_id: str | None = None,
+    ) -> CreatedGame:
+        """Create a game: GameCreated (with the seed's commitment) plus the setting up."""
+        rules = self.rulesets(ruleset_name)
+        seed = seed or chance_source.new_seed()
+        commitment = chance_source.commitment(seed)
+        chance = Chance(chance_source.HmacSource(seed), 0)
+        events = creation_events(rules, tuple(players), dict(options or {}), commitment, chance)
+        game_id = game_id or uuid.uuid4().hex
+        command_id = uuid.uuid4().hex
+        at = now_iso()
+        payloads = [envelope_payload(e, "system", command_id, at) for e in events]
+        tokens = IssuedTokens.issue(len(players))
+        recorded = tuple(
+            Recorded(i, e, "system", command_id, at) for i, e in enumerate(events, start=1)
+        )
+        game = replay(rules, recorded)
+        version = self.store.create(
+            game_id,
+            ruleset=rules.name,
+            players=list(players),
+            status=self.status_of(rules, game),
+            events=payloads,
+            seed=seed,
+            token_hashes=tokens.hashes(),
+            extra=self.meta_of(rules, game),
+        )
+        self.cache.put(game_id, game)
+        return CreatedGame(game_id, version, commitment, tokens, recorded)
+
+    @staticmethod
+    def status_of(rules: Ruleset[Any], game: Game[Any]) -> str:
+        return "finished" if rules.is_over(game.state) else "active"
+
+    @staticmethod
+    def meta_of(rules: Ruleset[Any], game: Game[Any]) -> dict[str, Any]:
+        return {"awaiting": sorted(rules.awaited_seats(game.state))}
+
+    # --- loading --------------------------------------------------------------------------
+
+    def ruleset_of(self, game_id: str) -> Ruleset[Any]:
+        return self.rulesets(self.store.meta(game_id).ruleset)
+
+    def load(self, game_id: str) -> tuple[Ruleset[Any], Game[Any]]:
+        """The current game: cached or snapshot state, plus the events after it."""
+        cached = self.cache.get(game_id)
+        if cached is not None:
+            rules = self.rulesets(cached.setup.ruleset)
+            tail = self.store.read(game_id, cached.version + 1)
+            game = replay(rules, map(recorded_from, tail), cached) if tail else cached
+        else:
+            rules = self.ruleset_of(game_id)
+            game = self._load_from_snapshot(rules, game_id, None)
+        self.cache.put(game_id, game)
+        return rules, game
+
+    def load_at(self, game_id: str, version: int) -> tuple[Ruleset[Any], Game[Any]]:
+        """The game as it stood after event `version`."""
+        rules = self.ruleset_of(game_id)
+        current = self.store.version(game_id)
+        if version < 1 or version > current:
+            raise VersionOutOfRange(version, current)
+        return rules, self._load_from_snapshot(rules, game_id, version)
+
+    def _load_from_snapshot(self, rules: Ruleset[Any], game_id: str, at: int | None) -> Game[Any]:
+        snapshot = self.store.latest_snapshot(game_id, at)
+        base = self._game_from_snapshot(rules, game_id, snapshot) if snapshot else None
+        start = base.version + 1 if base else 1
+        tail = self.store.read(game_id, start, at)
+        if base is None and not tail:
+            raise GameNotFound(game_id)
+        return replay(rules, map(recorded_from, tail), base)
+
+    def _game_from_snapshot(
+        self, rules: Ruleset[Any], game_id: str, snapshot: Snapshot
+    ) -> Game[Any] | None:
+        """Snapshots are a cache: one whose hash does not match its own content is ignored."""
+        body = json.loads(snapshot.state)
+        if state_hash(body) != snapshot.state_hash:
+            return None
+        return decode_game(rules, body)
+
+    def events(
+        self,
+        game_id: str,
+        from_version: int = 1,
+        to_version: int | None = None,
+        limit: int | None = None,
+    ) -> list[Recorded]:
+        self.store.meta(game_id)
+        return [recorded_from(s) for s in self.store.read(game_id, from_version, to_version, limit)]
+
+    # --- acting ---------------------------------------------------------------------------
+
+    def handle(
+        self,
+        game_id: str,
+        actor: Actor,
+        command: Command,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> CommandOutcome:
+        """Decide a command against the current state and append its events."""
+        fingerprint = hashlib.sha256(
+            canonical_json([actor, command.as_dict(), expected_version]).encode()
+        ).hexdigest()
+        if idempotency_key:
+            prior = self.store.idempotent_result(game_id, idempotency_key)
+            if prior is not None:
+                return self._replayed_outcome(game_id, idempotency_key, fingerprint, prior)
+        for _ in range(MAX_RETRIES):
+            rules, game = self.load(game_id)
+            if expected_version is not None and expected_version != game.version:
+                raise VersionConflict(expected_version, game.version)
+            chance = Chance(
+                chance_source.LazyHmacSource(lambda: self.vault.seed(game_id)), game.draws
+            )
+            events = decide(rules, game, actor, command, chance)
+            try:
+                return self._append(
+                    rules, game_id, game, actor, events, idempotency_key, fingerprint
+                )
+            except VersionConflict:
+                if expected_version is not None:
+                    raise
+        raise GameBusy(game_id)
+
+    def _append(
+        self,
+        rules: Ruleset[Any],
+        game_id: str,
+        game: Game[Any],
+        actor: Actor,
+        events: list[Event],
+        idempotency_key: str | None,
+        fingerprint: str,
+    ) -> CommandOutcome:
+        command_id = idempotency_key or uuid.uuid4().hex
+        at = now_iso()
+        recorded = tuple(
+            Recorded(game.version + i, e, actor, command_id, at)
+            for i, e in enumerate(events, start=1)
+        )
+        after = replay(rules, recorded, game)
+        result = self.store.append(
+            game_id,
+            [envelope_payload(e, actor, command_id, at) for e in events],
+            expected_version=game.version,
+            idempotency_key=idempotency_key,
+            fingerprint=fingerprint,
+            meta={"status": self.status_of(rules, after), **self.meta_of(rules, after)},
+        )
+        if result.duplicate:
+            return self._replayed_outcome(
+                game_id, idempotency_key or "", fingerprint, (fingerprint, result)
+            )
+        self.cache.put(game_id, after)
+        return CommandOutcome(game_id, recorded, result.last_version)
+
+    def _replayed_outcome(
+        self, game_id: str, key: str, fingerprint: str, prior: tuple[str, Any]
+    ) -> CommandOutcome:
+        stored_fingerprint, result = prior
+        if stored_fingerprint != fingerprint:
+            raise IdempotencyKeyReused(key, self.store.version(game_id))
+        events = tuple(self.events(game_id, result.first_version, result.last_version))
+        return CommandOutcome(game_id, events, result.last_version, duplicate=True)
+
+    # --- snapshots ------------------------------------------------------------------------
+
+    def write_snapshot(self, game_id: str, version: int | None = None) -> int:
+        rules, game = self.load(game_id) if version is None else self.load_at(game_id, version)
+        body = encode_game(rules, game)
+        self.store.save_snapshot(game_id, game.version, canonical_json(body), state_hash(body))
+        return game.version
+
+
+class GameBusy(Exception):
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"game {game_id} is busy; retry shortly")
+        self.game_id = game_id
+
+
+class VersionOutOfRange(Exception):
+    def __init__(self, version: int, current: int) -> None:
+        super().__init__(f"version {version} is outside 1..{current}")
+        self.version = version
+        self.current = current
+
+
+def encode_game(rules: Ruleset[Any], game: Game[Any]) -> dict[str, Any]:
+    return {
+        "setup": {
+            "ruleset": game.setup.ruleset,
+            "players": list(game.setup.players),
+            "options": dict(game.setup.options),
+            "seed_commitment": game.setup.seed_commitment,
+        },
+        "version": game.version,
+        "draws": game.draws,
+        "seed_revealed": game.seed_revealed,
+        "state": rules.encode_state(game.state),
+    }
+
+
+def decode_game(rules: Ruleset[Any], body: Mapping[str, Any]) -> Game[Any]:
+    setup = body["setup"]
+    return Game(
+        Setup(
+            setup["ruleset"], tuple(setup["players"]), setup["options"], setup["seed_commitment"]
+        ),
+        int(body["version"]),
+        int(body["draws"]),
+        rules.decode_state(body["state"]),
+        body.get("seed_revealed"),
+    )

@@ -1,0 +1,45 @@
+"""Rulesets bound to their data packs, built once per process."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import threading
+from typing import Any
+
+from domain.core.ruleset import Ruleset, find_ruleset, ruleset_names
+
+# Modules whose import registers rulesets. Each ruleset's package registers itself.
+RULESET_MODULES: tuple[str, ...] = ()
+
+_lock = threading.Lock()
+_bound: dict[str, Ruleset[Any]] = {}
+
+
+def import_rulesets() -> None:
+    """Import the built-in rulesets and any named in $CHRONICLE_RULESET_MODULES (comma list)."""
+    extra = [m.strip() for m in os.environ.get("CHRONICLE_RULESET_MODULES", "").split(",")]
+    for module in (*RULESET_MODULES, *filter(None, extra)):
+        importlib.import_module(module)
+
+
+def load_pack(name: str) -> Any:
+    from schemas.packs import load_pack as load
+
+    return load(name)
+
+
+def ruleset(name: str) -> Ruleset[Any]:
+    """The registered ruleset `name`, bound to its loaded data pack."""
+    with _lock:
+        if name not in _bound:
+            import_rulesets()
+            cls = find_ruleset(name)
+            pack = load_pack(cls.data_pack) if cls.data_pack else None
+            _bound[name] = cls(pack)
+        return _bound[name]
+
+
+def available() -> list[str]:
+    import_rulesets()
+    return ruleset_names()

@@ -1,0 +1,438 @@
+"""The event store on Redis Streams (contracts §3).
+
+One stream per game; stream entry ids are `<version>-0`, so reading from version N is an XRANGE
+that starts at N (no scan from the start). Appending is one Lua script: compare the expected
+version, append every event of the command, bump the version and record the idempotency key
+with its result — all or nothing. Nothing here deletes, trims or rewrites an event.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+
+from store import keys
+
+# Lua runs atomically; Redis does not roll a script back on a runtime error, so every check
+# happens before the first write.
+APPEND = """
+local meta, stream, idem = KEYS[1], KEYS[2], KEYS[3]
+local expected = tonumber(ARGV[1])
+local idem_key, fingerprint = ARGV[2], ARGV[3]
+local n_meta = tonumber(ARGV[4])
+local first_event = 5 + 2 * n_meta
+local n_events = #ARGV - first_event + 1
+
+local current = redis.call('HGET', meta, 'version')
+if not current then return {'missing', 0} end
+current = tonumber(current)
+
+if idem_key ~= '' then
+  local prior = redis.call('HGET', idem, idem_key)
+  if prior then
+    local sep = string.find(prior, '|', 1, true)
+    if string.sub(prior, 1, sep - 1) ~= fingerprint then return {'reused', current} end
+    return {'duplicate', current, string.sub(prior, sep + 1)}
+  end
+end
+if expected ~= current then return {'conflict', current} end
+if n_events < 1 then return {'empty', current} end
+for i = first_event, #ARGV do
+  if ARGV[i] == '' then return {'malformed', current} end
+end
+
+for i = first_event, #ARGV do
+  redis.call('XADD', stream, tostring(current + i - first_event + 1) .. '-0', 'e', ARGV[i])
+end
+local last = current + n_events
+local fields = {'version', tostring(last)}
+for i = 0, n_meta - 1 do
+  fields[#fields + 1] = ARGV[5 + 2 * i]
+  fields[#fields + 1] = ARGV[6 + 2 * i]
+end
+redis.call('HSET', meta, unpack(fields))
+local result = tostring(current + 1) .. '-' .. tostring(last)
+if idem_key ~= '' then redis.call('HSET', idem, idem_key, fingerprint .. '|' .. result) end
+return {'ok', last, result}
+"""
+
+CREATE = """
+local meta, stream, secret, tokens = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+if redis.call('EXISTS', meta) == 1 then return {'exists'} end
+local n_meta, n_tokens = tonumber(ARGV[2]), tonumber(ARGV[3])
+local first_token = 4 + 2 * n_meta
+local first_event = first_token + 2 * n_tokens
+if first_event > #ARGV then return {'malformed'} end
+for i = first_event, #ARGV do
+  if ARGV[i] == '' then return {'malformed'} end
+end
+redis.call('HSET', secret, 'seed', ARGV[1])
+if n_tokens > 0 then
+  redis.call('HSET', tokens, unpack(ARGV, first_token, first_event - 1))
+end
+for i = first_event, #ARGV do
+  redis.call('XADD', stream, tostring(i - first_event + 1) .. '-0', 'e', ARGV[i])
+end
+local fields = {'version', tostring(#ARGV - first_event + 1)}
+for i = 4, first_token - 1 do fields[#fields + 1] = ARGV[i] end
+redis.call('HSET', meta, unpack(fields))
+return {'ok', #ARGV - first_event + 1}
+"""
+
+SAVE_SNAPSHOT = """
+local snaps, index, meta = KEYS[1], KEYS[2], KEYS[3]
+local version = tonumber(ARGV[1])
+local current = tonumber(redis.call('HGET', meta, 'version') or '-1')
+if version > current then return 0 end
+redis.call('HSET', snaps, ARGV[1], ARGV[2])
+redis.call('ZADD', index, version, ARGV[1])
+return 1
+"""
+
+
+class StoreError(Exception):
+    """Base of the store's refusals."""
+
+
+class GameNotFound(StoreError):
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"no game {game_id!r}")
+        self.game_id = game_id
+
+
+class GameExists(StoreError):
+    pass
+
+
+class VersionConflict(StoreError):
+    """The game moved on: the expected version is stale."""
+
+    def __init__(self, expected: int, current: int) -> None:
+        super().__init__(f"expected version {expected}, but the game is at version {current}")
+        self.expected = expected
+        self.current = current
+
+
+class IdempotencyKeyReused(StoreError):
+    """The idempotency key was used before for a different request."""
+
+    def __init__(self, key: str, current: int) -> None:
+        super().__init__(f"idempotency key {key!r} was already used for a different request")
+        self.key = key
+        self.current = current
+
+
+class MalformedAppend(StoreError):
+    pass
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    version: int
+    payload: str
+
+    def decoded(self) -> dict[str, Any]:
+        body: dict[str, Any] = json.loads(self.payload)
+        body["version"] = self.version
+        return body
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    first_version: int
+    last_version: int
+    duplicate: bool = False
+
+
+@dataclass(frozen=True)
+class GameMeta:
+    game_id: str
+    ruleset: str
+    status: str
+    players: tuple[str, ...]
+    version: int
+    created_at: str
+    extra: Mapping[str, str]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "ruleset": self.ruleset,
+            "status": self.status,
+            "players": list(self.players),
+            "version": self.version,
+            "created_at": self.created_at,
+            **{k: v for k, v in self.extra.items()},
+        }
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    version: int
+    state: str
+    state_hash: str
+
+
+_META_FIELDS = ("ruleset", "status", "players", "version", "created_at")
+
+
+def _flat_meta(fields: Mapping[str, Any]) -> list[str]:
+    flat: list[str] = []
+    for name, value in fields.items():
+        flat += [name, value if isinstance(value, str) else json.dumps(value)]
+    return flat
+
+
+class EventStore:
+    """Streams, metadata, idempotency records and snapshots of games."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+        self._append = client.register_script(APPEND)
+        self._create = client.register_script(CREATE)
+        self._save_snapshot = client.register_script(SAVE_SNAPSHOT)
+
+    @classmethod
+    def from_url(cls, url: str) -> EventStore:
+        return cls(redis.Redis.from_url(url, decode_responses=True))
+
+    # --- games ----------------------------------------------------------------------------
+
+    def create(
+        self,
+        game_id: str,
+        *,
+        ruleset: str,
+        players: Sequence[str],
+        status: str,
+        events: Sequence[str],
+        seed: bytes,
+        token_hashes: Mapping[str, str] | None = None,
+        extra: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Create a game with its first events, its secret seed and its token hashes, at once."""
+        if not keys.GAME_ID.match(game_id):
+            raise MalformedAppend(f"bad game id {game_id!r}")
+        created_at = f"{time.time():.6f}"
+        fields = {
+            "ruleset": ruleset,
+            "status": status,
+            "players": json.dumps(list(players)),
+            "created_at": created_at,
+            **(extra or {}),
+        }
+        token_pairs = [item for pair in (token_hashes or {}).items() for item in pair]
+        reply = self._create(
+            keys=[
+                keys.meta(game_id),
+                keys.events(game_id),
+                keys.secrets(game_id),
+                keys.tokens(game_id),
+            ],
+            args=[
+                seed.hex(),
+                len(fields),
+                len(token_pairs) // 2,
+                *_flat_meta(fields),
+                *token_pairs,
+                *events,
+            ],
+        )
+        if reply[0] == "exists":
+            raise GameExists(game_id)
+        if reply[0] == "malformed":
+            raise MalformedAppend("an event payload is empty")
+        self.redis.zadd(keys.GAME_INDEX, {game_id: float(created_at)})
+        return int(reply[1])
+
+    def meta(self, game_id: str) -> GameMeta:
+        raw = self.redis.hgetall(keys.meta(game_id))
+        if not raw:
+            raise GameNotFound(game_id)
+        return self._meta_from(game_id, raw)
+
+    @staticmethod
+    def _meta_from(game_id: str, raw: Mapping[str, str]) -> GameMeta:
+        return GameMeta(
+            game_id=game_id,
+            ruleset=raw.get("ruleset", ""),
+            status=raw.get("status", ""),
+            players=tuple(json.loads(raw.get("players", "[]"))),
+            version=int(raw.get("version", 0)),
+            created_at=raw.get("created_at", ""),
+            extra={k: v for k, v in raw.items() if k not in _META_FIELDS},
+        )
+
+    def version(self, game_id: str) -> int:
+        value = self.redis.hget(keys.meta(game_id), "version")
+        if value is None:
+            raise GameNotFound(game_id)
+        return int(value)
+
+    def list_games(
+        self,
+        *,
+        offset: int = 0,
+        limit: int = 50,
+        status: str | None = None,
+        ruleset: str | None = None,
+    ) -> tuple[list[GameMeta], int]:
+        """Games newest first, filtered; returns one page and the number that matched."""
+        ids = self.redis.zrevrange(keys.GAME_INDEX, 0, -1)
+        if not (status or ruleset):
+            page_ids = ids[offset : offset + limit]
+            return self._metas(page_ids), len(ids)
+        matched: list[GameMeta] = []
+        for start in range(0, len(ids), 200):
+            for meta in self._metas(ids[start : start + 200]):
+                if (status is None or meta.status == status) and (
+                    ruleset is None or meta.ruleset == ruleset
+                ):
+                    matched.append(meta)
+        return matched[offset : offset + limit], len(matched)
+
+    def _metas(self, game_ids: Sequence[str]) -> list[GameMeta]:
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hgetall(keys.meta(game_id))
+        return [
+            self._meta_from(game_id, raw)
+            for game_id, raw in zip(game_ids, pipe.execute(), strict=True)
+            if raw
+        ]
+
+    def set_meta(self, game_id: str, **fields: Any) -> None:
+        """Update descriptive fields (never the version, which only an append moves)."""
+        fields.pop("version", None)
+        if fields:
+            self.redis.hset(
+                keys.meta(game_id),
+                mapping=dict(
+                    zip(
+                        fields,
+                        (v if isinstance(v, str) else json.dumps(v) for v in fields.values()),
+                        strict=True,
+                    )
+                ),
+            )
+
+    # --- events ---------------------------------------------------------------------------
+
+    def append(
+        self,
+        game_id: str,
+        events: Sequence[str],
+        *,
+        expected_version: int,
+        idempotency_key: str | None = None,
+        fingerprint: str = "",
+        meta: Mapping[str, Any] | None = None,
+    ) -> AppendResult:
+        """Append all events of one command at versions expected+1.., or nothing at all."""
+        meta = dict(meta or {})
+        meta.pop("version", None)
+        reply = self._append(
+            keys=[keys.meta(game_id), keys.events(game_id), keys.idempotency(game_id)],
+            args=[
+                expected_version,
+                idempotency_key or "",
+                fingerprint.replace("|", "/"),
+                len(meta),
+                *_flat_meta(meta),
+                *events,
+            ],
+        )
+        outcome = reply[0]
+        if outcome == "ok" or outcome == "duplicate":
+            first, last = (int(v) for v in reply[2].split("-"))
+            return AppendResult(first, last, duplicate=outcome == "duplicate")
+        if outcome == "missing":
+            raise GameNotFound(game_id)
+        if outcome == "conflict":
+            raise VersionConflict(expected_version, int(reply[1]))
+        if outcome == "reused":
+            raise IdempotencyKeyReused(idempotency_key or "", int(reply[1]))
+        raise MalformedAppend(f"append refused: {outcome}")
+
+    def idempotent_result(
+        self, game_id: str, idempotency_key: str
+    ) -> tuple[str, AppendResult] | None:
+        """The fingerprint and result recorded for an idempotency key, if any."""
+        prior = self.redis.hget(keys.idempotency(game_id), idempotency_key)
+        if prior is None:
+            return None
+        fingerprint, result = prior.split("|", 1)
+        first, last = (int(v) for v in result.split("-"))
+        return fingerprint, AppendResult(first, last, duplicate=True)
+
+    def read(
+        self,
+        game_id: str,
+        from_version: int = 1,
+        to_version: int | None = None,
+        count: int | None = None,
+    ) -> list[StoredEvent]:
+        """Events with from_version <= version <= to_version, in order."""
+        start = f"{max(from_version, 1)}-0"
+        end = "+" if to_version is None else f"{to_version}-0"
+        if to_version is not None and to_version < from_version:
+            return []
+        entries = self.redis.xrange(keys.events(game_id), start, end, count=count)
+        return [
+            StoredEvent(int(entry_id.split("-")[0]), fields["e"]) for entry_id, fields in entries
+        ]
+
+    # --- snapshots ------------------------------------------------------------------------
+
+    def save_snapshot(self, game_id: str, version: int, state: str, state_hash: str) -> bool:
+        payload = json.dumps({"state": state, "hash": state_hash})
+        saved = self._save_snapshot(
+            keys=[keys.snapshots(game_id), keys.snapshot_index(game_id), keys.meta(game_id)],
+            args=[version, payload],
+        )
+        return bool(saved)
+
+    def latest_snapshot(self, game_id: str, at_most: int | None = None) -> Snapshot | None:
+        high = "+inf" if at_most is None else at_most
+        versions = self.redis.zrevrangebyscore(keys.snapshot_index(game_id), high, "-inf", 0, 1)
+        if not versions:
+            return None
+        return self.snapshot(game_id, int(versions[0]))
+
+    def snapshot(self, game_id: str, version: int) -> Snapshot | None:
+        raw = self.redis.hget(keys.snapshots(game_id), str(version))
+        if raw is None:
+            return None
+        body = json.loads(raw)
+        return Snapshot(version, body["state"], body["hash"])
+
+    def snapshot_versions(self, game_id: str) -> list[int]:
+        return [int(v) for v in self.redis.zrange(keys.snapshot_index(game_id), 0, -1)]
+
+
+class TokenHashes:
+    """Hashes of a game's access tokens (admin and one per seat); never the tokens."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+
+    def of(self, game_id: str) -> dict[str, str]:
+        return dict(self.redis.hgetall(keys.tokens(game_id)))
+
+
+class SecretVault:
+    """The per-game secrets slot. No event, view or listing path reads it."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+
+    def seed(self, game_id: str) -> bytes:
+        value = self.redis.hget(keys.secrets(game_id), "seed")
+        if value is None:
+            raise GameNotFound(game_id)
+        return bytes.fromhex(value)

@@ -1,0 +1,197 @@
+"""Sealed Bids: a tiny ruleset that exercises every part of the kernel.
+
+Each round every seat secretly seals a bid of chips at the same time (sealed, simultaneous
+choices); when all are in, the bids are revealed; the single highest bidder rolls a die
+(chance, sequential) and scores its face. Seating order is drawn at setup (chance in set-up).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from domain.core.chance import Chance
+from domain.core.errors import IllegalAction
+from domain.core.messages import Command, Event, event, private_to
+from domain.core.ruleset import OptionSpec, Ruleset, Setup, register_ruleset
+
+START_CHIPS = 5
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToySeatingDrawn(Event):
+    order: tuple[int, ...]
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToyBidSealed(Event):
+    seat: int
+    chips: int
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToyBidsRevealed(Event):
+    bids: tuple[int, ...]
+    winner: int | None
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToyDieRolled(Event):
+    seat: int
+    face: int
+
+
+@dataclass(frozen=True, slots=True)
+class ToyState:
+    players: int
+    rounds: int
+    sides: int
+    round: int = 1
+    phase: str = "bid"
+    order: tuple[int, ...] = ()
+    chips: tuple[int, ...] = ()
+    sealed: Mapping[int, int] | None = None
+    scores: tuple[int, ...] = ()
+    roller: int | None = None
+
+
+@register_ruleset
+class SealedBids(Ruleset[ToyState]):
+    name = "toy-sealed-bids"
+    title = "Sealed Bids (kernel test game)"
+    player_counts = (2, 3, 4)
+    options = (
+        OptionSpec("rounds", int, 3, "rounds to play", allowed=(1, 2, 3, 4, 5)),
+        OptionSpec("die_sides", int, 6, "sides of the die", allowed=(4, 6, 8)),
+        OptionSpec("bonus", bool, False, "double the last round"),
+    )
+    turn_rule = "toy.turn"
+    end_rule = "toy.end"
+    setup_rule = "toy.setup"
+
+    def initial_state(self, setup: Setup) -> ToyState:
+        n = len(setup.players)
+        return ToyState(
+            players=n,
+            rounds=int(setup.options["rounds"]),
+            sides=int(setup.options["die_sides"]),
+            chips=(START_CHIPS,) * n,
+            sealed={},
+            scores=(0,) * n,
+        )
+
+    def set_up(self, state: ToyState, chance: Chance) -> list[Event]:
+        order = chance.shuffled(range(state.players))
+        return [ToySeatingDrawn(rule="toy.seating", order=order, draws=chance.take_draws())]
+
+    def awaited_seats(self, state: ToyState) -> frozenset[int]:
+        if state.phase == "bid":
+            return frozenset(s for s in range(state.players) if s not in (state.sealed or {}))
+        if state.phase == "roll" and state.roller is not None:
+            return frozenset({state.roller})
+        return frozenset()
+
+    def legal_actions(self, state: ToyState, seat: int) -> Iterable[Command]:
+        if seat not in self.awaited_seats(state):
+            return
+        if state.phase == "bid":
+            for chips in range(state.chips[seat] + 1):
+                yield Command.of("bid", chips=chips)
+        elif state.phase == "roll":
+            yield Command.of("roll")
+
+    def refusal(self, state: ToyState, seat: int, command: Command) -> Exception:
+        if command.type == "bid":
+            return IllegalAction(
+                "you cannot bid more chips than you have", "toy.bid", {"chips": state.chips[seat]}
+            )
+        return super().refusal(state, seat, command)
+
+    def decide(self, state: ToyState, seat: int, command: Command, chance: Chance) -> list[Event]:
+        if command.type == "bid":
+            return self._seal_bid(state, seat, int(command.arg("chips")))
+        face = chance.die(state.sides)
+        return [ToyDieRolled(rule="toy.roll", seat=seat, face=face, draws=chance.take_draws())]
+
+    def _seal_bid(self, state: ToyState, seat: int, chips: int) -> list[Event]:
+        events: list[Event] = [
+            ToyBidSealed(
+                rule="toy.bid",
+                seat=seat,
+                chips=chips,
+                visibility=private_to(seat, redacted={"seat": seat}),
+            )
+        ]
+        sealed = {**(state.sealed or {}), seat: chips}
+        if len(sealed) == state.players:
+            bids = tuple(sealed[s] for s in range(state.players))
+            top = max(bids)
+            winner = bids.index(top) if bids.count(top) == 1 else None
+            events.append(ToyBidsRevealed(rule="toy.reveal", bids=bids, winner=winner))
+        return events
+
+    def evolve(self, state: ToyState, event: Event) -> ToyState:
+        if isinstance(event, ToySeatingDrawn):
+            return replace(state, order=event.order)
+        if isinstance(event, ToyBidSealed):
+            return replace(state, sealed={**(state.sealed or {}), event.seat: event.chips})
+        if isinstance(event, ToyBidsRevealed):
+            chips = tuple(c - b for c, b in zip(state.chips, event.bids, strict=True))
+            if event.winner is None:
+                return self._next_round(replace(state, chips=chips))
+            return replace(state, chips=chips, phase="roll", roller=event.winner)
+        if isinstance(event, ToyDieRolled):
+            scores = list(state.scores)
+            scores[event.seat] += event.face
+            return self._next_round(replace(state, scores=tuple(scores)))
+        raise TypeError(f"unknown event {event.type}")
+
+    def _next_round(self, state: ToyState) -> ToyState:
+        if state.round >= state.rounds:
+            return replace(state, phase="over", sealed={}, roller=None)
+        return replace(state, round=state.round + 1, phase="bid", sealed={}, roller=None)
+
+    def is_over(self, state: ToyState) -> bool:
+        return state.phase == "over"
+
+    def view(self, state: ToyState, viewer: int | None) -> dict[str, Any]:
+        body = self.encode_state(state)
+        body["sealed"] = {str(s): c for s, c in (state.sealed or {}).items() if s == viewer}
+        body["sealed_by"] = sorted(state.sealed or {})
+        return body
+
+    def summary(self, state: ToyState) -> dict[str, Any]:
+        return {"round": state.round, "phase": state.phase}
+
+    def encode_state(self, state: ToyState) -> dict[str, Any]:
+        return {
+            "players": state.players,
+            "rounds": state.rounds,
+            "sides": state.sides,
+            "round": state.round,
+            "phase": state.phase,
+            "order": list(state.order),
+            "chips": list(state.chips),
+            "sealed": {str(k): v for k, v in (state.sealed or {}).items()},
+            "scores": list(state.scores),
+            "roller": state.roller,
+        }
+
+    def decode_state(self, data: Any) -> ToyState:
+        return ToyState(
+            players=data["players"],
+            rounds=data["rounds"],
+            sides=data["sides"],
+            round=data["round"],
+            phase=data["phase"],
+            order=tuple(data["order"]),
+            chips=tuple(data["chips"]),
+            sealed={int(k): v for k, v in data["sealed"].items()},
+            scores=tuple(data["scores"]),
+            roller=data["roller"],
+        )
