@@ -1,0 +1,22 @@
+"""A loaded History of the World data pack: the board, the cards and the rules catalogue.
+
+Built by ``schemas.packs.load_pack``; pure data, nothing here reads files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.core.catalogue import RulesCatalogue
+from domain.hotw.board import Board
+from domain.hotw.cards import Cards
+
+
+@dataclass(frozen=True)
+class HotwPack:
+    """Everything a History of the World ruleset reads from ``data/<ruleset>/``."""
+
+    ruleset: str
+    board: Board
+    cards: Cards
+    rules: RulesCatalogue

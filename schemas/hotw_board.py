@@ -1,0 +1,639 @@
+"""Load and check the board of the hotw-2024 data pack (board.yaml, paired_area_tokens.yaml).
+
+Each entry is validated with marshmallow (unknown fields rejected), then the whole board is
+cross-checked: exact component counts, symmetric adjacency, every reference resolved, three Area
+tokens per area, six Paired Area tokens, every land reachable, and the facts the rulebook states
+about the map. Every problem names file, entry and field; all of them are raised together in one
+``PackError``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from contextlib import suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate
+
+from domain.hotw.board import (
+    EPOCHS,
+    Area,
+    Board,
+    Land,
+    PairedAreaToken,
+    PowerIcon,
+    Sea,
+    Terrain,
+    Wasteland,
+    WaterKind,
+)
+from schemas.pack_base import PackError, PackProblem, read_yaml, validate_entries
+
+BOARD_FILE = "board.yaml"
+PAIRED_FILE = "paired_area_tokens.yaml"
+
+# p2 Components: the board shows 62 lands, 4 oceans, 7 seas and 8 wastelands.
+LAND_COUNT = 62
+OCEAN_COUNT = 4
+SEA_COUNT = 7
+WASTELAND_COUNT = 8
+# p3: each area has three Area tokens; p12 Option 4: six Paired Area tokens.
+TOKENS_PER_AREA = 3
+PAIRED_TOKEN_COUNT = 6
+
+KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+CANVAS_WIDTH = 1000
+CANVAS_HEIGHT = 500
+
+
+# --- marshmallow schemas --------------------------------------------------------------------
+
+
+class _Strict(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+def _id_field(pattern: str = KEBAB) -> fields.String:
+    return fields.String(
+        required=True, validate=validate.Regexp(pattern, error="must be a kebab-case id")
+    )
+
+
+def _ids(required: bool = False) -> fields.List:
+    if required:
+        return fields.List(fields.String(validate=validate.Length(min=1)), required=True)
+    return fields.List(fields.String(validate=validate.Length(min=1)), load_default=list)
+
+
+def _x() -> fields.Float:
+    return fields.Float(required=True, validate=validate.Range(0, CANVAS_WIDTH))
+
+
+def _y() -> fields.Float:
+    return fields.Float(required=True, validate=validate.Range(0, CANVAS_HEIGHT))
+
+
+def _provenance() -> fields.String:
+    return fields.String(required=True, validate=validate.Length(min=1))
+
+
+class AreaSchema(_Strict):
+    id = _id_field()
+    name = fields.String(required=True)
+    epoch = fields.Integer(required=True, strict=True, validate=validate.OneOf(EPOCHS))
+    area_tokens = _ids(required=True)
+    provenance = _provenance()
+
+
+class LandSchema(_Strict):
+    id = _id_field()
+    name = fields.String(required=True)
+    area = fields.String(required=True)
+    terrain = fields.String(required=True, validate=validate.OneOf([t.value for t in Terrain]))
+    terrain_kind = fields.String(required=True, allow_none=True)
+    power_icon = fields.String(
+        required=True, allow_none=True, validate=validate.OneOf([i.value for i in PowerIcon])
+    )
+    neighbours = _ids()
+    straits = _ids()
+    seas = _ids()
+    x = _x()
+    y = _y()
+    provenance = _provenance()
+
+
+class OceanSchema(_Strict):
+    id = _id_field()
+    name = fields.String(required=True)
+    adjacent_oceans = _ids()
+    x = _x()
+    y = _y()
+    provenance = _provenance()
+
+
+class SeaSchema(_Strict):
+    id = _id_field()
+    name = fields.String(required=True)
+    ocean = fields.String(required=True)
+    x = _x()
+    y = _y()
+    provenance = _provenance()
+
+
+class WastelandSchema(_Strict):
+    id = _id_field()
+    name = fields.String(required=True)
+    neighbours = _ids()
+    x = _x()
+    y = _y()
+    provenance = _provenance()
+
+    @pre_load
+    def _belongs_to_no_area(self, data: Any, **_: Any) -> Any:
+        if isinstance(data, Mapping) and "area" in data:
+            raise ValidationError(
+                {"area": ["a wasteland belongs to no area (p2: grey impassable wastelands)"]}
+            )
+        return data
+
+
+class PairedAreaTokenSchema(_Strict):
+    id = _id_field(r"^[a-z0-9]+([-+][a-z0-9]+)*$")
+    areas = fields.List(fields.String(), required=True, validate=validate.Length(equal=2))
+    provenance = _provenance()
+
+
+BOARD_SECTIONS: Mapping[str, Schema] = {
+    "areas": AreaSchema(),
+    "lands": LandSchema(),
+    "oceans": OceanSchema(),
+    "seas": SeaSchema(),
+    "wastelands": WastelandSchema(),
+}
+
+
+# --- loading ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Raw:
+    """The entries of both files that passed their schema, by section."""
+
+    areas: dict[str, dict[str, Any]]
+    lands: dict[str, dict[str, Any]]
+    oceans: dict[str, dict[str, Any]]
+    seas: dict[str, dict[str, Any]]
+    wastelands: dict[str, dict[str, Any]]
+    paired: dict[str, dict[str, Any]]
+    provenance: str
+
+
+def _read_sections(
+    path: Path, sections: Mapping[str, Schema], problems: list[PackProblem]
+) -> tuple[dict[str, list[dict[str, Any]]], str]:
+    data = read_yaml(path)
+    file = path.name
+    if not isinstance(data, Mapping):
+        raise PackError([PackProblem(file, "", "", "must be a mapping of sections")])
+    for key in data:
+        if key not in sections and key != "provenance":
+            problems.append(PackProblem(file, "", str(key), "unknown section"))
+    provenance = data.get("provenance")
+    if not isinstance(provenance, str) or not provenance.strip():
+        problems.append(
+            PackProblem(file, "", "provenance", "the file must say what is from the text")
+        )
+        provenance = ""
+    loaded: dict[str, list[dict[str, Any]]] = {}
+    for section, schema in sections.items():
+        if section not in data:
+            problems.append(PackProblem(file, "", section, "section is missing"))
+            loaded[section] = []
+            continue
+        entries, found = validate_entries(schema, data[section], file, section)
+        problems.extend(found)
+        loaded[section] = entries + _salvage(schema, data[section], len(entries))
+    return loaded, provenance
+
+
+def _salvage(schema: Schema, entries: Any, loaded: int) -> list[dict[str, Any]]:
+    """Entries that failed only for unknown fields, loaded without them.
+
+    Their problems are already reported; keeping them avoids a cascade of 'unknown land' and
+    count problems that would hide the real one.
+    """
+    if not isinstance(entries, list) or loaded == len(entries):
+        return []
+    kept: list[dict[str, Any]] = []
+    for raw in entries:
+        if not isinstance(raw, Mapping):
+            continue
+        try:
+            schema.load(raw)
+        except ValidationError:
+            known = {k: v for k, v in raw.items() if k in schema.fields}
+            with suppress(ValidationError):
+                kept.append(schema.load(known))
+    return kept
+
+
+def _by_id(
+    entries: Iterable[dict[str, Any]], file: str, section: str, problems: list[PackProblem]
+) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for entry in entries:
+        if entry["id"] in out:
+            problems.append(PackProblem(file, entry["id"], "id", f"duplicate id in {section}"))
+        out[entry["id"]] = entry
+    return out
+
+
+def _read(pack_dir: Path, problems: list[PackProblem]) -> _Raw:
+    board, provenance = _read_sections(pack_dir / BOARD_FILE, BOARD_SECTIONS, problems)
+    paired, _ = _read_sections(
+        pack_dir / PAIRED_FILE, {"paired_area_tokens": PairedAreaTokenSchema()}, problems
+    )
+    return _Raw(
+        areas=_by_id(board["areas"], BOARD_FILE, "areas", problems),
+        lands=_by_id(board["lands"], BOARD_FILE, "lands", problems),
+        oceans=_by_id(board["oceans"], BOARD_FILE, "oceans", problems),
+        seas=_by_id(board["seas"], BOARD_FILE, "seas", problems),
+        wastelands=_by_id(board["wastelands"], BOARD_FILE, "wastelands", problems),
+        paired=_by_id(paired["paired_area_tokens"], PAIRED_FILE, "paired_area_tokens", problems),
+        provenance=provenance,
+    )
+
+
+# --- cross-checks ----------------------------------------------------------------------------
+
+
+def _problem(entry: str, field: str, message: str, file: str = BOARD_FILE) -> PackProblem:
+    return PackProblem(file, entry, field, message)
+
+
+def check_counts(raw: _Raw) -> list[PackProblem]:
+    """p2: exactly 62 lands, 4 oceans, 7 seas and 8 wastelands; p12: 6 Paired Area tokens."""
+    expected = [
+        ("lands", raw.lands, LAND_COUNT, BOARD_FILE),
+        ("oceans", raw.oceans, OCEAN_COUNT, BOARD_FILE),
+        ("seas", raw.seas, SEA_COUNT, BOARD_FILE),
+        ("wastelands", raw.wastelands, WASTELAND_COUNT, BOARD_FILE),
+        ("paired_area_tokens", raw.paired, PAIRED_TOKEN_COUNT, PAIRED_FILE),
+    ]
+    return [
+        _problem("", section, f"expected exactly {count} entries, found {len(found)}", file)
+        for section, found, count, file in expected
+        if len(found) != count
+    ]
+
+
+def check_unique_places(raw: _Raw) -> list[PackProblem]:
+    """Lands, seas, oceans and wastelands share one id space."""
+    counts = Counter([*raw.lands, *raw.oceans, *raw.seas, *raw.wastelands])
+    return [
+        _problem(place, "id", "used by more than one land, sea, ocean or wasteland")
+        for place, n in counts.items()
+        if n > 1
+    ]
+
+
+def _land_links(raw: _Raw, land: dict[str, Any], field: str) -> list[PackProblem]:
+    problems = []
+    for other in land[field]:
+        if other == land["id"]:
+            problems.append(_problem(land["id"], field, "a land is not its own neighbour"))
+        elif other in raw.wastelands:
+            problems.append(
+                _problem(land["id"], field, f"'{other}' is a wasteland: armies never enter it")
+            )
+        elif other not in raw.lands:
+            problems.append(_problem(land["id"], field, f"unknown land '{other}'"))
+        elif land["id"] not in raw.lands[other][field]:
+            problems.append(
+                _problem(
+                    land["id"],
+                    field,
+                    f"lists '{other}', but '{other}' does not list '{land['id']}' "
+                    f"in its {field} (adjacency must be symmetric)",
+                )
+            )
+    for other, n in Counter(land[field]).items():
+        if n > 1:
+            problems.append(_problem(land["id"], field, f"'{other}' is listed twice"))
+    return problems
+
+
+def check_lands(raw: _Raw) -> list[PackProblem]:
+    """Each land's area, neighbours, straits and seas resolve, and borders are symmetric."""
+    problems: list[PackProblem] = []
+    waters = raw.seas.keys() | raw.oceans.keys()
+    for land in raw.lands.values():
+        if land["area"] not in raw.areas:
+            problems.append(_problem(land["id"], "area", f"unknown area '{land['area']}'"))
+        problems += _land_links(raw, land, "neighbours")
+        problems += _land_links(raw, land, "straits")
+        both = set(land["neighbours"]) & set(land["straits"])
+        problems += [
+            _problem(land["id"], "straits", f"'{other}' is both a neighbour and a strait")
+            for other in sorted(both)
+        ]
+        problems += [
+            _problem(land["id"], "seas", f"unknown sea or ocean '{water}'")
+            for water in land["seas"]
+            if water not in waters
+        ]
+    return problems
+
+
+def check_waters(raw: _Raw) -> list[PackProblem]:
+    """Each sea belongs to an ocean; oceans touch oceans symmetrically; every water has a coast."""
+    problems: list[PackProblem] = []
+    for sea in raw.seas.values():
+        if sea["ocean"] not in raw.oceans:
+            problems.append(_problem(sea["id"], "ocean", f"unknown ocean '{sea['ocean']}'"))
+    for ocean in raw.oceans.values():
+        for other in ocean["adjacent_oceans"]:
+            if other not in raw.oceans or other == ocean["id"]:
+                problems.append(
+                    _problem(ocean["id"], "adjacent_oceans", f"'{other}' is not another ocean")
+                )
+            elif ocean["id"] not in raw.oceans[other]["adjacent_oceans"]:
+                problems.append(
+                    _problem(
+                        ocean["id"],
+                        "adjacent_oceans",
+                        f"lists '{other}', but '{other}' does not list '{ocean['id']}' "
+                        "(adjacency must be symmetric)",
+                    )
+                )
+    coasted = {water for land in raw.lands.values() for water in land["seas"]}
+    for water in [*raw.oceans, *raw.seas]:
+        if water not in coasted:
+            problems.append(_problem(water, "id", "no land is adjacent to it"))
+    return problems
+
+
+def check_wastelands(raw: _Raw) -> list[PackProblem]:
+    """Wastelands are drawn beside lands (or wastelands) that exist."""
+    return [
+        _problem(waste["id"], "neighbours", f"unknown land or wasteland '{other}'")
+        for waste in raw.wastelands.values()
+        for other in waste["neighbours"]
+        if other not in raw.lands and other not in raw.wastelands
+    ]
+
+
+def check_areas(raw: _Raw) -> list[PackProblem]:
+    """p3: each area has three Area tokens (ids unique) and some lands."""
+    problems: list[PackProblem] = []
+    token_areas: dict[str, str] = {}
+    for area in raw.areas.values():
+        tokens = area["area_tokens"]
+        if len(tokens) != TOKENS_PER_AREA:
+            problems.append(
+                _problem(
+                    area["id"],
+                    "area_tokens",
+                    f"an area has exactly {TOKENS_PER_AREA} Area tokens, found {len(tokens)}",
+                )
+            )
+        for token in tokens:
+            if token in token_areas:
+                problems.append(
+                    _problem(
+                        area["id"],
+                        "area_tokens",
+                        f"token '{token}' is also in {token_areas[token]}",
+                    )
+                )
+            token_areas[token] = area["id"]
+    areas_with_lands = {land["area"] for land in raw.lands.values()}
+    problems += [
+        _problem(area, "id", "no land belongs to this area")
+        for area in raw.areas
+        if area not in areas_with_lands
+    ]
+    return problems
+
+
+def check_paired_tokens(raw: _Raw) -> list[PackProblem]:
+    """p12 Option 4: each Paired Area token shows two different areas."""
+    problems: list[PackProblem] = []
+    for token in raw.paired.values():
+        first, second = token["areas"]
+        if first == second:
+            problems.append(
+                _problem(token["id"], "areas", "names the same area twice", PAIRED_FILE)
+            )
+        problems += [
+            _problem(token["id"], "areas", f"unknown area '{area}'", PAIRED_FILE)
+            for area in token["areas"]
+            if area not in raw.areas
+        ]
+    return problems
+
+
+def check_reachable(board: Board) -> list[PackProblem]:
+    """Every land can be reached from every other through borders, straits, seas and oceans."""
+    if not board.lands:
+        return []
+    first = next(iter(board.lands))
+    reached = board.connected_lands(first)
+    return [
+        _problem(
+            land,
+            "neighbours",
+            f"cannot be reached from '{first}' by land, strait, sea or ocean",
+        )
+        for land in board.lands
+        if land not in reached
+    ]
+
+
+# --- what the rulebook says about the map ------------------------------------------------------
+
+EPOCH_I_AREAS = frozenset({"southern-europe", "north-africa", "middle-east", "india", "china"})
+"""p3: In Epoch I, shuffle the tokens for Southern Europe, North Africa, Middle East, India and
+China into the bag."""
+NAMED_AREAS = EPOCH_I_AREAS | {"south-east-asia", "south-america"}
+"""p8: play examples 6-9 name South East Asia and South America."""
+NAMED_SEAS = frozenset(
+    {"mediterranean-sea", "north-sea", "bay-of-bengal", "south-china-sea", "arabian-sea"}
+)
+NAMED_OCEANS = frozenset({"atlantic-ocean", "indian-ocean"})
+
+
+def _land_fact(board: Board, land: str, field: str, ok: bool, message: str) -> list[PackProblem]:
+    return [] if ok else [_problem(land, field, f"{message} (rule text)")]
+
+
+def check_text_facts(board: Board) -> list[PackProblem]:
+    """The facts the 2024 rulebook states about the map (see components.md)."""
+    problems: list[PackProblem] = []
+    named_lands = {
+        "tigris", "zagros", "euphrates", "hindu-kush", "ganges-valley", "ganges-delta",
+        "yellow-river", "wei-river", "volga", "turanian-plain", "caucasus", "western-iberia",
+        "danubia",
+    }  # fmt: skip
+    missing = sorted(named_lands - board.lands.keys())
+    problems += [_problem(land, "id", "the rule text names this land") for land in missing]
+    problems += [
+        _problem(area, "id", "the rule text names this area")
+        for area in sorted(NAMED_AREAS - board.areas.keys())
+    ]
+    problems += [
+        _problem(sea, "id", "the rule text names this sea")
+        for sea in sorted(NAMED_SEAS - board.seas_only.keys())
+    ]
+    problems += [
+        _problem(ocean, "id", "the rule text names this ocean")
+        for ocean in sorted(NAMED_OCEANS - board.oceans.keys())
+    ]
+    epoch_one = board.areas_activated_in(1)
+    if epoch_one != EPOCH_I_AREAS:
+        problems.append(
+            _problem(
+                "",
+                "areas",
+                "p3: Epoch I activates exactly Southern Europe, North Africa, Middle East, India "
+                f"and China, found {sorted(epoch_one)}",
+            )
+        )
+    if missing or problems:
+        return problems
+    return problems + _stated_relations(board)
+
+
+def _stated_relations(board: Board) -> list[PackProblem]:
+    lands = board.lands
+    problems: list[PackProblem] = []
+    problems += _land_fact(
+        board, "tigris", "terrain", lands["tigris"].is_clear, "p5-6: Tigris is clear terrain"
+    )
+    problems += _land_fact(
+        board,
+        "zagros",
+        "terrain",
+        lands["zagros"].is_difficult and lands["zagros"].terrain_kind == "mountains",
+        "p6: Zagros is difficult terrain (mountains)",
+    )
+    for land in ("hindu-kush", "ganges-valley", "ganges-delta"):
+        problems += _land_fact(
+            board,
+            land,
+            "power_icon",
+            lands[land].power_icon is PowerIcon.CROWN,
+            "p7 play example 5: this land shows the Crown",
+        )
+        problems += _land_fact(
+            board, land, "area", lands[land].area == "india", "p7: a land of India"
+        )
+    for land in ("yellow-river", "wei-river"):
+        problems += _land_fact(
+            board, land, "area", lands[land].area == "china", "p9: a Great Wall land of China"
+        )
+    for other in ("euphrates", "zagros"):
+        problems += _land_fact(
+            board,
+            "tigris",
+            "neighbours",
+            board.are_adjacent("tigris", other),
+            f"p12 play example 10: Tigris is adjacent to {other}",
+        )
+    for land in ("western-iberia", "danubia", "volga", "caucasus"):
+        problems += _land_fact(
+            board,
+            land,
+            "seas",
+            "mediterranean-sea" in lands[land].seas,
+            "p9: adjacent to the Mediterranean Sea",
+        )
+    problems += _land_fact(
+        board,
+        "volga",
+        "seas",
+        "north-sea" in lands["volga"].seas,
+        "p9: Volga is adjacent to the North Sea",
+    )
+    for sea in ("mediterranean-sea", "north-sea"):
+        if board.ocean_of(sea) != "atlantic-ocean":
+            problems.append(
+                _problem(sea, "ocean", "p9: part of the Atlantic Ocean in Epochs IV and V")
+            )
+    for sea in ("south-china-sea", "arabian-sea"):
+        if sea in board.waters_adjacent_to_water("bay-of-bengal"):
+            problems.append(
+                _problem(
+                    "bay-of-bengal", "ocean", f"p9: the Bay of Bengal is NOT adjacent to {sea}"
+                )
+            )
+    return problems
+
+
+# --- building the Board ------------------------------------------------------------------------
+
+
+def _build(raw: _Raw) -> Board:
+    lands = {
+        land_id: Land(
+            id=land_id,
+            name=e["name"],
+            area=e["area"],
+            terrain=Terrain(e["terrain"]),
+            terrain_kind=e["terrain_kind"],
+            power_icon=None if e["power_icon"] is None else PowerIcon(e["power_icon"]),
+            neighbours=frozenset(e["neighbours"]),
+            straits=frozenset(e["straits"]),
+            seas=frozenset(e["seas"]),
+            x=e["x"],
+            y=e["y"],
+            provenance=e["provenance"],
+        )
+        for land_id, e in raw.lands.items()
+    }
+    waters = {
+        ocean_id: Sea(
+            ocean_id, e["name"], WaterKind.OCEAN, None, frozenset(e["adjacent_oceans"]),
+            e["x"], e["y"], e["provenance"],
+        )
+        for ocean_id, e in raw.oceans.items()
+    }  # fmt: skip
+    waters |= {
+        sea_id: Sea(
+            sea_id, e["name"], WaterKind.SEA, e["ocean"], frozenset(), e["x"], e["y"],
+            e["provenance"],
+        )
+        for sea_id, e in raw.seas.items()
+    }  # fmt: skip
+    wastelands = {
+        waste_id: Wasteland(waste_id, e["name"], frozenset(e["neighbours"]), e["x"], e["y"],
+                            e["provenance"])
+        for waste_id, e in raw.wastelands.items()
+    }  # fmt: skip
+    areas = {
+        area_id: Area(area_id, e["name"], e["epoch"], tuple(e["area_tokens"]), e["provenance"])
+        for area_id, e in raw.areas.items()
+    }
+    paired = {
+        token_id: PairedAreaToken(token_id, (e["areas"][0], e["areas"][1]), e["provenance"])
+        for token_id, e in raw.paired.items()
+    }
+    return Board(lands, waters, wastelands, areas, paired, raw.provenance)
+
+
+def board_problems(pack_dir: Path) -> tuple[Board | None, list[PackProblem]]:
+    """Load the board and list every problem; the Board is None when it could not be built."""
+    problems: list[PackProblem] = []
+    try:
+        raw = _read(pack_dir, problems)
+    except PackError as exc:
+        return None, [*problems, *exc.problems]
+    structural = [
+        *check_counts(raw),
+        *check_unique_places(raw),
+        *check_lands(raw),
+        *check_waters(raw),
+        *check_wastelands(raw),
+        *check_areas(raw),
+        *check_paired_tokens(raw),
+    ]
+    problems += structural
+    if any(p.field in {"area", "neighbours", "straits", "seas", "ocean"} for p in structural):
+        return None, problems  # references do not resolve: the map cannot be walked
+    board = _build(raw)
+    problems += check_reachable(board)
+    problems += check_text_facts(board)
+    return board, problems
+
+
+def load_board(pack_dir: Path) -> Board:
+    """Load ``board.yaml`` and ``paired_area_tokens.yaml`` from ``pack_dir``; raise one
+    ``PackError`` listing every problem."""
+    board, problems = board_problems(pack_dir)
+    if problems or board is None:
+        raise PackError(problems)
+    return board

@@ -1,0 +1,97 @@
+"""Load a whole data pack by ruleset name, or check it and summarise what it holds.
+
+``load_pack`` raises one ``PackError`` listing every problem; ``check_pack`` never raises for a
+bad pack and returns a summary whose ``errors`` list names file, entry and field of each problem
+(the ``chronicle data check`` output).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from domain.core.catalogue import RulesCatalogue
+from domain.hotw.board import EPOCHS, Board
+from domain.hotw.cards import Cards
+from domain.hotw.pack import HotwPack
+from schemas.hotw_board import board_problems
+from schemas.hotw_cards import load_cards, load_rules_catalogue
+from schemas.pack_base import PackError, PackProblem, pack_dir
+
+HOTW_RULESETS = ("hotw-2024",)
+RULES_FILE = "rules.yaml"
+
+
+def _unknown_ruleset(ruleset: str) -> PackError:
+    known = ", ".join(HOTW_RULESETS)
+    return PackError([PackProblem(ruleset, "", "", f"unknown ruleset (known: {known})")])
+
+
+def _load_parts(
+    ruleset: str, root: Path | None
+) -> tuple[Board | None, Cards | None, RulesCatalogue | None, list[PackProblem]]:
+    if ruleset not in HOTW_RULESETS:
+        raise _unknown_ruleset(ruleset)
+    directory = pack_dir(ruleset, root)
+    if not directory.is_dir():
+        return None, None, None, [PackProblem(ruleset, "", "", f"no data pack at {directory}")]
+    board, problems = board_problems(directory)
+    board_ok = board is not None and not problems
+    cards: Cards | None = None
+    rules: RulesCatalogue | None = None
+    try:
+        rules = load_rules_catalogue(directory / RULES_FILE)
+    except PackError as exc:
+        problems += exc.problems
+    if board is not None and board_ok:
+        try:
+            cards = load_cards(directory, board)
+        except PackError as exc:
+            problems += exc.problems
+    return board, cards, rules, problems
+
+
+def load_pack(ruleset: str = "hotw-2024", root: Path | None = None) -> HotwPack:
+    """The checked pack of ``ruleset`` under ``root`` (default ``data/``)."""
+    board, cards, rules, problems = _load_parts(ruleset, root)
+    if problems or board is None or cards is None or rules is None:
+        raise PackError(problems)
+    return HotwPack(ruleset, board, cards, rules)
+
+
+def _per_epoch(by_epoch: Any) -> dict[str, int]:
+    return {str(epoch): len(by_epoch.get(epoch, ())) for epoch in EPOCHS}
+
+
+def check_pack(ruleset: str = "hotw-2024", root: Path | None = None) -> dict[str, Any]:
+    """A summary of the pack: component counts and every problem (never raises for a bad pack)."""
+    try:
+        board, cards, rules, problems = _load_parts(ruleset, root)
+    except PackError as exc:
+        board, cards, rules, problems = None, None, None, list(exc.problems)
+    summary: dict[str, Any] = {"ruleset": ruleset, "valid": not problems}
+    summary |= _board_summary(board)
+    summary |= {
+        "empire_cards": None if cards is None else _per_epoch(cards.empires_by_epoch),
+        "event_cards": None if cards is None else _per_epoch(cards.events_by_epoch),
+        "honors_per_player": None if cards is None else len(cards.honors),
+        "rules": None if rules is None else len(rules),
+        "errors": [problem.as_dict() for problem in problems],
+    }
+    return summary
+
+
+def _board_summary(board: Board | None) -> dict[str, Any]:
+    if board is None:
+        keys = ("lands", "oceans", "seas", "wastelands", "areas", "area_tokens")
+        return {key: None for key in keys} | {"paired_area_tokens": None, "areas_by_epoch": None}
+    return {
+        "lands": len(board.lands),
+        "oceans": len(board.oceans),
+        "seas": len(board.seas_only),
+        "wastelands": len(board.wastelands),
+        "areas": len(board.areas),
+        "area_tokens": len(board.area_tokens),
+        "paired_area_tokens": len(board.paired_area_tokens),
+        "areas_by_epoch": {str(epoch): sorted(board.areas_activated_in(epoch)) for epoch in EPOCHS},
+    }
