@@ -1,0 +1,104 @@
+"""Auditing chance (contracts §4): once the seed is revealed, recompute every recorded draw.
+
+The audit needs nothing but the public log: the commitment in GameCreated, the seed in
+SeedRevealed, and each event's draws `[k, n, result]`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.core.chance import outcome_in_range
+from domain.core.kernel import GameCreated, SeedRevealed
+from domain.core.messages import Recorded
+from service.chance import raw_outcome, verify_commitment
+
+
+class SeedNotRevealed(Exception):
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"the seed of game {game_id} is not revealed yet")
+        self.game_id = game_id
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    version: int
+    event_type: str
+    k: int
+    n: int
+    recorded: int
+    expected: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "event_type": self.event_type,
+            "k": self.k,
+            "n": self.n,
+            "recorded": self.recorded,
+            "expected": self.expected,
+        }
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    game_id: str
+    seed_commitment: str
+    seed: str
+    commitment_verified: bool
+    outcomes_checked: int
+    counters_in_order: bool
+    mismatches: tuple[Mismatch, ...] = field(default=())
+
+    @property
+    def clean(self) -> bool:
+        return self.commitment_verified and self.counters_in_order and not self.mismatches
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "seed_commitment": self.seed_commitment,
+            "seed": self.seed,
+            "commitment_verified": self.commitment_verified,
+            "outcomes_checked": self.outcomes_checked,
+            "counters_in_order": self.counters_in_order,
+            "mismatches": [m.as_dict() for m in self.mismatches],
+            "clean": self.clean,
+        }
+
+
+def audit_events(game_id: str, events: Iterable[Recorded]) -> AuditReport:
+    """Check the commitment, then every draw of every event, against the revealed seed."""
+    log = list(events)
+    commitment = next(r.event.seed_commitment for r in log if isinstance(r.event, GameCreated))
+    revealed = next((r.event.seed for r in log if isinstance(r.event, SeedRevealed)), None)
+    if revealed is None:
+        raise SeedNotRevealed(game_id)
+    seed = bytes.fromhex(revealed)
+    mismatches: list[Mismatch] = []
+    checked = 0
+    expected_k = 0
+    in_order = True
+    for recorded in log:
+        for draw in recorded.event.draws:
+            checked += 1
+            in_order = in_order and draw.k == expected_k
+            expected_k = draw.k + 1
+            expected = outcome_in_range(raw_outcome(seed, draw.k), draw.n)
+            if expected != draw.result:
+                mismatches.append(
+                    Mismatch(
+                        recorded.version, recorded.event.type, draw.k, draw.n, draw.result, expected
+                    )
+                )
+    return AuditReport(
+        game_id=game_id,
+        seed_commitment=commitment,
+        seed=revealed,
+        commitment_verified=verify_commitment(seed, commitment),
+        outcomes_checked=checked,
+        counters_in_order=in_order,
+        mismatches=tuple(mismatches),
+    )
