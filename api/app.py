@@ -3,25 +3,36 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
-from flask import Flask, Response
+from flask import Flask
 
-from api import errors, health
+from api import cors, errors, feeds, games, health, reference, rulesets
+from service.config import Settings
+
+MAX_BODY_BYTES = 2 * 1024 * 1024
+SSE_HEARTBEAT_S = 15.0
 
 
-def create_app(redis_url: str | None = None) -> Flask:
+def create_app(redis_url: str | None = None, **config: Any) -> Flask:
+    """The app on `redis_url` (default $REDIS_URL); `config` overrides settings (for tests)."""
+    settings = Settings.from_env()
     app = Flask("chronicle")
     app.config["REDIS_URL"] = redis_url or os.environ.get("REDIS_URL")
     if not app.config["REDIS_URL"]:
         raise RuntimeError("REDIS_URL is not set")
+    app.config.update(
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        CORS_ORIGINS=settings.cors_origins,
+        SNAPSHOT_EVERY=settings.snapshot_every,
+        QUEUE=settings.queue,
+        SSE_HEARTBEAT_S=SSE_HEARTBEAT_S,
+        SYSTEM_STEPS=os.environ.get("CHRONICLE_SYSTEM_STEPS", "worker"),
+    )
+    app.config.update(config)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     errors.install(app)
-    app.register_blueprint(health.bp)
-
-    @app.get("/openapi.yaml")
-    def openapi_document() -> Response:
-        from api.openapi import spec_yaml
-
-        return Response(spec_yaml(), mimetype="application/yaml")
-
+    cors.install(app, app.config["CORS_ORIGINS"])
+    for blueprint in (health.bp, rulesets.bp, games.bp, feeds.bp, reference.bp):
+        app.register_blueprint(blueprint)
     return app

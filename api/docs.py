@@ -26,8 +26,24 @@ class Operation:
     tags: tuple[str, ...]
     request: type[Schema] | None = None
     query: type[Schema] | None = None
-    auth: bool = False
+    auth: bool | str = False
+    """True (a token is required), "optional" (without one the caller is a spectator), False."""
+    path_params: tuple[tuple[str, str], ...] = ()
+    """(name, Flask converter) of each `<...>` in the path."""
+    headers: tuple[Header, ...] = ()
+    media_type: str = "application/json"
+    success_text: str = "Success."
+    other_success: dict[int, str] = field(default_factory=dict)
+    """Further success statuses (same body), with what they mean."""
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Header:
+    """A request header an operation reads."""
+
+    name: str
+    description: str
 
 
 OPERATIONS: list[Operation] = []
@@ -47,6 +63,15 @@ def openapi_path(rule: str) -> str:
     return out
 
 
+def path_parameters(rule: str) -> tuple[tuple[str, str], ...]:
+    """`/games/<game_id>/events/<int:version>` → (("game_id", "string"), ("version", "int"))."""
+    found = []
+    for part in rule.split("<")[1:]:
+        converter, _, name = part.split(">", 1)[0].rpartition(":")
+        found.append((name, converter or "string"))
+    return tuple(found)
+
+
 def route(
     bp: Blueprint,
     rule: str,
@@ -59,7 +84,11 @@ def route(
     tags: tuple[str, ...] = (),
     request: type[Schema] | None = None,
     query: type[Schema] | None = None,
-    auth: bool = False,
+    auth: bool | str = False,
+    headers: tuple[Header, ...] = (),
+    media_type: str = "application/json",
+    success_text: str = "Success.",
+    other_success: dict[int, str] | None = None,
     **extra: Any,
 ) -> Callable[[View], View]:
     def register(view: View) -> View:
@@ -77,6 +106,11 @@ def route(
                 request=request,
                 query=query,
                 auth=auth,
+                path_params=path_parameters(rule),
+                headers=headers,
+                media_type=media_type,
+                success_text=success_text,
+                other_success=dict(other_success or {}),
                 extra=extra,
             )
         )

@@ -8,10 +8,12 @@ from typing import Any
 from flask import Flask, jsonify
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from domain.core.errors import RuleViolation, UnknownRuleset
-from service.games import GameBusy, VersionOutOfRange
+from service.access import Forbidden, NotAuthenticated
+from service.games import GameBusy, InvalidPosition, VersionOutOfRange
+from service.queries import EventNotFound, GameNotFinished, ResultNotAvailable
 from store.redis_store import GameNotFound, IdempotencyKeyReused, VersionConflict
 
 log = logging.getLogger("chronicle.api")
@@ -27,6 +29,7 @@ class ApiError(Exception):
         rule: str | None = None,
         details: dict[str, Any] | None = None,
         current_version: int | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -35,6 +38,7 @@ class ApiError(Exception):
         self.rule = rule
         self.details = details
         self.current_version = current_version
+        self.headers = headers or {}
 
     def body(self) -> dict[str, Any]:
         body: dict[str, Any] = {"code": self.code, "message": self.message}
@@ -50,7 +54,25 @@ class ApiError(Exception):
 def error_response(error: ApiError) -> ResponseReturnValue:
     response = jsonify(error.body())
     response.status_code = error.status
+    response.headers.update(error.headers)
     return response
+
+
+def refused(
+    violation: RuleViolation, entry: dict[str, Any] | None, current_version: int | None = None
+) -> ApiError:
+    """A 422 for a rule violation, with the rules-catalogue entry of the rule when there is one."""
+    details = dict(violation.context)
+    if entry is not None:
+        details["rule_entry"] = entry
+    return ApiError(
+        422,
+        violation.code,
+        violation.message,
+        rule=violation.rule,
+        details=details,
+        current_version=current_version,
+    )
 
 
 def translate(exc: Exception) -> ApiError:
@@ -62,7 +84,19 @@ def translate(exc: Exception) -> ApiError:
             400, "invalid_request", "the request is malformed", details={"fields": exc.messages}
         )
     if isinstance(exc, RuleViolation):
-        return ApiError(422, exc.code, exc.message, rule=exc.rule, details=dict(exc.context))
+        return refused(exc, None)
+    if isinstance(exc, NotAuthenticated):
+        return ApiError(401, "unauthenticated", str(exc), headers={"WWW-Authenticate": "Bearer"})
+    if isinstance(exc, Forbidden):
+        return ApiError(403, "forbidden", str(exc))
+    if isinstance(exc, EventNotFound):
+        return ApiError(404, "event_not_found", str(exc), current_version=exc.current)
+    if isinstance(exc, GameNotFinished):
+        return ApiError(409, "game_not_finished", str(exc), current_version=exc.version)
+    if isinstance(exc, ResultNotAvailable):
+        return ApiError(404, "result_not_available", str(exc))
+    if isinstance(exc, InvalidPosition):
+        return ApiError(400, "invalid_position", exc.message, details=exc.details)
     if isinstance(exc, GameNotFound):
         return ApiError(404, "game_not_found", str(exc))
     if isinstance(exc, UnknownRuleset):
@@ -77,7 +111,13 @@ def translate(exc: Exception) -> ApiError:
         return ApiError(409, "game_busy", str(exc), details={"retry_after_s": 1})
     if isinstance(exc, HTTPException):
         code = (exc.name or "error").lower().replace(" ", "_")
-        return ApiError(exc.code or 500, code, exc.description or exc.name or "error")
+        allow = {"Allow": exc.valid_methods} if isinstance(exc, MethodNotAllowed) else {}
+        return ApiError(
+            exc.code or 500,
+            code,
+            exc.description or exc.name or "error",
+            headers={k: ", ".join(v) for k, v in allow.items() if v},
+        )
     log.exception("unexpected error", exc_info=exc)
     return ApiError(500, "internal_error", "an unexpected error occurred; it has been logged")
 

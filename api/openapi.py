@@ -15,10 +15,14 @@ from schemas.common import ErrorSchema
 ERROR_TEXT = {
     400: "Malformed input: the field errors are in `details.fields`.",
     401: "No token, or a token this game does not know.",
-    403: "The token may not do this (a seat acts only as itself).",
+    403: "The token may not do this (a seat acts only as itself; the admin is not a seat).",
     404: "No such game, ruleset, version or event.",
-    409: "Stale version (see `current_version`), a reused idempotency key, or the game is busy.",
-    422: "The rules refuse the command: `rule` names the rule.",
+    405: "The path exists but not with this method.",
+    409: "Stale version (see `current_version`), a reused idempotency key, the game is busy, "
+    "or the game is not finished yet.",
+    413: "The body is too large.",
+    415: "The body is not sent as `application/json`.",
+    422: "The rules refuse the command: `rule` names the rule, `details` what decided.",
     503: "The store is not reachable.",
 }
 
@@ -45,12 +49,22 @@ def build_spec() -> APISpec:
     return spec
 
 
+PATH_PARAMETER_TYPES = {"int": {"type": "integer", "minimum": 0}, "string": {"type": "string"}}
+PATH_PARAMETER_TEXT = {
+    "game_id": "The game's id (from `POST /games`).",
+    "version": "An event's version: 1 for the game's first event.",
+}
+
+
 def operation(op: Operation) -> dict[str, Any]:
     responses: dict[Any, Any] = {}
-    success: dict[str, Any] = {"description": "Success."}
-    if op.response is not None:
-        success["content"] = {"application/json": {"schema": op.response}}
-    responses[str(op.status)] = success
+    for status, text in {op.status: op.success_text, **op.other_success}.items():
+        success: dict[str, Any] = {"description": text}
+        if op.response is not None:
+            success["content"] = {op.media_type: {"schema": op.response}}
+        elif op.media_type != "application/json":
+            success["content"] = {op.media_type: {"schema": {"type": "string"}}}
+        responses[str(status)] = success
     for status in sorted(set(op.errors)):
         responses[str(status)] = {
             "description": ERROR_TEXT.get(status, "Unexpected error; never expected."),
@@ -65,15 +79,39 @@ def operation(op: Operation) -> dict[str, Any]:
         body["description"] = op.description
     if op.tags:
         body["tags"] = list(op.tags)
-    if op.auth:
+    if op.auth == "optional":
+        body["security"] = [{}, {"bearerToken": []}]
+    elif op.auth:
         body["security"] = [{"bearerToken": []}]
     if op.request is not None:
         body["requestBody"] = {
             "required": True,
             "content": {"application/json": {"schema": op.request}},
         }
+    parameters: list[dict[str, Any]] = [
+        {
+            "in": "path",
+            "name": name,
+            "required": True,
+            "description": PATH_PARAMETER_TEXT.get(name, name),
+            "schema": PATH_PARAMETER_TYPES.get(converter, {"type": "string"}),
+        }
+        for name, converter in op.path_params
+    ]
     if op.query is not None:
-        body["parameters"] = [{"in": "query", "schema": op.query}]
+        parameters.append({"in": "query", "schema": op.query})
+    parameters += [
+        {
+            "in": "header",
+            "name": h.name,
+            "required": False,
+            "description": h.description,
+            "schema": {"type": "string"},
+        }
+        for h in op.headers
+    ]
+    if parameters:
+        body["parameters"] = parameters
     body.update(op.extra)
     return body
 

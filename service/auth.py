@@ -1,4 +1,8 @@
-"""Access tokens: ≥128-bit random, stored only as SHA-256 hashes, compared in constant time."""
+"""Access tokens: ≥128-bit random, stored only as SHA-256 hashes, compared in constant time.
+
+A token reads `<game id>.<192 random bits>`: the game id is public, and naming it lets the API
+tell a token of another game (403) from a token nobody issued (401).
+"""
 
 from __future__ import annotations
 
@@ -11,8 +15,18 @@ from dataclasses import dataclass
 ADMIN = "admin"
 
 
-def new_token() -> str:
-    return secrets.token_urlsafe(24)  # 192 bits
+TOKEN_SEPARATOR = "."
+
+
+def new_token(game_id: str = "") -> str:
+    random_part = secrets.token_urlsafe(24)  # 192 bits
+    return f"{game_id}{TOKEN_SEPARATOR}{random_part}" if game_id else random_part
+
+
+def game_named_by(token: str) -> str | None:
+    """The game id a token names, if it names one."""
+    game_id, separator, _ = token.rpartition(TOKEN_SEPARATOR)
+    return game_id if separator and game_id else None
 
 
 def token_hash(token: str) -> str:
@@ -29,8 +43,8 @@ class IssuedTokens:
     seats: tuple[str, ...]
 
     @classmethod
-    def issue(cls, players: int) -> IssuedTokens:
-        return cls(new_token(), tuple(new_token() for _ in range(players)))
+    def issue(cls, players: int, game_id: str = "") -> IssuedTokens:
+        return cls(new_token(game_id), tuple(new_token(game_id) for _ in range(players)))
 
     def hashes(self) -> dict[str, str]:
         hashes = {ADMIN: token_hash(self.admin)}

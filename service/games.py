@@ -18,8 +18,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from domain.core.chance import Chance
-from domain.core.kernel import Game, creation_events, decide, replay
-from domain.core.messages import Actor, Command, Event, Recorded, event_record
+from domain.core.kernel import Game, creation_events, decide, position_events, replay
+from domain.core.messages import SYSTEM, WORKER, Actor, Command, Event, Recorded, event_record
 from domain.core.ruleset import Ruleset, Setup
 from service import chance as chance_source
 from service.auth import IssuedTokens
@@ -35,6 +35,7 @@ from store.redis_store import (
 )
 
 MAX_RETRIES = 8
+MAX_SYSTEM_STEPS = 100
 
 
 @dataclass(frozen=True)
@@ -138,11 +139,43 @@ class GameService:
         commitment = chance_source.commitment(seed)
         chance = Chance(chance_source.HmacSource(seed), 0)
         events = creation_events(rules, tuple(players), dict(options or {}), commitment, chance)
-        game_id = game_id or uuid.uuid4().hex
+        return self._create(rules, events, players, seed, commitment, game_id or new_game_id())
+
+    def create_sandbox(self, source_game_id: str, position: Mapping[str, Any]) -> CreatedGame:
+        """A new game, of the source game's ruleset, that starts from a position document
+        (`setup` and the ruleset's encoded `state`) instead of being set up."""
+        rules = self.ruleset_of(source_game_id)
+        setup = position["setup"]
+        if setup["ruleset"] != rules.name:
+            raise InvalidPosition(
+                f"the position is of {setup['ruleset']!r}, the game of {rules.name!r}",
+                {"ruleset": rules.name},
+            )
+        players = tuple(setup["players"])
+        seed = chance_source.new_seed()
+        commitment = chance_source.commitment(seed)
+        events = position_events(
+            rules, players, dict(setup["options"]), commitment, position["state"], source_game_id
+        )
+        check_position(rules, events)
+        return self._create(
+            rules, events, players, seed, commitment, new_game_id(), {"sandbox_of": source_game_id}
+        )
+
+    def _create(
+        self,
+        rules: Ruleset[Any],
+        events: list[Event],
+        players: Sequence[str],
+        seed: bytes,
+        commitment: str,
+        game_id: str,
+        extra: Mapping[str, Any] | None = None,
+    ) -> CreatedGame:
         command_id = uuid.uuid4().hex
         at = now_iso()
         payloads = [envelope_payload(e, "system", command_id, at) for e in events]
-        tokens = IssuedTokens.issue(len(players))
+        tokens = IssuedTokens.issue(len(players), game_id)
         recorded = tuple(
             Recorded(i, e, "system", command_id, at) for i, e in enumerate(events, start=1)
         )
@@ -155,7 +188,7 @@ class GameService:
             events=payloads,
             seed=seed,
             token_hashes=tokens.hashes(),
-            extra=self.meta_of(rules, game),
+            extra={**self.meta_of(rules, game), **(extra or {})},
         )
         self.cache.put(game_id, game)
         return CreatedGame(game_id, version, commitment, tokens, recorded)
@@ -244,6 +277,8 @@ class GameService:
             rules, game = self.load(game_id)
             if expected_version is not None and expected_version != game.version:
                 raise VersionConflict(expected_version, game.version)
+            if actor not in (SYSTEM, WORKER) and self._system_step(rules, game) is not None:
+                raise GameBusy(game_id)
             chance = Chance(
                 chance_source.LazyHmacSource(lambda: self.vault.seed(game_id)), game.draws
             )
@@ -298,6 +333,34 @@ class GameService:
         events = tuple(self.events(game_id, result.first_version, result.last_version))
         return CommandOutcome(game_id, events, result.last_version, duplicate=True)
 
+    # --- system steps ---------------------------------------------------------------------
+
+    @staticmethod
+    def _system_step(rules: Ruleset[Any], game: Game[Any]) -> Command | None:
+        return None if rules.is_over(game.state) else rules.system_action(game.state)
+
+    def system_step_due(self, game_id: str) -> bool:
+        """Whether the game waits for a step no seat takes (e.g. closing an epoch)."""
+        rules, game = self.load(game_id)
+        return self._system_step(rules, game) is not None
+
+    def run_system_steps(self, game_id: str, max_steps: int = MAX_SYSTEM_STEPS) -> int:
+        """Run every system step that is due, one command each, until a seat is awaited or the
+        game ends. Safe to run twice at once: each step is appended only at the version it was
+        decided at, so a step another runner took first is not taken again."""
+        taken = 0
+        for _ in range(max_steps * 2):
+            rules, game = self.load(game_id)
+            due = self._system_step(rules, game)
+            if due is None or taken >= max_steps:
+                break
+            try:
+                self.handle(game_id, WORKER, due, expected_version=game.version)
+            except VersionConflict:
+                continue
+            taken += 1
+        return taken
+
     # --- snapshots ------------------------------------------------------------------------
 
     def write_snapshot(self, game_id: str, version: int | None = None) -> int:
@@ -307,7 +370,49 @@ class GameService:
         return game.version
 
 
+def new_game_id() -> str:
+    return uuid.uuid4().hex
+
+
+def check_position(rules: Ruleset[Any], events: list[Event]) -> None:
+    """A sandbox's position must load and answer every question the service will ask of it:
+    a position the ruleset cannot read is refused here, not by a failure on a later request."""
+    try:
+        game = replay(rules, [Recorded(i, e, "system") for i, e in enumerate(events, start=1)])
+        state = game.state
+        seats = list(game.setup.seats)
+        rules.awaited_seats(state)
+        for seat in seats:
+            list(rules.legal_actions(state, seat))
+        for viewer in [*seats, None]:
+            json.dumps(rules.view(state, viewer))
+        json.dumps(rules.summary(state))
+        rules.is_over(state)
+        rules.system_action(state)
+        if state_hash(rules.encode_state(state)) != state_hash(
+            rules.encode_state(rules.decode_state(rules.encode_state(state)))
+        ):
+            raise ValueError("the position does not survive encoding")
+    except Exception as exc:  # any failure of the ruleset on this input means "not a position"
+        raise InvalidPosition(
+            f"the ruleset cannot use this position: {type(exc).__name__}: {exc}"[:500],
+            {"reason": type(exc).__name__},
+        ) from None
+
+
+class InvalidPosition(Exception):
+    """A position document the ruleset cannot start a game from."""
+
+    def __init__(self, message: str, details: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = dict(details or {})
+
+
 class GameBusy(Exception):
+    """The game cannot take a seat's command now: it is contended, or a system step (such as
+    closing an epoch) must run first."""
+
     def __init__(self, game_id: str) -> None:
         super().__init__(f"game {game_id} is busy; retry shortly")
         self.game_id = game_id

@@ -387,6 +387,23 @@ class EventStore:
             StoredEvent(int(entry_id.split("-")[0]), fields["e"]) for entry_id, fields in entries
         ]
 
+    def read_after(
+        self, game_id: str, after_version: int, *, block_ms: int, count: int = 100
+    ) -> list[StoredEvent]:
+        """Events after `after_version`, waiting up to `block_ms` for one to arrive (XREAD BLOCK).
+
+        Returns at once when there are events already; an empty list when none came in time.
+        """
+        reply = self.redis.xread(
+            {keys.events(game_id): f"{max(after_version, 0)}-0"}, count=count, block=block_ms
+        )
+        streams = reply.items() if isinstance(reply, dict) else reply or ()  # RESP3 / RESP2
+        return [
+            StoredEvent(int(entry_id.split("-")[0]), fields["e"])
+            for _stream, entries in streams
+            for entry_id, fields in entries
+        ]
+
     # --- snapshots ------------------------------------------------------------------------
 
     def save_snapshot(self, game_id: str, version: int, state: str, state_hash: str) -> bool:

@@ -18,6 +18,8 @@ from domain.core.messages import (
     Event,
     Recorded,
     event,
+    plain_value,
+    private_to,
 )
 from domain.core.ruleset import Ruleset, Setup
 
@@ -43,7 +45,17 @@ class SeedRevealed(Event):
     seed: str
 
 
-KERNEL_EVENTS = (GameCreated, SeedRevealed)
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PositionLoaded(Event):
+    """A sandbox game starts from a given position (the ruleset's encoded state) instead of the
+    ruleset's setting up. Private to no seat: each seat sees the position only through its view."""
+
+    state: Any
+    source_game: str
+
+
+KERNEL_EVENTS = (GameCreated, SeedRevealed, PositionLoaded)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +95,32 @@ def creation_events(
     events: list[Event] = [created, *ruleset.set_up(game.state, chance)]
     _require_draws_recorded(chance)
     return events
+
+
+def position_events(
+    ruleset: Ruleset[S],
+    players: tuple[str, ...],
+    options: Mapping[str, Any],
+    seed_commitment: str,
+    state: Any,
+    source_game: str,
+) -> list[Event]:
+    """The events that create a sandbox game: GameCreated, then the position it starts from."""
+    ruleset.check_players(players)
+    created = GameCreated(
+        rule=ruleset.setup_rule,
+        ruleset=ruleset.name,
+        players=tuple(players),
+        options=ruleset.check_options(options),
+        seed_commitment=seed_commitment,
+    )
+    loaded = PositionLoaded(
+        rule=ruleset.setup_rule,
+        state=state,
+        source_game=source_game,
+        visibility=private_to(redacted={"source_game": source_game}),
+    )
+    return [created, loaded]
 
 
 def setup_of(created: GameCreated) -> Setup:
@@ -158,6 +196,9 @@ def fold(ruleset: Ruleset[S], game: Game[S] | None, recorded: Recorded) -> Game[
     draws = game.draws + len(ev.draws)
     if isinstance(ev, SeedRevealed):
         return replace(game, version=recorded.version, draws=draws, seed_revealed=ev.seed)
+    if isinstance(ev, PositionLoaded):
+        state = ruleset.decode_state(plain_value(ev.state))
+        return Game(game.setup, recorded.version, draws, state, game.seed_revealed)
     return Game(
         game.setup, recorded.version, draws, ruleset.evolve(game.state, ev), game.seed_revealed
     )

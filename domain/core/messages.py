@@ -57,9 +57,10 @@ class Command:
 
     @classmethod
     def from_dict(cls, body: Mapping[str, Any]) -> Command:
-        """`{"type": "place_army", "land": "tigris"}` → Command."""
-        args = {k: v for k, v in body.items() if k != "type"}
-        return cls.of(str(body["type"]), **args)
+        """`{"type": "place_army", "land": "tigris"}` → Command. Any argument name is taken as
+        data (not passed as a keyword, where `cls` or `type_` would collide)."""
+        args = sorted((str(k), frozen_value(v)) for k, v in body.items() if k != "type")
+        return cls(str(body["type"]), tuple(args))
 
     def arg(self, name: str, default: Any = None) -> Any:
         for key, value in self.args:

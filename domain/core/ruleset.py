@@ -173,6 +173,13 @@ class Ruleset(ABC, Generic[S]):
     @abstractmethod
     def is_over(self, state: S) -> bool: ...
 
+    def result(self, state: S) -> dict[str, Any]:
+        """The result of a finished game, as
+        `{"scores": [per seat], "ranking": [{"seat", "place", "score", ...}, best first; tied
+        seats share a place], "tie_breaks": [what decided ties, in order], "details": {...}}`.
+        """
+        raise NotImplementedError(f"{self.name} does not report results")
+
     # --- views and snapshots ---------------------------------------------------------------
 
     @abstractmethod

@@ -159,6 +159,25 @@ class SealedBids(Ruleset[ToyState]):
     def is_over(self, state: ToyState) -> bool:
         return state.phase == "over"
 
+    def result(self, state: ToyState) -> dict[str, Any]:
+        """Highest score wins; a tie goes to the seat with more chips left; still tied, shared."""
+        seats = range(state.players)
+
+        def standing(seat: int) -> tuple[int, int]:
+            return (state.scores[seat], state.chips[seat])
+
+        best_first = sorted(seats, key=lambda s: (-state.scores[s], -state.chips[s], s))
+        ranking = [
+            {
+                "seat": seat,
+                "place": 1 + sum(standing(other) > standing(seat) for other in seats),
+                "score": state.scores[seat],
+                "tie_break": {"chips": state.chips[seat]},
+            }
+            for seat in best_first
+        ]
+        return {"scores": list(state.scores), "ranking": ranking, "tie_breaks": ["chips left"]}
+
     def view(self, state: ToyState, viewer: int | None) -> dict[str, Any]:
         body = self.encode_state(state)
         body["sealed"] = {str(s): c for s, c in (state.sealed or {}).items() if s == viewer}
@@ -195,3 +214,32 @@ class SealedBids(Ruleset[ToyState]):
             scores=tuple(data["scores"]),
             roller=data["roller"],
         )
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToyRoundClosed(Event):
+    round: int
+
+
+@register_ruleset
+class SealedBidsClosedBySystem(SealedBids):
+    """The toy with a step no seat takes: the system closes each round (as History of the World
+    closes an epoch), so the game waits for no seat until that step has run."""
+
+    name = "toy-sealed-bids-closing"
+    title = "Sealed Bids, rounds closed by the system (kernel test game)"
+
+    def _next_round(self, state: ToyState) -> ToyState:
+        return replace(state, phase="closing", sealed={}, roller=None)
+
+    def system_action(self, state: ToyState) -> Command | None:
+        return Command.of("close_round", round=state.round) if state.phase == "closing" else None
+
+    def decide_system(self, state: ToyState, command: Command, chance: Chance) -> list[Event]:
+        return [ToyRoundClosed(rule="toy.close", round=state.round)]
+
+    def evolve(self, state: ToyState, event: Event) -> ToyState:
+        if isinstance(event, ToyRoundClosed):
+            return SealedBids._next_round(self, state)
+        return super().evolve(state, event)

@@ -1,0 +1,113 @@
+"""A game's events: paged, exported, streamed live and explained, as the caller may see them."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app
+from flask.typing import ResponseReturnValue
+
+from api.context import access, queries
+from api.docs import Header, route
+from api.inputs import bearer_token, last_event_id, query
+from schemas.api import (
+    EventSchema,
+    ExplanationSchema,
+    FeedQuerySchema,
+    FeedSchema,
+    StreamQuerySchema,
+)
+
+bp = Blueprint("feeds", __name__)
+
+TAGS = ("events",)
+
+
+@route(
+    bp,
+    "/games/<game_id>/events",
+    "GET",
+    summary="A page of the game's events",
+    query=FeedQuerySchema,
+    response=FeedSchema,
+    errors=(400, 401, 403, 404),
+    auth="optional",
+    tags=TAGS,
+)
+def list_events(game_id: str) -> ResponseReturnValue:
+    """Events from version `from`, at most `limit` of them; `next` is where the next page
+    starts. Another seat's private events show only their redacted form."""
+    caller = access().identify(game_id, bearer_token())
+    args = query(FeedQuerySchema)
+    return FeedSchema().dump(queries().feed(game_id, caller.viewer, args["from_"], args["limit"]))
+
+
+@route(
+    bp,
+    "/games/<game_id>/export",
+    "GET",
+    summary="Export the game's events as NDJSON",
+    response=EventSchema,
+    media_type="application/x-ndjson",
+    success_text="One event per line, as the caller may see it.",
+    errors=(401, 403, 404),
+    auth="optional",
+    tags=TAGS,
+)
+def export_events(game_id: str) -> ResponseReturnValue:
+    """Every event of the game so far, one JSON document per line, filtered like the feed."""
+    caller = access().identify(game_id, bearer_token())
+    lines = queries().export(game_id, caller.viewer)
+    return Response(
+        lines,
+        mimetype="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'},
+    )
+
+
+@route(
+    bp,
+    "/games/<game_id>/stream",
+    "GET",
+    summary="Follow the game's events live (Server-Sent Events)",
+    query=StreamQuerySchema,
+    media_type="text/event-stream",
+    success_text="Server-Sent Events: `id` is the version, `event` the event type, `data` the "
+    "event as the caller may see it. A comment line every ~15 s keeps the connection open.",
+    errors=(400, 401, 403, 404),
+    auth="optional",
+    headers=(
+        Header("Last-Event-ID", "Resume after this version (sent by EventSource on reconnect)."),
+    ),
+    tags=TAGS,
+)
+def stream_events(game_id: str) -> ResponseReturnValue:
+    """Sends each event once and in order, from version `from` (default 1) or after the
+    `Last-Event-ID` header, then each new event as it is appended. The stream ends once the
+    game is finished and every event has been sent."""
+    caller = access().identify(game_id, bearer_token())
+    args = query(StreamQuerySchema)
+    resume = last_event_id()
+    after = resume if resume is not None else max(args.get("from_", 1) - 1, 0)
+    frames = queries().stream(game_id, caller.viewer, after, current_app.config["SSE_HEARTBEAT_S"])
+    return Response(
+        (frame.text for frame in frames),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+@route(
+    bp,
+    "/games/<game_id>/events/<int:version>/explain",
+    "GET",
+    summary="Explain an event",
+    response=ExplanationSchema,
+    errors=(401, 403, 404),
+    auth="optional",
+    tags=TAGS,
+)
+def explain_event(game_id: str, version: int) -> ResponseReturnValue:
+    """The rule an event applied, its rules-catalogue entry (page and paraphrase) when the
+    ruleset has a catalogue, and the inputs that decided it (its data and chance draws, as the
+    caller may see them), with the public facts of the position just before it."""
+    caller = access().identify(game_id, bearer_token())
+    return ExplanationSchema().dump(queries().explain(game_id, version, caller.viewer))

@@ -1,0 +1,271 @@
+"""Games: create, list, summarise, act, and read one caller's view of them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, url_for
+from flask.typing import ResponseReturnValue
+
+from api.background import schedule_snapshot, settle_system_steps
+from api.context import access, games, queries
+from api.docs import Header, route
+from api.errors import refused
+from api.inputs import bearer_token, idempotency_key, json_body, query
+from domain.core.errors import RuleViolation
+from domain.core.kernel import GameCreated
+from domain.core.messages import Command
+from schemas.api import (
+    AtQuerySchema,
+    CommandRequestSchema,
+    CommandResultSchema,
+    CreatedGameSchema,
+    CreateGameSchema,
+    GameListQuerySchema,
+    GameListSchema,
+    GameSummarySchema,
+    LegalActionsSchema,
+    PositionSchema,
+    ResultSchema,
+    SandboxRequestSchema,
+    StateSchema,
+)
+from service.games import CreatedGame, GameBusy
+from service.queries import rule_entry, seen_events
+
+bp = Blueprint("games", __name__)
+
+TAGS = ("games",)
+PLAY = ("play",)
+
+
+def created_response(created: CreatedGame, sandbox_of: str | None = None) -> ResponseReturnValue:
+    first = created.events[0].event
+    assert isinstance(first, GameCreated)
+    body = CreatedGameSchema().dump(
+        {
+            "game_id": created.game_id,
+            "ruleset": first.ruleset,
+            "players": list(first.players),
+            "admin_token": created.tokens.admin,
+            "seat_tokens": list(created.tokens.seats),
+            "seed_commitment": created.seed_commitment,
+            "version": created.version,
+            "sandbox_of": sandbox_of,
+        }
+    )
+    location = url_for("games.get_game", game_id=created.game_id)
+    return body, 201, {"Location": location, "Cache-Control": "no-store"}
+
+
+@route(
+    bp,
+    "/games",
+    "POST",
+    summary="Create a game",
+    request=CreateGameSchema,
+    response=CreatedGameSchema,
+    status=201,
+    errors=(400, 404, 413, 415, 422),
+    tags=TAGS,
+)
+def create_game() -> ResponseReturnValue:
+    """Creates a game of a ruleset with players in seat order and options. Answers with the
+    game's id, its admin token and one token per seat (shown only here: Chronicle keeps only
+    their hashes), and the commitment to the game's secret chance seed. An unknown ruleset is
+    404; a player count or options the ruleset does not allow are 422 with the rule."""
+    body = json_body(CreateGameSchema)
+    created = games().create_game(body["ruleset"], body["players"], body["options"])
+    settle_system_steps(created.game_id, created.version)
+    return created_response(created)
+
+
+@route(
+    bp,
+    "/games",
+    "GET",
+    summary="List games",
+    query=GameListQuerySchema,
+    response=GameListSchema,
+    errors=(400,),
+    tags=TAGS,
+)
+def list_games() -> ResponseReturnValue:
+    """Games, newest first, filtered by status and ruleset, one page at a time."""
+    args = query(GameListQuerySchema)
+    page = queries().listing(
+        status=args.get("status"),
+        ruleset=args.get("ruleset"),
+        offset=args["offset"],
+        limit=args["limit"],
+    )
+    return GameListSchema().dump(page)
+
+
+@route(
+    bp,
+    "/games/<game_id>",
+    "GET",
+    summary="A game's summary",
+    response=GameSummarySchema,
+    errors=(404,),
+    tags=TAGS,
+)
+def get_game(game_id: str) -> ResponseReturnValue:
+    """Public facts: status, ruleset, players, options, the seats the game waits for, the
+    ruleset's summary (phase, round…), the version and the seed commitment."""
+    return GameSummarySchema().dump(queries().summary(game_id))
+
+
+@route(
+    bp,
+    "/games/<game_id>/commands",
+    "POST",
+    summary="Play a command",
+    request=CommandRequestSchema,
+    response=CommandResultSchema,
+    status=201,
+    other_success={
+        200: "A repeat of an earlier request with the same Idempotency-Key: the "
+        "first answer again; nothing was appended."
+    },
+    errors=(400, 401, 403, 404, 409, 413, 415, 422),
+    auth=True,
+    headers=(
+        Header(
+            "Idempotency-Key",
+            "Makes the request safe to retry: the same key and body give the first answer again "
+            "and append nothing; the same key with another body is a 409.",
+        ),
+    ),
+    tags=PLAY,
+)
+def post_command(game_id: str) -> ResponseReturnValue:
+    """Plays a command as the seat whose token is given (a seat acts only as itself; the admin
+    token cannot act). Post back any entry of the legal-actions list as it is. With
+    `expected_version` the command is refused (409, with `current_version`) if the game has
+    moved on. A command the rules refuse is a 422 naming the rule; while the game runs a step
+    no seat takes (such as closing an epoch) commands are a 409 `game_busy`: retry shortly.
+    The answer lists the events the command produced, as this seat may see them."""
+    seat = access().seat(game_id, bearer_token()).seat
+    assert seat is not None
+    body = json_body(CommandRequestSchema)
+    key = idempotency_key()
+    service = games()
+    command = Command.from_dict(body["command"])
+    try:
+        outcome = service.handle(game_id, seat, command, body.get("expected_version"), key)
+    except RuleViolation as violation:
+        entry = rule_entry(service.ruleset_of(game_id), violation.rule)
+        raise refused(violation, entry, service.store.version(game_id)) from None
+    except GameBusy:
+        settle_system_steps(game_id, service.store.version(game_id))
+        raise
+    if not outcome.duplicate and outcome.events:
+        settle_system_steps(game_id, outcome.version)
+        schedule_snapshot(game_id, outcome.events[0].version, outcome.version)
+    result = {
+        "game_id": game_id,
+        "version": outcome.version,
+        "events": seen_events(list(outcome.events), seat),
+    }
+    return CommandResultSchema().dump(result), 200 if outcome.duplicate else 201
+
+
+@route(
+    bp,
+    "/games/<game_id>/legal-actions",
+    "GET",
+    summary="A seat's legal actions",
+    response=LegalActionsSchema,
+    errors=(401, 403, 404),
+    auth=True,
+    tags=PLAY,
+)
+def legal_actions(game_id: str) -> ResponseReturnValue:
+    """Every legal action of the seat whose token is given, in the ruleset's order, each a
+    request body ready to post to the commands URL; empty when it is not this seat's turn."""
+    caller = access().seat(game_id, bearer_token())
+    assert caller.seat is not None
+    return LegalActionsSchema().dump(queries().legal_actions(game_id, caller.seat))
+
+
+@route(
+    bp,
+    "/games/<game_id>/state",
+    "GET",
+    summary="The game as the caller may see it",
+    query=AtQuerySchema,
+    response=StateSchema,
+    errors=(400, 401, 403, 404),
+    auth="optional",
+    tags=PLAY,
+)
+def get_state(game_id: str) -> ResponseReturnValue:
+    """The state now, or after version `at`, as the caller may see it: a seat sees its own
+    hidden items and the public facts; spectators (no token) and the admin see public facts."""
+    caller = access().identify(game_id, bearer_token())
+    args = query(AtQuerySchema)
+    return StateSchema().dump(queries().view(game_id, caller.viewer, args.get("at")))
+
+
+@route(
+    bp,
+    "/games/<game_id>/result",
+    "GET",
+    summary="The result of a finished game",
+    response=ResultSchema,
+    errors=(401, 403, 404, 409),
+    auth="optional",
+    tags=PLAY,
+)
+def get_result(game_id: str) -> ResponseReturnValue:
+    """Final scores, the ranking (tied seats share a place) and the tie-breaks that decided it.
+    409 while the game is still being played."""
+    access().identify(game_id, bearer_token())
+    return ResultSchema().dump(queries().result(game_id))
+
+
+@route(
+    bp,
+    "/games/<game_id>/position",
+    "GET",
+    summary="Export a finished game's whole position",
+    query=AtQuerySchema,
+    response=PositionSchema,
+    errors=(400, 401, 403, 404, 409),
+    auth=True,
+    tags=("sandbox",),
+)
+def get_position(game_id: str) -> ResponseReturnValue:
+    """For the game's admin, once the game is finished: the whole position now or after
+    version `at`, every seat's hidden items included, as a document that the sandbox endpoint
+    takes. 409 while the game is being played, when it would reveal hidden information."""
+    access().admin(game_id, bearer_token())
+    args = query(AtQuerySchema)
+    return PositionSchema().dump(queries().position(game_id, args.get("at")))
+
+
+@route(
+    bp,
+    "/games/<game_id>/sandbox",
+    "POST",
+    summary="Create a sandbox game from a position",
+    request=SandboxRequestSchema,
+    response=CreatedGameSchema,
+    status=201,
+    errors=(400, 401, 403, 404, 413, 415, 422),
+    auth=True,
+    tags=("sandbox",),
+)
+def create_sandbox(game_id: str) -> ResponseReturnValue:
+    """For the game's admin: a new game of the same ruleset that starts from the given position
+    (a position export, or one written by hand to reconstruct a disputed situation) instead of
+    being set up. It has its own tokens and chance seed; play and explain it like any game. A
+    position the ruleset cannot use is a 400 `invalid_position`."""
+    access().admin(game_id, bearer_token())
+    body = json_body(SandboxRequestSchema)
+    position: dict[str, Any] = body["position"]
+    created = games().create_sandbox(game_id, position)
+    settle_system_steps(created.game_id, created.version)
+    return created_response(created, sandbox_of=game_id)

@@ -1,0 +1,116 @@
+"""Reading a request: its JSON body, its query string, its token and its idempotency key.
+
+Everything a client sends is checked here or by a schema, so that bad input is a 4xx with the one
+error body and never reaches the service as something it cannot handle.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from flask import request
+from marshmallow import Schema
+
+from api.errors import ApiError
+from service.access import NotAuthenticated
+
+MAX_JSON_DEPTH = 32
+TOKEN = re.compile(r"^[A-Za-z0-9_.-]{1,200}$")
+IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _depth(value: Any) -> int:
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth > MAX_JSON_DEPTH:
+            break
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return deepest
+
+
+def json_body(schema: type[Schema]) -> dict[str, Any]:
+    """The request's JSON body, loaded by `schema` (400 with field errors when it does not fit)."""
+    if request.mimetype != "application/json":
+        raise ApiError(
+            415,
+            "unsupported_media_type",
+            "send the body as JSON with `Content-Type: application/json`",
+        )
+    raw = request.get_data(cache=True)
+    try:
+        body = json.loads(raw, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError) as exc:
+        raise ApiError(400, "invalid_json", f"the body is not valid JSON: {exc}"[:300]) from None
+    if _depth(body) > MAX_JSON_DEPTH:
+        raise ApiError(400, "invalid_json", f"the body nests deeper than {MAX_JSON_DEPTH} levels")
+    loaded: dict[str, Any] = schema().load(body)
+    return loaded
+
+
+def query(schema: type[Schema]) -> dict[str, Any]:
+    """The query string loaded by `schema`; a parameter given twice is refused."""
+    repeated = sorted(k for k, values in request.args.lists() if len(values) > 1)
+    if repeated:
+        raise ApiError(
+            400,
+            "invalid_request",
+            "a query parameter is given more than once",
+            details={"fields": {k: ["Given more than once."] for k in repeated}},
+        )
+    loaded: dict[str, Any] = schema().load(request.args.to_dict())
+    return loaded
+
+
+def bearer_token() -> str | None:
+    """The token of `Authorization: Bearer <token>`, or None when there is no such header."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise NotAuthenticated("the Authorization header must read `Bearer <token>`")
+    if not TOKEN.match(token):
+        raise NotAuthenticated("unknown token")
+    return token
+
+
+def idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not IDEMPOTENCY_KEY.match(key):
+        raise ApiError(
+            400,
+            "invalid_request",
+            "Idempotency-Key must be 1 to 128 printable ASCII characters without spaces",
+            details={"fields": {"Idempotency-Key": ["Invalid value."]}},
+        )
+    return key
+
+
+def last_event_id() -> int | None:
+    """The `Last-Event-ID` header an SSE client sends when it reconnects."""
+    value = request.headers.get("Last-Event-ID")
+    if value is None or value.strip() == "":
+        return None
+    value = value.strip()
+    if not value.isascii() or not value.isdigit() or len(value) > 16:
+        raise ApiError(
+            400,
+            "invalid_request",
+            "Last-Event-ID must be an event version",
+            details={"fields": {"Last-Event-ID": ["Not a valid integer."]}},
+        )
+    return int(value)

@@ -1,0 +1,360 @@
+"""Schemas of the game API's requests and responses; openapi.yaml is generated from them.
+
+Requests are strict (unknown fields refused); responses are dumped through their schema so that
+the document and the wire agree.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import INCLUDE, Schema, fields, validate
+
+from schemas.common import StrictSchema
+
+MAX_VERSION = 2**53
+"""Versions above this are refused as malformed (JSON clients cannot count that high exactly)."""
+
+
+def version_field(**kwargs: Any) -> fields.Integer:
+    return fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_VERSION), **kwargs)
+
+
+def query_version(**kwargs: Any) -> fields.Integer:
+    return fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION), **kwargs)
+
+
+def seats_field(description: str) -> fields.List:
+    return fields.List(fields.Integer(), required=True, metadata={"description": description})
+
+
+# --- rulesets ------------------------------------------------------------------------------
+
+
+class OptionSchema(Schema):
+    name = fields.String(required=True)
+    type = fields.String(required=True, metadata={"description": "boolean, integer or string"})
+    default = fields.Raw(required=True, allow_none=True)
+    allowed = fields.List(
+        fields.Raw(),
+        allow_none=True,
+        metadata={"description": "The values allowed, or null for any of the type."},
+    )
+    description = fields.String()
+
+
+class RulesetSchema(Schema):
+    name = fields.String(required=True, metadata={"description": "Pass as `ruleset` to create."})
+    title = fields.String(required=True)
+    player_counts = fields.List(fields.Integer(), required=True)
+    options = fields.List(fields.Nested(OptionSchema), required=True)
+
+
+class RulesetListSchema(Schema):
+    rulesets = fields.List(fields.Nested(RulesetSchema), required=True)
+
+
+# --- creating and listing games ------------------------------------------------------------
+
+
+class CreateGameSchema(StrictSchema):
+    ruleset = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=100),
+        metadata={"description": "A ruleset name from `GET /rulesets`."},
+    )
+    players = fields.List(
+        fields.String(validate=validate.Length(min=1, max=64)),
+        required=True,
+        validate=validate.Length(min=1, max=32),
+        metadata={"description": "Player names in seat order: seat 0 first."},
+    )
+    options = fields.Dict(
+        keys=fields.String(),
+        values=fields.Raw(allow_none=True),
+        load_default=dict,
+        metadata={"description": "Ruleset options; the ones left out take their defaults."},
+    )
+
+
+class CreatedGameSchema(Schema):
+    game_id = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    players = fields.List(fields.String(), required=True)
+    admin_token = fields.String(
+        required=True, metadata={"description": "Shown once. Creates sandboxes; cannot play."}
+    )
+    seat_tokens = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "Shown once, one per seat in seat order; give each player theirs."
+        },
+    )
+    seed_commitment = fields.String(
+        required=True, metadata={"description": "SHA-256 of the game's secret chance seed."}
+    )
+    version = fields.Integer(required=True)
+    sandbox_of = fields.String(
+        allow_none=True, metadata={"description": "The game a sandbox was made from."}
+    )
+
+
+class GameListQuerySchema(StrictSchema):
+    status = fields.String(validate=validate.OneOf(["active", "finished"]))
+    ruleset = fields.String(validate=validate.Length(min=1, max=100))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=10**9))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+class ListedGameSchema(Schema):
+    game_id = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    status = fields.String(required=True, metadata={"description": "active or finished"})
+    players = fields.List(fields.String(), required=True)
+    version = fields.Integer(required=True)
+    awaiting = seats_field("Seats the game waits for.")
+    created_at = fields.String(required=True)
+    sandbox_of = fields.String(allow_none=True)
+
+
+class GameListSchema(Schema):
+    games = fields.List(fields.Nested(ListedGameSchema), required=True)
+    total = fields.Integer(required=True, metadata={"description": "Games matching the filter."})
+    offset = fields.Integer(required=True)
+    limit = fields.Integer(required=True)
+
+
+class GameSummarySchema(Schema):
+    game_id = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    title = fields.String(required=True)
+    status = fields.String(required=True, metadata={"description": "active or finished"})
+    players = fields.List(fields.String(), required=True)
+    options = fields.Dict(required=True)
+    awaiting = seats_field("Seats the game waits for now (several for simultaneous choices).")
+    summary = fields.Dict(
+        required=True, metadata={"description": "The ruleset's public summary: phase, round…"}
+    )
+    version = fields.Integer(required=True)
+    seed_commitment = fields.String(required=True)
+    created_at = fields.String(required=True)
+    sandbox_of = fields.String(allow_none=True)
+
+
+# --- events --------------------------------------------------------------------------------
+
+
+class EventSchema(Schema):
+    """One event as the caller may see it: another seat's private event shows its redacted form
+    (`redacted: true`, no draws)."""
+
+    version = fields.Integer(required=True)
+    type = fields.String(required=True, metadata={"description": "Past tense, e.g. ArmyPlaced."})
+    schema_version = fields.Integer(required=True)
+    data = fields.Dict(required=True)
+    rule = fields.String(required=True, metadata={"description": "Rules-catalogue id."})
+    visibility = fields.Dict(
+        required=True, metadata={"description": "`{scope: public}` or `{scope: private, seats}`."}
+    )
+    draws = fields.List(
+        fields.List(fields.Integer()),
+        metadata={"description": "Chance draws used, each `[k, n, result]`."},
+    )
+    actor = fields.Raw(required=True, metadata={"description": "A seat number, or `system`."})
+    command_id = fields.String(required=True)
+    recorded_at = fields.String(required=True)
+    redacted = fields.Boolean(metadata={"description": "Present (true) when data is redacted."})
+
+
+class FeedQuerySchema(StrictSchema):
+    from_ = query_version(
+        data_key="from", load_default=1, metadata={"description": "First version to return."}
+    )
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
+
+
+class FeedSchema(Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "The game's version now."})
+    events = fields.List(fields.Nested(EventSchema), required=True)
+    next = fields.Integer(
+        allow_none=True, metadata={"description": "`from` of the next page; null at the end."}
+    )
+
+
+class StreamQuerySchema(StrictSchema):
+    from_ = query_version(
+        data_key="from",
+        metadata={"description": "First version to send (the Last-Event-ID header wins)."},
+    )
+
+
+class DrawSchema(Schema):
+    k = fields.Integer(required=True, metadata={"description": "The game's k-th chance draw."})
+    n = fields.Integer(required=True, metadata={"description": "Drawn from 0..n-1."})
+    result = fields.Integer(required=True)
+
+
+class RuleEntrySchema(Schema):
+    id = fields.String(required=True)
+    page = fields.String(required=True)
+    section = fields.String(required=True)
+    text = fields.String(required=True, metadata={"description": "The rule, in our own words."})
+    reading = fields.String(
+        metadata={"description": "How we read the rule where the rulebook leaves it open."}
+    )
+
+
+class InputsSchema(Schema):
+    data = fields.Dict(required=True, metadata={"description": "The event's data (as seen)."})
+    draws = fields.List(fields.Nested(DrawSchema), required=True)
+    context = fields.Raw(
+        allow_none=True, metadata={"description": "The event's own `context`, if it has one."}
+    )
+
+
+class BeforeSchema(Schema):
+    version = fields.Integer(required=True)
+    awaiting = seats_field("Seats the game waited for.")
+    summary = fields.Dict(required=True)
+
+
+class ExplanationSchema(Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    type = fields.String(required=True)
+    rule = fields.String(required=True)
+    rule_entry = fields.Nested(
+        RuleEntrySchema,
+        allow_none=True,
+        metadata={"description": "Page and paraphrase, when the ruleset has a rules catalogue."},
+    )
+    actor = fields.Raw(required=True)
+    command_id = fields.String(required=True)
+    recorded_at = fields.String(required=True)
+    redacted = fields.Boolean(
+        required=True, metadata={"description": "True when the caller sees the redacted form."}
+    )
+    inputs = fields.Nested(InputsSchema, required=True)
+    before = fields.Nested(
+        BeforeSchema,
+        allow_none=True,
+        metadata={"description": "Public facts of the position just before the event."},
+    )
+
+
+# --- commands ------------------------------------------------------------------------------
+
+
+class CommandBodySchema(Schema):
+    """A command: its `type` and its arguments, as the legal-actions endpoint lists them."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    type = fields.String(required=True, validate=validate.Length(min=1, max=100))
+
+
+class CommandRequestSchema(StrictSchema):
+    command = fields.Nested(CommandBodySchema, required=True)
+    expected_version = version_field(
+        metadata={"description": "Refuse (409) unless the game is still at this version."}
+    )
+
+
+class CommandResultSchema(Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "The game's new version."})
+    events = fields.List(
+        fields.Nested(EventSchema),
+        required=True,
+        metadata={"description": "The events the command produced, as the acting seat sees them."},
+    )
+
+
+class LegalActionSchema(Schema):
+    command = fields.Dict(required=True, metadata={"description": "Post this back as is."})
+    expected_version = fields.Integer(required=True)
+
+
+class LegalActionsSchema(Schema):
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    your_turn = fields.Boolean(
+        required=True, metadata={"description": "Whether the game waits for this seat now."}
+    )
+    actions = fields.List(
+        fields.Nested(LegalActionSchema),
+        required=True,
+        metadata={"description": "Every legal action, each a request body for the commands URL."},
+    )
+
+
+# --- views, results, positions -------------------------------------------------------------
+
+
+class AtQuerySchema(StrictSchema):
+    at = query_version(metadata={"description": "A past version; default: now."})
+
+
+class StateSchema(Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    viewer = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "The seat, or null."}
+    )
+    status = fields.String(required=True)
+    awaiting = seats_field("Seats the game waits for at that version.")
+    view = fields.Dict(
+        required=True, metadata={"description": "The ruleset's view of the state for the caller."}
+    )
+
+
+class StandingSchema(Schema):
+    seat = fields.Integer(required=True)
+    player = fields.String(required=True)
+    place = fields.Integer(required=True, metadata={"description": "1 is first; ties share."})
+    score = fields.Raw(required=True)
+    tie_break = fields.Dict(metadata={"description": "The values that broke ties."})
+
+
+class ResultSchema(Schema):
+    game_id = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    version = fields.Integer(required=True)
+    players = fields.List(fields.String(), required=True)
+    scores = fields.List(fields.Raw(), required=True, metadata={"description": "One per seat."})
+    ranking = fields.List(fields.Nested(StandingSchema), required=True)
+    tie_breaks = fields.List(
+        fields.String(), required=True, metadata={"description": "What decides ties, in order."}
+    )
+    details = fields.Dict(required=True)
+
+
+class PositionSetupSchema(StrictSchema):
+    ruleset = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    players = fields.List(
+        fields.String(validate=validate.Length(min=1, max=64)),
+        required=True,
+        validate=validate.Length(min=1, max=32),
+    )
+    options = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), required=True)
+
+
+class PositionSchema(StrictSchema):
+    """A whole position: the setup and the ruleset's encoded state (every hidden item in it)."""
+
+    setup = fields.Nested(PositionSetupSchema, required=True)
+    state = fields.Raw(required=True, metadata={"description": "The ruleset's encoded state."})
+    version = fields.Integer(
+        strict=True, metadata={"description": "The version exported (ignored on input)."}
+    )
+    draws = fields.Integer(
+        strict=True, metadata={"description": "Chance draws made so far (ignored on input)."}
+    )
+
+
+class SandboxRequestSchema(StrictSchema):
+    position = fields.Nested(PositionSchema, required=True)

@@ -1,0 +1,79 @@
+"""Who is calling: a game's admin, one of its seats, or a spectator (contracts §5).
+
+The token decides the role; a seat acts only as itself, so no request names the seat it acts for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from service.auth import ADMIN, game_named_by, role_of
+from store.redis_store import GameNotFound, TokenHashes
+
+
+class NotAuthenticated(Exception):
+    """No token where one is needed, or a token nobody issued (401)."""
+
+
+class Forbidden(Exception):
+    """A valid token that may not do this (403)."""
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The role a request acts in. `seat` is None for the admin and for spectators."""
+
+    role: str
+    seat: int | None = None
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == ADMIN
+
+    @property
+    def viewer(self) -> int | None:
+        """Whose hidden information the caller may see: its own seat's, or nobody's."""
+        return self.seat
+
+
+SPECTATOR = Caller("spectator")
+
+
+class Access:
+    def __init__(self, tokens: TokenHashes) -> None:
+        self.tokens = tokens
+
+    def identify(self, game_id: str, token: str | None) -> Caller:
+        """The caller a token makes (a spectator without one). Unknown tokens are refused."""
+        hashes = self.tokens.of(game_id)
+        if not hashes:
+            raise GameNotFound(game_id)
+        if token is None:
+            return SPECTATOR
+        role = role_of(token, hashes)
+        if role is None:
+            other = game_named_by(token)
+            if other and other != game_id and role_of(token, self.tokens.of(other)):
+                raise Forbidden("this token belongs to another game")
+            raise NotAuthenticated("unknown token")
+        if role == ADMIN:
+            return Caller(ADMIN)
+        return Caller("seat", int(role.split(":", 1)[1]))
+
+    def seat(self, game_id: str, token: str | None) -> Caller:
+        """A caller that must be a seat of this game (to act or to list its actions)."""
+        if token is None:
+            raise NotAuthenticated("a seat token is required (Authorization: Bearer <token>)")
+        caller = self.identify(game_id, token)
+        if caller.seat is None:
+            raise Forbidden("the admin token cannot act as a seat; use that seat's token")
+        return caller
+
+    def admin(self, game_id: str, token: str | None) -> Caller:
+        """A caller that must be this game's admin."""
+        if token is None:
+            raise NotAuthenticated("the game's admin token is required")
+        caller = self.identify(game_id, token)
+        if not caller.is_admin:
+            raise Forbidden("only the game's admin may do this")
+        return caller

@@ -1,0 +1,312 @@
+"""Read models: what each caller may see of a game (contracts §5).
+
+Every answer here goes through one of two filters: `Ruleset.view(state, viewer)` for states and
+`Recorded.seen_by(viewer)` for events, where the viewer is a seat or None (spectators and the
+admin). Nothing here reads the secrets slot.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from domain.core.kernel import Game
+from domain.core.messages import Recorded
+from domain.core.ruleset import Ruleset, find_ruleset
+from service.games import GameService, VersionOutOfRange, canonical_json, recorded_from
+from service.rulesets import available
+from store.redis_store import GameMeta
+
+EXPORT_PAGE = 500
+STREAM_PAGE = 200
+
+
+class GameNotFinished(Exception):
+    def __init__(self, game_id: str, version: int) -> None:
+        super().__init__(f"game {game_id} is not finished")
+        self.version = version
+
+
+class ResultNotAvailable(Exception):
+    def __init__(self, ruleset: str) -> None:
+        super().__init__(f"the ruleset {ruleset!r} does not report results")
+
+
+class EventNotFound(Exception):
+    def __init__(self, version: int, current: int) -> None:
+        super().__init__(f"no event {version}: the game's events are 1..{current}")
+        self.version = version
+        self.current = current
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One Server-Sent Events frame: an event (id, type, JSON data) or a comment."""
+
+    text: str
+
+    @classmethod
+    def event(cls, version: int, type_: str, data: str) -> Frame:
+        return cls(f"id: {version}\nevent: {type_}\ndata: {data}\n\n")
+
+    @classmethod
+    def comment(cls, text: str) -> Frame:
+        return cls(f": {text}\n\n")
+
+
+def iso_time(epoch_seconds: str) -> str:
+    try:
+        moment = datetime.fromtimestamp(float(epoch_seconds), UTC)
+    except ValueError:
+        return ""
+    return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def rule_entry(rules: Ruleset[Any], rule_id: str) -> dict[str, Any] | None:
+    """The rules-catalogue entry of a rule id, if the ruleset's pack has a catalogue."""
+    catalogue = getattr(rules.pack, "rules", None)
+    entry = catalogue.get(rule_id) if catalogue is not None else None
+    if entry is None:
+        return None
+    return {name: getattr(entry, name, "") for name in ("id", "page", "section", "text", "reading")}
+
+
+class GameQueries:
+    def __init__(self, games: GameService) -> None:
+        self.games = games
+        self.store = games.store
+
+    # --- rulesets and games ---------------------------------------------------------------
+
+    def rulesets(self) -> list[dict[str, Any]]:
+        return [find_ruleset(name).describe() for name in available()]
+
+    def listing(
+        self, *, status: str | None, ruleset: str | None, offset: int, limit: int
+    ) -> dict[str, Any]:
+        metas, total = self.store.list_games(
+            offset=offset, limit=limit, status=status, ruleset=ruleset
+        )
+        return {
+            "games": [self._listed(meta) for meta in metas],
+            "total": total,
+            "offset": offset,
+            "limit": limit,
+        }
+
+    @staticmethod
+    def _listed(meta: GameMeta) -> dict[str, Any]:
+        return {
+            "game_id": meta.game_id,
+            "ruleset": meta.ruleset,
+            "status": meta.status,
+            "players": list(meta.players),
+            "version": meta.version,
+            "awaiting": json.loads(meta.extra.get("awaiting", "[]")),
+            "created_at": iso_time(meta.created_at),
+            "sandbox_of": meta.extra.get("sandbox_of"),
+        }
+
+    def summary(self, game_id: str) -> dict[str, Any]:
+        meta = self.store.meta(game_id)
+        rules, game = self.games.load(game_id)
+        return {
+            "game_id": game_id,
+            "ruleset": rules.name,
+            "title": rules.title,
+            "status": self.games.status_of(rules, game),
+            "players": list(game.setup.players),
+            "options": dict(game.setup.options),
+            "awaiting": sorted(rules.awaited_seats(game.state)),
+            "summary": rules.summary(game.state),
+            "version": game.version,
+            "seed_commitment": game.setup.seed_commitment,
+            "created_at": iso_time(meta.created_at),
+            "sandbox_of": meta.extra.get("sandbox_of"),
+        }
+
+    # --- one caller's view ----------------------------------------------------------------
+
+    def _game(self, game_id: str, at: int | None) -> tuple[Ruleset[Any], Game[Any]]:
+        return self.games.load(game_id) if at is None else self.games.load_at(game_id, at)
+
+    def view(self, game_id: str, viewer: int | None, at: int | None = None) -> dict[str, Any]:
+        """The state after version `at` (default: now) as `viewer` may see it."""
+        rules, game = self._game(game_id, at)
+        return {
+            "game_id": game_id,
+            "version": game.version,
+            "viewer": viewer,
+            "status": self.games.status_of(rules, game),
+            "awaiting": sorted(rules.awaited_seats(game.state)),
+            "view": rules.view(game.state, viewer),
+        }
+
+    def legal_actions(self, game_id: str, seat: int) -> dict[str, Any]:
+        """The seat's legal actions, each a command body ready to post back."""
+        rules, game = self.games.load(game_id)
+        over = rules.is_over(game.state)
+        actions = [] if over else list(rules.legal_actions(game.state, seat))
+        return {
+            "game_id": game_id,
+            "seat": seat,
+            "version": game.version,
+            "your_turn": not over and seat in rules.awaited_seats(game.state),
+            "actions": [
+                {"command": action.as_dict(), "expected_version": game.version}
+                for action in actions
+            ],
+        }
+
+    # --- events ---------------------------------------------------------------------------
+
+    def feed(
+        self, game_id: str, viewer: int | None, from_version: int, limit: int
+    ) -> dict[str, Any]:
+        current = self.store.version(game_id)
+        stored = self.store.read(game_id, from_version, current, limit) if current else []
+        events = [recorded_from(s).seen_by(viewer) for s in stored]
+        last = stored[-1].version if stored else None
+        return {
+            "game_id": game_id,
+            "version": current,
+            "events": events,
+            "next": last + 1 if last is not None and last < current else None,
+        }
+
+    def export(self, game_id: str, viewer: int | None) -> Iterator[str]:
+        """Every event up to now as `viewer` may see it, one JSON document per line."""
+        current = self.store.version(game_id)
+
+        def lines() -> Iterator[str]:
+            start = 1
+            while start <= current:
+                page = self.store.read(game_id, start, current, EXPORT_PAGE)
+                if not page:
+                    return
+                for stored in page:
+                    yield canonical_json(recorded_from(stored).seen_by(viewer)) + "\n"
+                start = page[-1].version + 1
+
+        return lines()
+
+    def stream(
+        self, game_id: str, viewer: int | None, after: int, heartbeat_s: float
+    ) -> Iterator[Frame]:
+        """Server-Sent Events: every event after `after`, as it is appended, each once and in
+        order; a comment every `heartbeat_s` while nothing happens; ends once the game is
+        finished and everything has been sent."""
+        current = self.store.version(game_id)
+        if after > current:
+            raise VersionOutOfRange(after, current)
+        block_ms = max(1, int(heartbeat_s * 1000))
+
+        def frames() -> Iterator[Frame]:
+            last = after
+            yield Frame.comment(f"events of game {game_id} after version {after}")
+            while True:
+                page = self.store.read(game_id, last + 1, None, STREAM_PAGE)
+                if not page:
+                    meta = self.store.meta(game_id)
+                    if meta.status == "finished" and last >= meta.version:
+                        return
+                    page = self.store.read_after(
+                        game_id, last, block_ms=block_ms, count=STREAM_PAGE
+                    )
+                    if not page:
+                        yield Frame.comment("keep-alive")
+                        continue
+                for stored in page:
+                    recorded = recorded_from(stored)
+                    data = canonical_json(recorded.seen_by(viewer))
+                    yield Frame.event(recorded.version, recorded.event.type, data)
+                    last = recorded.version
+
+        return frames()
+
+    def explain(self, game_id: str, version: int, viewer: int | None) -> dict[str, Any]:
+        """Why an event happened: its rule, the catalogue's entry for it, and the inputs that
+        decided it, all as `viewer` may see them."""
+        current = self.store.version(game_id)
+        if not 1 <= version <= current:
+            raise EventNotFound(version, current)
+        recorded = recorded_from(self.store.read(game_id, version, version)[0])
+        seen = recorded.seen_by(viewer)
+        rules = self.games.ruleset_of(game_id)
+        data = seen["data"]
+        return {
+            "game_id": game_id,
+            "version": version,
+            "type": seen["type"],
+            "rule": seen["rule"],
+            "rule_entry": rule_entry(rules, recorded.event.rule),
+            "actor": seen["actor"],
+            "command_id": seen["command_id"],
+            "recorded_at": seen["recorded_at"],
+            "redacted": bool(seen.get("redacted")),
+            "inputs": {
+                "data": data,
+                "draws": [{"k": k, "n": n, "result": r} for k, n, r in seen.get("draws", [])],
+                "context": data.get("context") if isinstance(data, dict) else None,
+            },
+            "before": self._before(rules, game_id, version),
+        }
+
+    def _before(self, rules: Ruleset[Any], game_id: str, version: int) -> dict[str, Any] | None:
+        """The public facts of the position the event happened in."""
+        if version <= 1:
+            return None
+        _, game = self.games.load_at(game_id, version - 1)
+        return {
+            "version": game.version,
+            "awaiting": sorted(rules.awaited_seats(game.state)),
+            "summary": rules.summary(game.state),
+        }
+
+    # --- the end of a game ----------------------------------------------------------------
+
+    def result(self, game_id: str) -> dict[str, Any]:
+        rules, game = self.games.load(game_id)
+        if not rules.is_over(game.state):
+            raise GameNotFinished(game_id, game.version)
+        try:
+            result = rules.result(game.state)
+        except NotImplementedError:
+            raise ResultNotAvailable(rules.name) from None
+        players = list(game.setup.players)
+        ranking = [{**entry, "player": players[entry["seat"]]} for entry in result["ranking"]]
+        return {
+            "game_id": game_id,
+            "ruleset": rules.name,
+            "version": game.version,
+            "players": players,
+            "scores": result["scores"],
+            "ranking": ranking,
+            "tie_breaks": result.get("tie_breaks", []),
+            "details": result.get("details", {}),
+        }
+
+    def position(self, game_id: str, at: int | None) -> dict[str, Any]:
+        """The whole position (every seat's hidden items included) as a document a sandbox can
+        start from. Only once the game is finished, when nothing is left to hide."""
+        rules, now = self.games.load(game_id)
+        if not rules.is_over(now.state):
+            raise GameNotFinished(game_id, now.version)
+        _, game = self._game(game_id, at)
+        return {
+            "setup": {
+                "ruleset": game.setup.ruleset,
+                "players": list(game.setup.players),
+                "options": dict(game.setup.options),
+            },
+            "version": game.version,
+            "draws": game.draws,
+            "state": rules.encode_state(game.state),
+        }
+
+
+def seen_events(records: list[Recorded], viewer: int | None) -> list[dict[str, Any]]:
+    return [r.seen_by(viewer) for r in records]
