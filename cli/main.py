@@ -17,6 +17,7 @@ SUBCOMMANDS = {
     "worker": "run an RQ worker for background jobs",
     "openapi": "generate openapi.yaml from the schemas",
     "data": "check a ruleset's data pack or draw its board",
+    "selfplay": "play whole games with a random bot, checking invariants after every event",
 }
 
 

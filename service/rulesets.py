@@ -10,7 +10,7 @@ from typing import Any
 from domain.core.ruleset import Ruleset, find_ruleset, ruleset_names
 
 # Modules whose import registers rulesets. Each ruleset's package registers itself.
-RULESET_MODULES: tuple[str, ...] = ()
+RULESET_MODULES: tuple[str, ...] = ("domain.hotw.editions.hotw_2024",)
 
 _lock = threading.Lock()
 _bound: dict[str, Ruleset[Any]] = {}

@@ -1,0 +1,128 @@
+"""The History of the World rules engine as a kernel Ruleset: shared by the editions, which
+declare their names, options and rule ids and override what differs (e.g. `resolve_invasion`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from domain.core.chance import Chance
+from domain.core.errors import RuleViolation
+from domain.core.messages import Command, Event
+from domain.core.ruleset import Ruleset, Setup
+from domain.hotw import codec
+from domain.hotw.evolve import evolve
+from domain.hotw.model import FLEET, GREAT_WALL, HotwState, Player, Stage
+from domain.hotw.pack import HotwPack
+from domain.hotw.rules import actions, endgame, organization
+from domain.hotw.rules.context import Ctx, Invader
+from domain.hotw.rules.invasion import invade_with_dice, invade_without_dice
+from domain.hotw.views import refusal_for, result_of, summary_of, view_of
+
+CLOSE_EPOCH = "close_epoch"
+
+
+class HotwRuleset(Ruleset[HotwState]):
+    """History of the World: every rule of the base game; editions subclass it."""
+
+    pack: HotwPack
+
+    def __init__(self, pack: Any = None) -> None:
+        super().__init__(pack)
+
+    # --- creation -----------------------------------------------------------------------
+
+    def initial_state(self, setup: Setup) -> HotwState:
+        shared = self.pack.cards.pieces.shared
+        supply = {
+            "capital": shared.capitals,
+            "city": shared.cities,
+            "monument": shared.monuments,
+            "fort": shared.forts,
+            FLEET: shared.fleets,
+            GREAT_WALL: shared.great_wall_forts,
+        }
+        people = self.pack.cards.pieces.per_player.people
+        return HotwState(
+            epoch=0,
+            stage=Stage.SETUP,
+            players=tuple(Player(name=name, supply=people) for name in setup.players),
+            dice=bool(setup.options.get("dice", True)),
+            supply=supply,
+        )
+
+    def set_up(self, state: HotwState, chance: Chance) -> list[Event]:
+        ctx = Ctx(self, state, chance)
+        organization.set_up(ctx)
+        actions.proceed(ctx)
+        return ctx.events
+
+    # --- play ---------------------------------------------------------------------------
+
+    def awaited_seats(self, state: HotwState) -> frozenset[int]:
+        return actions.awaited_seats(self.pack, state)
+
+    def legal_actions(self, state: HotwState, seat: int) -> Iterable[Command]:
+        return actions.legal_actions(self.pack, state, seat)
+
+    def decide(self, state: HotwState, seat: int, command: Command, chance: Chance) -> list[Event]:
+        ctx = Ctx(self, state, chance)
+        actions.apply_command(ctx, seat, command)
+        actions.proceed(ctx)
+        return ctx.events
+
+    def evolve(self, state: HotwState, event: Event) -> HotwState:
+        return evolve(self.pack, state, event)
+
+    def refusal(self, state: HotwState, seat: int, command: Command) -> RuleViolation:
+        return refusal_for(self.pack, state, seat, command) or RuleViolation(
+            f"{command.type!r} is not a legal action for seat {seat} now",
+            self.turn_rule,
+            {"command": command.as_dict()},
+        )
+
+    def system_action(self, state: HotwState) -> Command | None:
+        """Closing an epoch (and, after Epoch V, the Endgame) is the system's step."""
+        if state.stage is Stage.EPOCH_CLOSING:
+            return Command.of(CLOSE_EPOCH, epoch=state.epoch)
+        return None
+
+    def decide_system(self, state: HotwState, command: Command, chance: Chance) -> list[Event]:
+        ctx = Ctx(self, state, chance)
+        if state.epoch < len(self.pack.cards.empires_by_epoch):
+            organization.begin_epoch(ctx, state.epoch + 1)
+        else:
+            endgame.begin_endgame(ctx)
+        actions.proceed(ctx)
+        return ctx.events
+
+    def is_over(self, state: HotwState) -> bool:
+        return state.stage is Stage.OVER
+
+    # --- replaceable rules ----------------------------------------------------------------
+
+    def resolve_invasion(self, ctx: Ctx, land: str, invader: Invader) -> None:
+        """Settle an invasion (p6); optional rules replace this."""
+        if ctx.state.dice:
+            invade_with_dice(ctx, land, invader)
+        else:
+            invade_without_dice(ctx, land, invader)
+
+    # --- views and snapshots ----------------------------------------------------------------
+
+    def view(self, state: HotwState, viewer: int | None) -> dict[str, Any]:
+        return view_of(self.pack, state, viewer)
+
+    def summary(self, state: HotwState) -> dict[str, Any]:
+        return summary_of(self.pack, state)
+
+    def result(self, state: HotwState) -> dict[str, Any]:
+        """Final gold, ranking and tie-breaks (p9 Winning)."""
+        return result_of(self.pack, state)
+
+    def encode_state(self, state: HotwState) -> Any:
+        return codec.encode_state(state)
+
+    def decode_state(self, data: Any) -> HotwState:
+        return codec.decode_state(data)

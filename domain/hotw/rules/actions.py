@@ -1,0 +1,335 @@
+"""Every player choice as a command: what a seat may do now (`legal_actions`, the single source
+of truth), what a command does (`apply_command`), and how the game runs on by itself until the
+next choice (`proceed`).
+
+Commands: choose_area_token token · choose_empire_card card · place_army land · place_fleet
+water · build_fort land · place_great_wall land · use_leader [ignore] · play_honor honor ·
+play_area_token token · end_phase · choose_land land · choose_area area · choose_water water.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from domain.core.messages import Command
+from domain.hotw.cards import Building, Phase
+from domain.hotw.events import (
+    AreaTokenPlayed,
+    FleetPlaced,
+    FortBuilt,
+    GoldCollected,
+    GreatWallFortPlaced,
+    GreatWallFortRemoved,
+    HonorPlayed,
+    LandChosen,
+    LeaderUsed,
+    MonumentsUnbuilt,
+)
+from domain.hotw.model import (
+    EffectTask,
+    GreatWallRemovalTask,
+    HotwState,
+    MonumentTask,
+    OrganizationStep,
+    Stage,
+    StartLandTask,
+    TakeBuildingTask,
+    Task,
+)
+from domain.hotw.pack import HotwPack
+from domain.hotw.rules import endgame, organization, turn
+from domain.hotw.rules.buildings import enemy_lands_holding, place_building, take_building
+from domain.hotw.rules.context import Ctx, current_spec
+from domain.hotw.rules.effects import Choice, advance_effect, choose_for_effect, effect_choice
+from domain.hotw.rules.expand import (
+    active_fleets,
+    active_pool,
+    army_targets,
+    fleet_kind_for_pool,
+    fleet_targets,
+    fort_targets,
+    great_wall_targets,
+    in_event_expansion,
+    may_end_expansion,
+)
+from domain.hotw.rules.gold import collect_gold
+from domain.hotw.rules.honors import (
+    endgame_effect_honors,
+    honors_for_phase,
+    seats_with_endgame_honors,
+)
+from domain.hotw.rules.invasion import IGNORE_DIFFICULT, IGNORE_FORT, Army, place_army
+from domain.hotw.rules.revenue import revenue_items
+
+END_PHASE = Command.of("end_phase")
+MAX_FORCED = 10_000
+
+
+# --- who acts, and what they may do -----------------------------------------------------------
+
+
+def awaited_seats(pack: HotwPack, state: HotwState) -> frozenset[int]:
+    if state.stage is Stage.ORGANIZATION:
+        return frozenset(state.choosing[:1])
+    if state.stage is Stage.TURNS and state.turn is not None:
+        return frozenset({state.turn.seat})
+    if state.stage is Stage.ENDGAME:
+        if state.agenda:
+            return frozenset({state.agenda[-1].seat})
+        return frozenset(seats_with_endgame_honors(pack.cards, state)[:1])
+    return frozenset()
+
+
+def task_choice(pack: HotwPack, state: HotwState, task: Task) -> Choice | None:
+    """The choice the innermost agenda process waits for."""
+    if isinstance(task, EffectTask):
+        return effect_choice(pack, state, task)
+    if isinstance(task, MonumentTask):
+        sites = turn.monument_sites(pack, state, task.seat)
+        return Choice("choose_land", "land", tuple(sites)) if sites else None
+    if isinstance(task, TakeBuildingTask):
+        lands = enemy_lands_holding(state, task.seat, task.building)
+        return Choice("choose_land", "land", tuple(lands)) if lands else None
+    if isinstance(task, GreatWallRemovalTask):
+        return Choice("choose_land", "land", tuple(state.great_wall_on_map))
+    lands = turn.start_land_options(pack, state, task.card)
+    return Choice("choose_land", "land", tuple(lands)) if lands else None
+
+
+def legal_actions(pack: HotwPack, state: HotwState, seat: int) -> list[Command]:
+    if seat not in awaited_seats(pack, state):
+        return []
+    if state.agenda:
+        choice = task_choice(pack, state, state.agenda[-1])
+        if choice is None:
+            return []
+        return [Command.of(choice.command, **{choice.arg: option}) for option in choice.options]
+    if state.stage is Stage.ORGANIZATION:
+        if state.step is OrganizationStep.SELECT_AREA_TOKENS:
+            return [Command.of("choose_area_token", token=t) for t in sorted(state.offer)]
+        return [Command.of("choose_empire_card", card=c) for c in state.displayed]
+    if state.stage is Stage.ENDGAME:
+        honors = endgame_effect_honors(pack.cards, state.players[seat])
+        return [Command.of("play_honor", honor=h) for h in honors]
+    return list(turn_actions(pack, state, seat))
+
+
+def turn_actions(pack: HotwPack, state: HotwState, seat: int) -> Iterator[Command]:
+    current = state.turn
+    assert current is not None
+    phase = current.phase
+    if phase is Phase.REVEAL or phase is Phase.EXPAND:
+        if phase is Phase.REVEAL and not current.event_expand:
+            return
+        yield from expansion_actions(pack, state, seat)
+    elif phase is Phase.REVENUE:
+        for honor in honors_for_phase(pack.cards, state.players[seat], Phase.REVENUE):
+            yield Command.of("play_honor", honor=honor)
+        if not state.players[seat].pool_honors:
+            yield END_PHASE
+    elif phase is Phase.CONCLUDE:
+        for token in sorted(set(state.players[seat].area_tokens)):
+            yield Command.of("play_area_token", token=token)
+        yield END_PHASE
+
+
+def expansion_actions(pack: HotwPack, state: HotwState, seat: int) -> Iterator[Command]:
+    """Phase C (and phase A for an Event played as if an Empire, without Honors, Leader or
+    forts: hotw24.reveal.no-honor-play, hotw24.events.no-leader, hotw24.events.no-forts)."""
+    current = state.turn
+    assert current is not None
+    board = pack.board
+    pool = active_pool(current)
+    fleets = active_fleets(current)
+    if pool.people:
+        for land in sorted(army_targets(board, state, seat, fleets)):
+            yield Command.of("place_army", land=land)
+    if pool.fleets:
+        kind = fleet_kind_for_pool(state.epoch)
+        for water in sorted(fleet_targets(board, state, seat, fleets, kind)):
+            yield Command.of("place_fleet", water=water)
+    if not in_event_expansion(current):
+        if pool.people:
+            for land in fort_targets(state, seat):
+                yield Command.of("build_fort", land=land)
+        if pool.great_wall_forts:
+            for land in great_wall_targets(state, seat):
+                yield Command.of("place_great_wall", land=land)
+        if state.players[seat].leader and not current.leader_active:
+            if state.dice:
+                yield Command.of("use_leader")
+            else:
+                yield Command.of("use_leader", ignore=IGNORE_DIFFICULT)
+                yield Command.of("use_leader", ignore=IGNORE_FORT)
+        for honor in honors_for_phase(pack.cards, state.players[seat], Phase.EXPAND):
+            yield Command.of("play_honor", honor=honor)
+    if may_end_expansion(board, state, current):
+        yield END_PHASE
+
+
+# --- doing it ---------------------------------------------------------------------------------
+
+
+def apply_command(ctx: Ctx, seat: int, command: Command) -> None:
+    kind = command.type
+    if ctx.state.agenda:
+        resolve_choice(ctx, seat, command)
+    elif kind == "choose_area_token":
+        organization.choose_area_token(ctx, seat, str(command.arg("token")))
+    elif kind == "choose_empire_card":
+        organization.choose_empire_card(ctx, seat, str(command.arg("card")))
+    elif kind == "place_army":
+        place_army(ctx, current_army(ctx), str(command.arg("land")))
+    elif kind == "place_fleet":
+        pool = "event" if in_event_expansion(ctx.turn) else "empire"
+        ctx.emit(
+            FleetPlaced(
+                rule="hotw24.expand.place-fleet",
+                seat=seat,
+                water=str(command.arg("water")),
+                pool=pool,
+            )
+        )
+    elif kind == "build_fort":
+        land = str(command.arg("land"))
+        ctx.emit(FortBuilt(rule="hotw24.forts.build", seat=seat, land=land))
+        place_building(ctx, seat, Building.FORT, land, "hotw24.forts.build")
+    elif kind == "place_great_wall":
+        ctx.emit(
+            GreatWallFortPlaced(
+                rule="hotw24.empires.great-wall", seat=seat, land=str(command.arg("land"))
+            )
+        )
+    elif kind == "use_leader":
+        ignore = command.arg("ignore")
+        rule = "hotw24.invasion.dice.leader" if ignore is None else "hotw24.invasion.no-dice.leader"
+        ctx.emit(LeaderUsed(rule=rule, seat=seat, ignores=ignore))
+    elif kind == "play_honor":
+        play_honor(ctx, seat, str(command.arg("honor")))
+    elif kind == "play_area_token":
+        play_area_token(ctx, seat, str(command.arg("token")))
+    elif kind == "end_phase":
+        turn.end_phase(ctx)
+    else:  # pragma: no cover - the kernel only passes listed commands
+        raise ValueError(f"unknown command {kind}")
+
+
+def current_army(ctx: Ctx) -> Army:
+    current = ctx.turn
+    if in_event_expansion(current):
+        card = ctx.cards.event(current.event_card or "")
+        return Army(current.seat, "event", barbarian=card.barbarian)
+    spec = current_spec(ctx.pack, current)
+    return Army(
+        current.seat,
+        "empire",
+        barbarian=spec.barbarian,
+        leader=current.leader_active,
+        leader_ignores=current.leader_ignores,
+    )
+
+
+def play_honor(ctx: Ctx, seat: int, honor_id: str) -> None:
+    """Expand: a coin Honor for its effect. Revenue: coinless for effect, coins for gold.
+    Endgame: coinless for their effect on Friendly lands (hotw24.endgame.honors)."""
+    honor = ctx.cards.honor(honor_id)
+    if ctx.state.stage is Stage.ENDGAME:
+        ctx.emit(
+            HonorPlayed(
+                rule="hotw24.endgame.honors",
+                seat=seat,
+                honor=honor_id,
+                for_effect=True,
+                endgame=True,
+            )
+        )
+        return
+    phase = ctx.turn.phase
+    if phase is Phase.REVENUE and honor.shows_coins:
+        rule = "hotw24.revenue.honors.coins"
+        ctx.emit(HonorPlayed(rule=rule, seat=seat, honor=honor_id, for_effect=False))
+        collect_gold(ctx, seat, honor.coins, rule, f"honor:{honor_id}")
+        return
+    rule = "hotw24.expand.honors" if phase is Phase.EXPAND else "hotw24.revenue.honors.no-coins"
+    ctx.emit(HonorPlayed(rule=rule, seat=seat, honor=honor_id, for_effect=True))
+
+
+def play_area_token(ctx: Ctx, seat: int, token: str) -> None:
+    """hotw24.conclude.area-tokens: building and land gold in the token's area, counted on
+    Friendly lands; the token leaves the game (hotw24.conclude.area-token-spent)."""
+    ctx.emit(AreaTokenPlayed(rule="hotw24.conclude.area-token-spent", seat=seat, token=token))
+    area = ctx.board.area_tokens[token].area
+    for gold, rule, reason in revenue_items(ctx.board, ctx.state, seat, [area], standing=False):
+        rule = "hotw24.conclude.area-tokens" if rule == "hotw24.revenue.buildings" else rule
+        ctx.emit(GoldCollected(rule=rule, seat=seat, amount=gold, reason=f"token:{reason}"))
+
+
+def resolve_choice(ctx: Ctx, seat: int, command: Command) -> None:
+    task = ctx.state.agenda[-1]
+    arg, value = command.args[0]
+    value = str(value)
+    if isinstance(task, EffectTask):
+        choose_for_effect(ctx, task, arg, value)
+    elif isinstance(task, MonumentTask):
+        rule = "hotw24.monuments.placement"
+        ctx.emit(LandChosen(rule=rule, seat=seat, land=value))
+        place_building(ctx, seat, Building.MONUMENT, value, rule)
+    elif isinstance(task, TakeBuildingTask):
+        ctx.emit(LandChosen(rule="hotw24.buildings.supply-exhausted", seat=seat, land=value))
+        take_building(ctx, seat, value, task.building, task.land)
+    elif isinstance(task, GreatWallRemovalTask):
+        ctx.emit(
+            GreatWallFortRemoved(rule="hotw24.buildings.great-wall-limit", seat=seat, land=value)
+        )
+    elif isinstance(task, StartLandTask):
+        ctx.emit(LandChosen(rule="hotw24.events.ancients", seat=seat, land=value))
+        spec = ctx.cards.event(task.card).pieces
+        assert spec is not None
+        turn.establish_in(ctx, spec, (value,), "event")
+
+
+# --- running on -------------------------------------------------------------------------------
+
+
+def advance_task(ctx: Ctx) -> bool:
+    """Let the innermost process go on by itself; False when it waits for a choice."""
+    task = ctx.state.agenda[-1]
+    if isinstance(task, EffectTask):
+        return advance_effect(ctx, task)
+    if isinstance(task, MonumentTask) and not turn.monument_sites(ctx.pack, ctx.state, task.seat):
+        ctx.emit(
+            MonumentsUnbuilt(
+                rule="hotw24.monuments.placement", seat=task.seat, count=task.remaining
+            )
+        )
+        return True
+    return False
+
+
+def proceed(ctx: Ctx) -> None:
+    """Run everything that needs nobody's choice; a decision with a single possible action is
+    taken at once (hotw24.turn.current-player-only reading)."""
+    for _ in range(MAX_FORCED):
+        state = ctx.state
+        if state.agenda:
+            if advance_task(ctx):
+                continue
+        elif state.stage is Stage.TURNS:
+            if state.turn is None:
+                turn.next_turn_or_epoch_end(ctx)
+                continue
+            if not turn.has_player_part(state):
+                turn.end_phase(ctx)
+                continue
+        elif state.stage is Stage.ENDGAME and not seats_with_endgame_honors(ctx.cards, state):
+            endgame.score_endgame(ctx)
+            continue
+        awaited = awaited_seats(ctx.pack, ctx.state)
+        if len(awaited) != 1:
+            return
+        (seat,) = awaited
+        actions = legal_actions(ctx.pack, ctx.state, seat)
+        if len(actions) != 1:
+            return
+        apply_command(ctx, seat, actions[0])
+    raise RuntimeError("the game does not settle")  # pragma: no cover

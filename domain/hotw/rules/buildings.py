@@ -1,0 +1,124 @@
+"""Buildings (p6, p7, p10): building reduction, plundering and the finite building supply."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from domain.hotw.cards import Building
+from domain.hotw.events import (
+    BuildingNotPlaced,
+    BuildingPlaced,
+    BuildingReduced,
+    BuildingsPlundered,
+    BuildingSupplyExhausted,
+    BuildingTaken,
+)
+from domain.hotw.model import Control, HotwState, LandState
+from domain.hotw.rules.context import Ctx
+
+BUILDING_GOLD: dict[Building, int] = {Building.CAPITAL: 2, Building.CITY: 1, Building.MONUMENT: 1}
+"""Two gold per capital, one per city, one per monument (p7 plundering, p8 revenue)."""
+
+
+def building_value(buildings: Iterable[Building]) -> int:
+    """The gold value of buildings: 2 per capital, 1 per city, 1 per monument; forts nothing."""
+    return sum(BUILDING_GOLD.get(b, 0) for b in buildings)
+
+
+def building_reduction(land: LandState, city_in_supply: bool) -> tuple[tuple[Building, ...], bool]:
+    """What building reduction does to a land (hotw24.building-reduction.fort-first, .one-step):
+    the fort goes, then ONE of: a capital becomes a city, a city goes, or (with neither) a
+    monument goes. Returns (buildings removed, whether a city is added)."""
+    removed: list[Building] = []
+    if Building.FORT in land.buildings:
+        removed.append(Building.FORT)
+    if Building.CAPITAL in land.buildings:
+        removed.append(Building.CAPITAL)
+        adds_city = Building.CITY not in land.buildings and city_in_supply
+        return tuple(removed), adds_city
+    if Building.CITY in land.buildings:
+        removed.append(Building.CITY)
+    elif Building.MONUMENT in land.buildings:
+        removed.append(Building.MONUMENT)
+    return tuple(removed), False
+
+
+def reduce_buildings(ctx: Ctx, land: str, rule: str = "hotw24.building-reduction.when") -> None:
+    """Carry out building reduction in `land` if it holds buildings (p6)."""
+    state = ctx.state.land(land)
+    if not state.buildings:
+        return
+    removed, city = building_reduction(state, ctx.state.supply.get("city", 0) > 0)
+    if removed:
+        ctx.emit(
+            BuildingReduced(
+                rule=rule, land=land, removed=tuple(b.value for b in removed), city_added=city
+            )
+        )
+
+
+def plunder(ctx: Ctx, seat: int, land: str, rule: str) -> None:
+    """A barbarian collects the value of the buildings before reduction (hotw24.plunder.value)."""
+    gold = building_value(ctx.state.land(land).buildings)
+    if gold:
+        ctx.emit(BuildingsPlundered(rule=rule, seat=seat, land=land, gold=gold))
+
+
+def enemy_lands_holding(state: HotwState, seat: int, building: Building) -> list[str]:
+    """Enemy lands (of `seat`) holding `building` that may be taken from (Great Wall forts are
+    their own pieces and are never taken as forts)."""
+    return sorted(
+        land
+        for land, value in state.lands.items()
+        if building in value.buildings
+        and state.control_of(land, seat) is Control.ENEMY
+        and not (building is Building.FORT and value.great_wall)
+    )
+
+
+def can_obtain(state: HotwState, seat: int, building: Building) -> bool:
+    return state.supply.get(building.value, 0) > 0 or bool(
+        enemy_lands_holding(state, seat, building)
+    )
+
+
+def place_building(ctx: Ctx, seat: int, building: Building, land: str, rule: str) -> None:
+    """Place a building from the supply; with none left, one is taken from an Enemy land of the
+    player's choice (hotw24.buildings.supply-exhausted). Never two of a kind in one land
+    (hotw24.buildings.one-of-each)."""
+    if building in ctx.state.land(land).buildings:
+        return
+    if ctx.state.supply.get(building.value, 0) > 0:
+        ctx.emit(BuildingPlaced(rule=rule, land=land, building=building.value))
+        return
+    sources = enemy_lands_holding(ctx.state, seat, building)
+    if not sources:
+        ctx.emit(
+            BuildingNotPlaced(
+                rule="hotw24.buildings.supply-exhausted", land=land, building=building.value
+            )
+        )
+        return
+    ctx.emit(
+        BuildingSupplyExhausted(
+            rule="hotw24.buildings.supply-exhausted",
+            seat=seat,
+            building=building.value,
+            land=land,
+        )
+    )
+
+
+def take_building(ctx: Ctx, seat: int, source: str, building: Building, land: str) -> None:
+    """Take the building from Enemy land `source` (a capital leaves a city) and place it."""
+    source_state = ctx.state.land(source)
+    city = (
+        building is Building.CAPITAL
+        and Building.CITY not in source_state.buildings
+        and ctx.state.supply.get("city", 0) > 0
+    )
+    rule = "hotw24.buildings.supply-exhausted"
+    ctx.emit(
+        BuildingTaken(rule=rule, seat=seat, land=source, building=building.value, city_added=city)
+    )
+    ctx.emit(BuildingPlaced(rule=rule, land=land, building=building.value))

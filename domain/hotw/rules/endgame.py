@@ -1,0 +1,116 @@
+"""Endgame and Winning (p9)."""
+
+from __future__ import annotations
+
+from domain.hotw.events import (
+    EndgameBegan,
+    EndgameTokenRevealed,
+    GameEnded,
+    GoldCollected,
+    HonorPlayed,
+)
+from domain.hotw.model import HotwState
+from domain.hotw.pack import HotwPack
+from domain.hotw.rules.context import Ctx
+from domain.hotw.rules.honors import playable_honors
+from domain.hotw.rules.revenue import revenue_items
+
+
+def epoch_five_order(state: HotwState) -> tuple[int, ...]:
+    """Seats in the order of their Epoch V turns (hotw24.endgame.when reading)."""
+    order = [state.empire_choices[card] for card in state.turn_order]
+    order += [seat for seat in range(len(state.players)) if seat not in order]
+    return tuple(dict.fromkeys(order))
+
+
+def begin_endgame(ctx: Ctx) -> None:
+    """hotw24.endgame.leftovers, then the coin Honors (hotw24.endgame.honors)."""
+    order = epoch_five_order(ctx.state)
+    ctx.emit(EndgameBegan(rule="hotw24.endgame.when", order=order))
+    for seat in order:
+        player = ctx.state.players[seat]
+        leftovers = len(player.area_tokens) + (1 if player.leader else 0)
+        if leftovers:
+            ctx.emit(
+                GoldCollected(
+                    rule="hotw24.endgame.leftovers", seat=seat, amount=leftovers, reason="leftovers"
+                )
+            )
+    for seat in order:
+        for honor_id in playable_honors(ctx.state.players[seat]):
+            honor = ctx.cards.honor(honor_id)
+            if honor.shows_coins:
+                rule = "hotw24.endgame.honors"
+                ctx.emit(
+                    HonorPlayed(
+                        rule=rule, seat=seat, honor=honor_id, for_effect=False, endgame=True
+                    )
+                )
+                ctx.emit(
+                    GoldCollected(
+                        rule=rule, seat=seat, amount=honor.coins, reason=f"honor:{honor_id}"
+                    )
+                )
+
+
+def score_endgame(ctx: Ctx) -> None:
+    """hotw24.endgame.area-tokens: each Endgame token in epoch order pays every player with
+    Friendly lands there; then the winner (hotw24.winning.*)."""
+    order = ctx.state.endgame_order
+    for token in sorted(ctx.state.endgame_tokens, key=lambda t: t.epoch):
+        ctx.emit(
+            EndgameTokenRevealed(
+                rule="hotw24.endgame.area-tokens", epoch=token.epoch, token=token.token
+            )
+        )
+        area = ctx.board.area_tokens[token.token].area
+        for seat in order:
+            for amount, rule, reason in revenue_items(
+                ctx.board, ctx.state, seat, [area], standing=False
+            ):
+                rule = "hotw24.endgame.area-tokens" if rule == "hotw24.revenue.buildings" else rule
+                ctx.emit(
+                    GoldCollected(rule=rule, seat=seat, amount=amount, reason=f"endgame:{reason}")
+                )
+    gold, ranked, people, icons = final_standing(ctx.pack, ctx.state)
+    ctx.emit(
+        GameEnded(
+            rule="hotw24.winning.most-gold",
+            gold=gold,
+            ranking=ranked,
+            people_shown=people,
+            honor_icons=icons,
+        )
+    )
+
+
+def people_shown(pack: HotwPack, state: HotwState, seat: int) -> int:
+    """hotw24.winning.tie.people: people pieces shown on all the player's Empire cards."""
+    return sum(pack.cards.empire(card).people_shown for card in state.players[seat].empire_cards)
+
+
+def honor_icons(pack: HotwPack, state: HotwState, seat: int) -> int:
+    """hotw24.winning.tie.honor-icons: Honor icons on the player's Event cards."""
+    return sum(1 for card in state.players[seat].event_cards if pack.cards.event(card).honor_icon)
+
+
+def final_standing(
+    pack: HotwPack, state: HotwState
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
+    """Most gold wins; chests on one space are tied whatever the stacking, then fewest people
+    shown wins, then most Honor icons; still level is an actual tie (hotw24.winning.tie.shared)."""
+    seats = range(len(state.players))
+    gold = tuple(state.players[s].gold for s in seats)
+    people = tuple(people_shown(pack, state, s) for s in seats)
+    icons = tuple(honor_icons(pack, state, s) for s in seats)
+
+    def key(seat: int) -> tuple[int, int, int]:
+        return (gold[seat], -people[seat], icons[seat])
+
+    ranking: list[list[int]] = []
+    for seat in sorted(seats, key=key, reverse=True):
+        if ranking and key(ranking[-1][0]) == key(seat):
+            ranking[-1].append(seat)
+        else:
+            ranking.append([seat])
+    return gold, tuple(tuple(group) for group in ranking), people, icons

@@ -1,0 +1,38 @@
+"""The Gold track (p2): collecting gold, and who has most or least gold."""
+
+from __future__ import annotations
+
+from domain.hotw.events import GoldCollected
+from domain.hotw.model import GOLD_TRACK_SPACES, HotwState
+from domain.hotw.rules.context import Ctx
+
+
+def collect_gold(ctx: Ctx, seat: int, amount: int, rule: str, reason: str = "") -> None:
+    """Move `seat`'s chest `amount` spaces on (hotw24.general.gold.track); nothing for 0."""
+    if amount > 0:
+        ctx.emit(GoldCollected(rule=rule, seat=seat, amount=amount, reason=reason))
+
+
+def most_gold(state: HotwState) -> int:
+    """The seat with most gold: highest total, the topmost chest of a shared space first
+    (hotw24.general.gold.stacking)."""
+    return state.gold_order()[0]
+
+
+def has_most_gold(state: HotwState, seat: int) -> bool:
+    return most_gold(state) == seat
+
+
+def least_gold_first(state: HotwState) -> tuple[int, ...]:
+    """Seats from least gold to most (hotw24.organization.empire-cards.choice)."""
+    return tuple(reversed(state.gold_order()))
+
+
+def track_space(gold: int) -> int:
+    """The space a chest stands on; past 100 it starts another circuit
+    (hotw24.general.gold.wrap)."""
+    return (gold - 1) % GOLD_TRACK_SPACES + 1 if gold > 0 else 0
+
+
+def circuits(gold: int) -> int:
+    return (gold - 1) // GOLD_TRACK_SPACES if gold > 0 else 0

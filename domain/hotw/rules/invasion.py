@@ -1,0 +1,137 @@
+"""Army placement outcomes and invasions (p5-p7).
+
+`place_army` applies the three outcomes of placing an army; an invasion is settled by the
+ruleset's `resolve_invasion`, which by default is `invade_with_dice` or `invade_without_dice`
+(an optional rule such as Option 3 replaces it). `after_invasion` carries out what follows
+either resolution: the Honor for a frustrating Enemy, plunder and building reduction.
+"""
+
+from __future__ import annotations
+
+from domain.hotw.cards import Building
+from domain.hotw.events import (
+    ArmyPlaced,
+    GarrisonSurrendered,
+    InvasionFrustrated,
+    InvasionSucceeded,
+)
+from domain.hotw.model import Control
+from domain.hotw.rules.buildings import plunder, reduce_buildings
+from domain.hotw.rules.context import Ctx, Invader
+from domain.hotw.rules.honors import award_honor
+
+EMPIRE_DICE = 2
+LEADER_DICE = 3
+ENEMY_DICE = 1
+FORT_DICE = 2
+IGNORE_DIFFICULT = "difficult"
+IGNORE_FORT = "fort"
+
+
+Army = Invader
+"""An army being placed (the Empire's or an Event's)."""
+
+
+def place_army(ctx: Ctx, army: Invader, land: str) -> None:
+    """p5 Army placement outcomes: an uncontrolled land is simply taken (no reduction); a
+    Friendly land is surrendered (reduction, no Honor); an Enemy land is invaded."""
+    control = ctx.state.control_of(land, army.seat)
+    if control is Control.ENEMY:
+        ctx.engine.resolve_invasion(ctx, land, army)
+        return
+    if control is Control.FRIENDLY:
+        ctx.emit(
+            GarrisonSurrendered(rule="hotw24.expand.outcome.surrender", seat=army.seat, land=land)
+        )
+        ctx.emit(
+            ArmyPlaced(
+                rule="hotw24.expand.outcome.surrender", seat=army.seat, land=land, pool=army.pool
+            )
+        )
+        reduce_buildings(ctx, land, "hotw24.building-reduction.when")
+        return
+    rule = "hotw24.expand.outcome.uncontrolled"
+    if ctx.state.land(land).buildings:
+        rule = (
+            "hotw24.building-reduction.reveal-armies"
+            if army.pool == "event"
+            else "hotw24.building-reduction.uncontrolled"
+        )
+    ctx.emit(ArmyPlaced(rule=rule, seat=army.seat, land=land, pool=army.pool))
+
+
+def highest(dice: tuple[int, ...]) -> int:
+    """The highest single die rolled is the score (p6)."""
+    return max(dice) if dice else 0
+
+
+def invade_with_dice(ctx: Ctx, land: str, army: Invader) -> None:
+    """p6: the Empire rolls two red dice (three with the Leader), the Enemy one white die (two
+    with a fort); the higher score wins; a tie goes to the terrain - clear succeeds, difficult
+    frustrates."""
+    enemy = ctx.state.land(land).owner
+    assert enemy is not None
+    fort = Building.FORT in ctx.state.land(land).buildings
+    empire_dice = ctx.chance.dice(LEADER_DICE if army.leader else EMPIRE_DICE)
+    enemy_dice = ctx.chance.dice(FORT_DICE if fort else ENEMY_DICE)
+    draws = ctx.chance.take_draws()
+    empire, defence = highest(empire_dice), highest(enemy_dice)
+    if empire != defence:
+        succeeds = empire > defence
+        rule = "hotw24.invasion.dice.succeeds" if succeeds else "hotw24.invasion.dice.frustrated"
+    else:
+        succeeds = ctx.board.lands[land].is_clear
+        rule = "hotw24.invasion.dice.tie-terrain"
+    outcome = InvasionSucceeded if succeeds else InvasionFrustrated
+    ctx.emit(
+        outcome(
+            rule=rule,
+            seat=army.seat,
+            land=land,
+            enemy=enemy,
+            pool=army.pool,
+            empire_dice=empire_dice,
+            enemy_dice=enemy_dice,
+            draws=draws,
+        )
+    )
+    after_invasion(ctx, land, army, enemy, succeeds)
+
+
+def invasion_succeeds_without_dice(difficult: bool, fort: bool, leader_ignores: str | None) -> bool:
+    """p6: clear terrain and no fort succeeds; difficult terrain or a fort frustrates. The
+    Leader lets the Empire ignore EITHER difficult terrain OR forts (declared)."""
+    if leader_ignores == IGNORE_DIFFICULT:
+        difficult = False
+    elif leader_ignores == IGNORE_FORT:
+        fort = False
+    return not difficult and not fort
+
+
+def invade_without_dice(ctx: Ctx, land: str, army: Invader) -> None:
+    enemy = ctx.state.land(land).owner
+    assert enemy is not None
+    fort = Building.FORT in ctx.state.land(land).buildings
+    ignores = army.leader_ignores if army.leader else None
+    succeeds = invasion_succeeds_without_dice(ctx.board.lands[land].is_difficult, fort, ignores)
+    if ignores is not None and succeeds:
+        rule = "hotw24.invasion.no-dice.leader"
+    else:
+        rule = (
+            "hotw24.invasion.no-dice.succeeds" if succeeds else "hotw24.invasion.no-dice.frustrated"
+        )
+    outcome = InvasionSucceeded if succeeds else InvasionFrustrated
+    ctx.emit(outcome(rule=rule, seat=army.seat, land=land, enemy=enemy, pool=army.pool))
+    after_invasion(ctx, land, army, enemy, succeeds)
+
+
+def after_invasion(ctx: Ctx, land: str, army: Invader, enemy: int, succeeded: bool) -> None:
+    """A frustrating Enemy is awarded an Honor (hotw24.honors.award.frustrated); a barbarian's
+    success plunders first (hotw24.plunder.value); then building reduction either way
+    (hotw24.invasion.building-reduction)."""
+    if succeeded:
+        if army.barbarian:
+            plunder(ctx, army.seat, land, army.plunder_rule)
+    else:
+        award_honor(ctx, enemy, "hotw24.honors.award.frustrated")
+    reduce_buildings(ctx, land, "hotw24.invasion.building-reduction")

@@ -1,0 +1,187 @@
+"""Setting up (p3) and Epoch organization (p4): chests, Honor stacks, counted-out cards, areas
+made active, Area tokens selected, Event cards received and Empire cards chosen."""
+
+from __future__ import annotations
+
+from domain.core.messages import private_to
+from domain.hotw.board import EPOCHS
+from domain.hotw.events import (
+    AreasActivated,
+    AreaTokenChosen,
+    AreaTokenDrawn,
+    AreaTokensDrawn,
+    AreaTokensPassed,
+    CardsCountedOut,
+    EmpireCardChosen,
+    EmpireCardsDisplayed,
+    EndgameTokenPlaced,
+    EpochBegan,
+    EventCardDealt,
+    GoldChestsPlaced,
+    HonorStackShuffled,
+    HonorTurnedUp,
+)
+from domain.hotw.rules.context import Ctx
+from domain.hotw.rules.gold import most_gold
+
+NOBODY = private_to()
+
+
+def set_up(ctx: Ctx) -> None:
+    """hotw24.setup.*: random chest order on spaces 1..n, each Honor stack shuffled with its top
+    Honor face up on track space 1, and as many Empire and Event cards per epoch as players
+    counted out (the rest removed unseen); then Epoch I's organization."""
+    players = len(ctx.state.players)
+    order = ctx.chance.shuffled(range(players))
+    ctx.emit(
+        GoldChestsPlaced(rule="hotw24.setup.gold-order", order=order, draws=ctx.chance.take_draws())
+    )
+    honors = [honor.id for honor in ctx.cards.honors]
+    for seat in range(players):
+        stack = ctx.chance.shuffled(honors)
+        ctx.emit(
+            HonorStackShuffled(
+                rule="hotw24.setup.honor-stack",
+                seat=seat,
+                stack=stack,
+                visibility=private_to(redacted={"seat": seat, "count": len(stack)}),
+                draws=ctx.chance.take_draws(),
+            )
+        )
+        ctx.emit(HonorTurnedUp(rule="hotw24.setup.honor-stack", seat=seat, honor=stack[0]))
+    for epoch in EPOCHS:
+        empires = ctx.chance.shuffled([c.id for c in ctx.cards.empires_by_epoch[epoch]])[:players]
+        events = ctx.chance.shuffled([c.id for c in ctx.cards.events_by_epoch[epoch]])[:players]
+        ctx.emit(
+            CardsCountedOut(
+                rule="hotw24.setup.cards.unseen",
+                epoch=epoch,
+                empire_cards=empires,
+                event_cards=events,
+                visibility=private_to(redacted={"epoch": epoch, "count": players}),
+                draws=ctx.chance.take_draws(),
+            )
+        )
+    begin_epoch(ctx, 1)
+
+
+def draw_from_bag(ctx: Ctx, count: int) -> tuple[str, ...]:
+    bag = list(ctx.state.bag)
+    drawn = []
+    for _ in range(min(count, len(bag))):
+        drawn.append(bag.pop(ctx.chance.below(len(bag))))
+    return tuple(drawn)
+
+
+def begin_epoch(ctx: Ctx, epoch: int) -> None:
+    """hotw24.organization.activate-areas, then the Area tokens
+    (hotw24.organization.area-tokens.*)."""
+    ctx.emit(EpochBegan(rule="hotw24.epoch.structure", epoch=epoch))
+    areas = tuple(a for a in ctx.board.areas if ctx.board.areas[a].epoch == epoch)
+    tokens = ctx.board.tokens_activated_in(epoch)
+    ctx.emit(
+        AreasActivated(
+            rule="hotw24.organization.activate-areas", epoch=epoch, areas=areas, tokens=tokens
+        )
+    )
+    players = len(ctx.state.players)
+    if epoch == 1:
+        rule = "hotw24.organization.area-tokens.epoch-one"
+        for seat in range(players):
+            (token,) = draw_from_bag(ctx, 1)
+            ctx.emit(
+                AreaTokenDrawn(
+                    rule=rule,
+                    seat=seat,
+                    token=token,
+                    visibility=private_to(seat, redacted={"seat": seat}),
+                    draws=ctx.chance.take_draws(),
+                )
+            )
+        (token,) = draw_from_bag(ctx, 1)
+        ctx.emit(
+            EndgameTokenPlaced(
+                rule=rule, epoch=1, token=token, face_up=True, draws=ctx.chance.take_draws()
+            )
+        )
+        deal_and_display(ctx)
+        return
+    richest = most_gold(ctx.state)
+    drawn = draw_from_bag(ctx, players + 1)
+    ctx.emit(
+        AreaTokensDrawn(
+            rule="hotw24.organization.area-tokens.later",
+            seat=richest,
+            tokens=drawn,
+            visibility=private_to(richest, redacted={"seat": richest, "count": len(drawn)}),
+            draws=ctx.chance.take_draws(),
+        )
+    )
+
+
+def choose_area_token(ctx: Ctx, seat: int, token: str) -> None:
+    """Keep one token and pass the rest down the gold order; the one left over goes face down
+    on the epoch's Endgame space (hotw24.organization.area-tokens.later, .leftover, .secret)."""
+    rule = "hotw24.organization.area-tokens.later"
+    ctx.emit(
+        AreaTokenChosen(
+            rule=rule, seat=seat, token=token, visibility=private_to(seat, redacted={"seat": seat})
+        )
+    )
+    state = ctx.state
+    rest = state.offer
+    if state.choosing and rest:
+        following = state.choosing[0]
+        ctx.emit(
+            AreaTokensPassed(
+                rule=rule,
+                from_seat=seat,
+                to_seat=following,
+                tokens=rest,
+                visibility=private_to(
+                    seat,
+                    following,
+                    redacted={"from_seat": seat, "to_seat": following, "count": len(rest)},
+                ),
+            )
+        )
+        return
+    for leftover in rest:
+        ctx.emit(
+            EndgameTokenPlaced(
+                rule="hotw24.organization.area-tokens.leftover",
+                epoch=state.epoch,
+                token=leftover,
+                face_up=False,
+                known_by=(seat,),
+                visibility=private_to(seat, redacted={"epoch": state.epoch, "face_up": False}),
+            )
+        )
+    deal_and_display(ctx)
+
+
+def deal_and_display(ctx: Ctx) -> None:
+    """hotw24.organization.event-cards (dealt secretly) and .empire-cards.display."""
+    epoch = ctx.state.epoch
+    for seat, card in enumerate(ctx.state.event_decks.get(epoch, ())):
+        ctx.emit(
+            EventCardDealt(
+                rule="hotw24.organization.event-cards",
+                seat=seat,
+                card=card,
+                visibility=private_to(seat, redacted={"seat": seat}),
+            )
+        )
+    cards = tuple(
+        sorted(ctx.state.empire_decks.get(epoch, ()), key=lambda c: ctx.cards.empire(c).number)
+    )
+    ctx.emit(
+        EmpireCardsDisplayed(
+            rule="hotw24.organization.empire-cards.display", epoch=epoch, cards=cards
+        )
+    )
+
+
+def choose_empire_card(ctx: Ctx, seat: int, card: str) -> None:
+    """hotw24.organization.empire-cards.choice: least gold chooses first."""
+    ctx.emit(EmpireCardChosen(rule="hotw24.organization.empire-cards.choice", seat=seat, card=card))

@@ -1,0 +1,400 @@
+"""Player turns (p4-p9): the six phases A-F in order, what each does on its own when it
+begins, and what closes it. The player's own moves within a phase are in `actions`."""
+
+from __future__ import annotations
+
+from domain.hotw.cards import Building, EmpireSpec, EventCard, EventKind, Phase
+from domain.hotw.events import (
+    ArmiesLaidDown,
+    ArmyPlaced,
+    BuildingRemoved,
+    EmpirePoolFilled,
+    EpochEnded,
+    EventCarriedOut,
+    EventConcluded,
+    EventPoolFilled,
+    EventRevealed,
+    FleetsRemoved,
+    GarrisonRemoved,
+    GoldCollected,
+    GreatWallFortsPooled,
+    GreatWallLimitReached,
+    LeaderRemoved,
+    MonumentsDue,
+    PhaseBegan,
+    PoolCleared,
+    StartLandChoiceOffered,
+    TurnBegan,
+    TurnEnded,
+)
+from domain.hotw.model import GREAT_WALL, Control, HotwState
+from domain.hotw.pack import HotwPack
+from domain.hotw.rules.buildings import place_building
+from domain.hotw.rules.context import Ctx, current_spec
+from domain.hotw.rules.effects import people_for_event
+from domain.hotw.rules.gold import collect_gold, has_most_gold
+from domain.hotw.rules.honors import award_honor, honor_track_full
+from domain.hotw.rules.revenue import revenue_items
+
+PHASES = (
+    Phase.REVEAL,
+    Phase.ESTABLISH,
+    Phase.EXPAND,
+    Phase.MONUMENTS,
+    Phase.REVENUE,
+    Phase.CONCLUDE,
+)
+PLAYER_PHASES = frozenset({Phase.EXPAND, Phase.REVENUE, Phase.CONCLUDE})
+"""Phases in which the player acts (phase A too while an Event expands as an Empire)."""
+
+
+def begin_turn(ctx: Ctx) -> None:
+    """Turns follow the chronological numbers of the chosen Empire cards (hotw24.turn.order)."""
+    state = ctx.state
+    card = state.turn_order[state.turn_index]
+    ctx.emit(TurnBegan(rule="hotw24.turn.order", seat=state.empire_choices[card], card=card))
+    begin_phase(ctx, Phase.REVEAL)
+
+
+def next_turn_or_epoch_end(ctx: Ctx) -> None:
+    state = ctx.state
+    if state.turn_index < len(state.turn_order):
+        begin_turn(ctx)
+    else:
+        ctx.emit(EpochEnded(rule="hotw24.turn.epoch-end", epoch=state.epoch))
+
+
+def begin_phase(ctx: Ctx, phase: Phase, empire_index: int | None = None) -> None:
+    index = ctx.turn.empire_index if empire_index is None else empire_index
+    ctx.emit(
+        PhaseBegan(rule="hotw24.turn.phases", seat=ctx.seat, phase=phase.value, empire_index=index)
+    )
+    ENTRIES[phase](ctx)
+    if phase is not Phase.REVEAL:
+        carry_out_later_event(ctx, phase)
+
+
+def has_player_part(state: HotwState) -> bool:
+    turn = state.turn
+    assert turn is not None
+    if turn.phase is Phase.REVEAL:
+        return turn.event_expand
+    return turn.phase in PLAYER_PHASES
+
+
+def end_phase(ctx: Ctx) -> None:
+    """Close the current phase and open the next (hotw24.turn.phases)."""
+    EXITS[ctx.turn.phase](ctx)
+
+
+def event_card(ctx: Ctx) -> EventCard | None:
+    card = ctx.turn.event_card
+    return ctx.cards.event(card) if card else None
+
+
+# --- A. reveal the event ----------------------------------------------------------------------
+
+
+def reveal_entry(ctx: Ctx) -> None:
+    """hotw24.reveal.flip, .honor-icon, .kinds, .later-event."""
+    card = event_card(ctx)
+    if card is None:
+        return
+    seat = ctx.seat
+    ctx.emit(EventRevealed(rule="hotw24.reveal.flip", seat=seat, card=card.id))
+    if card.honor_icon:
+        award_honor(ctx, seat, "hotw24.reveal.honor-icon")
+    if card.later_event is not None:
+        return
+    if card.kind is EventKind.TEXT:
+        carry_out_text_event(ctx, card)
+    else:
+        event_as_empire(ctx, card)
+
+
+def carry_out_text_event(ctx: Ctx, card: EventCard) -> None:
+    rule = "hotw24.reveal.kinds" if card.later_event is None else "hotw24.reveal.later-event"
+    ctx.emit(EventCarriedOut(rule=rule, seat=ctx.seat, card=card.id))
+    people = min(people_for_event(ctx.pack, card.id), ctx.state.players[ctx.seat].supply)
+    if people:
+        ctx.emit(EventPoolFilled(rule="hotw24.events.pool", seat=ctx.seat, people=people))
+
+
+def carry_out_later_event(ctx: Ctx, phase: Phase) -> None:
+    """A Later Event is carried out in the phase its icon shows, in each such phase of the
+    turn (so twice for the Incas & Aztecs, hotw24.empires.incas-aztecs.ocean-trade)."""
+    card = event_card(ctx)
+    if card is not None and card.later_event is phase and card.kind is EventKind.TEXT:
+        carry_out_text_event(ctx, card)
+
+
+def event_as_empire(ctx: Ctx, card: EventCard) -> None:
+    """hotw24.events.as-empire: a textless Event is established and expanded like an Empire,
+    from its Event pool (hotw24.events.pool)."""
+    spec = card.pieces
+    assert spec is not None
+    seat = ctx.seat
+    people = min(spec.people, ctx.state.players[seat].supply)
+    fleets = min(spec.fleets, ctx.state.supply.get("fleet", 0))
+    ctx.emit(
+        EventPoolFilled(
+            rule="hotw24.events.pool", seat=seat, people=people, fleets=fleets, as_empire=True
+        )
+    )
+    if spec.start_land_choice is not None:
+        if start_land_options(ctx.pack, ctx.state, card.id):
+            ctx.emit(StartLandChoiceOffered(rule="hotw24.events.ancients", seat=seat, card=card.id))
+        return
+    establish_in(ctx, spec, spec.start_lands, "event")
+
+
+def start_land_options(pack: HotwPack, state: HotwState, card_id: str) -> list[str]:
+    from domain.hotw.model import EffectTask
+    from domain.hotw.rules.effects import select_lands
+
+    spec = pack.cards.event(card_id).pieces
+    assert spec is not None and spec.start_land_choice is not None and state.turn is not None
+    probe = EffectTask(state.turn.seat, "event", card_id)
+    return select_lands(pack.board, state, state.turn.seat, spec.start_land_choice, probe)
+
+
+def reveal_exit(ctx: Ctx) -> None:
+    """hotw24.events.lay-down: before establishing, the Event's armies become garrisons, its
+    fleets leave the map and its unused pieces return to the supply."""
+    turn = ctx.turn
+    armies = tuple(sorted(ctx.state.lands_of(turn.seat, standing=True)))
+    pool = turn.event_pool
+    if armies or turn.event_fleets or pool.people or pool.fleets or turn.event_expand:
+        ctx.emit(
+            EventConcluded(
+                rule="hotw24.events.lay-down",
+                seat=turn.seat,
+                card=turn.event_card or "",
+                lands=armies,
+                waters=turn.event_fleets,
+                people=pool.people,
+                fleets=pool.fleets,
+            )
+        )
+    begin_phase(ctx, Phase.ESTABLISH, 0)
+
+
+# --- B. establish the empire ------------------------------------------------------------------
+
+
+def establish_entry(ctx: Ctx) -> None:
+    """hotw24.establish.empire-pool, then the start-land(s), then the Great Wall forts (taken
+    after the start-land is cleared, which may free one: hotw24.buildings.great-wall-limit)."""
+    seat = ctx.seat
+    spec = current_spec(ctx.pack, ctx.turn)
+    ctx.emit(
+        EmpirePoolFilled(
+            rule="hotw24.establish.empire-pool",
+            seat=seat,
+            people=min(spec.people, ctx.state.players[seat].supply),
+            fleets=min(spec.fleets, ctx.state.supply.get("fleet", 0)),
+        )
+    )
+    establish_in(ctx, spec, spec.start_lands, "empire")
+    if not spec.great_wall_forts:
+        return
+    walls = min(spec.great_wall_forts, ctx.state.supply.get(GREAT_WALL, 0))
+    if walls:
+        ctx.emit(GreatWallFortsPooled(rule="hotw24.establish.great-wall", seat=seat, count=walls))
+    missing = min(spec.great_wall_forts - walls, len(ctx.state.great_wall_on_map))
+    if missing > 0:
+        ctx.emit(
+            GreatWallLimitReached(
+                rule="hotw24.buildings.great-wall-limit", seat=seat, count=missing
+            )
+        )
+
+
+def establish_in(ctx: Ctx, spec: EmpireSpec, lands: tuple[str, ...], pool: str) -> None:
+    """hotw24.establish.start-land.*: clear the start-land of buildings, remove any garrison
+    (its owner gains an Honor), place the starting army; then the starting buildings
+    (hotw24.establish.starting-buildings; the Huns have two start-lands, hotw24.empires.huns)."""
+    seat = ctx.seat
+    placed: list[str] = []
+    for land in lands:
+        turn = ctx.turn
+        if (turn.event_pool if pool == "event" else turn.pool).people <= 0:
+            break
+        for building in sorted(ctx.state.land(land).buildings):
+            ctx.emit(
+                BuildingRemoved(
+                    rule="hotw24.establish.start-land.clear", land=land, building=building.value
+                )
+            )
+        owner = ctx.state.land(land).owner
+        if owner is not None:
+            ctx.emit(
+                GarrisonRemoved(rule="hotw24.establish.start-land.garrison", land=land, owner=owner)
+            )
+            award_honor(ctx, owner, "hotw24.honors.award.garrison-removed")
+        ctx.emit(
+            ArmyPlaced(
+                rule="hotw24.establish.start-land.uncontrolled", seat=seat, land=land, pool=pool
+            )
+        )
+        placed.append(land)
+    if placed:
+        for building in spec.starting_buildings:
+            place_building(ctx, seat, building, placed[0], "hotw24.establish.starting-buildings")
+
+
+def no_entry(ctx: Ctx) -> None:
+    return
+
+
+def establish_exit(ctx: Ctx) -> None:
+    begin_phase(ctx, Phase.EXPAND)
+
+
+# --- C. expand the empire (the moves are in actions) ------------------------------------------
+
+
+def expand_exit(ctx: Ctx) -> None:
+    """hotw24.expand.end: pieces left in the pool are removed (hotw24.empires.great-wall.unplaced);
+    a Leader used in the phase leaves the game (hotw24.leader.spent)."""
+    turn = ctx.turn
+    pool = turn.pool
+    if pool.people or pool.fleets or pool.great_wall_forts:
+        rule = (
+            "hotw24.empires.great-wall.unplaced" if pool.great_wall_forts else "hotw24.expand.end"
+        )
+        ctx.emit(
+            PoolCleared(
+                rule=rule,
+                seat=turn.seat,
+                people=pool.people,
+                fleets=pool.fleets,
+                great_wall_forts=pool.great_wall_forts,
+            )
+        )
+    if turn.leader_active:
+        ctx.emit(LeaderRemoved(rule="hotw24.leader.spent", seat=turn.seat))
+    begin_phase(ctx, Phase.MONUMENTS)
+
+
+# --- D. build monuments -----------------------------------------------------------------------
+
+
+def monuments_due(pack: HotwPack, state: HotwState, spec: EmpireSpec, seat: int) -> int:
+    """hotw24.monuments.pairs: one monument per pair of the card's power icon in Empire lands;
+    barbarians have no icon and build none (hotw24.empires.barbarian.no-icon)."""
+    if spec.power_icon is None:
+        return 0
+    icon_lands = pack.board.lands_with_power_icon(spec.power_icon)
+    return sum(1 for land in state.lands_of(seat, standing=True) if land in icon_lands) // 2
+
+
+def monument_sites(pack: HotwPack, state: HotwState, seat: int) -> list[str]:
+    """hotw24.monuments.placement: the start-land if possible, else a land with a city, else
+    any Empire land - never a second monument in a land (hotw24.monuments.one-per-land)."""
+    assert state.turn is not None
+    spec = current_spec(pack, state.turn)
+    free = [
+        land
+        for land in sorted(state.lands_of(seat, standing=True))
+        if Building.MONUMENT not in state.land(land).buildings
+    ]
+    for tier in (
+        [land for land in free if land in spec.start_lands],
+        [land for land in free if Building.CITY in state.land(land).buildings],
+        free,
+    ):
+        if tier:
+            return tier
+    return []
+
+
+def monuments_entry(ctx: Ctx) -> None:
+    seat = ctx.seat
+    count = monuments_due(ctx.pack, ctx.state, current_spec(ctx.pack, ctx.turn), seat)
+    if count:
+        ctx.emit(MonumentsDue(rule="hotw24.monuments.pairs", seat=seat, count=count))
+
+
+def monuments_exit(ctx: Ctx) -> None:
+    begin_phase(ctx, Phase.REVENUE)
+
+
+# --- E. raise revenue -------------------------------------------------------------------------
+
+
+def revenue_entry(ctx: Ctx) -> None:
+    """hotw24.revenue.scope: buildings in Empire lands anywhere, lands in active areas."""
+    seat = ctx.seat
+    for gold, rule, reason in revenue_items(ctx.board, ctx.state, seat, None, standing=True):
+        collect_gold(ctx, seat, gold, rule, reason)
+
+
+def revenue_exit(ctx: Ctx) -> None:
+    """After the Incas' revenue their armies are laid down and the Aztecs are established
+    (hotw24.empires.incas-aztecs); otherwise the turn concludes."""
+    turn = ctx.turn
+    card = ctx.cards.empire(turn.card)
+    if turn.empire_index + 1 < len(card.empires):
+        lay_down_and_remove_fleets(ctx, "hotw24.empires.incas-aztecs")
+        begin_phase(ctx, Phase.ESTABLISH, turn.empire_index + 1)
+    else:
+        begin_phase(ctx, Phase.CONCLUDE)
+
+
+# --- F. conclude the turn ---------------------------------------------------------------------
+
+
+def lay_down_and_remove_fleets(ctx: Ctx, rule: str | None = None) -> None:
+    turn = ctx.turn
+    armies = tuple(sorted(ctx.state.lands_of(turn.seat, standing=True)))
+    if armies:
+        ctx.emit(
+            ArmiesLaidDown(rule=rule or "hotw24.conclude.lay-down", seat=turn.seat, lands=armies)
+        )
+    if turn.fleets:
+        ctx.emit(
+            FleetsRemoved(rule=rule or "hotw24.conclude.fleets", seat=turn.seat, waters=turn.fleets)
+        )
+
+
+def conclude_entry(ctx: Ctx) -> None:
+    lay_down_and_remove_fleets(ctx)
+
+
+def conclude_exit(ctx: Ctx) -> None:
+    """hotw24.conclude.most-gold-honor / .track-full, then the next turn."""
+    seat = ctx.seat
+    if has_most_gold(ctx.state, seat):
+        if honor_track_full(ctx.state.players[seat]):
+            ctx.emit(
+                GoldCollected(
+                    rule="hotw24.conclude.track-full", seat=seat, amount=1, reason="most-gold"
+                )
+            )
+        else:
+            award_honor(ctx, seat, "hotw24.conclude.most-gold-honor")
+    ctx.emit(TurnEnded(rule="hotw24.conclude.cards-stay", seat=seat, card=ctx.turn.card))
+    next_turn_or_epoch_end(ctx)
+
+
+ENTRIES = {
+    Phase.REVEAL: reveal_entry,
+    Phase.ESTABLISH: establish_entry,
+    Phase.EXPAND: no_entry,
+    Phase.MONUMENTS: monuments_entry,
+    Phase.REVENUE: revenue_entry,
+    Phase.CONCLUDE: conclude_entry,
+}
+EXITS = {
+    Phase.REVEAL: reveal_exit,
+    Phase.ESTABLISH: establish_exit,
+    Phase.EXPAND: expand_exit,
+    Phase.MONUMENTS: monuments_exit,
+    Phase.REVENUE: revenue_exit,
+    Phase.CONCLUDE: conclude_exit,
+}
+
+
+def control_is(state: HotwState, land: str, seat: int, control: Control) -> bool:
+    return state.control_of(land, seat) is control
