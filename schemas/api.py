@@ -290,6 +290,16 @@ class LegalActionsSchema(Schema):
         required=True,
         metadata={"description": "Every legal action, each a request body for the commands URL."},
     )
+    table_actions = fields.List(
+        fields.Nested(LegalActionSchema),
+        required=True,
+        metadata={
+            "description": "Table procedures open to this seat now, posted the same way: `undo` "
+            "(its own last actions of this turn, back to the last chance outcome or reveal), "
+            "`propose_rewind` (to the end of its previous command; any earlier command "
+            "boundary may be posted as `to_version`), `accept_rewind` / `refuse_rewind`."
+        },
+    )
 
 
 # --- views, results, positions -------------------------------------------------------------

@@ -18,9 +18,18 @@ from datetime import UTC, datetime
 from typing import Any
 
 from domain.core.chance import Chance
-from domain.core.kernel import Game, creation_events, decide, position_events, replay
+from domain.core.errors import IllegalAction
+from domain.core.kernel import (
+    Game,
+    NeedsEarlierBase,
+    creation_events,
+    decide,
+    position_events,
+    replay,
+)
 from domain.core.messages import SYSTEM, WORKER, Actor, Command, Event, Recorded, event_record
 from domain.core.ruleset import Ruleset, Setup
+from domain.core.table import ORDER_REWIND, PROPOSE_REWIND, Proposal, UndoStep
 from service import chance as chance_source
 from service.auth import IssuedTokens
 from service.rulesets import ruleset as bound_ruleset
@@ -35,6 +44,7 @@ from store.redis_store import (
 )
 
 MAX_RETRIES = 8
+REWIND_COMMANDS = frozenset({PROPOSE_REWIND, ORDER_REWIND})
 MAX_SYSTEM_STEPS = 100
 
 
@@ -211,8 +221,11 @@ class GameService:
         cached = self.cache.get(game_id)
         if cached is not None:
             rules = self.rulesets(cached.setup.ruleset)
-            tail = self.store.read(game_id, cached.version + 1)
-            game = replay(rules, map(recorded_from, tail), cached) if tail else cached
+            tail = [recorded_from(s) for s in self.store.read(game_id, cached.version + 1)]
+            try:
+                game = replay(rules, tail, cached) if tail else cached
+            except NeedsEarlierBase:
+                game = self._load_from_snapshot(rules, game_id, None)
         else:
             rules = self.ruleset_of(game_id)
             game = self._load_from_snapshot(rules, game_id, None)
@@ -227,14 +240,28 @@ class GameService:
             raise VersionOutOfRange(version, current)
         return rules, self._load_from_snapshot(rules, game_id, version)
 
-    def _load_from_snapshot(self, rules: Ruleset[Any], game_id: str, at: int | None) -> Game[Any]:
-        snapshot = self.store.latest_snapshot(game_id, at)
-        base = self._game_from_snapshot(rules, game_id, snapshot) if snapshot else None
-        start = base.version + 1 if base else 1
-        tail = self.store.read(game_id, start, at)
-        if base is None and not tail:
-            raise GameNotFound(game_id)
-        return replay(rules, map(recorded_from, tail), base)
+    def _load_from_snapshot(
+        self,
+        rules: Ruleset[Any],
+        game_id: str,
+        at: int | None,
+        pending: tuple[Recorded, ...] = (),
+    ) -> Game[Any]:
+        """The game after `at` (None: all stored events, then `pending` ones not yet stored),
+        from the latest usable snapshot. A snapshot taken inside a range that a later undo or
+        rewind took back cannot serve: the load then starts from an earlier one."""
+        bound = at
+        while True:
+            snapshot = self.store.latest_snapshot(game_id, bound)
+            base = self._game_from_snapshot(rules, game_id, snapshot) if snapshot else None
+            start = base.version + 1 if base else 1
+            tail = [recorded_from(s) for s in self.store.read(game_id, start, at)]
+            if base is None and not tail:
+                raise GameNotFound(game_id)
+            try:
+                return replay(rules, [*tail, *pending], base)
+            except NeedsEarlierBase as earlier:
+                bound = earlier.version - 1
 
     def _game_from_snapshot(
         self, rules: Ruleset[Any], game_id: str, snapshot: Snapshot
@@ -273,6 +300,8 @@ class GameService:
             prior = self.store.idempotent_result(game_id, idempotency_key)
             if prior is not None:
                 return self._replayed_outcome(game_id, idempotency_key, fingerprint, prior)
+        if command.type in REWIND_COMMANDS:
+            self._require_command_boundary(game_id, command.arg("to_version"))
         for _ in range(MAX_RETRIES):
             rules, game = self.load(game_id)
             if expected_version is not None and expected_version != game.version:
@@ -308,7 +337,10 @@ class GameService:
             Recorded(game.version + i, e, actor, command_id, at)
             for i, e in enumerate(events, start=1)
         )
-        after = replay(rules, recorded, game)
+        try:
+            after = replay(rules, recorded, game)
+        except NeedsEarlierBase:
+            after = self._load_from_snapshot(rules, game_id, game.version, recorded)
         result = self.store.append(
             game_id,
             [envelope_payload(e, actor, command_id, at) for e in events],
@@ -332,6 +364,22 @@ class GameService:
             raise IdempotencyKeyReused(key, self.store.version(game_id))
         events = tuple(self.events(game_id, result.first_version, result.last_version))
         return CommandOutcome(game_id, events, result.last_version, duplicate=True)
+
+    def _require_command_boundary(self, game_id: str, version: Any) -> None:
+        """A rewind goes back to the end of a command, never into the middle of one."""
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+            return  # the kernel refuses it with the rule
+        pair = self.store.read(game_id, version, version + 1)
+        if (
+            len(pair) == 2
+            and recorded_from(pair[0]).command_id == recorded_from(pair[1]).command_id
+        ):
+            rules = self.ruleset_of(game_id)
+            raise IllegalAction(
+                f"version {version} is in the middle of a command: rewind to the end of one",
+                rules.undo_rule or rules.turn_rule,
+                {"to_version": version},
+            )
 
     # --- system steps ---------------------------------------------------------------------
 
@@ -436,6 +484,16 @@ def encode_game(rules: Ruleset[Any], game: Game[Any]) -> dict[str, Any]:
         "version": game.version,
         "draws": game.draws,
         "seed_revealed": game.seed_revealed,
+        "undoable": [
+            [u.seat, u.command_id, u.from_version, u.to_version, u.scope] for u in game.undoable
+        ],
+        "barrier_command": game.barrier_command,
+        "proposal": None
+        if game.proposal is None
+        else [game.proposal.seat, game.proposal.to_version, sorted(game.proposal.accepted)],
+        "last_commands": list(game.last_commands),
+        "created_through": game.created_through,
+        "creation_command": game.creation_command,
         "state": rules.encode_state(game.state),
     }
 
@@ -450,4 +508,12 @@ def decode_game(rules: Ruleset[Any], body: Mapping[str, Any]) -> Game[Any]:
         int(body["draws"]),
         rules.decode_state(body["state"]),
         body.get("seed_revealed"),
+        tuple(UndoStep(*step) for step in body.get("undoable", ())),
+        body.get("barrier_command", ""),
+        None
+        if body.get("proposal") is None
+        else Proposal(body["proposal"][0], body["proposal"][1], frozenset(body["proposal"][2])),
+        tuple(body.get("last_commands", ())),
+        int(body.get("created_through", 0)),
+        body.get("creation_command", ""),
     )

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from domain.core.kernel import Game
+from domain.core.kernel import Game, table_actions
 from domain.core.messages import Recorded
 from domain.core.ruleset import Ruleset, find_ruleset
 from service.games import GameService, VersionOutOfRange, canonical_json, recorded_from
@@ -150,6 +150,7 @@ class GameQueries:
         rules, game = self.games.load(game_id)
         over = rules.is_over(game.state)
         actions = [] if over else list(rules.legal_actions(game.state, seat))
+        procedures = table_actions(rules, game, seat)
         return {
             "game_id": game_id,
             "seat": seat,
@@ -158,6 +159,10 @@ class GameQueries:
             "actions": [
                 {"command": action.as_dict(), "expected_version": game.version}
                 for action in actions
+            ],
+            "table_actions": [
+                {"command": action.as_dict(), "expected_version": game.version}
+                for action in procedures
             ],
         }
 

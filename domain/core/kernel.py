@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from domain.core.chance import Chance
-from domain.core.errors import GameOver, NotYourTurn, RuleViolation
+from domain.core.errors import GameOver, IllegalAction, NotYourTurn, RuleViolation
 from domain.core.messages import (
     SYSTEM,
     WORKER,
@@ -22,6 +22,24 @@ from domain.core.messages import (
     private_to,
 )
 from domain.core.ruleset import Ruleset, Setup
+from domain.core.table import (
+    ACCEPT_REWIND,
+    ADMIN,
+    ORDER_REWIND,
+    PROPOSE_REWIND,
+    REFUSE_REWIND,
+    TABLE_COMMANDS,
+    UNDO,
+    ActionsUndone,
+    GameRewound,
+    Proposal,
+    RewindAnswered,
+    RewindProposed,
+    UndoStep,
+    is_barrier,
+    is_skipped,
+    skipped_ranges,
+)
 
 S = TypeVar("S")
 
@@ -67,6 +85,20 @@ class Game(Generic[S]):
     draws: int
     state: S
     seed_revealed: str | None = None
+    undoable: tuple[UndoStep, ...] = ()
+    """The acting seat's commands that may still be undone, oldest first."""
+    barrier_command: str = ""
+    """A command that drew chance or revealed something: none of its events may be undone."""
+    proposal: Proposal | None = None
+    last_commands: tuple[int, ...] = ()
+    """Per seat, the first version of its most recent command (0: none yet)."""
+    created_through: int = 0
+    """The last version of the game's creation: nothing before it can be rewound to."""
+    creation_command: str = ""
+
+    @property
+    def first_playable(self) -> int:
+        return max(self.created_through, 1)
 
 
 class CommandMisused(RuntimeError):
@@ -140,6 +172,13 @@ def decide(
     Seats may only play what `legal_actions` lists for them; the system may only run the
     command the ruleset says is due.
     """
+    if command.type in TABLE_COMMANDS:
+        return decide_table(ruleset, game, actor, command)
+    if actor == ADMIN:
+        raise IllegalAction(
+            "the admin does not play; it may only order a rewind",
+            ruleset.undo_rule or ruleset.turn_rule,
+        )
     if ruleset.is_over(game.state):
         raise GameOver("the game is over", ruleset.end_rule)
     if actor in (SYSTEM, WORKER):
@@ -186,28 +225,209 @@ def _require_draws_recorded(chance: Chance) -> None:
 
 
 def fold(ruleset: Ruleset[S], game: Game[S] | None, recorded: Recorded) -> Game[S]:
-    """Apply one recorded event to a game (None before the game exists)."""
+    """Apply one recorded event to a game (None before the game exists).
+
+    Undos and rewinds cannot be folded onto the game they take back: `replay` handles them.
+    """
     ev = recorded.event
     if isinstance(ev, GameCreated):
         setup = setup_of(ev)
-        return Game(setup, recorded.version, 0, ruleset.initial_state(setup))
+        players = len(setup.players)
+        return Game(
+            setup,
+            recorded.version,
+            0,
+            ruleset.initial_state(setup),
+            last_commands=(0,) * players,
+            created_through=recorded.version,
+        )
     if game is None:
         raise CommandMisused("a game's first event must be GameCreated")
     draws = game.draws + len(ev.draws)
     if isinstance(ev, SeedRevealed):
-        return replace(game, version=recorded.version, draws=draws, seed_revealed=ev.seed)
+        return replace(
+            game,
+            version=recorded.version,
+            draws=draws,
+            seed_revealed=ev.seed,
+            undoable=(),
+            proposal=None,
+        )
     if isinstance(ev, PositionLoaded):
         state = ruleset.decode_state(plain_value(ev.state))
-        return Game(game.setup, recorded.version, draws, state, game.seed_revealed)
+        return replace(game, version=recorded.version, draws=draws, state=state, undoable=())
+    if isinstance(ev, ActionsUndone | GameRewound):
+        return replace(game, version=recorded.version, proposal=None)
+    if isinstance(ev, RewindProposed):
+        proposal = Proposal(ev.seat, ev.to_version, frozenset({ev.seat}))
+        return replace(game, version=recorded.version, proposal=proposal)
+    if isinstance(ev, RewindAnswered):
+        answered: Proposal | None = game.proposal
+        if answered is not None and ev.accepted:
+            answered = replace(answered, accepted=answered.accepted | {ev.seat})
+        else:
+            answered = None
+        return replace(game, version=recorded.version, proposal=answered)
+    undoable, barrier, last = _undo_bookkeeping(ruleset, game, recorded)
+    created = game.created_through
+    if recorded.version == created + 1 and recorded.actor == SYSTEM and not any(last):
+        created = recorded.version
     return Game(
-        game.setup, recorded.version, draws, ruleset.evolve(game.state, ev), game.seed_revealed
+        game.setup,
+        recorded.version,
+        draws,
+        ruleset.evolve(game.state, ev),
+        game.seed_revealed,
+        undoable,
+        barrier,
+        None,
+        last,
+        created,
     )
 
 
+def _undo_bookkeeping(
+    ruleset: Ruleset[S], game: Game[S], recorded: Recorded
+) -> tuple[tuple[UndoStep, ...], str, tuple[int, ...]]:
+    """What may be undone after this event: a seat's commands within one turn, back to the
+    last chance outcome or hidden-information reveal (contracts §7)."""
+    actor, command_id = recorded.actor, recorded.command_id
+    last = game.last_commands
+    if not isinstance(actor, int):
+        return (), "", last
+    if command_id != (game.undoable[-1].command_id if game.undoable else None) and (
+        command_id != game.barrier_command
+    ):
+        last = tuple(recorded.version if seat == actor else v for seat, v in enumerate(last))
+    if command_id == game.barrier_command or is_barrier(recorded):
+        return (), command_id, last
+    top = game.undoable[-1] if game.undoable else None
+    if top is not None and top.command_id == command_id:
+        return (*game.undoable[:-1], replace(top, to_version=recorded.version)), "", last
+    scope = scope_key(ruleset, game.state)
+    kept = game.undoable if top is not None and top.scope == scope else ()
+    step = UndoStep(actor, command_id, recorded.version, recorded.version, scope)
+    return (*kept, step), "", last
+
+
+class NeedsEarlierBase(Exception):
+    """The events take back versions already folded into the base game: replay from before
+    `version` instead."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"replay must start before version {version}")
+        self.version = version
+
+
 def replay(ruleset: Ruleset[S], events: Iterable[Recorded], game: Game[S] | None = None) -> Game[S]:
-    """Fold a sequence of recorded events, from the start or onto `game`."""
-    for recorded in events:
+    """Fold a sequence of recorded events, from the start or onto `game`, skipping the ranges
+    that undos and rewinds took back (the log keeps them)."""
+    log = events if isinstance(events, list | tuple) else list(events)
+    ranges = skipped_ranges(log)
+    if ranges and game is not None:
+        earliest = min(low for low, _ in ranges)
+        if earliest <= game.version:
+            raise NeedsEarlierBase(earliest)
+    for recorded in log:
+        if ranges and is_skipped(recorded.version, ranges):
+            continue
         game = fold(ruleset, game, recorded)
     if game is None:
         raise CommandMisused("no events to replay")
     return game
+
+
+# --- table procedures: undo and rewind (contracts §7) ----------------------------------------
+
+
+def table_actions(ruleset: Ruleset[S], game: Game[S], seat: int) -> list[Command]:
+    """The undo and rewind commands open to `seat` now, in a fixed order."""
+    actions: list[Command] = []
+    if can_undo(ruleset, game, seat):
+        actions.append(Command.of(UNDO))
+    proposal = game.proposal
+    if proposal is not None:
+        if seat not in proposal.accepted:
+            actions += [Command.of(ACCEPT_REWIND), Command.of(REFUSE_REWIND)]
+    elif not ruleset.is_over(game.state) and game.last_commands and game.last_commands[seat]:
+        actions.append(Command.of(PROPOSE_REWIND, to_version=game.last_commands[seat] - 1))
+    return actions
+
+
+def can_undo(ruleset: Ruleset[S], game: Game[S], seat: int) -> bool:
+    top = game.undoable[-1] if game.undoable else None
+    return (
+        top is not None
+        and top.seat == seat
+        and not ruleset.is_over(game.state)
+        and top.scope == scope_key(ruleset, game.state)
+    )
+
+
+def scope_key(ruleset: Ruleset[S], state: S) -> str:
+    """The undo scope as a canonical string, so that it survives a snapshot unchanged."""
+    return repr(plain_value(ruleset.undo_scope(state)))
+
+
+def decide_table(ruleset: Ruleset[S], game: Game[S], actor: Actor, command: Command) -> list[Event]:
+    rule = ruleset.undo_rule or ruleset.turn_rule
+    if command.type == ORDER_REWIND:
+        if actor != ADMIN:
+            raise IllegalAction("only the game's admin may order a rewind", rule)
+        target = _rewind_target(ruleset, game, command.arg("to_version"), rule)
+        return [
+            GameRewound(
+                rule=rule, from_version=target + 1, to_version=game.version, ordered_by=ADMIN
+            )
+        ]
+    if not isinstance(actor, int):
+        raise IllegalAction(f"{command.type} is for seats", rule)
+    seat = actor
+    if command.type == UNDO:
+        if not can_undo(ruleset, game, seat):
+            raise IllegalAction(
+                "only your own last actions of this turn, back to the last chance outcome or "
+                "hidden-information reveal, can be undone; further back needs a rewind",
+                rule,
+                {"undoable": bool(game.undoable)},
+            )
+        top = game.undoable[-1]
+        return [
+            ActionsUndone(
+                rule=rule, seat=seat, from_version=top.from_version, to_version=game.version
+            )
+        ]
+    if command.type == PROPOSE_REWIND:
+        if ruleset.is_over(game.state):
+            raise GameOver("the game is over; only the admin may order a rewind", ruleset.end_rule)
+        if game.proposal is not None:
+            raise IllegalAction("a rewind is already proposed: answer it first", rule)
+        target = _rewind_target(ruleset, game, command.arg("to_version"), rule)
+        return [RewindProposed(rule=rule, seat=seat, to_version=target)]
+    proposal = game.proposal
+    if proposal is None or seat in proposal.accepted:
+        raise IllegalAction("there is no rewind proposal for you to answer", rule)
+    accepted = command.type == ACCEPT_REWIND
+    events: list[Event] = [RewindAnswered(rule=rule, seat=seat, accepted=accepted)]
+    if accepted and proposal.accepted | {seat} >= set(game.setup.seats):
+        events.append(
+            GameRewound(
+                rule=rule,
+                from_version=proposal.to_version + 1,
+                to_version=game.version + 1,
+                ordered_by="table",
+            )
+        )
+    return events
+
+
+def _rewind_target(ruleset: Ruleset[S], game: Game[S], to_version: Any, rule: str) -> int:
+    if not isinstance(to_version, int) or isinstance(to_version, bool):
+        raise IllegalAction("to_version must be a whole number", rule)
+    if not game.first_playable <= to_version < game.version:
+        raise IllegalAction(
+            f"a rewind goes back to a version from {game.first_playable} to {game.version - 1}",
+            rule,
+            {"to_version": to_version},
+        )
+    return to_version

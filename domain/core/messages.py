@@ -123,6 +123,8 @@ class Event:
     """Base of every event. Subclasses add their data fields and register with `@event`."""
 
     SCHEMA_VERSION: ClassVar[int] = 1
+    REVEALS_HIDDEN: ClassVar[bool] = False
+    """A public event that turns a hidden item face up (an undo cannot go back past it)."""
 
     rule: str
     visibility: Visibility = PUBLIC

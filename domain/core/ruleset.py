@@ -9,7 +9,7 @@ kernel's (`domain.core.kernel.replay`).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -90,6 +90,8 @@ class Ruleset(ABC, Generic[S]):
     """Rule id cited when anything is played after the game has ended."""
     setup_rule: ClassVar[str]
     """Rule id cited for refused options or player counts."""
+    undo_rule: ClassVar[str] = ""
+    """Rule id cited by undo and rewind (the table procedure; the turn rule when empty)."""
 
     def __init__(self, pack: Any = None) -> None:
         self.pack = pack
@@ -162,6 +164,11 @@ class Ruleset(ABC, Generic[S]):
             self.turn_rule,
             {"command": command.as_dict()},
         )
+
+    def undo_scope(self, state: S) -> Hashable:
+        """What a seat's undo stays within: its current turn. Commands made under another
+        scope cannot be undone (override with the ruleset's notion of a turn)."""
+        return frozenset(self.awaited_seats(state))
 
     def system_action(self, state: S) -> Command | None:
         """A command the system must run now with no seat acting (e.g. closing an epoch)."""

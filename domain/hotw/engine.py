@@ -60,6 +60,10 @@ class HotwRuleset(Ruleset[HotwState]):
 
     # --- play ---------------------------------------------------------------------------
 
+    def undo_scope(self, state: HotwState) -> tuple[int, str, int, int]:
+        """A seat's undo stays within its own player turn (or organization step)."""
+        return (state.epoch, state.stage.value, state.turn_index, state.current_seat or -1)
+
     def awaited_seats(self, state: HotwState) -> frozenset[int]:
         return actions.awaited_seats(self.pack, state)
 

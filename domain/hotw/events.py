@@ -36,6 +36,8 @@ class HonorStackShuffled(Event):
 class HonorTurnedUp(Event):
     """The top Honor of the stack is turned face up onto space 1 of the Honor track (setup)."""
 
+    REVEALS_HIDDEN = True
+
     seat: int
     honor: str
 
@@ -119,6 +121,8 @@ class EventCardDealt(Event):
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
 class EmpireCardsDisplayed(Event):
+    REVEALS_HIDDEN = True
+
     epoch: int
     cards: tuple[str, ...]
 
@@ -157,6 +161,8 @@ class PhaseBegan(Event):
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
 class EventRevealed(Event):
+    REVEALS_HIDDEN = True
+
     seat: int
     card: str
 
@@ -400,6 +406,8 @@ class MonumentsUnbuilt(Event):
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
 class HonorAwarded(Event):
+    REVEALS_HIDDEN = True
+
     seat: int
     honor: str
 
@@ -475,6 +483,8 @@ class EffectsEnded(Event):
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
 class AreaTokenPlayed(Event):
+    REVEALS_HIDDEN = True
+
     seat: int
     token: str
 
@@ -512,6 +522,8 @@ class EndgameBegan(Event):
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
 class EndgameTokenRevealed(Event):
+    REVEALS_HIDDEN = True
+
     epoch: int
     token: str
 

@@ -86,6 +86,9 @@ def test_each_command_answers_with_its_events_and_the_new_version(api):
         "version": 3,
         "your_turn": False,
         "actions": [],
+        "table_actions": [
+            {"command": {"type": "propose_rewind", "to_version": 2}, "expected_version": 3}
+        ],
     }
 
 

@@ -71,6 +71,7 @@ class SealedBids(Ruleset[ToyState]):
         OptionSpec("bonus", bool, False, "double the last round"),
     )
     turn_rule = "toy.turn"
+    undo_rule = "toy.table"
     end_rule = "toy.end"
     setup_rule = "toy.setup"
 

@@ -29,3 +29,4 @@ class Hotw2024(HotwRuleset):
     turn_rule = "hotw24.turn.current-player-only"
     end_rule = "hotw24.winning.most-gold"
     setup_rule = "hotw24.setup.player-count"
+    undo_rule = "hotw24.table.undo-and-rewind"

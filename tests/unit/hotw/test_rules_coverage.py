@@ -14,7 +14,8 @@ OPTIONAL_IDS = {"hotw24.example.10"}
 
 
 def cited_ids() -> set[str]:
-    text = "\n".join(path.read_text() for path in HERE.glob("test_*.py"))
+    tests_root = HERE.parents[1]
+    text = "\n".join(path.read_text() for path in tests_root.rglob("test_*.py"))
     return {rule.id for rule in PACK.rules if rule.id in text}
 
 

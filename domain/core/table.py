@@ -1,0 +1,117 @@
+"""Table procedures that every ruleset shares: undo and rewind (contracts §7).
+
+Undo is an event, never a deletion. A seat may undo its own last commands within its current
+turn, back to the last chance outcome or hidden-information reveal. Going further back is a
+rewind: one seat proposes a target version and every other seat accepts (or the admin orders
+it). `replay` skips the undone or rewound ranges; the log keeps them for audit. Because chance
+is counter-based, repeating an action after an undo or a rewind draws the same outcomes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from domain.core.messages import Command, Event, Recorded, event
+
+UNDO = "undo"
+PROPOSE_REWIND = "propose_rewind"
+ACCEPT_REWIND = "accept_rewind"
+REFUSE_REWIND = "refuse_rewind"
+ORDER_REWIND = "order_rewind"
+TABLE_COMMANDS = frozenset({UNDO, PROPOSE_REWIND, ACCEPT_REWIND, REFUSE_REWIND, ORDER_REWIND})
+ADMIN = "admin"
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ActionsUndone(Event):
+    """The seat took back its last command: versions from_version..to_version no longer count."""
+
+    seat: int
+    from_version: int
+    to_version: int
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RewindProposed(Event):
+    """A seat asks the table to go back to the game as it stood after `to_version`."""
+
+    seat: int
+    to_version: int
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RewindAnswered(Event):
+    seat: int
+    accepted: bool
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GameRewound(Event):
+    """Versions from_version..to_version no longer count: the game stands as after
+    from_version - 1. `ordered_by` is `table` (every seat accepted) or `admin`."""
+
+    from_version: int
+    to_version: int
+    ordered_by: str
+
+
+TABLE_EVENTS = (ActionsUndone, RewindProposed, RewindAnswered, GameRewound)
+
+
+@dataclass(frozen=True, slots=True)
+class UndoStep:
+    """One command of the acting seat that may still be undone."""
+
+    seat: int
+    command_id: str
+    from_version: int
+    to_version: int
+    scope: str
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    seat: int
+    to_version: int
+    accepted: frozenset[int]
+
+
+def skipped_ranges(events: Iterable[Recorded]) -> list[tuple[int, int]]:
+    """The version ranges that undos and rewinds in `events` take out of the history."""
+    ranges: list[tuple[int, int]] = []
+    for recorded in events:
+        ev = recorded.event
+        if isinstance(ev, ActionsUndone | GameRewound):
+            ranges.append((ev.from_version, ev.to_version))
+    return ranges
+
+
+def is_skipped(version: int, ranges: list[tuple[int, int]]) -> bool:
+    return any(low <= version <= high for low, high in ranges)
+
+
+def is_barrier(recorded: Recorded) -> bool:
+    """Chance outcomes and hidden-information reveals cannot be undone past."""
+    ev = recorded.event
+    return bool(ev.draws) or not ev.visibility.is_public or ev.REVEALS_HIDDEN
+
+
+def undo_command() -> Command:
+    return Command.of(UNDO)
+
+
+def rewind_target_command(to_version: int) -> Command:
+    return Command.of(PROPOSE_REWIND, to_version=to_version)
+
+
+def answer_commands() -> list[Command]:
+    return [Command.of(ACCEPT_REWIND), Command.of(REFUSE_REWIND)]
+
+
+def is_table_event(ev: Event) -> bool:
+    return isinstance(ev, TABLE_EVENTS)
