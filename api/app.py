@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Flask
 
-from api import cors, errors, feeds, games, health, reference, rulesets
+from api import cors, errors, feeds, games, health, reference, rulesets, trust
 from service.config import Settings
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
@@ -33,6 +33,6 @@ def create_app(redis_url: str | None = None, **config: Any) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     errors.install(app)
     cors.install(app, app.config["CORS_ORIGINS"])
-    for blueprint in (health.bp, rulesets.bp, games.bp, feeds.bp, reference.bp):
+    for blueprint in (health.bp, rulesets.bp, games.bp, feeds.bp, trust.bp, reference.bp):
         app.register_blueprint(blueprint)
     return app

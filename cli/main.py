@@ -18,6 +18,8 @@ SUBCOMMANDS = {
     "openapi": "generate openapi.yaml from the schemas",
     "data": "check a ruleset's data pack or draw its board",
     "selfplay": "play whole games with a random bot, checking invariants after every event",
+    "replay": "verify a stored game against its snapshots, or export an HTML replay",
+    "audit": "re-verify every chance outcome of a game from its revealed seed",
 }
 
 

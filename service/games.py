@@ -22,6 +22,7 @@ from domain.core.errors import IllegalAction
 from domain.core.kernel import (
     Game,
     NeedsEarlierBase,
+    SeedRevealed,
     creation_events,
     decide,
     position_events,
@@ -354,7 +355,26 @@ class GameService:
                 game_id, idempotency_key or "", fingerprint, (fingerprint, result)
             )
         self.cache.put(game_id, after)
+        if rules.is_over(after.state) and after.seed_revealed is None:
+            self.reveal_seed(game_id)
         return CommandOutcome(game_id, recorded, result.last_version)
+
+    def reveal_seed(self, game_id: str, early: bool = False) -> CommandOutcome | None:
+        """Publish the game's secret seed in the log (contracts §4), once: at the end of the
+        game, or earlier when the admin orders it. None if it was already revealed."""
+        rules, game = self.load(game_id)
+        if game.seed_revealed is not None:
+            return None
+        revealed = SeedRevealed(
+            rule=rules.end_rule, seed=self.vault.seed(game_id).hex(), early=early
+        )
+        try:
+            outcome = self._append(
+                rules, game_id, game, SYSTEM, [revealed], "reveal-seed", "reveal-seed"
+            )
+        except VersionConflict:
+            return self.reveal_seed(game_id, early)
+        return None if outcome.duplicate else outcome
 
     def _replayed_outcome(
         self, game_id: str, key: str, fingerprint: str, prior: tuple[str, Any]

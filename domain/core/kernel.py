@@ -58,9 +58,11 @@ class GameCreated(Event):
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
 class SeedRevealed(Event):
-    """The secret seed, published so that anyone can re-verify every draw."""
+    """The secret seed, published so that anyone can re-verify every draw: when the game ends,
+    or earlier if the admin orders it (`early`)."""
 
     seed: str
+    early: bool = False
 
 
 @event

@@ -39,7 +39,8 @@ class Probe:
 
     def check_text(self, text: str) -> None:
         self.answers += 1
-        assert self.seed_hex not in text.lower(), "the seed leaked"
+        published = re.sub(r'"seed":\s*"[0-9a-f]{64}"', "", text.lower())
+        assert self.seed_hex not in published, "the seed leaked outside its SeedRevealed event"
         for token in self.foreign_tokens:
             assert token not in text, "another caller's token leaked"
 

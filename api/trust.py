@@ -1,0 +1,220 @@
+"""Trust: replay jobs (verify, export), the chance audit, the seed reveal, the admin's rewind."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+from flask import Blueprint, Response, current_app, url_for
+from flask.typing import ResponseReturnValue
+from rq.exceptions import NoSuchJobError
+from rq.job import Job
+
+from api.context import access, games
+from api.docs import route
+from api.errors import ApiError, refused
+from api.inputs import bearer_token, json_body
+from domain.core.errors import RuleViolation
+from domain.core.messages import Command
+from domain.core.table import ADMIN, ORDER_REWIND
+from schemas.api import CommandResultSchema
+from schemas.trust import (
+    AuditSchema,
+    ReplayJobSchema,
+    ReplayRequestSchema,
+    RewindRequestSchema,
+    SeedRevealSchema,
+)
+from service.audit import SeedNotRevealed, audit_events
+from service.queries import rule_entry, seen_events
+from service.wiring import raw_redis_client
+from workers.queue import queue
+
+bp = Blueprint("trust", __name__)
+TAGS = ("trust",)
+JOB_ID = re.compile(r"^replay-(verify|export)-([A-Za-z0-9_-]{1,64})-[0-9a-f]{32}$")
+JOBS = {"verify": "workers.jobs.verify_replay", "export": "workers.jobs.export_replay"}
+RESULT_TTL_S = 24 * 3600
+
+
+def _job(job_id: str) -> tuple[Job, str, str]:
+    match = JOB_ID.match(job_id)
+    if match is None:
+        raise ApiError(404, "job_not_found", f"no replay job {job_id!r}")
+    try:
+        job = Job.fetch(job_id, connection=raw_redis_client(current_app.config["REDIS_URL"]))
+    except NoSuchJobError:
+        raise ApiError(404, "job_not_found", f"no replay job {job_id!r}") from None
+    return job, match.group(1), match.group(2)
+
+
+def _job_body(job: Job, kind: str, game_id: str) -> dict[str, Any]:
+    status = job.get_status(refresh=True)
+    body: dict[str, Any] = {
+        "job_id": job.id,
+        "game_id": game_id,
+        "kind": kind,
+        "status": str(status.value if status is not None else "queued"),
+        "status_url": url_for("trust.get_replay_job", job_id=job.id),
+        "result": None,
+        "error": None,
+    }
+    if body["status"] == "finished":
+        value = job.return_value()
+        if kind == "export" and isinstance(value, dict):
+            body["result"] = {
+                "bytes": value.get("bytes"),
+                "html_url": url_for("trust.get_replay_html", job_id=job.id),
+            }
+        else:
+            body["result"] = value
+    elif body["status"] == "failed":
+        body["error"] = "the replay job failed; see the worker's log"
+    return body
+
+
+@route(
+    bp,
+    "/games/<game_id>/replays",
+    "POST",
+    summary="Start a replay job (verify or export)",
+    request=ReplayRequestSchema,
+    response=ReplayJobSchema,
+    status=202,
+    errors=(400, 401, 403, 404, 413, 415),
+    auth=True,
+    tags=TAGS,
+)
+def start_replay(game_id: str) -> ResponseReturnValue:
+    """For a seat or the admin of the game: queue a background job that folds the whole game
+    from event 1 and either checks every snapshot against it (`verify`) or builds a
+    self-contained HTML replay (`export`). Poll the `status_url`."""
+    caller = access().identify(game_id, bearer_token())
+    if caller.seat is None and not caller.is_admin:
+        raise ApiError(401, "unauthorized", "a seat or admin token of this game is required")
+    kind = json_body(ReplayRequestSchema)["kind"]
+    games().store.meta(game_id)
+    job_id = f"replay-{kind}-{game_id}-{uuid.uuid4().hex}"
+    job = queue(current_app.config["REDIS_URL"], current_app.config["QUEUE"]).enqueue(
+        JOBS[kind], game_id, job_id=job_id, result_ttl=RESULT_TTL_S, job_timeout=600
+    )
+    body = ReplayJobSchema().dump(_job_body(job, kind, game_id))
+    return body, 202, {"Location": body["status_url"]}
+
+
+@route(
+    bp,
+    "/replays/<job_id>",
+    "GET",
+    summary="A replay job's status and result",
+    response=ReplayJobSchema,
+    errors=(404,),
+    tags=TAGS,
+)
+def get_replay_job(job_id: str) -> ResponseReturnValue:
+    """Status (`queued`, `started`, `finished`, `failed` …) and, when finished, the verify
+    report (first divergence, if any) or the export's size and `html_url`."""
+    job, kind, game_id = _job(job_id)
+    return ReplayJobSchema().dump(_job_body(job, kind, game_id))
+
+
+@route(
+    bp,
+    "/replays/<job_id>/replay.html",
+    "GET",
+    summary="The exported HTML replay",
+    errors=(404, 409),
+    tags=TAGS,
+)
+def get_replay_html(job_id: str) -> ResponseReturnValue:
+    """The self-contained HTML replay an export job built (open it from disk; no server)."""
+    job, kind, _ = _job(job_id)
+    if kind != "export":
+        raise ApiError(404, "not_an_export", "this job verifies; it has no HTML")
+    value = job.return_value() if job.get_status(refresh=True) == "finished" else None
+    if not isinstance(value, dict):
+        raise ApiError(409, "not_ready", "the export has not finished; poll the job's status")
+    return Response(str(value["html"]), mimetype="text/html")
+
+
+@route(
+    bp,
+    "/games/<game_id>/audit",
+    "GET",
+    summary="Re-verify every chance outcome",
+    response=AuditSchema,
+    errors=(404, 409),
+    tags=TAGS,
+)
+def audit_game(game_id: str) -> ResponseReturnValue:
+    """Once the seed is revealed (at the end of the game, or earlier by the admin): checks the
+    seed against the commitment published at creation and recomputes every recorded draw,
+    listing each mismatch with its version. 409 `seed_not_revealed` before that."""
+    service = games()
+    try:
+        report = audit_events(game_id, service.events(game_id))
+    except SeedNotRevealed as exc:
+        raise ApiError(
+            409, "seed_not_revealed", str(exc), current_version=service.store.version(game_id)
+        ) from None
+    return AuditSchema().dump(report.as_dict())
+
+
+@route(
+    bp,
+    "/games/<game_id>/seed",
+    "POST",
+    summary="Reveal the chance seed now (admin)",
+    response=SeedRevealSchema,
+    status=201,
+    errors=(401, 403, 404, 409),
+    auth=True,
+    tags=TAGS,
+)
+def reveal_seed(game_id: str) -> ResponseReturnValue:
+    """For the game's admin: publish the secret seed before the game ends (the log records
+    that it was early). Anyone can then audit; players can also foresee later rolls, which is
+    why only the admin may do it. 409 if it is already revealed."""
+    access().admin(game_id, bearer_token())
+    outcome = games().reveal_seed(game_id, early=True)
+    if outcome is None:
+        raise ApiError(409, "seed_already_revealed", "the seed is already revealed")
+    event = outcome.events[0]
+    seed = event.as_dict()["data"]["seed"]
+    return SeedRevealSchema().dump(
+        {"game_id": game_id, "version": event.version, "seed": seed}
+    ), 201
+
+
+@route(
+    bp,
+    "/games/<game_id>/rewind",
+    "POST",
+    summary="Order a rewind (admin)",
+    request=RewindRequestSchema,
+    response=CommandResultSchema,
+    status=201,
+    errors=(400, 401, 403, 404, 409, 413, 415, 422),
+    auth=True,
+    tags=TAGS,
+)
+def order_rewind(game_id: str) -> ResponseReturnValue:
+    """For the game's admin: the game goes back to how it stood after `to_version` (the end of
+    a command). The log keeps everything; later versions no longer count. Seats instead post
+    `propose_rewind` as a command, which every other seat must accept."""
+    access().admin(game_id, bearer_token())
+    body = json_body(RewindRequestSchema)
+    service = games()
+    command = Command.of(ORDER_REWIND, to_version=body["to_version"])
+    try:
+        outcome = service.handle(game_id, ADMIN, command)
+    except RuleViolation as violation:
+        entry = rule_entry(service.ruleset_of(game_id), violation.rule)
+        raise refused(violation, entry, service.store.version(game_id)) from None
+    result = {
+        "game_id": game_id,
+        "version": outcome.version,
+        "events": seen_events(list(outcome.events), None),
+    }
+    return CommandResultSchema().dump(result), 201

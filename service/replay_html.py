@@ -1,0 +1,158 @@
+"""A self-contained HTML replay of a game: open it from disk, no server needed.
+
+The page holds the board drawn from the data pack's coordinates, the public view of every
+version as a chain of small changes, and a few lines of script: a version slider, step
+buttons, the event text with its rule id and the catalogue's paraphrase, and the gold track.
+Only public information goes in (what a spectator may see), so the file can be shared.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Callable
+from pathlib import Path
+from string import Template
+from typing import Any
+
+from domain.core.kernel import Game, fold
+from domain.core.messages import Recorded
+from domain.core.ruleset import Ruleset
+from service.games import GameService, recorded_from
+
+Progress = Callable[[int, int], None]
+PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
+PAGE = 1000
+ASSETS = Path(__file__).parent / "replay_assets"
+
+
+def frame_of(rules: Ruleset[Any], game: Game[Any]) -> dict[str, Any]:
+    """What the page draws at one version: the public view's map, fleets and gold."""
+    view = rules.view(game.state, None)
+    players = view.get("players")
+    players = players if isinstance(players, list) else []
+    turn = view.get("turn") if isinstance(view.get("turn"), dict) else {}
+    seat = turn.get("seat")
+    fleets = [[water, seat] for water in turn.get("fleets", [])]
+    fleets += [[water, seat] for water in turn.get("event_fleets", [])]
+    return {
+        "lands": {
+            land: [v["owner"], v["army"], v["buildings"], v["great_wall"]]
+            for land, v in (view.get("lands") or {}).items()
+        },
+        "fleets": fleets,
+        "gold": [p.get("gold", 0) for p in players if isinstance(p, dict)],
+        "epoch": view.get("epoch"),
+        "stage": view.get("stage"),
+        "seat": seat,
+    }
+
+
+def diff(previous: dict[str, Any], current: dict[str, Any]) -> dict[str, Any]:
+    """The change from one frame to the next: changed lands (None: emptied) and other keys."""
+    change: dict[str, Any] = {}
+    lands = {
+        land: value
+        for land, value in current["lands"].items()
+        if previous["lands"].get(land) != value
+    }
+    lands.update({land: None for land in previous["lands"] if land not in current["lands"]})
+    if lands:
+        change["lands"] = lands
+    for key in ("fleets", "gold", "epoch", "stage", "seat"):
+        if previous.get(key) != current.get(key):
+            change[key] = current[key]
+    return change
+
+
+def event_line(rules: Ruleset[Any], recorded: Recorded) -> dict[str, Any]:
+    seen = recorded.seen_by(None)
+    pack = getattr(rules, "pack", None)
+    entry = pack.rules.get(recorded.event.rule) if pack is not None else None
+    return {
+        "v": recorded.version,
+        "type": seen["type"],
+        "rule": seen["rule"],
+        "text": entry.text if entry else "",
+        "page": entry.page if entry else "",
+        "actor": seen["actor"],
+        "data": seen["data"],
+    }
+
+
+def replay_document(
+    service: GameService, game_id: str, progress: Progress | None = None
+) -> dict[str, Any]:
+    """Fold the game from event 1 and gather the frames, events and board the page needs."""
+    rules = service.ruleset_of(game_id)
+    total = service.store.version(game_id)
+    game: Game[Any] | None = None
+    events: list[dict[str, Any]] = []
+    changes: list[dict[str, Any]] = []
+    previous: dict[str, Any] = {"lands": {}}
+    version = 0
+    while version < total:
+        page = service.store.read(game_id, version + 1, total, count=PAGE)
+        if not page:
+            break
+        for stored in page:
+            recorded = recorded_from(stored)
+            game = fold(rules, game, recorded)
+            current = frame_of(rules, game)
+            changes.append(diff(previous, current))
+            previous = current
+            events.append(event_line(rules, recorded))
+            version = recorded.version
+        if progress is not None:
+            progress(version, total)
+    if game is None:
+        raise ValueError(f"game {game_id} has no events")
+    return {
+        "game_id": game_id,
+        "ruleset": rules.name,
+        "players": list(game.setup.players),
+        "colours": list(PLAYER_COLOURS[: len(game.setup.players)]),
+        "places": board_places(rules),
+        "events": events,
+        "changes": changes,
+    }
+
+
+def board_places(rules: Ruleset[Any]) -> dict[str, list[float]]:
+    board = getattr(getattr(rules, "pack", None), "board", None)
+    if board is None:
+        return {}
+    places = {land.id: [land.x, land.y] for land in board.lands.values()}
+    places.update({water.id: [water.x, water.y] for water in board.seas.values()})
+    return places
+
+
+def board_picture(rules: Ruleset[Any]) -> str:
+    board = getattr(getattr(rules, "pack", None), "board", None)
+    if board is None:
+        return ""
+    from service.board_svg import board_svg
+
+    svg = board_svg(board)
+    return svg.split("?>", 1)[1] if svg.startswith("<?xml") else svg
+
+
+def export_html(
+    service: GameService, game_id: str, path: str | Path, progress: Progress | None = None
+) -> Path:
+    target = Path(path)
+    target.write_text(replay_html(service, game_id, progress), encoding="utf-8")
+    return target
+
+
+def replay_html(service: GameService, game_id: str, progress: Progress | None = None) -> str:
+    document = replay_document(service, game_id, progress)
+    data = json.dumps(document, separators=(",", ":")).replace("</", "<\\/")
+    title = html.escape(f"Chronicle replay — {document['ruleset']} — {game_id}")
+    template = Template((ASSETS / "replay.html").read_text(encoding="utf-8"))
+    return template.substitute(
+        title=title,
+        board=board_picture(service.ruleset_of(game_id)),
+        data=data,
+        script=(ASSETS / "replay.js").read_text(encoding="utf-8"),
+    )
