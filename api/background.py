@@ -15,6 +15,7 @@ from flask import current_app
 
 from api.context import games
 from workers.queue import queue
+from workers.scheduling import enqueue_system_steps
 
 log = logging.getLogger("chronicle.api")
 
@@ -34,7 +35,9 @@ def settle_system_steps(game_id: str, version: int) -> None:
         if current_app.config["SYSTEM_STEPS"] == "inline":
             games().run_system_steps(game_id)
         else:
-            _enqueue("workers.jobs.run_system_steps", game_id, f"system-{game_id}-{version}")
+            enqueue_system_steps(
+                current_app.config["REDIS_URL"], current_app.config["QUEUE"], game_id, version
+            )
     except Exception:  # logged; retried on the next command
         log.warning("could not settle the system steps of game %s", game_id, exc_info=True)
 

@@ -13,6 +13,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--redis-url", help="Redis to work on (default: $REDIS_URL)")
     parser.add_argument("--queue", help="queue name (default: $CHRONICLE_QUEUE or chronicle)")
     parser.add_argument("--burst", action="store_true", help="stop when the queue is empty")
+    parser.add_argument(
+        "--sweep-every",
+        type=float,
+        default=float(os.environ.get("CHRONICLE_SWEEP_EVERY_S", "30")),
+        help="seconds between sweeps that re-queue games stuck closing (0: no sweeper)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -26,8 +32,11 @@ def run(args: argparse.Namespace) -> int:
     from rq import Worker
 
     from workers.queue import queue
+    from workers.scheduling import start_sweeper
 
     q = queue(url, args.queue or settings.queue)
+    if args.sweep_every > 0 and not args.burst:
+        start_sweeper(url, q.name, args.sweep_every)
     worker = Worker([q], connection=q.connection)
     worker.work(burst=args.burst, with_scheduler=True)
     return 0

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -45,6 +47,7 @@ from store.redis_store import (
 )
 
 MAX_RETRIES = 8
+FAULT_PAUSE_S = float(os.environ.get("CHRONICLE_FAULT_PAUSE_BEFORE_WORKER_APPEND_S", "0"))
 REWIND_COMMANDS = frozenset({PROPOSE_REWIND, ORDER_REWIND})
 MAX_SYSTEM_STEPS = 100
 
@@ -204,13 +207,20 @@ class GameService:
         self.cache.put(game_id, game)
         return CreatedGame(game_id, version, commitment, tokens, recorded)
 
-    @staticmethod
-    def status_of(rules: Ruleset[Any], game: Game[Any]) -> str:
-        return "finished" if rules.is_over(game.state) else "active"
+    @classmethod
+    def status_of(cls, rules: Ruleset[Any], game: Game[Any]) -> str:
+        """`finished`, `closing` while a step no seat takes is due (e.g. an epoch closing; seats
+        get 409 game_busy meanwhile), else `active`."""
+        if rules.is_over(game.state):
+            return "finished"
+        return "closing" if cls._system_step(rules, game) is not None else "active"
 
     @staticmethod
     def meta_of(rules: Ruleset[Any], game: Game[Any]) -> dict[str, Any]:
-        return {"awaiting": sorted(rules.awaited_seats(game.state))}
+        return {
+            "awaiting": sorted(rules.awaited_seats(game.state)),
+            "seed_revealed": game.seed_revealed is not None,
+        }
 
     # --- loading --------------------------------------------------------------------------
 
@@ -332,6 +342,8 @@ class GameService:
         idempotency_key: str | None,
         fingerprint: str,
     ) -> CommandOutcome:
+        if actor == WORKER and FAULT_PAUSE_S:
+            time.sleep(FAULT_PAUSE_S)  # fault injection: a worker killed between decide and append
         command_id = idempotency_key or uuid.uuid4().hex
         at = now_iso()
         recorded = tuple(
@@ -427,6 +439,7 @@ class GameService:
             except VersionConflict:
                 continue
             taken += 1
+            self.write_snapshot(game_id)
         return taken
 
     # --- snapshots ------------------------------------------------------------------------

@@ -203,7 +203,7 @@ class GameQueries:
     ) -> Iterator[Frame]:
         """Server-Sent Events: every event after `after`, as it is appended, each once and in
         order; a comment every `heartbeat_s` while nothing happens; ends once the game is
-        finished and everything has been sent."""
+        finished, its seed revealed, and everything has been sent."""
         current = self.store.version(game_id)
         if after > current:
             raise VersionOutOfRange(after, current)
@@ -216,7 +216,8 @@ class GameQueries:
                 page = self.store.read(game_id, last + 1, None, STREAM_PAGE)
                 if not page:
                     meta = self.store.meta(game_id)
-                    if meta.status == "finished" and last >= meta.version:
+                    revealed = meta.extra.get("seed_revealed") == "true"
+                    if meta.status == "finished" and revealed and last >= meta.version:
                         return
                     page = self.store.read_after(
                         game_id, last, block_ms=block_ms, count=STREAM_PAGE
