@@ -262,8 +262,16 @@ class GameService:
         from the latest usable snapshot. A snapshot taken inside a range that a later undo or
         rewind took back cannot serve: the load then starts from an earlier one."""
         bound = at
+        untrusted: set[int] | None = None
         while True:
             snapshot = self.store.latest_snapshot(game_id, bound)
+            if snapshot is not None:
+                untrusted = (
+                    self.store.untrusted_snapshots(game_id) if untrusted is None else untrusted
+                )
+                if snapshot.version in untrusted:
+                    bound = snapshot.version - 1
+                    continue
             base = self._game_from_snapshot(rules, game_id, snapshot) if snapshot else None
             start = base.version + 1 if base else 1
             tail = [recorded_from(s) for s in self.store.read(game_id, start, at)]

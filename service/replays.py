@@ -63,7 +63,8 @@ class VerifyReport:
 def verify_game(
     service: GameService, game_id: str, progress: Progress | None = None
 ) -> VerifyReport:
-    """Fold every event from version 1, comparing the state hash at each snapshot version."""
+    """Fold every event from version 1, comparing the state hash at each snapshot version. A
+    snapshot that disagrees is reported and marked untrusted, so that no load uses it again."""
     rules = service.ruleset_of(game_id)
     total = service.store.version(game_id)
     snapshots = {
@@ -86,6 +87,7 @@ def verify_game(
                 replayed = state_hash(encode_game(rules, game))
                 if replayed != snapshot.state_hash:
                     divergences.append(Divergence(version, snapshot.state_hash, replayed))
+                    service.store.mark_snapshot_untrusted(game_id, version)
         if progress is not None:
             progress(version, total)
     if game is None:

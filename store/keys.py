@@ -33,6 +33,10 @@ def snapshot_index(game_id: str) -> str:
     return game_key(game_id, "snapshot-versions")
 
 
+def untrusted_snapshots(game_id: str) -> str:
+    return game_key(game_id, "snapshots-untrusted")
+
+
 def secrets(game_id: str) -> str:
     return game_key(game_id, "secret")
 

@@ -428,6 +428,13 @@ class EventStore:
         body = json.loads(raw)
         return Snapshot(version, body["state"], body["hash"])
 
+    def mark_snapshot_untrusted(self, game_id: str, version: int) -> None:
+        """A snapshot that disagreed with a replay: kept for the record, never loaded again."""
+        self.redis.sadd(keys.untrusted_snapshots(game_id), str(version))
+
+    def untrusted_snapshots(self, game_id: str) -> set[int]:
+        return {int(v) for v in self.redis.smembers(keys.untrusted_snapshots(game_id))}
+
     def snapshot_versions(self, game_id: str) -> list[int]:
         return [int(v) for v in self.redis.zrange(keys.snapshot_index(game_id), 0, -1)]
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from domain.core.chance import Draw
-from domain.core.kernel import SeedRevealed
+from domain.core.kernel import SeedRevealed, replay
 from domain.core.messages import Command, Recorded
 from service.audit import SeedNotRevealed, audit_events
 from service.games import GameService, StateCache, canonical_json, state_hash
@@ -60,6 +60,13 @@ def test_verify_reports_the_first_snapshot_that_disagrees_with_the_replay(servic
     assert not report.ok
     assert report.first_divergence.version == version
     assert report.first_divergence.snapshot_hash == state_hash(body)
+    assert store.untrusted_snapshots(created.game_id) == {version}
+    trusting = GameService(
+        store, service.vault, rulesets=lambda n: SealedBids(), cache=StateCache()
+    )
+    _, loaded = trusting.load(created.game_id)
+    assert loaded.state.chips[0] != 99, "the disagreeing snapshot is never loaded again"
+    assert loaded == replay(SealedBids(), service.events(created.game_id))
 
 
 def revealed_log(service: GameService, game_id: str) -> list[Recorded]:
