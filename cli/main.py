@@ -20,6 +20,7 @@ SUBCOMMANDS = {
     "selfplay": "play whole games with a random bot, checking invariants after every event",
     "replay": "verify a stored game against its snapshots, or export an HTML replay",
     "audit": "re-verify every chance outcome of a game from its revealed seed",
+    "bench": "measure speed and memory on this machine against the targets",
 }
 
 
