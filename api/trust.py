@@ -26,6 +26,7 @@ from schemas.trust import (
     RewindRequestSchema,
     SeedRevealSchema,
 )
+from service.access import NotAuthenticated
 from service.audit import SeedNotRevealed, audit_events
 from service.queries import rule_entry, seen_events
 from service.wiring import raw_redis_client
@@ -92,7 +93,7 @@ def start_replay(game_id: str) -> ResponseReturnValue:
     self-contained HTML replay (`export`). Poll the `status_url`."""
     caller = access().identify(game_id, bearer_token())
     if caller.seat is None and not caller.is_admin:
-        raise ApiError(401, "unauthorized", "a seat or admin token of this game is required")
+        raise NotAuthenticated("a seat or admin token of this game is required")
     kind = json_body(ReplayRequestSchema)["kind"]
     games().store.meta(game_id)
     job_id = f"replay-{kind}-{game_id}-{uuid.uuid4().hex}"

@@ -17,7 +17,7 @@ SUBCOMMANDS = {
     "worker": "run an RQ worker for background jobs",
     "openapi": "generate openapi.yaml from the schemas",
     "data": "check a ruleset's data pack or draw its board",
-    "selfplay": "play whole games with a random bot, checking invariants after every event",
+    "selfplay": "play whole games with bots, in-process or through a running server",
     "replay": "verify a stored game against its snapshots, or export an HTML replay",
     "audit": "re-verify every chance outcome of a game from its revealed seed",
     "bench": "measure speed and memory on this machine against the targets",

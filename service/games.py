@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import threading
 import time
 import uuid
@@ -20,7 +21,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from domain.core.chance import Chance
-from domain.core.errors import IllegalAction
+from domain.core.errors import IllegalAction, RuleViolation
 from domain.core.kernel import (
     Game,
     NeedsEarlierBase,
@@ -35,6 +36,7 @@ from domain.core.ruleset import Ruleset, Setup
 from domain.core.table import ORDER_REWIND, PROPOSE_REWIND, Proposal, UndoStep
 from service import chance as chance_source
 from service.auth import IssuedTokens
+from service.rulesets import import_rulesets_once
 from service.rulesets import ruleset as bound_ruleset
 from store.redis_store import (
     EventStore,
@@ -47,7 +49,15 @@ from store.redis_store import (
 )
 
 MAX_RETRIES = 8
+# Fault injection, for crash tests only; unset (0) everywhere else, read once at import.
+# Each pauses a process at a point where a test then kills it with SIGKILL:
+# - before the append of a worker's step (a worker killed between decide and append);
+# - before / after the append of every command (a web worker killed with the command decided but
+#   not stored, or stored but not yet answered). These two print a `chronicle fault injection:`
+#   line to stderr when they start pausing, so that the test knows where the process is.
 FAULT_PAUSE_S = float(os.environ.get("CHRONICLE_FAULT_PAUSE_BEFORE_WORKER_APPEND_S", "0"))
+FAULT_PAUSE_BEFORE_APPEND_S = float(os.environ.get("CHRONICLE_FAULT_PAUSE_BEFORE_APPEND_S", "0"))
+FAULT_PAUSE_AFTER_APPEND_S = float(os.environ.get("CHRONICLE_FAULT_PAUSE_AFTER_APPEND_S", "0"))
 REWIND_COMMANDS = frozenset({PROPOSE_REWIND, ORDER_REWIND})
 MAX_SYSTEM_STEPS = 100
 
@@ -82,6 +92,7 @@ def state_hash(encoded_state: Any) -> str:
 
 
 def recorded_from(stored: StoredEvent) -> Recorded:
+    import_rulesets_once()  # the event types of every ruleset, before the first decode
     return Recorded.from_dict(stored.decoded())
 
 
@@ -319,6 +330,28 @@ class GameService:
             prior = self.store.idempotent_result(game_id, idempotency_key)
             if prior is not None:
                 return self._replayed_outcome(game_id, idempotency_key, fingerprint, prior)
+        try:
+            return self._decide_and_append(
+                game_id, actor, command, expected_version, idempotency_key, fingerprint
+            )
+        except (VersionConflict, RuleViolation, GameBusy):
+            # A concurrent request with the same key may have landed since the check above (the
+            # game then moved on, so this one finds it stale or illegal): its answer stands.
+            if idempotency_key:
+                prior = self.store.idempotent_result(game_id, idempotency_key)
+                if prior is not None:
+                    return self._replayed_outcome(game_id, idempotency_key, fingerprint, prior)
+            raise
+
+    def _decide_and_append(
+        self,
+        game_id: str,
+        actor: Actor,
+        command: Command,
+        expected_version: int | None,
+        idempotency_key: str | None,
+        fingerprint: str,
+    ) -> CommandOutcome:
         if command.type in REWIND_COMMANDS:
             self._require_command_boundary(game_id, command.arg("to_version"))
         for _ in range(MAX_RETRIES):
@@ -362,6 +395,8 @@ class GameService:
             after = replay(rules, recorded, game)
         except NeedsEarlierBase:
             after = self._load_from_snapshot(rules, game_id, game.version, recorded)
+        if FAULT_PAUSE_BEFORE_APPEND_S:
+            fault_pause("before", FAULT_PAUSE_BEFORE_APPEND_S, game_id, command_id)
         result = self.store.append(
             game_id,
             [envelope_payload(e, actor, command_id, at) for e in events],
@@ -370,6 +405,8 @@ class GameService:
             fingerprint=fingerprint,
             meta={"status": self.status_of(rules, after), **self.meta_of(rules, after)},
         )
+        if FAULT_PAUSE_AFTER_APPEND_S and not result.duplicate:
+            fault_pause("after", FAULT_PAUSE_AFTER_APPEND_S, game_id, command_id)
         if result.duplicate:
             return self._replayed_outcome(
                 game_id, idempotency_key or "", fingerprint, (fingerprint, result)
@@ -457,6 +494,18 @@ class GameService:
         body = encode_game(rules, game)
         self.store.save_snapshot(game_id, game.version, canonical_json(body), state_hash(body))
         return game.version
+
+
+def fault_pause(where: str, seconds: float, game_id: str, command_id: str) -> None:
+    """Fault injection (see FAULT_PAUSE_BEFORE_APPEND_S): say where this process stops, then
+    stop there long enough for a crash test to kill it."""
+    print(
+        f"chronicle fault injection: pid {os.getpid()} pausing {seconds}s {where} appending "
+        f"command {command_id} to game {game_id}",
+        file=sys.stderr,
+        flush=True,
+    )
+    time.sleep(seconds)
 
 
 def new_game_id() -> str:

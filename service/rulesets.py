@@ -23,6 +23,19 @@ def import_rulesets() -> None:
         importlib.import_module(module)
 
 
+_imported = False
+
+
+def import_rulesets_once() -> None:
+    """import_rulesets(), the first time only: decoding a stored event needs its type, which the
+    ruleset's module registers on import, and a fresh process may decode events (a feed, an
+    audit, the repeat of an idempotent command) before it has loaded any ruleset."""
+    global _imported
+    if not _imported:
+        import_rulesets()
+        _imported = True
+
+
 def load_pack(name: str) -> Any:
     from schemas.packs import load_pack as load
 

@@ -196,6 +196,8 @@ class EventStore:
         self._append = client.register_script(APPEND)
         self._create = client.register_script(CREATE)
         self._save_snapshot = client.register_script(SAVE_SNAPSHOT)
+        self._timeout_s: float | None = None
+        self._timeout_known = False
 
     @classmethod
     def from_url(cls, url: str) -> EventStore:
@@ -393,7 +395,12 @@ class EventStore:
         """Events after `after_version`, waiting up to `block_ms` for one to arrive (XREAD BLOCK).
 
         Returns at once when there are events already; an empty list when none came in time.
+        Waits less than the client's socket timeout (redis-py 8 defaults it to 5 s), which would
+        otherwise cut a longer wait short with a TimeoutError.
         """
+        socket_timeout = self._socket_timeout()
+        if socket_timeout:
+            block_ms = max(1, min(block_ms, int(socket_timeout * 1000) - 250))
         reply = self.redis.xread(
             {keys.events(game_id): f"{max(after_version, 0)}-0"}, count=count, block=block_ms
         )
@@ -403,6 +410,19 @@ class EventStore:
             for _stream, entries in streams
             for entry_id, fields in entries
         ]
+
+    def _socket_timeout(self) -> float | None:
+        """The socket timeout of the client's connections (not always in the pool's kwargs:
+        redis-py 8 gives a connection made from a URL its own default of 5 s)."""
+        if not self._timeout_known:
+            pool = self.redis.connection_pool
+            connection = pool.get_connection()
+            try:
+                self._timeout_s = connection.socket_timeout
+            finally:
+                pool.release(connection)
+            self._timeout_known = True
+        return self._timeout_s
 
     # --- snapshots ------------------------------------------------------------------------
 

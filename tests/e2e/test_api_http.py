@@ -3,16 +3,11 @@ session's redis-server, played by a client that only uses documented endpoints."
 
 from __future__ import annotations
 
-import os
 import random
-import signal
-import subprocess
-import sys
 import threading
 import time
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,11 +15,10 @@ import requests
 
 from domain.core.kernel import replay
 from service.games import GameService
-from store.server import free_port
 from tests.support.api import bearer, play_to_the_end, sse_frames
+from tests.support.http import serving
 from tests.support.toy import SealedBidsClosedBySystem
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 ORIGIN = "http://board.example"
 CLOSING = "toy-sealed-bids-closing"
 
@@ -55,43 +49,13 @@ class Http:
 
 @pytest.fixture(scope="module")
 def server(redis_url: str) -> Iterator[str]:
-    port = free_port()
-    env = {
-        **os.environ,
-        "REDIS_URL": redis_url,
-        "CHRONICLE_RULESET_MODULES": "tests.support.toy",
-        "PYTHONPATH": str(REPO_ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-        "CHRONICLE_QUEUE": f"http-{uuid.uuid4().hex[:8]}",
-        "CHRONICLE_SNAPSHOT_EVERY": "4",
-        "CHRONICLE_CORS_ORIGINS": ORIGIN,
-    }
-    process = subprocess.Popen(
-        [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--web-workers", "1"],
-        env=env,
-        cwd=REPO_ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert process.poll() is None, process.stderr.read().decode()[-2000:]
-            assert time.monotonic() < deadline, "the server did not come up"
-            try:
-                if requests.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except requests.ConnectionError:
-                pass
-            time.sleep(0.1)
+    with serving(
+        redis_url,
+        CHRONICLE_RULESET_MODULES="tests.support.toy",
+        CHRONICLE_SNAPSHOT_EVERY="4",
+        CHRONICLE_CORS_ORIGINS=ORIGIN,
+    ) as base:
         yield base
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def test_a_game_played_over_http_streams_live_and_its_worker_closes_rounds_and_snapshots(

@@ -87,6 +87,12 @@ def begin_epoch(ctx: Ctx, epoch: int) -> None:
     players = len(ctx.state.players)
     if epoch == 1:
         rule = "hotw24.organization.area-tokens.epoch-one"
+        (face_up,) = draw_from_bag(ctx, 1)
+        ctx.emit(
+            EndgameTokenPlaced(
+                rule=rule, epoch=1, token=face_up, face_up=True, draws=ctx.chance.take_draws()
+            )
+        )
         for seat in range(players):
             (token,) = draw_from_bag(ctx, 1)
             ctx.emit(
@@ -98,12 +104,6 @@ def begin_epoch(ctx: Ctx, epoch: int) -> None:
                     draws=ctx.chance.take_draws(),
                 )
             )
-        (token,) = draw_from_bag(ctx, 1)
-        ctx.emit(
-            EndgameTokenPlaced(
-                rule=rule, epoch=1, token=token, face_up=True, draws=ctx.chance.take_draws()
-            )
-        )
         deal_and_display(ctx)
         return
     richest = most_gold(ctx.state)

@@ -1,0 +1,192 @@
+"""A whole hotw-2024 game over real HTTP: `chronicle serve` (two gunicorn workers and an RQ
+worker) on the session's redis-server, played by four clients at once. Each client knows only
+its own seat token and the documented endpoints: it polls the game's summary for whose turn it
+is, lists its legal actions, posts one chosen by its own seeded random generator, and retries
+while the RQ worker closes an epoch (409 `game_busy`)."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import requests
+
+from domain.core.kernel import replay
+from service.games import recorded_from
+from service.rulesets import ruleset
+from tests.support.http import serving
+
+HOTW = "hotw-2024"
+PLAYERS = ["ann", "bob", "cy", "di"]
+TABLE_PROCEDURES = frozenset(
+    {"undo", "propose_rewind", "accept_rewind", "refuse_rewind", "order_rewind"}
+)
+"""Undo and rewind are on every legal-actions list; a random player that took them would
+never finish, so the clients play only the game's own moves."""
+NEVER_LEGAL = {"command": {"type": "move_army", "land": "italia"}}
+"""Placed armies never move: posted while the game awaits nobody, to see it told `game_busy`."""
+GAME_DEADLINE_S = 90
+IDLE_POLL_S = (0.005, 0.04)
+"""How long a client waits between polls while others play: doubling from 5 ms to 40 ms."""
+
+
+@pytest.fixture(scope="module")
+def server(redis_url: str) -> Iterator[str]:
+    with serving(redis_url, web_workers=2) as base:
+        yield base
+
+
+class SeatClient(threading.Thread):
+    """One player's client: its own session, its own token, its own random generator."""
+
+    def __init__(self, base: str, game_id: str, seat: int, token: str, seed: str) -> None:
+        super().__init__(name=f"seat-{seat}", daemon=True)
+        self.base = base
+        self.game_id = game_id
+        self.seat = seat
+        self.session = requests.Session()
+        self.session.headers["Authorization"] = f"Bearer {token}"
+        self.rng = random.Random(f"{seed}:{seat}")
+        self.moves = 0
+        self.requests = 0
+        self.busy = 0
+        self.probes: Counter[tuple[int, str]] = Counter()
+        self.failure: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.play()
+        except BaseException as exc:  # reported by the test thread
+            self.failure = exc
+
+    def call(self, method: str, path: str, **kwargs: Any) -> requests.Response:
+        self.requests += 1
+        response = self.session.request(method, self.base + path, timeout=10, **kwargs)
+        assert response.status_code < 500, response.text
+        return response
+
+    def play(self) -> None:
+        """While its turn lasts, the client lists its legal actions and posts one (two round
+        trips a move); otherwise it polls the summary, backing off while others play."""
+        game = f"/games/{self.game_id}"
+        probed_at = -1
+        idle = IDLE_POLL_S[0]
+        my_turn = False
+        deadline = time.monotonic() + GAME_DEADLINE_S
+        while time.monotonic() < deadline:
+            if my_turn:
+                legal = self.call("GET", f"{game}/legal-actions").json()
+                moves = [
+                    a for a in legal["actions"] if a["command"]["type"] not in TABLE_PROCEDURES
+                ]
+                if legal["your_turn"] and moves:
+                    self.post(game, self.rng.choice(moves))
+                    continue
+                my_turn = False
+            summary = self.call("GET", game).json()
+            if summary["status"] == "finished":
+                return
+            if self.seat in summary["awaiting"]:
+                my_turn, idle = True, IDLE_POLL_S[0]
+                continue
+            if not summary["awaiting"] and summary["version"] != probed_at:
+                probed_at = summary["version"]  # a system step is due: try to act anyway
+                self.probe(game)
+            time.sleep(idle)
+            idle = min(idle * 2, IDLE_POLL_S[1])
+        raise AssertionError(f"seat {self.seat}: the game did not finish in {GAME_DEADLINE_S} s")
+
+    def post(self, game: str, action: dict[str, Any]) -> None:
+        key = uuid.uuid4().hex
+        response = self.call(
+            "POST", f"{game}/commands", json=action, headers={"Idempotency-Key": key}
+        )
+        body = response.json()
+        if response.status_code == 409 and body["code"] == "game_busy":
+            self.busy += 1  # the worker is closing an epoch: ask again what to do
+            time.sleep(0.02)
+            return
+        assert response.status_code == 201, body
+        assert body["version"] == action["expected_version"] + len(body["events"])
+        self.moves += 1
+
+    def probe(self, game: str) -> None:
+        response = self.call("POST", f"{game}/commands", json=NEVER_LEGAL)
+        code = response.json()["code"]
+        self.probes[(response.status_code, code)] += 1
+        if code == "game_busy":
+            self.busy += 1
+
+
+@pytest.mark.slow
+def test_four_http_clients_play_a_whole_hotw_game_that_the_worker_closes_epochs_of(server, store):
+    started = time.monotonic()
+    created = requests.post(
+        f"{server}/games", json={"ruleset": HOTW, "players": PLAYERS}, timeout=10
+    )
+    assert created.status_code == 201, created.text
+    game = created.json()
+    game_id = game["game_id"]
+    clients = [
+        SeatClient(server, game_id, seat, token, seed="chronicle")
+        for seat, token in enumerate(game["seat_tokens"])
+    ]
+    for client in clients:
+        client.start()
+    for client in clients:
+        client.join(GAME_DEADLINE_S + 10)
+    failures = [(c.seat, c.failure) for c in clients if c.failure or c.is_alive()]
+    assert not failures, failures
+    elapsed = time.monotonic() - started
+
+    summary = requests.get(f"{server}/games/{game_id}", timeout=10).json()
+    assert summary["status"] == "finished" and summary["awaiting"] == []
+    result = requests.get(f"{server}/games/{game_id}/result", timeout=10)
+    assert result.status_code == 200, result.text
+    result = result.json()
+
+    # the stored log, read from Redis, replayed in process, gives the same result
+    rules = ruleset(HOTW)
+    log = [recorded_from(stored) for stored in store.read(game_id, 1)]
+    final = replay(rules, log)
+    expected = rules.result(final.state)
+    assert rules.is_over(final.state)
+    assert result["version"] == final.version == summary["version"] == len(log)
+    assert result["scores"] == expected["scores"]
+    assert [(r["seat"], r["place"], r["score"], r["player"]) for r in result["ranking"]] == [
+        (r["seat"], r["place"], r["score"], PLAYERS[r["seat"]]) for r in expected["ranking"]
+    ]
+    assert result["tie_breaks"] == expected["tie_breaks"]
+    assert result["details"] == expected["details"] and result["details"]["final"] is True
+
+    # every seat played, only as itself; epochs II-V and the Endgame were opened by the worker
+    assert all(client.moves > 0 for client in clients)
+    assert {r.actor for r in log if isinstance(r.actor, int)} == {0, 1, 2, 3}
+    commands = Counter(actor for actor, _ in {(r.actor, r.command_id) for r in log})
+    assert [commands[seat] for seat in range(4)] == [client.moves for client in clients]
+    assert commands["worker"] == 5
+    opened = [r for r in log if r.event.type in ("EpochBegan", "EndgameBegan")]
+    assert [(r.event.type, r.actor) for r in opened] == [
+        ("EpochBegan", "system"),
+        *[("EpochBegan", "worker")] * 4,
+        ("EndgameBegan", "worker"),
+    ]
+    # seats that tried to act while the worker closed an epoch were told to retry
+    probes = sum((client.probes for client in clients), Counter())
+    assert set(probes) <= {
+        (409, "game_busy"),
+        (422, "not_your_turn"),
+        (422, "illegal_action"),
+        (422, "game_over"),
+    }
+    assert probes[(409, "game_busy")] >= 1, probes
+    print(
+        f"{len(log)} events, {sum(c.moves for c in clients)} moves, "
+        f"{sum(c.requests for c in clients)} requests, {elapsed:.1f} s, probes {dict(probes)}"
+    )
