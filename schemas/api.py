@@ -138,6 +138,10 @@ class GameSummarySchema(Schema):
     )
     version = fields.Integer(required=True)
     seed_commitment = fields.String(required=True)
+    seed_revealed = fields.Boolean(
+        required=True,
+        metadata={"description": "Whether the seed is in the log (SeedRevealed): audit then."},
+    )
     created_at = fields.String(required=True)
     sandbox_of = fields.String(allow_none=True)
 

@@ -124,6 +124,7 @@ class GameQueries:
             "summary": rules.summary(game.state),
             "version": game.version,
             "seed_commitment": game.setup.seed_commitment,
+            "seed_revealed": meta.extra.get("seed_revealed") == "true",
             "created_at": iso_time(meta.created_at),
             "sandbox_of": meta.extra.get("sandbox_of"),
         }

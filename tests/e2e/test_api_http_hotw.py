@@ -6,21 +6,28 @@ while the RQ worker closes an epoch (409 `game_busy`)."""
 
 from __future__ import annotations
 
+import hashlib
 import random
+import re
+import tempfile
 import threading
 import time
 import uuid
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
+from rq.registry import FinishedJobRegistry
 
 from domain.core.kernel import replay
 from service.games import recorded_from
 from service.rulesets import ruleset
+from tests.support.browser import chromium_binary, dump_dom
 from tests.support.http import serving
+from workers.queue import queue
 
 HOTW = "hotw-2024"
 PLAYERS = ["ann", "bob", "cy", "di"]
@@ -37,8 +44,13 @@ IDLE_POLL_S = (0.005, 0.04)
 
 
 @pytest.fixture(scope="module")
-def server(redis_url: str) -> Iterator[str]:
-    with serving(redis_url, web_workers=2) as base:
+def queue_name() -> str:
+    return f"http-hotw-{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture(scope="module")
+def server(redis_url: str, queue_name: str) -> Iterator[str]:
+    with serving(redis_url, web_workers=2, CHRONICLE_QUEUE=queue_name) as base:
         yield base
 
 
@@ -125,7 +137,9 @@ class SeatClient(threading.Thread):
 
 
 @pytest.mark.slow
-def test_four_http_clients_play_a_whole_hotw_game_that_the_worker_closes_epochs_of(server, store):
+def test_four_http_clients_play_a_whole_hotw_game_that_the_worker_closes_epochs_of(
+    server, store, redis_url, queue_name
+):
     started = time.monotonic()
     created = requests.post(
         f"{server}/games", json={"ruleset": HOTW, "players": PLAYERS}, timeout=10
@@ -190,3 +204,82 @@ def test_four_http_clients_play_a_whole_hotw_game_that_the_worker_closes_epochs_
         f"{len(log)} events, {sum(c.moves for c in clients)} moves, "
         f"{sum(c.requests for c in clients)} requests, {elapsed:.1f} s, probes {dict(probes)}"
     )
+
+    the_worker_closed_every_epoch_in_rq(redis_url, queue_name, game_id, log)
+    the_game_ends_with_the_seed_revealed_and_a_clean_audit(server, game_id, game["admin_token"])
+    the_game_verifies_and_its_html_replay_steps_through_in_chromium(
+        server, game_id, game["seat_tokens"][0], log
+    )
+
+
+def the_worker_closed_every_epoch_in_rq(
+    redis_url: str, queue_name: str, game_id: str, log: list[Any]
+) -> None:
+    """Each command of the worker is a finished RQ job named after the game and the version it
+    started from (contracts §5: exactly once)."""
+    finished = set(FinishedJobRegistry(queue=queue(redis_url, queue_name)).get_job_ids())
+    starts = sorted(
+        {
+            r.version - 1
+            for r in log
+            if r.actor == "worker" and r.event.type in ("EpochBegan", "EndgameBegan")
+        }
+    )
+    assert len(starts) == 5
+    first_of_each_worker_command = {
+        min(r.version for r in log if r.command_id == command) - 1
+        for command in {r.command_id for r in log if r.actor == "worker"}
+    }
+    wanted = {f"system-{game_id}-{v}" for v in first_of_each_worker_command}
+    assert wanted <= finished, (wanted, finished)
+
+
+def the_game_ends_with_the_seed_revealed_and_a_clean_audit(
+    server: str, game_id: str, admin_token: str
+) -> None:
+    summary = requests.get(f"{server}/games/{game_id}", timeout=10).json()
+    assert summary["seed_revealed"] is True
+    audit = requests.get(f"{server}/games/{game_id}/audit", timeout=30)
+    assert audit.status_code == 200, audit.text
+    report = audit.json()
+    assert report["clean"] and report["commitment_verified"] and report["counters_in_order"]
+    assert report["mismatches"] == [] and report["outcomes_checked"] > 50
+    assert hashlib.sha256(bytes.fromhex(report["seed"])).hexdigest() in report["seed_commitment"]
+
+
+def finished_job(server: str, game_id: str, token: str, kind: str) -> dict[str, Any]:
+    started = requests.post(
+        f"{server}/games/{game_id}/replays",
+        json={"kind": kind},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=10,
+    )
+    assert started.status_code == 202, started.text
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        job = requests.get(f"{server}{started.json()['status_url']}", timeout=10).json()
+        assert job["status"] != "failed", job
+        if job["status"] == "finished":
+            return dict(job)
+        time.sleep(0.1)
+    raise AssertionError(f"the {kind} job did not finish")
+
+
+def the_game_verifies_and_its_html_replay_steps_through_in_chromium(
+    server: str, game_id: str, token: str, log: list[Any]
+) -> None:
+    verified = finished_job(server, game_id, token, "verify")["result"]
+    assert verified["ok"] is True and verified["events"] == len(log)
+    assert verified["snapshots_checked"] >= 5, "a snapshot at every epoch close"
+    exported = finished_job(server, game_id, token, "export")["result"]
+    page = requests.get(f"{server}{exported['html_url']}", timeout=30)
+    assert page.status_code == 200 and len(page.content) == exported["bytes"]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "replay.html"
+        path.write_bytes(page.content)
+        chromium = chromium_binary()
+        for version in (1, len(log) // 2, len(log)):
+            dom = dump_dom(chromium, f"{path.as_uri()}#v={version}")
+            shown = re.search(r'<span id="version">(\d+)</span>', dom)
+            assert shown is not None and int(shown.group(1)) == version
+            assert log[version - 1].event.rule in dom
