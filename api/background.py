@@ -26,11 +26,12 @@ def _enqueue(function: str, game_id: str, job_id: str) -> None:
     )
 
 
-def settle_system_steps(game_id: str, version: int) -> None:
-    """Run or queue the game's due system steps. Never fails the request: the command that
-    made them due stands, and the next command will ask again."""
+def settle_system_steps(game_id: str, version: int, due: bool | None = None) -> None:
+    """Run or queue the game's due system steps (`due`: already known to be due or not).
+    Never fails the request: the command that made them due stands, and the next command will
+    ask again."""
     try:
-        if not games().system_step_due(game_id):
+        if not (games().system_step_due(game_id) if due is None else due):
             return
         if current_app.config["SYSTEM_STEPS"] == "inline":
             games().run_system_steps(game_id)

@@ -15,6 +15,7 @@ from schemas.api import (
     FeedSchema,
     StreamQuerySchema,
 )
+from schemas.instances import one
 
 bp = Blueprint("feeds", __name__)
 
@@ -37,7 +38,9 @@ def list_events(game_id: str) -> ResponseReturnValue:
     starts. Another seat's private events show only their redacted form."""
     caller = access().identify(game_id, bearer_token())
     args = query(FeedQuerySchema)
-    return FeedSchema().dump(queries().feed(game_id, caller.viewer, args["from_"], args["limit"]))
+    return one(FeedSchema).dump(
+        queries().feed(game_id, caller.viewer, args["from_"], args["limit"])
+    )
 
 
 @route(
@@ -110,4 +113,4 @@ def explain_event(game_id: str, version: int) -> ResponseReturnValue:
     ruleset has a catalogue, and the inputs that decided it (its data and chance draws, as the
     caller may see them), with the public facts of the position just before it."""
     caller = access().identify(game_id, bearer_token())
-    return ExplanationSchema().dump(queries().explain(game_id, version, caller.viewer))
+    return one(ExplanationSchema).dump(queries().explain(game_id, version, caller.viewer))

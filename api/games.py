@@ -30,6 +30,7 @@ from schemas.api import (
     SandboxRequestSchema,
     StateSchema,
 )
+from schemas.instances import one
 from service.games import CreatedGame, GameBusy
 from service.queries import rule_entry, seen_events
 
@@ -42,7 +43,7 @@ PLAY = ("play",)
 def created_response(created: CreatedGame, sandbox_of: str | None = None) -> ResponseReturnValue:
     first = created.events[0].event
     assert isinstance(first, GameCreated)
-    body = CreatedGameSchema().dump(
+    body = one(CreatedGameSchema).dump(
         {
             "game_id": created.game_id,
             "ruleset": first.ruleset,
@@ -99,7 +100,7 @@ def list_games() -> ResponseReturnValue:
         offset=args["offset"],
         limit=args["limit"],
     )
-    return GameListSchema().dump(page)
+    return one(GameListSchema).dump(page)
 
 
 @route(
@@ -114,7 +115,7 @@ def list_games() -> ResponseReturnValue:
 def get_game(game_id: str) -> ResponseReturnValue:
     """Public facts: status, ruleset, players, options, the seats the game waits for, the
     ruleset's summary (phase, round…), the version and the seed commitment."""
-    return GameSummarySchema().dump(queries().summary(game_id))
+    return one(GameSummarySchema).dump(queries().summary(game_id))
 
 
 @route(
@@ -162,14 +163,14 @@ def post_command(game_id: str) -> ResponseReturnValue:
         settle_system_steps(game_id, service.store.version(game_id))
         raise
     if not outcome.duplicate and outcome.events:
-        settle_system_steps(game_id, outcome.version)
+        settle_system_steps(game_id, outcome.version, outcome.system_step_due)
         schedule_snapshot(game_id, outcome.events[0].version, outcome.version)
     result = {
         "game_id": game_id,
         "version": outcome.version,
         "events": seen_events(list(outcome.events), seat),
     }
-    return CommandResultSchema().dump(result), 200 if outcome.duplicate else 201
+    return one(CommandResultSchema).dump(result), 200 if outcome.duplicate else 201
 
 
 @route(
@@ -187,7 +188,7 @@ def legal_actions(game_id: str) -> ResponseReturnValue:
     request body ready to post to the commands URL; empty when it is not this seat's turn."""
     caller = access().seat(game_id, bearer_token())
     assert caller.seat is not None
-    return LegalActionsSchema().dump(queries().legal_actions(game_id, caller.seat))
+    return one(LegalActionsSchema).dump(queries().legal_actions(game_id, caller.seat))
 
 
 @route(
@@ -206,7 +207,7 @@ def get_state(game_id: str) -> ResponseReturnValue:
     hidden items and the public facts; spectators (no token) and the admin see public facts."""
     caller = access().identify(game_id, bearer_token())
     args = query(AtQuerySchema)
-    return StateSchema().dump(queries().view(game_id, caller.viewer, args.get("at")))
+    return one(StateSchema).dump(queries().view(game_id, caller.viewer, args.get("at")))
 
 
 @route(
@@ -223,7 +224,7 @@ def get_result(game_id: str) -> ResponseReturnValue:
     """Final scores, the ranking (tied seats share a place) and the tie-breaks that decided it.
     409 while the game is still being played."""
     access().identify(game_id, bearer_token())
-    return ResultSchema().dump(queries().result(game_id))
+    return one(ResultSchema).dump(queries().result(game_id))
 
 
 @route(
@@ -243,7 +244,7 @@ def get_position(game_id: str) -> ResponseReturnValue:
     takes. 409 while the game is being played, when it would reveal hidden information."""
     access().admin(game_id, bearer_token())
     args = query(AtQuerySchema)
-    return PositionSchema().dump(queries().position(game_id, args.get("at")))
+    return one(PositionSchema).dump(queries().position(game_id, args.get("at")))
 
 
 @route(

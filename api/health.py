@@ -9,6 +9,7 @@ from rq import Worker
 from api.docs import route
 from api.errors import ApiError
 from schemas.common import HealthSchema
+from schemas.instances import one
 from service.wiring import raw_redis_client, redis_client
 
 bp = Blueprint("health", __name__)
@@ -32,7 +33,7 @@ def healthz() -> ResponseReturnValue:
         workers = Worker.count(connection=raw_redis_client(url))
     except Exception as exc:  # any failure to reach Redis means "not ready"
         raise ApiError(503, "store_unavailable", f"Redis is not reachable: {exc}") from None
-    return HealthSchema().dump(
+    return one(HealthSchema).dump(
         {
             "status": "ok",
             "redis_version": info["redis_version"],

@@ -14,6 +14,7 @@ from flask import request
 from marshmallow import Schema
 
 from api.errors import ApiError
+from schemas.instances import one
 from service.access import NotAuthenticated
 
 MAX_JSON_DEPTH = 32
@@ -54,7 +55,7 @@ def json_body(schema: type[Schema]) -> dict[str, Any]:
         raise ApiError(400, "invalid_json", f"the body is not valid JSON: {exc}"[:300]) from None
     if _depth(body) > MAX_JSON_DEPTH:
         raise ApiError(400, "invalid_json", f"the body nests deeper than {MAX_JSON_DEPTH} levels")
-    loaded: dict[str, Any] = schema().load(body)
+    loaded: dict[str, Any] = one(schema).load(body)
     return loaded
 
 
@@ -68,7 +69,7 @@ def query(schema: type[Schema]) -> dict[str, Any]:
             "a query parameter is given more than once",
             details={"fields": {k: ["Given more than once."] for k in repeated}},
         )
-    loaded: dict[str, Any] = schema().load(request.args.to_dict())
+    loaded: dict[str, Any] = one(schema).load(request.args.to_dict())
     return loaded
 
 

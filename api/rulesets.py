@@ -8,6 +8,7 @@ from flask.typing import ResponseReturnValue
 from api.context import queries
 from api.docs import route
 from schemas.api import RulesetListSchema
+from schemas.instances import one
 
 bp = Blueprint("rulesets", __name__)
 
@@ -23,4 +24,4 @@ bp = Blueprint("rulesets", __name__)
 def list_rulesets() -> ResponseReturnValue:
     """Every registered ruleset: its name (to pass when creating a game), title, the player
     counts it supports, and its options with their types, defaults and allowed values."""
-    return RulesetListSchema().dump({"rulesets": queries().rulesets()})
+    return one(RulesetListSchema).dump({"rulesets": queries().rulesets()})

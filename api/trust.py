@@ -19,6 +19,7 @@ from domain.core.errors import RuleViolation
 from domain.core.messages import Command
 from domain.core.table import ADMIN, ORDER_REWIND
 from schemas.api import CommandResultSchema
+from schemas.instances import one
 from schemas.trust import (
     AuditSchema,
     ReplayJobSchema,
@@ -100,7 +101,7 @@ def start_replay(game_id: str) -> ResponseReturnValue:
     job = queue(current_app.config["REDIS_URL"], current_app.config["QUEUE"]).enqueue(
         JOBS[kind], game_id, job_id=job_id, result_ttl=RESULT_TTL_S, job_timeout=600
     )
-    body = ReplayJobSchema().dump(_job_body(job, kind, game_id))
+    body = one(ReplayJobSchema).dump(_job_body(job, kind, game_id))
     return body, 202, {"Location": body["status_url"]}
 
 
@@ -117,7 +118,7 @@ def get_replay_job(job_id: str) -> ResponseReturnValue:
     """Status (`queued`, `started`, `finished`, `failed` …) and, when finished, the verify
     report (first divergence, if any) or the export's size and `html_url`."""
     job, kind, game_id = _job(job_id)
-    return ReplayJobSchema().dump(_job_body(job, kind, game_id))
+    return one(ReplayJobSchema).dump(_job_body(job, kind, game_id))
 
 
 @route(
@@ -159,7 +160,7 @@ def audit_game(game_id: str) -> ResponseReturnValue:
         raise ApiError(
             409, "seed_not_revealed", str(exc), current_version=service.store.version(game_id)
         ) from None
-    return AuditSchema().dump(report.as_dict())
+    return one(AuditSchema).dump(report.as_dict())
 
 
 @route(
@@ -183,7 +184,7 @@ def reveal_seed(game_id: str) -> ResponseReturnValue:
         raise ApiError(409, "seed_already_revealed", "the seed is already revealed")
     event = outcome.events[0]
     seed = event.as_dict()["data"]["seed"]
-    return SeedRevealSchema().dump(
+    return one(SeedRevealSchema).dump(
         {"game_id": game_id, "version": event.version, "seed": seed}
     ), 201
 
@@ -218,4 +219,4 @@ def order_rewind(game_id: str) -> ResponseReturnValue:
         "version": outcome.version,
         "events": seen_events(list(outcome.events), None),
     }
-    return CommandResultSchema().dump(result), 201
+    return one(CommandResultSchema).dump(result), 201

@@ -1,5 +1,11 @@
-"""The WSGI entry point for gunicorn: `gunicorn api.wsgi:app` (REDIS_URL must be set)."""
+"""The WSGI entry point for gunicorn: `gunicorn api.wsgi:app` (REDIS_URL must be set).
+
+Every ruleset and its data pack is loaded here, before the first request, so that no request
+waits for a pack to be read."""
 
 from api.app import create_app
+from service.rulesets import available, ruleset
 
 app = create_app()
+for name in available():
+    ruleset(name)

@@ -19,6 +19,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=float(os.environ.get("CHRONICLE_SWEEP_EVERY_S", "30")),
         help="seconds between sweeps that re-queue games stuck closing (0: no sweeper)",
     )
+    parser.add_argument(
+        "--fork-per-job",
+        action="store_true",
+        help="run each job in a forked child (RQ's default; slower: no warm game cache)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -29,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
         print("chronicle worker: set REDIS_URL or pass --redis-url")
         return 2
     os.environ["REDIS_URL"] = url
-    from rq import Worker
+    from rq import SimpleWorker, Worker
 
     from workers.queue import queue
     from workers.scheduling import start_sweeper
@@ -37,6 +42,9 @@ def run(args: argparse.Namespace) -> int:
     q = queue(url, args.queue or settings.queue)
     if args.sweep_every > 0 and not args.burst:
         start_sweeper(url, q.name, args.sweep_every)
-    worker = Worker([q], connection=q.connection)
+    # Jobs are short (an epoch close, a snapshot) and safe to run twice: run them in this
+    # process, whose game cache stays warm, instead of forking a child for each.
+    kind = Worker if args.fork_per_job else SimpleWorker
+    worker = kind([q], connection=q.connection)
     worker.work(burst=args.burst, with_scheduler=True)
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import secrets
 import sys
 import threading
 import time
@@ -49,6 +50,7 @@ from store.redis_store import (
 )
 
 MAX_RETRIES = 8
+FINGERPRINT_CHARS = 32  # 128 bits of SHA-256 (keys stored with all 64 still compare)
 # Fault injection, for crash tests only; unset (0) everywhere else, read once at import.
 # Each pauses a process at a point where a test then kills it with SIGKILL:
 # - before the append of a worker's step (a worker killed between decide and append);
@@ -77,6 +79,9 @@ class CommandOutcome:
     events: tuple[Recorded, ...]
     version: int
     duplicate: bool = False
+    system_step_due: bool | None = None
+    """After a new command: whether the game now waits for a step no seat takes (None: unknown,
+    ask the service)."""
 
 
 def now_iso() -> str:
@@ -325,7 +330,7 @@ class GameService:
         """Decide a command against the current state and append its events."""
         fingerprint = hashlib.sha256(
             canonical_json([actor, command.as_dict(), expected_version]).encode()
-        ).hexdigest()
+        ).hexdigest()[:FINGERPRINT_CHARS]
         if idempotency_key:
             prior = self.store.idempotent_result(game_id, idempotency_key)
             if prior is not None:
@@ -354,24 +359,45 @@ class GameService:
     ) -> CommandOutcome:
         if command.type in REWIND_COMMANDS:
             self._require_command_boundary(game_id, command.arg("to_version"))
+        use_cache = True
         for _ in range(MAX_RETRIES):
-            rules, game = self.load(game_id)
+            rules, game, fresh = self._latest_known(game_id, use_cache)
+            use_cache = False
             if expected_version is not None and expected_version != game.version:
-                raise VersionConflict(expected_version, game.version)
+                if fresh:
+                    raise VersionConflict(expected_version, game.version)
+                continue
             if actor not in (SYSTEM, WORKER) and self._system_step(rules, game) is not None:
-                raise GameBusy(game_id)
+                if fresh:
+                    raise GameBusy(game_id)
+                continue
             chance = Chance(
                 chance_source.LazyHmacSource(lambda: self.vault.seed(game_id)), game.draws
             )
-            events = decide(rules, game, actor, command, chance)
+            try:
+                events = decide(rules, game, actor, command, chance)
+            except RuleViolation:
+                if fresh:
+                    raise
+                continue
             try:
                 return self._append(
                     rules, game_id, game, actor, events, idempotency_key, fingerprint
                 )
-            except VersionConflict:
-                if expected_version is not None:
-                    raise
+            except VersionConflict as conflict:
+                if expected_version is not None and conflict.current != expected_version:
+                    raise VersionConflict(expected_version, conflict.current) from None
         raise GameBusy(game_id)
+
+    def _latest_known(self, game_id: str, use_cache: bool) -> tuple[Ruleset[Any], Game[Any], bool]:
+        """First the game as this process last saw it, with no read at all: the append's
+        compare-and-set catches a game that moved on meanwhile. After that (a refusal, a
+        conflict) the game as stored, which is what a refusal must be judged against."""
+        cached = self.cache.get(game_id) if use_cache else None
+        if cached is not None:
+            return self.rulesets(cached.setup.ruleset), cached, False
+        rules, game = self.load(game_id)
+        return rules, game, True
 
     def _append(
         self,
@@ -385,7 +411,7 @@ class GameService:
     ) -> CommandOutcome:
         if actor == WORKER and FAULT_PAUSE_S:
             time.sleep(FAULT_PAUSE_S)  # fault injection: a worker killed between decide and append
-        command_id = idempotency_key or uuid.uuid4().hex
+        command_id = idempotency_key or secrets.token_hex(8)  # unique within its game
         at = now_iso()
         recorded = tuple(
             Recorded(game.version + i, e, actor, command_id, at)
@@ -414,7 +440,8 @@ class GameService:
         self.cache.put(game_id, after)
         if rules.is_over(after.state) and after.seed_revealed is None:
             self.reveal_seed(game_id)
-        return CommandOutcome(game_id, recorded, result.last_version)
+        due = self._system_step(rules, after) is not None
+        return CommandOutcome(game_id, recorded, result.last_version, system_step_due=due)
 
     def reveal_seed(self, game_id: str, early: bool = False) -> CommandOutcome | None:
         """Publish the game's secret seed in the log (contracts §4), once: at the end of the
@@ -437,7 +464,7 @@ class GameService:
         self, game_id: str, key: str, fingerprint: str, prior: tuple[str, Any]
     ) -> CommandOutcome:
         stored_fingerprint, result = prior
-        if stored_fingerprint != fingerprint:
+        if stored_fingerprint[:FINGERPRINT_CHARS] != fingerprint:
             raise IdempotencyKeyReused(key, self.store.version(game_id))
         events = tuple(self.events(game_id, result.first_version, result.last_version))
         return CommandOutcome(game_id, events, result.last_version, duplicate=True)

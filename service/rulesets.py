@@ -44,6 +44,9 @@ def load_pack(name: str) -> Any:
 
 def ruleset(name: str) -> Ruleset[Any]:
     """The registered ruleset `name`, bound to its loaded data pack."""
+    bound = _bound.get(name)
+    if bound is not None:
+        return bound
     with _lock:
         if name not in _bound:
             import_rulesets()

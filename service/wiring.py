@@ -30,5 +30,6 @@ def game_service(url: str) -> GameService:
     return GameService(EventStore(client), SecretVault(client))
 
 
+@lru_cache(maxsize=8)
 def token_hashes(url: str) -> TokenHashes:
     return TokenHashes(redis_client(url))

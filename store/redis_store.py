@@ -9,7 +9,9 @@ with its result — all or nothing. Nothing here deletes, trims or rewrites an e
 from __future__ import annotations
 
 import json
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +19,7 @@ from typing import Any
 import redis
 
 from store import keys
+from store.compression import pack_event, pack_snapshot, unpack_event, unpack_snapshot
 
 # Lua runs atomically; Redis does not roll a script back on a runtime error, so every check
 # happens before the first write.
@@ -36,7 +39,9 @@ if idem_key ~= '' then
   local prior = redis.call('HGET', idem, idem_key)
   if prior then
     local sep = string.find(prior, '|', 1, true)
-    if string.sub(prior, 1, sep - 1) ~= fingerprint then return {'reused', current} end
+    if string.sub(prior, 1, math.min(sep - 1, #fingerprint)) ~= fingerprint then
+      return {'reused', current}
+    end
     return {'duplicate', current, string.sub(prior, sep + 1)}
   end
 end
@@ -242,7 +247,7 @@ class EventStore:
                 len(token_pairs) // 2,
                 *_flat_meta(fields),
                 *token_pairs,
-                *events,
+                *(pack_event(event) if event else "" for event in events),
             ],
         )
         if reply[0] == "exists":
@@ -346,7 +351,7 @@ class EventStore:
                 fingerprint.replace("|", "/"),
                 len(meta),
                 *_flat_meta(meta),
-                *events,
+                *(pack_event(event) if event else "" for event in events),
             ],
         )
         outcome = reply[0]
@@ -386,7 +391,8 @@ class EventStore:
             return []
         entries = self.redis.xrange(keys.events(game_id), start, end, count=count)
         return [
-            StoredEvent(int(entry_id.split("-")[0]), fields["e"]) for entry_id, fields in entries
+            StoredEvent(int(entry_id.split("-")[0]), unpack_event(fields["e"]))
+            for entry_id, fields in entries
         ]
 
     def read_after(
@@ -406,7 +412,7 @@ class EventStore:
         )
         streams = reply.items() if isinstance(reply, dict) else reply or ()  # RESP3 / RESP2
         return [
-            StoredEvent(int(entry_id.split("-")[0]), fields["e"])
+            StoredEvent(int(entry_id.split("-")[0]), unpack_event(fields["e"]))
             for _stream, entries in streams
             for entry_id, fields in entries
         ]
@@ -427,7 +433,7 @@ class EventStore:
     # --- snapshots ------------------------------------------------------------------------
 
     def save_snapshot(self, game_id: str, version: int, state: str, state_hash: str) -> bool:
-        payload = json.dumps({"state": state, "hash": state_hash})
+        payload = pack_snapshot(json.dumps({"state": state, "hash": state_hash}))
         saved = self._save_snapshot(
             keys=[keys.snapshots(game_id), keys.snapshot_index(game_id), keys.meta(game_id)],
             args=[version, payload],
@@ -445,7 +451,7 @@ class EventStore:
         raw = self.redis.hget(keys.snapshots(game_id), str(version))
         if raw is None:
             return None
-        body = json.loads(raw)
+        body = json.loads(unpack_snapshot(raw))
         return Snapshot(version, body["state"], body["hash"])
 
     def mark_snapshot_untrusted(self, game_id: str, version: int) -> None:
@@ -460,23 +466,53 @@ class EventStore:
 
 
 class TokenHashes:
-    """Hashes of a game's access tokens (admin and one per seat); never the tokens."""
+    """Hashes of a game's access tokens (admin and one per seat); never the tokens.
 
-    def __init__(self, client: redis.Redis) -> None:
+    They are written once, with the game, and never change, so a process keeps those it has
+    read (the most recently used `remembered` games)."""
+
+    def __init__(self, client: redis.Redis, remembered: int = 4096) -> None:
         self.redis = client
+        self.remembered = remembered
+        self._known: OrderedDict[str, dict[str, str]] = OrderedDict()
+        self._lock = threading.Lock()
 
     def of(self, game_id: str) -> dict[str, str]:
-        return dict(self.redis.hgetall(keys.tokens(game_id)))
+        with self._lock:
+            known = self._known.get(game_id)
+            if known is not None:
+                self._known.move_to_end(game_id)
+                return dict(known)
+        hashes = dict(self.redis.hgetall(keys.tokens(game_id)))
+        if hashes:
+            with self._lock:
+                self._known[game_id] = hashes
+                while len(self._known) > self.remembered:
+                    self._known.popitem(last=False)
+        return dict(hashes)
 
 
 class SecretVault:
     """The per-game secrets slot. No event, view or listing path reads it."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, remembered: int = 4096) -> None:
         self.redis = client
+        self.remembered = remembered
+        self._known: OrderedDict[str, bytes] = OrderedDict()
+        self._lock = threading.Lock()
 
     def seed(self, game_id: str) -> bytes:
+        """The game's seed; written once with the game, so kept once read."""
+        with self._lock:
+            known = self._known.get(game_id)
+        if known is not None:
+            return known
         value = self.redis.hget(keys.secrets(game_id), "seed")
         if value is None:
             raise GameNotFound(game_id)
-        return bytes.fromhex(value)
+        seed = bytes.fromhex(value)
+        with self._lock:
+            self._known[game_id] = seed
+            while len(self._known) > self.remembered:
+                self._known.popitem(last=False)
+        return seed

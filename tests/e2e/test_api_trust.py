@@ -13,6 +13,7 @@ from api.app import create_app
 from domain.core.messages import Command
 from service.wiring import game_service
 from store import keys
+from store.compression import pack_event, unpack_event
 from tests.support.api import bearer, create_toy, play_to_the_end
 
 
@@ -103,12 +104,12 @@ def test_the_audit_catches_an_outcome_tampered_in_the_store(api, client):
     forged_id = f"forged-{game['game_id'][:20]}"
     forged_version = None
     for entry_id, fields in client.xrange(keys.events(game["game_id"])):
-        body = json.loads(fields["e"])
+        body = json.loads(unpack_event(fields["e"]))
         if body.get("draws") and forged_version is None:
             k, n, result = body["draws"][0]
             body["draws"][0] = [k, n, (result + 1) % n]
             forged_version = int(entry_id.split("-")[0])
-        client.xadd(keys.events(forged_id), {"e": json.dumps(body)}, id=entry_id)
+        client.xadd(keys.events(forged_id), {"e": pack_event(json.dumps(body))}, id=entry_id)
     client.hset(keys.meta(forged_id), mapping=client.hgetall(keys.meta(game["game_id"])))
     client.hset(keys.tokens(forged_id), mapping=client.hgetall(keys.tokens(game["game_id"])))
     honest = api.get(f"/games/{game['game_id']}/audit").get_json()
