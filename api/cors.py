@@ -10,7 +10,7 @@ from flask import Flask, Response, request
 
 ALLOWED_METHODS = "GET, POST, OPTIONS"
 ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, Last-Event-ID"
-EXPOSED_HEADERS = "Location"
+EXPOSED_HEADERS = "Location, Retry-After"
 MAX_AGE_S = "600"
 
 

@@ -47,6 +47,7 @@ class Header:
 
 
 OPERATIONS: list[Operation] = []
+STORE_UNAVAILABLE = 503
 
 
 def openapi_path(rule: str) -> str:
@@ -89,8 +90,14 @@ def route(
     media_type: str = "application/json",
     success_text: str = "Success.",
     other_success: dict[int, str] | None = None,
+    store: bool = True,
     **extra: Any,
 ) -> Callable[[View], View]:
+    """`store`: the operation reads or writes the store, so it answers 503 `store_unavailable`
+    (with `Retry-After`) while Redis cannot be reached; False for what is served from memory."""
+    if store and STORE_UNAVAILABLE not in errors:
+        errors = (*errors, STORE_UNAVAILABLE)
+
     def register(view: View) -> View:
         prefix = bp.url_prefix or ""
         OPERATIONS.append(

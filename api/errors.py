@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import redis.exceptions
 from flask import Flask, jsonify
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
@@ -17,6 +18,12 @@ from service.queries import EventNotFound, GameNotFinished, ResultNotAvailable
 from store.redis_store import GameNotFound, IdempotencyKeyReused, VersionConflict
 
 log = logging.getLogger("chronicle.api")
+
+STORE_RETRY_AFTER_S = 5
+"""How long a client is told to wait (`Retry-After`) when the store cannot be reached."""
+STORE_FAILURES = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+"""Redis is down, unreachable, still loading its data, or too slow to answer: whatever the
+request asked, it cannot be done now, and can be retried as it is once Redis is back."""
 
 
 class ApiError(Exception):
@@ -75,10 +82,40 @@ def refused(
     )
 
 
+def store_failure(exc: BaseException) -> BaseException | None:
+    """The Redis connection or timeout error behind `exc`: `exc` itself, or the error it was
+    raised from or while handling (as when RQ fails to enqueue a job), if there is one."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, STORE_FAILURES):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or (
+            None if current.__suppress_context__ else current.__context__
+        )
+    return None
+
+
+def store_unavailable(failure: BaseException | None = None) -> ApiError:
+    """The 503 of a request the store could not serve; logged in one line, not a traceback."""
+    if failure is not None:
+        log.warning("the store is unavailable: %s: %s", type(failure).__name__, failure)
+    return ApiError(
+        503,
+        "store_unavailable",
+        f"the event store (Redis) cannot be reached; retry in {STORE_RETRY_AFTER_S} s",
+        details={"retry_after_s": STORE_RETRY_AFTER_S},
+        headers={"Retry-After": str(STORE_RETRY_AFTER_S)},
+    )
+
+
 def translate(exc: Exception) -> ApiError:
     """The API error for any exception a view lets through."""
     if isinstance(exc, ApiError):
         return exc
+    if (failure := store_failure(exc)) is not None:
+        return store_unavailable(failure)
     if isinstance(exc, ValidationError):
         return ApiError(
             400, "invalid_request", "the request is malformed", details={"fields": exc.messages}

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+
 from flask import Blueprint, Response, current_app
 from flask.typing import ResponseReturnValue
 
 from api.context import access, queries
 from api.docs import Header, route
+from api.errors import translate
 from api.inputs import bearer_token, last_event_id, query
 from schemas.api import (
     EventSchema,
@@ -16,6 +20,7 @@ from schemas.api import (
     StreamQuerySchema,
 )
 from schemas.instances import one
+from service.queries import Frame
 
 bp = Blueprint("feeds", __name__)
 
@@ -74,7 +79,10 @@ def export_events(game_id: str) -> ResponseReturnValue:
     query=StreamQuerySchema,
     media_type="text/event-stream",
     success_text="Server-Sent Events: `id` is the version, `event` the event type, `data` the "
-    "event as the caller may see it. A comment line every ~15 s keeps the connection open.",
+    "event as the caller may see it. A comment line every ~15 s keeps the connection open. If "
+    "the stream cannot go on (the store became unreachable), a last `error` event carries the "
+    "error body (and, for `store_unavailable`, a `retry` delay) and the stream ends: reconnect "
+    "with `Last-Event-ID`.",
     errors=(400, 401, 403, 404),
     auth="optional",
     headers=(
@@ -92,10 +100,25 @@ def stream_events(game_id: str) -> ResponseReturnValue:
     after = resume if resume is not None else max(args.get("from_", 1) - 1, 0)
     frames = queries().stream(game_id, caller.viewer, after, current_app.config["SSE_HEARTBEAT_S"])
     return Response(
-        (frame.text for frame in frames),
+        (frame.text for frame in ending_cleanly(frames)),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+
+
+def ending_cleanly(frames: Iterator[Frame]) -> Iterator[Frame]:
+    """The stream's frames until it fails midway (Redis stopped or timed out while a client
+    follows the game): then an `error` event with the one error body, and the end of the
+    stream, instead of a traceback and a connection cut short."""
+    try:
+        yield from frames
+    except Exception as exc:  # the response has begun: the error can only be told in the stream
+        error = translate(exc)
+        retry_s = error.headers.get("Retry-After")
+        yield Frame.error(
+            json.dumps(error.body(), separators=(",", ":")),
+            int(retry_s) * 1000 if retry_s is not None else None,
+        )
 
 
 @route(

@@ -7,7 +7,7 @@ from flask.typing import ResponseReturnValue
 from rq import Worker
 
 from api.docs import route
-from api.errors import ApiError
+from api.errors import store_unavailable
 from schemas.common import HealthSchema
 from schemas.instances import one
 from service.wiring import raw_redis_client, redis_client
@@ -32,7 +32,7 @@ def healthz() -> ResponseReturnValue:
         info = redis_client(url).info("server")
         workers = Worker.count(connection=raw_redis_client(url))
     except Exception as exc:  # any failure to reach Redis means "not ready"
-        raise ApiError(503, "store_unavailable", f"Redis is not reachable: {exc}") from None
+        raise store_unavailable(exc) from None
     return one(HealthSchema).dump(
         {
             "status": "ok",

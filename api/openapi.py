@@ -11,6 +11,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 import api.app  # noqa: F401  (importing the app registers every documented route)
 from api.docs import OPERATIONS, Operation
 from schemas.common import ErrorSchema
+from service.rulesets import built_in, ruleset
 
 ERROR_TEXT = {
     400: "Malformed input: the field errors are in `details.fields`.",
@@ -23,8 +24,12 @@ ERROR_TEXT = {
     413: "The body is too large.",
     415: "The body is not sent as `application/json`.",
     422: "The rules refuse the command: `rule` names the rule, `details` what decided.",
-    503: "The store is not reachable.",
+    503: "The store (Redis) is not reachable, or too slow to answer: `store_unavailable`. "
+    "Retry after `Retry-After` seconds; a command retried with the same Idempotency-Key is "
+    "applied at most once.",
 }
+ERROR_HEADERS = {503: {"Retry-After": "RetryAfter"}}
+"""Headers of error responses, by status: each names a header of the document's components."""
 
 
 def build_spec() -> APISpec:
@@ -39,14 +44,47 @@ def build_spec() -> APISpec:
         },
     )
     spec.components.schema("Error", schema=ErrorSchema)
+    spec.components.header(
+        "RetryAfter",
+        {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}},
+    )
     spec.components.security_scheme(
         "bearerToken",
         {"type": "http", "scheme": "bearer", "description": "A game's admin or seat token."},
     )
+    for name, options in ruleset_options().items():
+        spec.components.schema(f"Options_{name}", component=options)
     for path in sorted({op.path for op in OPERATIONS}):
         ops = sorted((op for op in OPERATIONS if op.path == path), key=lambda o: o.method)
         spec.path(path=path, operations={op.method: operation(op) for op in ops})
     return spec
+
+
+OPTION_TYPES = {"boolean": "boolean", "integer": "integer", "string": "string"}
+
+
+def ruleset_options() -> dict[str, dict[str, Any]]:
+    """Each built-in ruleset's options (as GET /rulesets lists them) as a JSON Schema object:
+    what `options` may hold when a game of that ruleset is created."""
+    documented = {}
+    for name in built_in():
+        properties = {}
+        for option in ruleset(name).describe()["options"]:
+            prop: dict[str, Any] = {
+                "type": OPTION_TYPES.get(option["type"], "string"),
+                "default": option["default"],
+                "description": option["description"],
+            }
+            if option["allowed"] is not None:
+                prop["enum"] = option["allowed"]
+            properties[option["name"]] = prop
+        documented[name] = {
+            "type": "object",
+            "description": f"The options of a `{name}` game; any left out take their default.",
+            "properties": properties,
+            "additionalProperties": False,
+        }
+    return documented
 
 
 PATH_PARAMETER_TYPES = {"int": {"type": "integer", "minimum": 0}, "string": {"type": "string"}}
@@ -70,6 +108,8 @@ def operation(op: Operation) -> dict[str, Any]:
             "description": ERROR_TEXT.get(status, "Unexpected error; never expected."),
             "content": {"application/json": {"schema": "Error"}},
         }
+        if status in ERROR_HEADERS:
+            responses[str(status)]["headers"] = dict(ERROR_HEADERS[status])
     body: dict[str, Any] = {
         "summary": op.summary,
         "operationId": re.sub(r"[^A-Za-z0-9]+", "_", f"{op.method}_{op.path}").strip("_"),

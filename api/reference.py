@@ -210,6 +210,7 @@ def reference_html() -> str:
     media_type="application/yaml",
     success_text="This document.",
     tags=("service",),
+    store=False,
 )
 def openapi_document() -> Response:
     """Generated from the same schemas that validate requests and shape responses."""
@@ -226,6 +227,7 @@ def openapi_document() -> Response:
     media_type="text/html",
     success_text="An HTML page rendered from the OpenAPI document; works offline.",
     tags=("service",),
+    store=False,
 )
 def docs() -> Response:
     """Every endpoint with its parameters, bodies and errors, and every schema."""

@@ -20,6 +20,7 @@ bp = Blueprint("rulesets", __name__)
     summary="List the rulesets",
     response=RulesetListSchema,
     tags=("rulesets",),
+    store=False,
 )
 def list_rulesets() -> ResponseReturnValue:
     """Every registered ruleset: its name (to pass when creating a game), title, the player

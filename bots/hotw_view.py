@@ -19,12 +19,14 @@ from typing import Any
 
 from domain.hotw.cards import Building, Phase
 from domain.hotw.model import (
+    ConquestTask,
     EffectTask,
     EndgameToken,
     GreatWallRemovalTask,
     HotwState,
     LandState,
     MonumentTask,
+    Option,
     OrganizationStep,
     Player,
     Pool,
@@ -57,6 +59,7 @@ def state_from_view(pack: HotwPack, position: Mapping[str, Any]) -> HotwState:
         stage=stage,
         players=players,
         dice=bool(view.get("dice", True)),
+        options=frozenset(Option(o) for o in view.get("options") or ()),
         lands={land: _land(body) for land, body in (view.get("lands") or {}).items()},
         arrivals=max((p.arrival for p in players), default=0),
         supply=dict(view.get("supply") or {}),
@@ -123,6 +126,7 @@ def _pool(body: Mapping[str, Any] | None) -> Pool:
 
 def _turn(body: Mapping[str, Any]) -> Turn:
     phase = Phase(body["phase"])
+    modifier = body.get("invasion_modifier") or {}
     return Turn(
         seat=int(body["seat"]),
         card=str(body["card"]),
@@ -137,6 +141,8 @@ def _turn(body: Mapping[str, Any]) -> Turn:
         event_expand=phase is Phase.REVEAL,
         leader_active=bool(body.get("leader_active")),
         leader_ignores=body.get("leader_ignores"),
+        modifier_land=modifier.get("land"),
+        invasion_modifier=int(modifier.get("modifier") or 0),
     )
 
 
@@ -169,6 +175,17 @@ def _agenda(
         return (MonumentTask(seat, 1),)
     if task == "GreatWallRemovalTask":
         return (GreatWallRemovalTask(seat, 1),)
+    if task == "ConquestTask":
+        return (
+            ConquestTask(
+                seat,
+                int(pending["enemy"]),
+                int(pending["conquest_points"]),
+                tuple(pending.get("lands") or ()),
+                str(pending.get("pool", "empire")),
+                bool(pending.get("barbarian")),
+            ),
+        )
     if task == "StartLandTask" and event_card:
         return (StartLandTask(seat, event_card),)
     return ()

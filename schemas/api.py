@@ -73,7 +73,11 @@ class CreateGameSchema(StrictSchema):
         keys=fields.String(),
         values=fields.Raw(allow_none=True),
         load_default=dict,
-        metadata={"description": "Ruleset options; the ones left out take their defaults."},
+        metadata={
+            "description": "Ruleset options; the ones left out take their defaults. Each "
+            "ruleset's options, with their types and defaults, are in GET /rulesets and in this "
+            "document's `Options_<ruleset>` schemas (e.g. `Options_hotw-2024`)."
+        },
     )
 
 

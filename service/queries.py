@@ -56,6 +56,13 @@ class Frame:
     def comment(cls, text: str) -> Frame:
         return cls(f": {text}\n\n")
 
+    @classmethod
+    def error(cls, data: str, retry_ms: int | None = None) -> Frame:
+        """An `error` event (no id, so a client resumes after the last event it got), with
+        the reconnection delay a client should wait, if any."""
+        retry = f"retry: {retry_ms}\n" if retry_ms is not None else ""
+        return cls(f"event: error\n{retry}data: {data}\n\n")
+
 
 def iso_time(epoch_seconds: str) -> str:
     try:

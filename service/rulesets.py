@@ -59,3 +59,10 @@ def ruleset(name: str) -> Ruleset[Any]:
 def available() -> list[str]:
     import_rulesets()
     return ruleset_names()
+
+
+def built_in() -> list[str]:
+    """The rulesets Chronicle ships (not those added through $CHRONICLE_RULESET_MODULES or
+    registered by tests): the ones its OpenAPI document describes."""
+    import_rulesets()
+    return [name for name in ruleset_names() if find_ruleset(name).__module__ in RULESET_MODULES]

@@ -61,7 +61,11 @@ def decode(kind: Any, data: Any) -> Any:
         return {decode(key, k): decode(item, v) for k, v in data.items()}
     if isinstance(kind, type) and dataclasses.is_dataclass(kind):
         hints = _hints(kind)
-        values = {f.name: decode(hints[f.name], data[f.name]) for f in dataclasses.fields(kind)}
+        values = {
+            f.name: decode(hints[f.name], data[f.name])
+            for f in dataclasses.fields(kind)
+            if f.name in data  # a field added later takes its default in an older snapshot
+        }
         return kind(**values)
     if isinstance(kind, type) and issubclass(kind, Enum):
         return kind(data)

@@ -13,9 +13,10 @@ from domain.core.messages import Command, Event
 from domain.core.ruleset import Ruleset, Setup
 from domain.hotw import codec
 from domain.hotw.evolve import evolve
-from domain.hotw.model import FLEET, GREAT_WALL, HotwState, Player, Stage
+from domain.hotw.model import FLEET, GREAT_WALL, HotwState, Option, Player, Stage
 from domain.hotw.pack import HotwPack
 from domain.hotw.rules import actions, endgame, organization
+from domain.hotw.rules.conquest import invade_with_conquest
 from domain.hotw.rules.context import Ctx, Invader
 from domain.hotw.rules.invasion import invade_with_dice, invade_without_dice
 from domain.hotw.views import refusal_for, result_of, summary_of, view_of
@@ -49,6 +50,7 @@ class HotwRuleset(Ruleset[HotwState]):
             stage=Stage.SETUP,
             players=tuple(Player(name=name, supply=people) for name in setup.players),
             dice=bool(setup.options.get("dice", True)),
+            options=frozenset(option for option in Option if setup.options.get(option.value)),
             supply=supply,
         )
 
@@ -107,8 +109,10 @@ class HotwRuleset(Ruleset[HotwState]):
     # --- replaceable rules ----------------------------------------------------------------
 
     def resolve_invasion(self, ctx: Ctx, land: str, invader: Invader) -> None:
-        """Settle an invasion (p6); optional rules replace this."""
-        if ctx.state.dice:
+        """Settle an invasion (p6), or by Option 3's rules when it is in force."""
+        if ctx.state.has_option(Option.INVASION_AND_CONQUEST):
+            invade_with_conquest(ctx, land, invader)
+        elif ctx.state.dice:
             invade_with_dice(ctx, land, invader)
         else:
             invade_without_dice(ctx, land, invader)

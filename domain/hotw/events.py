@@ -134,6 +134,88 @@ class EmpireCardChosen(Event):
     card: str
 
 
+# --- Option 1: Event card selection; Option 2: Hidden Empire cards -------------------------------
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EventCardsTaken(Event):
+    """Option 1: the player with most gold takes the epoch's Event cards (seen by that seat)."""
+
+    seat: int
+    cards: tuple[str, ...]
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EventCardChosen(Event):
+    """Option 1: a player secretly keeps one of the Event cards on offer."""
+
+    seat: int
+    card: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EventCardsPassed(Event):
+    """Option 1: the remaining Event cards go to the player with the next most gold."""
+
+    from_seat: int
+    to_seat: int
+    cards: tuple[str, ...]
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmpireCardsTaken(Event):
+    """Option 2: the player with least gold takes the epoch's Empire cards (seen by that seat)."""
+
+    seat: int
+    cards: tuple[str, ...]
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HiddenEmpireCardChosen(Event):
+    """Option 2: a player secretly keeps one of the Empire cards on offer."""
+
+    seat: int
+    card: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmpireCardsPassed(Event):
+    """Option 2: the remaining Empire cards go to the player with the next least gold."""
+
+    from_seat: int
+    to_seat: int
+    cards: tuple[str, ...]
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmpireCardRevealed(Event):
+    """Option 2: a secretly chosen Empire card is shown as its turn comes."""
+
+    REVEALS_HIDDEN = True
+
+    seat: int
+    card: str
+
+
+# --- Option 4: Paired Area tokens ---------------------------------------------------------------
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PairedAreaTokenDrawn(Event):
+    """Option 4: a player takes one face-down Paired Area token and keeps it secretly."""
+
+    seat: int
+    token: str
+
+
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
 class EpochEnded(Event):
@@ -250,6 +332,79 @@ class InvasionFrustrated(Event):
     pool: str
     empire_dice: tuple[int, ...] = ()
     enemy_dice: tuple[int, ...] = ()
+
+
+# --- Option 3: Invasion and conquest ------------------------------------------------------------
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class InvasionRepulsed(Event):
+    """Option 3: the invasion is frustrated; only the Empire's army is removed, the garrison
+    holds the land."""
+
+    seat: int
+    land: str
+    enemy: int
+    pool: str
+    empire_dice: tuple[int, ...]
+    enemy_dice: tuple[int, ...]
+    modifier: int = 0
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class InvasionModifierSet(Event):
+    """Option 3: the Invasion modifier counter goes on (or is turned to) `modifier` for the
+    next invasion of `land`."""
+
+    seat: int
+    land: str
+    modifier: int
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class InvasionModifierRemoved(Event):
+    """Option 3: the counter comes off (the invasion succeeded, or the player did not go on)."""
+
+    seat: int
+    land: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ConquestPointsAwarded(Event):
+    """Option 3: a successful invasion's winning margin, to spend on lands of `enemy`."""
+
+    seat: int
+    land: str
+    enemy: int
+    points: int
+    pool: str
+    barbarian: bool = False
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LandConquered(Event):
+    """Option 3: an army from the pool takes an Enemy land for `cost` conquest points, with no
+    dice; the garrison is removed."""
+
+    seat: int
+    land: str
+    enemy: int
+    pool: str
+    cost: int
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ConquestEnded(Event):
+    """Option 3: the conquest is over; `unspent` points are lost."""
+
+    seat: int
+    unspent: int
 
 
 @event

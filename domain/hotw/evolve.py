@@ -18,6 +18,7 @@ from domain.hotw.model import (
     FLEET,
     GREAT_WALL,
     HONOR_TRACK_SPACES,
+    ConquestTask,
     EffectTask,
     EndgameToken,
     GameResult,
@@ -296,6 +297,77 @@ def _chosen(pack: HotwPack, state: HotwState, e: ev.EmpireCardChosen) -> HotwSta
     )
 
 
+# --- Option 1: Event card selection; Option 2: Hidden Empire cards ----------------------------
+
+
+@handles(ev.EventCardsTaken)
+def _event_cards_taken(pack: HotwPack, state: HotwState, e: ev.EventCardsTaken) -> HotwState:
+    return evolved(
+        state,
+        step=OrganizationStep.SELECT_EVENT_CARDS,
+        offer=tuple(e.cards),
+        choosing=state.gold_order(),
+    )
+
+
+@handles(ev.EventCardChosen)
+def _event_card_chosen(pack: HotwPack, state: HotwState, e: ev.EventCardChosen) -> HotwState:
+    state = _player(state, e.seat, event_card=e.card)
+    choosing = state.choosing[1:]
+    return evolved(
+        state,
+        offer=tuple(c for c in state.offer if c != e.card),
+        choosing=choosing,
+        step=state.step if choosing else None,
+    )
+
+
+@handles(ev.EventCardsPassed)
+@handles(ev.EmpireCardsPassed)
+def _cards_passed(pack: HotwPack, state: HotwState, e: ev.EventCardsPassed) -> HotwState:
+    return state
+
+
+@handles(ev.EmpireCardsTaken)
+def _empire_cards_taken(pack: HotwPack, state: HotwState, e: ev.EmpireCardsTaken) -> HotwState:
+    return evolved(
+        state,
+        step=OrganizationStep.SELECT_HIDDEN_EMPIRE_CARDS,
+        offer=tuple(e.cards),
+        choosing=tuple(reversed(state.gold_order())),
+    )
+
+
+@handles(ev.HiddenEmpireCardChosen)
+def _hidden_chosen(pack: HotwPack, state: HotwState, e: ev.HiddenEmpireCardChosen) -> HotwState:
+    choices = {**state.empire_choices, e.card: e.seat}
+    state = _player(state, e.seat, empire_cards=(*state.players[e.seat].empire_cards, e.card))
+    state = evolved(
+        state,
+        empire_choices=choices,
+        offer=tuple(c for c in state.offer if c != e.card),
+        choosing=state.choosing[1:],
+        unrevealed=state.unrevealed | {e.card},
+    )
+    if state.choosing:
+        return state
+    order = tuple(sorted(choices, key=lambda card: pack.cards.empire(card).number))
+    return evolved(state, step=None, stage=Stage.TURNS, offer=(), turn_order=order, turn_index=0)
+
+
+@handles(ev.EmpireCardRevealed)
+def _empire_revealed(pack: HotwPack, state: HotwState, e: ev.EmpireCardRevealed) -> HotwState:
+    return evolved(state, unrevealed=state.unrevealed - {e.card})
+
+
+# --- Option 4: Paired Area tokens -------------------------------------------------------------
+
+
+@handles(ev.PairedAreaTokenDrawn)
+def _paired_drawn(pack: HotwPack, state: HotwState, e: ev.PairedAreaTokenDrawn) -> HotwState:
+    return _player(state, e.seat, area_tokens=(*state.players[e.seat].area_tokens, e.token))
+
+
 @handles(ev.EpochEnded)
 def _epoch_ended(pack: HotwPack, state: HotwState, e: ev.EpochEnded) -> HotwState:
     return evolved(state, stage=Stage.EPOCH_CLOSING, turn=None)
@@ -407,6 +479,55 @@ def _invasion_frustrated(pack: HotwPack, state: HotwState, e: ev.InvasionFrustra
     state = _return_people(state, e.enemy, 1)
     state = _take_person(state, e.pool)
     return _return_people(state, e.seat, 1)
+
+
+# --- Option 3: Invasion and conquest ---------------------------------------------------------
+
+
+@handles(ev.InvasionRepulsed)
+def _repulsed(pack: HotwPack, state: HotwState, e: ev.InvasionRepulsed) -> HotwState:
+    state = _take_person(state, e.pool)
+    return _return_people(state, e.seat, 1)
+
+
+@handles(ev.InvasionModifierSet)
+def _modifier_set(pack: HotwPack, state: HotwState, e: ev.InvasionModifierSet) -> HotwState:
+    return _turn(state, modifier_land=e.land, invasion_modifier=e.modifier)
+
+
+@handles(ev.InvasionModifierRemoved)
+def _modifier_removed(pack: HotwPack, state: HotwState, e: ev.InvasionModifierRemoved) -> HotwState:
+    return _turn(state, modifier_land=None, invasion_modifier=0)
+
+
+@handles(ev.ConquestPointsAwarded)
+def _points(pack: HotwPack, state: HotwState, e: ev.ConquestPointsAwarded) -> HotwState:
+    task = ConquestTask(e.seat, e.enemy, e.points, (e.land,), e.pool, e.barbarian)
+    return evolved(state, agenda=(*state.agenda, task))
+
+
+@handles(ev.LandConquered)
+def _conquered(pack: HotwPack, state: HotwState, e: ev.LandConquered) -> HotwState:
+    task = _top_task(state)
+    assert isinstance(task, ConquestTask)
+    land = state.land(e.land)
+    state = state.with_land(e.land, LandState(e.seat, True, land.buildings, land.great_wall))
+    state = _return_people(state, e.enemy, 1)
+    state = _take_person(state, e.pool)
+    left = ConquestTask(
+        task.seat,
+        task.enemy,
+        task.points - e.cost,
+        (*task.lands, e.land),
+        task.pool,
+        task.barbarian,
+    )
+    return _replace_top(state, left)
+
+
+@handles(ev.ConquestEnded)
+def _conquest_ended(pack: HotwPack, state: HotwState, e: ev.ConquestEnded) -> HotwState:
+    return _replace_top(state, None)
 
 
 @handles(ev.BuildingsPlundered)

@@ -55,7 +55,20 @@ class OrganizationStep(StrEnum):
     """The steps of Epoch organization (p4) in which players choose."""
 
     SELECT_AREA_TOKENS = "select_area_tokens"
+    SELECT_EVENT_CARDS = "select_event_cards"
+    """Option 1: the Event cards passed down the gold order, each seat choosing one secretly."""
     CHOOSE_EMPIRE_CARDS = "choose_empire_cards"
+    SELECT_HIDDEN_EMPIRE_CARDS = "select_hidden_empire_cards"
+    """Option 2: the Empire cards passed up the gold order, each seat choosing one secretly."""
+
+
+class Option(StrEnum):
+    """The four optional rules (p11-p12), declared as boolean options of the ruleset."""
+
+    EVENT_CARD_SELECTION = "event_card_selection"
+    HIDDEN_EMPIRE_CARDS = "hidden_empire_cards"
+    INVASION_AND_CONQUEST = "invasion_and_conquest"
+    PAIRED_AREA_TOKENS = "paired_area_tokens"
 
 
 class Control(StrEnum):
@@ -156,6 +169,10 @@ class Turn:
     leader_active: bool = False
     leader_ignores: str | None = None
     """Without dice, the Leader ignores `difficult` terrain or `fort`s (declared when used)."""
+    modifier_land: str | None = None
+    """Option 3: the land the Invasion modifier counter stands on (a frustrated invasion)."""
+    invasion_modifier: int = 0
+    """Option 3: what the counter adds to the Empire's score in that land (+2, then +4)."""
 
 
 # --- the agenda: processes waiting for the current player's choices ---------------------------
@@ -212,7 +229,27 @@ class StartLandTask:
     card: str
 
 
-Task = EffectTask | MonumentTask | TakeBuildingTask | GreatWallRemovalTask | StartLandTask
+@dataclass(frozen=True, slots=True)
+class ConquestTask:
+    """Option 3: conquest points to spend on lands of `enemy` next to `lands` (the land invaded
+    first, then each land conquered), each conquest placing an army from `pool`."""
+
+    seat: int
+    enemy: int
+    points: int
+    lands: tuple[str, ...]
+    pool: str
+    barbarian: bool = False
+
+
+Task = (
+    EffectTask
+    | MonumentTask
+    | TakeBuildingTask
+    | GreatWallRemovalTask
+    | StartLandTask
+    | ConquestTask
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +283,8 @@ class HotwState:
     stage: Stage
     players: tuple[Player, ...]
     dice: bool = True
+    options: frozenset[Option] = frozenset()
+    """The optional rules in force (p11-p12), fixed at creation."""
     lands: Mapping[str, LandState] = field(default_factory=dict)
     arrivals: int = 0
     """How many chest moves have happened: gives each arrival its place in a stack."""
@@ -277,6 +316,8 @@ class HotwState:
     """Processes waiting for choices, innermost last."""
     endgame_order: tuple[int, ...] = ()
     """Seats in the order of their Epoch V turns (p9 Endgame)."""
+    unrevealed: frozenset[str] = frozenset()
+    """Option 2: Empire cards chosen in secret and not yet brought into play."""
     result: GameResult | None = None
 
     # --- reading the state -------------------------------------------------------------
@@ -292,6 +333,9 @@ class HotwState:
         if state.owner != seat:
             return Control.ENEMY
         return Control.EMPIRE if state.standing else Control.FRIENDLY
+
+    def has_option(self, option: Option) -> bool:
+        return option in self.options
 
     @property
     def current_seat(self) -> int | None:

@@ -1,8 +1,9 @@
 """What each viewer may see (contracts §5), summaries, results, and precise refusals.
 
-Hidden: other players' Area tokens and face-down Event cards, every Honor stack's order (known
-to nobody), the counted-out cards of later epochs, face-down Endgame tokens (known only to the
-player who left them), the bag's contents and the tokens on offer to another player.
+Hidden: other players' Area tokens (Paired ones included) and face-down Event cards, every
+Honor stack's order (known to nobody), the counted-out cards of later epochs, face-down Endgame
+tokens (known only to the player who left them), the bag's contents, the tokens and cards on
+offer to another player, and under Option 2 the Empire cards chosen in secret until their turn.
 """
 
 from __future__ import annotations
@@ -12,9 +13,18 @@ from typing import Any
 from domain.core.errors import IllegalAction, RuleViolation
 from domain.core.messages import Command
 from domain.hotw.cards import Building, Phase
-from domain.hotw.model import EffectTask, HotwState, Pool, Stage
+from domain.hotw.model import (
+    ConquestTask,
+    EffectTask,
+    HotwState,
+    Option,
+    OrganizationStep,
+    Pool,
+    Stage,
+)
 from domain.hotw.pack import HotwPack
 from domain.hotw.rules import actions
+from domain.hotw.rules.conquest import conquest_cost, is_land_of_the_enemy, next_to_conquest
 from domain.hotw.rules.endgame import final_standing
 from domain.hotw.rules.expand import active_fleets, army_targets, fleet_kind_for_pool
 from domain.hotw.rules.gold import circuits, track_space
@@ -24,10 +34,19 @@ def _pool(pool: Pool) -> dict[str, int]:
     return {"people": pool.people, "fleets": pool.fleets, "great_wall_forts": pool.great_wall_forts}
 
 
+def known_empire_card(state: HotwState, card: str, viewer: int | None) -> bool:
+    """hotw24.option2.secret: a secretly chosen Empire card is known to its holder only until
+    its turn comes."""
+    return card not in state.unrevealed or (
+        viewer is not None and state.empire_choices.get(card) == viewer
+    )
+
+
 def view_of(pack: HotwPack, state: HotwState, viewer: int | None) -> dict[str, Any]:
     players = []
     for seat, p in enumerate(state.players):
         own = seat == viewer
+        empire_cards = [c for c in p.empire_cards if known_empire_card(state, c, viewer)]
         players.append(
             {
                 "seat": seat,
@@ -45,7 +64,8 @@ def view_of(pack: HotwPack, state: HotwState, viewer: int | None) -> dict[str, A
                 "leader": p.leader,
                 "event_card": p.event_card if own else None,
                 "has_event_card": p.event_card is not None,
-                "empire_cards": list(p.empire_cards),
+                "empire_cards": empire_cards,
+                "hidden_empire_cards": len(p.empire_cards) - len(empire_cards),
                 "event_cards": list(p.event_cards),
             }
         )
@@ -55,6 +75,7 @@ def view_of(pack: HotwPack, state: HotwState, viewer: int | None) -> dict[str, A
         "epoch": state.epoch,
         "stage": state.stage.value,
         "dice": state.dice,
+        "options": sorted(option.value for option in state.options),
         "step": state.step.value if state.step else None,
         "players": players,
         "gold_order": list(state.gold_order()),
@@ -82,8 +103,12 @@ def view_of(pack: HotwPack, state: HotwState, viewer: int | None) -> dict[str, A
         "offer_count": len(state.offer),
         "choosing": list(state.choosing),
         "displayed": list(state.displayed),
-        "empire_choices": dict(state.empire_choices),
-        "turn_order": list(state.turn_order),
+        "empire_choices": {
+            card: seat
+            for card, seat in state.empire_choices.items()
+            if known_empire_card(state, card, viewer)
+        },
+        "turn_order": [c for c in state.turn_order if known_empire_card(state, c, viewer)],
         "turn_index": state.turn_index,
         "cards_to_come": {
             str(e): len(cards) for e, cards in state.empire_decks.items() if e > state.epoch
@@ -107,6 +132,11 @@ def view_of(pack: HotwPack, state: HotwState, viewer: int | None) -> dict[str, A
             "event_fleets": list(turn.event_fleets),
             "leader_active": turn.leader_active,
             "leader_ignores": turn.leader_ignores,
+            "invasion_modifier": (
+                {"land": turn.modifier_land, "modifier": turn.invasion_modifier}
+                if turn.modifier_land is not None
+                else None
+            ),
         }
     else:
         body["turn"] = None
@@ -121,6 +151,14 @@ def _pending(pack: HotwPack, state: HotwState) -> dict[str, Any] | None:
     body: dict[str, Any] = {"task": type(task).__name__, "seat": task.seat}
     if isinstance(task, EffectTask):
         body |= {"source": task.source, "source_id": task.source_id, "effect": task.index}
+    if isinstance(task, ConquestTask):
+        body |= {
+            "enemy": task.enemy,
+            "conquest_points": task.points,
+            "lands": list(task.lands),
+            "pool": task.pool,
+            "barbarian": task.barbarian,
+        }
     if choice is not None:
         body |= {"command": choice.command, "options": list(choice.options)}
     return body
@@ -194,9 +232,33 @@ def refusal_for(
         return _no("placed armies and fleets never move", "hotw24.expand.no-movement", command)
     if state.stage is Stage.OVER:
         return _no("the game is over", "hotw24.winning.most-gold", command)
+    conquest = _conquest_refusal(pack, state, command)
+    if conquest is not None:
+        return conquest
     if state.agenda and not kind.startswith("choose_"):
         return _no("a choice is awaited first", "hotw24.turn.current-player-only", command)
     if state.stage is Stage.ORGANIZATION:
+        if kind == "choose_event_card":
+            if not state.has_option(Option.EVENT_CARD_SELECTION):
+                return _no(
+                    "Event cards are dealt, not chosen (Option 1 is not in play)",
+                    "hotw24.organization.event-cards",
+                    command,
+                )
+            return _no(
+                "that Event card is not among those passed to you",
+                "hotw24.option1.event-selection",
+                command,
+            )
+        if (
+            kind == "choose_empire_card"
+            and state.step is OrganizationStep.SELECT_HIDDEN_EMPIRE_CARDS
+        ):
+            return _no(
+                "that Empire card is not among those passed to you",
+                "hotw24.option2.hidden-empires",
+                command,
+            )
         if kind == "choose_empire_card":
             return _no(
                 "that Empire card is not on offer",
@@ -298,6 +360,48 @@ def refusal_for(
             "Area tokens are played in Conclude the turn", "hotw24.conclude.area-tokens", command
         )
     return None
+
+
+def _conquest_refusal(pack: HotwPack, state: HotwState, command: Command) -> RuleViolation | None:
+    """Option 3: conquest points are spent, or given up, before anything else."""
+    kind = command.type
+    task = state.agenda[-1] if state.agenda else None
+    if not isinstance(task, ConquestTask):
+        if kind in ("conquer_land", "end_conquest"):
+            return _no(
+                "there are no conquest points to spend",
+                "hotw24.option3.conquest-points",
+                command,
+            )
+        return None
+    if kind not in ("conquer_land", "end_conquest"):
+        return _no(
+            "spend the conquest points (conquer_land) or give them up (end_conquest) first",
+            "hotw24.option3.conquest-points",
+            command,
+        )
+    if kind == "end_conquest":
+        return None
+    land = str(command.arg("land"))
+    if land not in pack.board.lands or not is_land_of_the_enemy(state, land, task.enemy):
+        return _no(
+            "every land conquered must be controlled by the Enemy whose land was invaded",
+            "hotw24.option3.conquest-same-enemy",
+            command,
+        )
+    if not next_to_conquest(pack.board, task, land):
+        return _no(
+            "a conquered land must be next to the land invaded or a land conquered since "
+            "(fleets may not be used)",
+            "hotw24.option3.conquest-adjacency",
+            command,
+        )
+    return _no(
+        f"conquering {land} costs {conquest_cost(pack.board, state, land)} conquest points; "
+        f"{task.points} remain",
+        "hotw24.option3.conquest-cost",
+        command,
+    )
 
 
 def _honor_refusal(

@@ -33,6 +33,12 @@ from tests.support.api import bearer, sse_frames
 from tests.support.hotw_secrets import REVEALING_TYPES, SECRET_TYPES, Oracle, Timeline
 
 HOTW = "hotw-2024"
+OPTIONAL_RULES = (
+    "event_card_selection",
+    "hidden_empire_cards",
+    "invasion_and_conquest",
+    "paired_area_tokens",
+)
 RULES = ruleset(HOTW)
 TABLE_PROCEDURES = frozenset(
     {"undo", "propose_rewind", "accept_rewind", "refuse_rewind", "order_rewind"}
@@ -119,11 +125,13 @@ class LoadsInOrder:
 class Table:
     """One game and its callers: every seat, the admin and a spectator."""
 
-    def __init__(self, api: Any, service: GameService, players: int, dice: bool, seed: str):
+    def __init__(
+        self, api: Any, service: GameService, players: int, options: dict[str, bool], seed: str
+    ):
         created = service.create_game(
             HOTW,
             [f"player-{n}" for n in range(players)],
-            {"dice": dice},
+            options,
             seed=hashlib.sha256(f"leaks:{seed}".encode()).digest(),
         )
         self.api = api
@@ -273,14 +281,29 @@ class Table:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    ("players", "dice", "seed"),
-    [(3, True, "three"), (4, False, "four"), (5, True, "five")],
+    ("players", "options", "seed"),
+    [
+        (3, {"dice": True}, "three"),
+        (4, {"dice": False}, "four"),
+        (5, {"dice": True}, "five"),
+        (4, {option: True for option in OPTIONAL_RULES}, "all optional rules"),
+        (
+            3,
+            {
+                "dice": False,
+                "event_card_selection": True,
+                "hidden_empire_cards": True,
+                "paired_area_tokens": True,
+            },
+            "secret options without dice",
+        ),
+    ],
 )
 def test_no_hotw_answer_shows_any_caller_what_the_rules_hide_from_it(
-    api, redis_url, vault, monkeypatch, players, dice, seed
+    api, redis_url, vault, monkeypatch, players, options, seed
 ):
     service = game_service(redis_url)
-    table = Table(api, service, players, dice, seed)
+    table = Table(api, service, players, options, seed)
     table.play()
 
     log = [recorded_from(stored) for stored in service.store.read(table.game_id, 1)]

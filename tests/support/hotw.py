@@ -70,6 +70,7 @@ def position(
     phase: Phase = Phase.EXPAND,
     people: int = 0,
     dice: bool = True,
+    options: Iterable[str] = (),
     gold: Sequence[int] | None = None,
     area_tokens: Mapping[int, tuple[str, ...]] | None = None,
     honor_track: Mapping[int, tuple[str, ...]] | None = None,
@@ -78,8 +79,9 @@ def position(
     **turn_fields: object,
 ) -> HotwState:
     """A game in `epoch`, `seat` playing `card` in `phase` with `people` in its Empire pool."""
+    chosen = {"dice": dice, **dict.fromkeys(options, True)}
     base = RULES.initial_state(
-        Setup("hotw-2024", tuple(f"p{n}" for n in range(players)), {"dice": dice}, "")
+        Setup("hotw-2024", tuple(f"p{n}" for n in range(players)), chosen, "")
     )
     honors = tuple(h.id for h in PACK.cards.honors)
     land_states = {}

@@ -10,6 +10,11 @@ Hidden items and who knows them:
   known to nobody: a state view that names one tells, by elimination, what the seats hold.
 - an Event or Empire card counted out at setup: nobody, until it is displayed (Empire cards) or
   dealt (Event cards: then the seat dealt it) and revealed. The cards removed unseen: nobody.
+  Under Option 1 (Event cards) and Option 2 (Empire cards) the epoch's cards are taken by one
+  seat and passed on: each card is known to every seat it passed through, and an Empire card
+  chosen in secret becomes public when it is revealed at its turn.
+- a Paired Area token (Option 4): the seat that drew it, until played; the ones left over:
+  nobody.
 - the order of every Honor stack, as far as it is still the order it was shuffled in: nobody
   (an Honor played goes to the bottom of its stack in public). Honor ids are the same for every
   seat, so this is checked as lists in that order, not as ids.
@@ -46,7 +51,9 @@ NOBODY: frozenset[int] = frozenset()
 Status = str | frozenset[int]
 """BAG, PUBLIC, or the seats that know the item (NOBODY: known to no one)."""
 
-TOKENS = frozenset(t for area in PACK.board.areas.values() for t in area.area_tokens)
+TOKENS = frozenset(t for area in PACK.board.areas.values() for t in area.area_tokens) | frozenset(
+    PACK.board.paired_area_tokens
+)
 CARDS = frozenset(
     card.id
     for deck in (*PACK.cards.empires_by_epoch.values(), *PACK.cards.events_by_epoch.values())
@@ -72,12 +79,26 @@ SECRET_TYPES = frozenset(
         "AreaTokensPassed",
         "EndgameTokenPlaced",
         "EventCardDealt",
+        "EventCardsTaken",
+        "EventCardChosen",
+        "EventCardsPassed",
+        "EmpireCardsTaken",
+        "HiddenEmpireCardChosen",
+        "EmpireCardsPassed",
+        "PairedAreaTokenDrawn",
     }
 )
 REVEALING_TYPES = frozenset(
-    {"EmpireCardsDisplayed", "EventRevealed", "AreaTokenPlayed", "EndgameTokenRevealed"}
+    {
+        "EmpireCardsDisplayed",
+        "EventRevealed",
+        "AreaTokenPlayed",
+        "EndgameTokenRevealed",
+        "EmpireCardRevealed",
+    }
 )
-WORD = re.compile(r"[a-z0-9-]+")
+WORD = re.compile(r"[a-z0-9+-]+")
+"""Ids as words: `+` joins the two areas of a Paired Area token's id."""
 STRING_LIST = re.compile(r'\[\s*"[a-z0-9-]+"(?:\s*,\s*"[a-z0-9-]+")+\s*\]')
 
 
@@ -85,9 +106,19 @@ def entitled(event_type: str, data: Mapping[str, Any]) -> frozenset[int] | None:
     """The seats the rules let see an event in full; None when everybody may."""
     if event_type in ("HonorStackShuffled", "CardsCountedOut", "PositionLoaded"):
         return NOBODY
-    if event_type in ("AreaTokenDrawn", "AreaTokensDrawn", "AreaTokenChosen", "EventCardDealt"):
+    if event_type in (
+        "AreaTokenDrawn",
+        "AreaTokensDrawn",
+        "AreaTokenChosen",
+        "EventCardDealt",
+        "EventCardsTaken",
+        "EventCardChosen",
+        "EmpireCardsTaken",
+        "HiddenEmpireCardChosen",
+        "PairedAreaTokenDrawn",
+    ):
         return frozenset({data["seat"]})
-    if event_type == "AreaTokensPassed":
+    if event_type in ("AreaTokensPassed", "EventCardsPassed", "EmpireCardsPassed"):
         return frozenset({data["from_seat"], data["to_seat"]})
     if event_type == "EndgameTokenPlaced" and not data["face_up"]:
         return frozenset(data["known_by"])
@@ -204,7 +235,7 @@ class Timeline:
             match ev.type:
                 case "AreasActivated":
                     tokens.update(dict.fromkeys(data["tokens"], BAG))
-                case "AreaTokenDrawn" | "AreaTokenChosen":
+                case "AreaTokenDrawn" | "AreaTokenChosen" | "PairedAreaTokenDrawn":
                     tokens[data["token"]] = frozenset({data["seat"]})
                 case "AreaTokensDrawn":
                     tokens.update(dict.fromkeys(data["tokens"], frozenset({data["seat"]})))
@@ -219,6 +250,13 @@ class Timeline:
                 case "EventCardDealt":
                     if cards[data["card"]] != PUBLIC:
                         cards[data["card"]] = frozenset({data["seat"]})
+                case "EventCardsTaken" | "EmpireCardsTaken":
+                    cards.update(dict.fromkeys(data["cards"], frozenset({data["seat"]})))
+                case "EventCardsPassed" | "EmpireCardsPassed":
+                    for card in data["cards"]:
+                        cards[card] = cards[card] | {data["to_seat"]}  # type: ignore[operator]
+                case "EmpireCardRevealed":
+                    cards[data["card"]] = PUBLIC
                 case "EmpireCardsDisplayed":
                     cards.update(dict.fromkeys(data["cards"], PUBLIC))
                 case "EventRevealed":

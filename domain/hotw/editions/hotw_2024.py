@@ -1,13 +1,18 @@
 """History of the World, Rio Grande Games 2024: the registered ruleset `hotw-2024`.
 
-Every rule of the 2024 rulebook except its four optional rules, which come later as options
-(Option 3 replaces `resolve_invasion`).
+Every rule of the 2024 rulebook, with its four optional rules (p11-p12) as boolean options, off
+by default, in any combination except Option 3 without dice.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from domain.core.errors import InvalidOptions
 from domain.core.ruleset import OptionSpec, register_ruleset
 from domain.hotw.engine import HotwRuleset
+from domain.hotw.model import Option
 
 
 @register_ruleset
@@ -24,9 +29,49 @@ class Hotw2024(HotwRuleset):
             "play invasions with dice (true) or without dice (false); every player uses the "
             "same system (hotw24.intro.one-system, hotw24.setup.dice)",
         ),
+        OptionSpec(
+            Option.EVENT_CARD_SELECTION.value,
+            bool,
+            False,
+            "Option 1: the player with most gold takes the Event cards, secretly keeps one and "
+            "passes the rest down the gold order (hotw24.option1.event-selection)",
+        ),
+        OptionSpec(
+            Option.HIDDEN_EMPIRE_CARDS.value,
+            bool,
+            False,
+            "Option 2: the player with least gold takes the Empire cards, secretly keeps one and "
+            "passes the rest up the gold order; each stays secret until its turn "
+            "(hotw24.option2.hidden-empires)",
+        ),
+        OptionSpec(
+            Option.INVASION_AND_CONQUEST.value,
+            bool,
+            False,
+            "Option 3: the Enemy's dice depend on terrain and forts, ties go to the Empire, "
+            "frustrated invasions may go on with the Invasion modifier, successes earn conquest "
+            "points; only with dice (hotw24.option3.dice)",
+        ),
+        OptionSpec(
+            Option.PAIRED_AREA_TOKENS.value,
+            bool,
+            False,
+            "Option 4: each player secretly holds one Paired Area token, played in any Conclude "
+            "the turn phase for gold in both its areas (hotw24.option4.paired-tokens)",
+        ),
     )
     data_pack = "hotw-2024"
     turn_rule = "hotw24.turn.current-player-only"
     end_rule = "hotw24.winning.most-gold"
     setup_rule = "hotw24.setup.player-count"
     undo_rule = "hotw24.table.undo-and-rewind"
+
+    def check_option_combination(self, options: Mapping[str, Any]) -> None:
+        """hotw24.option3.dice: Option 3 gives its rules for play with dice only."""
+        if options.get(Option.INVASION_AND_CONQUEST.value) and not options.get("dice", True):
+            raise InvalidOptions(
+                "option 'invasion_and_conquest' needs dice: Option 3 gives invasion and "
+                "conquest rules only for play with dice",
+                "hotw24.option3.dice",
+                {"options": {Option.INVASION_AND_CONQUEST.value: True, "dice": False}},
+            )

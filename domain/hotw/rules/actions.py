@@ -2,9 +2,10 @@
 of truth), what a command does (`apply_command`), and how the game runs on by itself until the
 next choice (`proceed`).
 
-Commands: choose_area_token token · choose_empire_card card · place_army land · place_fleet
-water · build_fort land · place_great_wall land · use_leader [ignore] · play_honor honor ·
-play_area_token token · end_phase · choose_land land · choose_area area · choose_water water.
+Commands: choose_area_token token · choose_event_card card (Option 1) · choose_empire_card card ·
+place_army land · place_fleet water · build_fort land · place_great_wall land · use_leader
+[ignore] · play_honor honor · play_area_token token · end_phase · choose_land land · choose_area
+area · choose_water water · conquer_land land · end_conquest (Option 3).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from domain.hotw.events import (
     MonumentsUnbuilt,
 )
 from domain.hotw.model import (
+    ConquestTask,
     EffectTask,
     GreatWallRemovalTask,
     HotwState,
@@ -39,6 +41,7 @@ from domain.hotw.model import (
 from domain.hotw.pack import HotwPack
 from domain.hotw.rules import endgame, organization, turn
 from domain.hotw.rules.buildings import enemy_lands_holding, place_building, take_building
+from domain.hotw.rules.conquest import conquer, conquest_targets, end_conquest
 from domain.hotw.rules.context import Ctx, current_spec
 from domain.hotw.rules.effects import Choice, advance_effect, choose_for_effect, effect_choice
 from domain.hotw.rules.expand import (
@@ -62,6 +65,7 @@ from domain.hotw.rules.invasion import IGNORE_DIFFICULT, IGNORE_FORT, Army, plac
 from domain.hotw.rules.revenue import revenue_items
 
 END_PHASE = Command.of("end_phase")
+END_CONQUEST = Command.of("end_conquest")
 MAX_FORCED = 10_000
 
 
@@ -92,6 +96,9 @@ def task_choice(pack: HotwPack, state: HotwState, task: Task) -> Choice | None:
         return Choice("choose_land", "land", tuple(lands)) if lands else None
     if isinstance(task, GreatWallRemovalTask):
         return Choice("choose_land", "land", tuple(state.great_wall_on_map))
+    if isinstance(task, ConquestTask):
+        lands = conquest_targets(pack.board, state, task)
+        return Choice("conquer_land", "land", tuple(lands)) if lands else None
     lands = turn.start_land_options(pack, state, task.card)
     return Choice("choose_land", "land", tuple(lands)) if lands else None
 
@@ -100,13 +107,23 @@ def legal_actions(pack: HotwPack, state: HotwState, seat: int) -> list[Command]:
     if seat not in awaited_seats(pack, state):
         return []
     if state.agenda:
-        choice = task_choice(pack, state, state.agenda[-1])
-        if choice is None:
-            return []
-        return [Command.of(choice.command, **{choice.arg: option}) for option in choice.options]
+        task = state.agenda[-1]
+        choice = task_choice(pack, state, task)
+        listed = (
+            [Command.of(choice.command, **{choice.arg: option}) for option in choice.options]
+            if choice is not None
+            else []
+        )
+        if isinstance(task, ConquestTask):
+            listed.append(END_CONQUEST)
+        return listed
     if state.stage is Stage.ORGANIZATION:
         if state.step is OrganizationStep.SELECT_AREA_TOKENS:
             return [Command.of("choose_area_token", token=t) for t in sorted(state.offer)]
+        if state.step is OrganizationStep.SELECT_EVENT_CARDS:
+            return [Command.of("choose_event_card", card=c) for c in sorted(state.offer)]
+        if state.step is OrganizationStep.SELECT_HIDDEN_EMPIRE_CARDS:
+            return [Command.of("choose_empire_card", card=c) for c in state.offer]
         return [Command.of("choose_empire_card", card=c) for c in state.displayed]
     if state.stage is Stage.ENDGAME:
         honors = endgame_effect_honors(pack.cards, state.players[seat])
@@ -176,8 +193,14 @@ def apply_command(ctx: Ctx, seat: int, command: Command) -> None:
         resolve_choice(ctx, seat, command)
     elif kind == "choose_area_token":
         organization.choose_area_token(ctx, seat, str(command.arg("token")))
+    elif kind == "choose_event_card":
+        organization.choose_event_card(ctx, seat, str(command.arg("card")))
     elif kind == "choose_empire_card":
-        organization.choose_empire_card(ctx, seat, str(command.arg("card")))
+        card = str(command.arg("card"))
+        if ctx.state.step is OrganizationStep.SELECT_HIDDEN_EMPIRE_CARDS:
+            organization.choose_hidden_empire_card(ctx, seat, card)
+        else:
+            organization.choose_empire_card(ctx, seat, card)
     elif kind == "place_army":
         place_army(ctx, current_army(ctx), str(command.arg("land")))
     elif kind == "place_fleet":
@@ -218,7 +241,7 @@ def current_army(ctx: Ctx) -> Army:
     current = ctx.turn
     if in_event_expansion(current):
         card = ctx.cards.event(current.event_card or "")
-        return Army(current.seat, "event", barbarian=card.barbarian)
+        return Army(current.seat, "event", barbarian=card.barbarian, expanding=True)
     spec = current_spec(ctx.pack, current)
     return Army(
         current.seat,
@@ -226,6 +249,7 @@ def current_army(ctx: Ctx) -> Army:
         barbarian=spec.barbarian,
         leader=current.leader_active,
         leader_ignores=current.leader_ignores,
+        expanding=True,
     )
 
 
@@ -254,18 +278,35 @@ def play_honor(ctx: Ctx, seat: int, honor_id: str) -> None:
     ctx.emit(HonorPlayed(rule=rule, seat=seat, honor=honor_id, for_effect=True))
 
 
+def token_areas(pack: HotwPack, token: str) -> list[str]:
+    """The area an Area token names, or both areas of a Paired Area token (Option 4)."""
+    paired = pack.board.paired_area_tokens.get(token)
+    if paired is not None:
+        return list(paired.areas)
+    return [pack.board.area_tokens[token].area]
+
+
 def play_area_token(ctx: Ctx, seat: int, token: str) -> None:
     """hotw24.conclude.area-tokens: building and land gold in the token's area, counted on
-    Friendly lands; the token leaves the game (hotw24.conclude.area-token-spent)."""
-    ctx.emit(AreaTokenPlayed(rule="hotw24.conclude.area-token-spent", seat=seat, token=token))
-    area = ctx.board.area_tokens[token].area
-    for gold, rule, reason in revenue_items(ctx.board, ctx.state, seat, [area], standing=False):
+    Friendly lands; the token leaves the game (hotw24.conclude.area-token-spent). A Paired Area
+    token pays in both its areas (hotw24.option4.play)."""
+    paired = token in ctx.board.paired_area_tokens
+    spent = "hotw24.option4.play" if paired else "hotw24.conclude.area-token-spent"
+    ctx.emit(AreaTokenPlayed(rule=spent, seat=seat, token=token))
+    areas = token_areas(ctx.pack, token)
+    for gold, rule, reason in revenue_items(ctx.board, ctx.state, seat, areas, standing=False):
         rule = "hotw24.conclude.area-tokens" if rule == "hotw24.revenue.buildings" else rule
         ctx.emit(GoldCollected(rule=rule, seat=seat, amount=gold, reason=f"token:{reason}"))
 
 
 def resolve_choice(ctx: Ctx, seat: int, command: Command) -> None:
     task = ctx.state.agenda[-1]
+    if isinstance(task, ConquestTask):
+        if command.type == "end_conquest":
+            end_conquest(ctx, task)
+        else:
+            conquer(ctx, task, str(command.arg("land")))
+        return
     arg, value = command.args[0]
     value = str(value)
     if isinstance(task, EffectTask):
@@ -296,6 +337,9 @@ def advance_task(ctx: Ctx) -> bool:
     task = ctx.state.agenda[-1]
     if isinstance(task, EffectTask):
         return advance_effect(ctx, task)
+    if isinstance(task, ConquestTask) and not conquest_targets(ctx.board, ctx.state, task):
+        end_conquest(ctx, task)
+        return True
     if isinstance(task, MonumentTask) and not turn.monument_sites(ctx.pack, ctx.state, task.seat):
         ctx.emit(
             MonumentsUnbuilt(

@@ -28,6 +28,9 @@ class Invader:
     barbarian: bool = False
     leader: bool = False
     leader_ignores: str | None = None
+    expanding: bool = False
+    """Placed by the player while expanding (the Empire, or an Event played as if an Empire),
+    not by a text Event's instructions: Option 3's counter and conquests follow such armies."""
 
     @property
     def plunder_rule(self) -> str:

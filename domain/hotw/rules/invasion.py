@@ -13,6 +13,7 @@ from domain.hotw.events import (
     ArmyPlaced,
     GarrisonSurrendered,
     InvasionFrustrated,
+    InvasionModifierRemoved,
     InvasionSucceeded,
 )
 from domain.hotw.model import Control
@@ -36,6 +37,8 @@ def place_army(ctx: Ctx, army: Invader, land: str) -> None:
     """p5 Army placement outcomes: an uncontrolled land is simply taken (no reduction); a
     Friendly land is surrendered (reduction, no Honor); an Enemy land is invaded."""
     control = ctx.state.control_of(land, army.seat)
+    if not (control is Control.ENEMY and land == modifier_land(ctx)):
+        remove_invasion_modifier(ctx)
     if control is Control.ENEMY:
         ctx.engine.resolve_invasion(ctx, land, army)
         return
@@ -135,3 +138,17 @@ def after_invasion(ctx: Ctx, land: str, army: Invader, enemy: int, succeeded: bo
     else:
         award_honor(ctx, enemy, "hotw24.honors.award.frustrated")
     reduce_buildings(ctx, land, "hotw24.invasion.building-reduction")
+
+
+def modifier_land(ctx: Ctx) -> str | None:
+    """Option 3: the land holding the Invasion modifier counter, if any."""
+    turn = ctx.state.turn
+    return turn.modifier_land if turn is not None else None
+
+
+def remove_invasion_modifier(ctx: Ctx) -> None:
+    """Option 3: the counter comes off when the player does not go on with that invasion - an
+    army placed in another land, or the end of the expansion (hotw24.option3.modifier)."""
+    land = modifier_land(ctx)
+    if land is not None:
+        ctx.emit(InvasionModifierRemoved(rule="hotw24.option3.modifier", seat=ctx.seat, land=land))

@@ -14,15 +14,23 @@ from domain.hotw.events import (
     CardsCountedOut,
     EmpireCardChosen,
     EmpireCardsDisplayed,
+    EmpireCardsPassed,
+    EmpireCardsTaken,
     EndgameTokenPlaced,
     EpochBegan,
+    EventCardChosen,
     EventCardDealt,
+    EventCardsPassed,
+    EventCardsTaken,
     GoldChestsPlaced,
+    HiddenEmpireCardChosen,
     HonorStackShuffled,
     HonorTurnedUp,
+    PairedAreaTokenDrawn,
 )
+from domain.hotw.model import Option
 from domain.hotw.rules.context import Ctx
-from domain.hotw.rules.gold import most_gold
+from domain.hotw.rules.gold import least_gold_first, most_gold
 
 NOBODY = private_to()
 
@@ -62,7 +70,29 @@ def set_up(ctx: Ctx) -> None:
                 draws=ctx.chance.take_draws(),
             )
         )
+    if ctx.state.has_option(Option.PAIRED_AREA_TOKENS):
+        take_paired_area_tokens(ctx)
     begin_epoch(ctx, 1)
+
+
+def take_paired_area_tokens(ctx: Ctx) -> None:
+    """hotw24.option4.paired-tokens: after setting up, each player takes one of the six
+    face-down Paired Area tokens and keeps it secretly; the rest are removed unseen (they stay
+    where nobody draws them)."""
+    face_down = sorted(ctx.board.paired_area_tokens)
+    for seat in range(len(ctx.state.players)):
+        if not face_down:
+            return
+        token = face_down.pop(ctx.chance.below(len(face_down)))
+        ctx.emit(
+            PairedAreaTokenDrawn(
+                rule="hotw24.option4.paired-tokens",
+                seat=seat,
+                token=token,
+                visibility=private_to(seat, redacted={"seat": seat}),
+                draws=ctx.chance.take_draws(),
+            )
+        )
 
 
 def draw_from_bag(ctx: Ctx, count: int) -> tuple[str, ...]:
@@ -161,7 +191,16 @@ def choose_area_token(ctx: Ctx, seat: int, token: str) -> None:
 
 
 def deal_and_display(ctx: Ctx) -> None:
-    """hotw24.organization.event-cards (dealt secretly) and .empire-cards.display."""
+    """Step 3, Receive Event cards, then step 4, Choose Empire cards."""
+    if ctx.state.has_option(Option.EVENT_CARD_SELECTION):
+        take_event_cards(ctx)
+        return
+    deal_event_cards(ctx)
+    offer_empire_cards(ctx)
+
+
+def deal_event_cards(ctx: Ctx) -> None:
+    """hotw24.organization.event-cards: one to each player, secretly."""
     epoch = ctx.state.epoch
     for seat, card in enumerate(ctx.state.event_decks.get(epoch, ())):
         ctx.emit(
@@ -172,6 +211,15 @@ def deal_and_display(ctx: Ctx) -> None:
                 visibility=private_to(seat, redacted={"seat": seat}),
             )
         )
+
+
+def offer_empire_cards(ctx: Ctx) -> None:
+    """hotw24.organization.empire-cards.display: face up on the map; under Option 2 the
+    player with least gold takes them instead (hotw24.option2.hidden-empires)."""
+    if ctx.state.has_option(Option.HIDDEN_EMPIRE_CARDS):
+        take_empire_cards(ctx)
+        return
+    epoch = ctx.state.epoch
     cards = tuple(
         sorted(ctx.state.empire_decks.get(epoch, ()), key=lambda c: ctx.cards.empire(c).number)
     )
@@ -185,3 +233,105 @@ def deal_and_display(ctx: Ctx) -> None:
 def choose_empire_card(ctx: Ctx, seat: int, card: str) -> None:
     """hotw24.organization.empire-cards.choice: least gold chooses first."""
     ctx.emit(EmpireCardChosen(rule="hotw24.organization.empire-cards.choice", seat=seat, card=card))
+
+
+# --- Option 1: Event card selection -------------------------------------------------------------
+
+
+def take_event_cards(ctx: Ctx) -> None:
+    """hotw24.option1.event-selection: the player with most gold takes the epoch's Event cards
+    (instead of their being dealt) and chooses first."""
+    richest = most_gold(ctx.state)
+    cards = tuple(sorted(ctx.state.event_decks.get(ctx.state.epoch, ())))
+    ctx.emit(
+        EventCardsTaken(
+            rule="hotw24.option1.event-selection",
+            seat=richest,
+            cards=cards,
+            visibility=private_to(richest, redacted={"seat": richest, "count": len(cards)}),
+        )
+    )
+
+
+def choose_event_card(ctx: Ctx, seat: int, card: str) -> None:
+    """Keep one Event card secretly (hotw24.option1.secret) and pass the rest to the player
+    with the next most gold (hotw24.option1.event-selection); once everyone has one, the
+    Empire cards are chosen."""
+    ctx.emit(
+        EventCardChosen(
+            rule="hotw24.option1.secret",
+            seat=seat,
+            card=card,
+            visibility=private_to(seat, redacted={"seat": seat}),
+        )
+    )
+    state = ctx.state
+    if state.choosing and state.offer:
+        following = state.choosing[0]
+        ctx.emit(
+            EventCardsPassed(
+                rule="hotw24.option1.event-selection",
+                from_seat=seat,
+                to_seat=following,
+                cards=state.offer,
+                visibility=private_to(
+                    seat,
+                    following,
+                    redacted={"from_seat": seat, "to_seat": following, "count": len(state.offer)},
+                ),
+            )
+        )
+        return
+    offer_empire_cards(ctx)
+
+
+# --- Option 2: Hidden Empire cards --------------------------------------------------------------
+
+
+def take_empire_cards(ctx: Ctx) -> None:
+    """hotw24.option2.hidden-empires: the cards are not placed on the map; the player with
+    least gold takes them and chooses first."""
+    poorest = least_gold_first(ctx.state)[0]
+    cards = tuple(
+        sorted(
+            ctx.state.empire_decks.get(ctx.state.epoch, ()),
+            key=lambda c: ctx.cards.empire(c).number,
+        )
+    )
+    ctx.emit(
+        EmpireCardsTaken(
+            rule="hotw24.option2.hidden-empires",
+            seat=poorest,
+            cards=cards,
+            visibility=private_to(poorest, redacted={"seat": poorest, "count": len(cards)}),
+        )
+    )
+
+
+def choose_hidden_empire_card(ctx: Ctx, seat: int, card: str) -> None:
+    """Keep one Empire card secretly until its turn comes (hotw24.option2.secret) and pass the
+    rest to the player with the next least gold (hotw24.option2.hidden-empires)."""
+    ctx.emit(
+        HiddenEmpireCardChosen(
+            rule="hotw24.option2.secret",
+            seat=seat,
+            card=card,
+            visibility=private_to(seat, redacted={"seat": seat}),
+        )
+    )
+    state = ctx.state
+    if state.choosing and state.offer:
+        following = state.choosing[0]
+        ctx.emit(
+            EmpireCardsPassed(
+                rule="hotw24.option2.hidden-empires",
+                from_seat=seat,
+                to_seat=following,
+                cards=state.offer,
+                visibility=private_to(
+                    seat,
+                    following,
+                    redacted={"from_seat": seat, "to_seat": following, "count": len(state.offer)},
+                ),
+            )
+        )

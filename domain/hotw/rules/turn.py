@@ -8,6 +8,7 @@ from domain.hotw.events import (
     ArmiesLaidDown,
     ArmyPlaced,
     BuildingRemoved,
+    EmpireCardRevealed,
     EmpirePoolFilled,
     EpochEnded,
     EventCarriedOut,
@@ -34,6 +35,7 @@ from domain.hotw.rules.context import Ctx, current_spec
 from domain.hotw.rules.effects import people_for_event
 from domain.hotw.rules.gold import collect_gold, has_most_gold
 from domain.hotw.rules.honors import award_honor, honor_track_full
+from domain.hotw.rules.invasion import remove_invasion_modifier
 from domain.hotw.rules.revenue import revenue_items
 
 PHASES = (
@@ -49,10 +51,14 @@ PLAYER_PHASES = frozenset({Phase.EXPAND, Phase.REVENUE, Phase.CONCLUDE})
 
 
 def begin_turn(ctx: Ctx) -> None:
-    """Turns follow the chronological numbers of the chosen Empire cards (hotw24.turn.order)."""
+    """Turns follow the chronological numbers of the chosen Empire cards (hotw24.turn.order);
+    under Option 2 a card chosen in secret is shown as its turn comes (hotw24.option2.secret)."""
     state = ctx.state
     card = state.turn_order[state.turn_index]
-    ctx.emit(TurnBegan(rule="hotw24.turn.order", seat=state.empire_choices[card], card=card))
+    seat = state.empire_choices[card]
+    if card in state.unrevealed:
+        ctx.emit(EmpireCardRevealed(rule="hotw24.option2.secret", seat=seat, card=card))
+    ctx.emit(TurnBegan(rule="hotw24.turn.order", seat=seat, card=card))
     begin_phase(ctx, Phase.REVEAL)
 
 
@@ -161,6 +167,7 @@ def start_land_options(pack: HotwPack, state: HotwState, card_id: str) -> list[s
 def reveal_exit(ctx: Ctx) -> None:
     """hotw24.events.lay-down: before establishing, the Event's armies become garrisons, its
     fleets leave the map and its unused pieces return to the supply."""
+    remove_invasion_modifier(ctx)
     turn = ctx.turn
     armies = tuple(sorted(ctx.state.lands_of(turn.seat, standing=True)))
     pool = turn.event_pool
@@ -256,7 +263,9 @@ def establish_exit(ctx: Ctx) -> None:
 
 def expand_exit(ctx: Ctx) -> None:
     """hotw24.expand.end: pieces left in the pool are removed (hotw24.empires.great-wall.unplaced);
-    a Leader used in the phase leaves the game (hotw24.leader.spent)."""
+    a Leader used in the phase leaves the game (hotw24.leader.spent); an Invasion modifier
+    counter comes off (hotw24.option3.modifier)."""
+    remove_invasion_modifier(ctx)
     turn = ctx.turn
     pool = turn.pool
     if pool.people or pool.fleets or pool.great_wall_forts:

@@ -2,13 +2,17 @@
 dice, each checked after every event (pieces conserved, supplies never exceeded, one army or
 garrison per land, no army in a wasteland, gold never negative), replayed from its events and
 round-tripped through JSON; every bot action is one `legal_actions` listed (the kernel refuses
-anything else). 20 chunks of 25 games so that pytest-xdist can spread them."""
+anything else). 20 chunks of 25 games so that pytest-xdist can spread them.
+
+The Optional rules get the same treatment: 200 games for each on its own and 200 with all four,
+over 3-6 players, with and without dice (Option 3 only with dice)."""
 
 from __future__ import annotations
 
 import pytest
 
 from cli.selfplay import play_game
+from domain.hotw.model import Option
 from tests.support.hotw import RULES
 
 CHUNKS = 20
@@ -33,3 +37,41 @@ def test_random_games_finish_with_every_invariant_kept(chunk):
 def test_every_players_count_and_dice_setting_is_covered():
     covered = {(3 + i % 4, (i // 4) % 2 == 0) for i in range(CHUNKS * GAMES_PER_CHUNK)}
     assert covered == {(n, d) for n in (3, 4, 5, 6) for d in (True, False)}
+
+
+OPTION_SETS = {
+    **{option.value: (option.value,) for option in Option},
+    "all four": tuple(option.value for option in Option),
+}
+OPTION_GAMES = 200
+OPTION_CHUNK = 50
+
+
+def option_game_settings(name: str, index: int) -> tuple[int, dict[str, bool]]:
+    chosen = OPTION_SETS[name]
+    dice = Option.INVASION_AND_CONQUEST.value in chosen or (index // 4) % 2 == 0
+    return 3 + index % 4, {"dice": dice, **dict.fromkeys(chosen, True)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(OPTION_GAMES // OPTION_CHUNK))
+@pytest.mark.parametrize("name", sorted(OPTION_SETS))
+def test_random_games_with_the_optional_rules_finish_with_every_invariant_kept(name, chunk):
+    failures = []
+    for index in range(chunk * OPTION_CHUNK, (chunk + 1) * OPTION_CHUNK):
+        players, options = option_game_settings(name, index)
+        report = play_game(RULES, players, options, f"options:{name}", index)
+        assert report.completed, (options, report.failures)
+        assert report.winners
+        failures += report.failures
+    assert failures == []
+
+
+def test_each_optional_rule_is_played_by_every_players_count_with_and_without_dice():
+    for name, chosen in OPTION_SETS.items():
+        covered = {
+            (players, options["dice"])
+            for players, options in (option_game_settings(name, i) for i in range(OPTION_GAMES))
+        }
+        dice_settings = (True,) if Option.INVASION_AND_CONQUEST.value in chosen else (True, False)
+        assert covered == {(n, d) for n in (3, 4, 5, 6) for d in dice_settings}

@@ -1,0 +1,216 @@
+"""Option 3, Invasion and conquest (p11-p12): invasions with dice where the defender's dice
+depend on the terrain, ties go to the Empire, a frustrated invasion costs only the army and may
+be taken up again with the Invasion modifier counter (+2, then +4), and a success earns
+conquest points to spend on neighbouring lands of the same Enemy.
+
+`invade_with_conquest` replaces the ruleset's `resolve_invasion` when the option is on; the
+conquest itself is a `ConquestTask` on the agenda, so each conquest is the player's choice.
+"""
+
+from __future__ import annotations
+
+from domain.hotw.board import Board
+from domain.hotw.cards import Building
+from domain.hotw.events import (
+    ConquestEnded,
+    ConquestPointsAwarded,
+    InvasionModifierRemoved,
+    InvasionModifierSet,
+    InvasionRepulsed,
+    InvasionSucceeded,
+    LandConquered,
+)
+from domain.hotw.model import ConquestTask, HotwState, Pool
+from domain.hotw.rules.buildings import plunder, reduce_buildings
+from domain.hotw.rules.context import Ctx, Invader
+from domain.hotw.rules.honors import award_honor
+from domain.hotw.rules.invasion import EMPIRE_DICE, LEADER_DICE, highest, modifier_land
+
+CLEAR_TERRAIN_DICE = 1
+DIFFICULT_TERRAIN_DICE = 2
+FORT_EXTRA_DIE = 1
+FIRST_MODIFIER = 2
+LATER_MODIFIER = 4
+CLEAR_COST = 1
+DIFFICULT_COST = 2
+FORT_EXTRA_COST = 1
+
+
+def has_fort(state: HotwState, land: str) -> bool:
+    return Building.FORT in state.land(land).buildings
+
+
+def enemy_dice_count(board: Board, state: HotwState, land: str) -> int:
+    """hotw24.option3.dice: one die in clear terrain, two in difficult terrain, one more for a
+    fort."""
+    dice = DIFFICULT_TERRAIN_DICE if board.lands[land].is_difficult else CLEAR_TERRAIN_DICE
+    return dice + (FORT_EXTRA_DIE if has_fort(state, land) else 0)
+
+
+def empire_dice_count(army: Invader) -> int:
+    """hotw24.option3.dice: two dice, three if the Leader is being used."""
+    return LEADER_DICE if army.leader else EMPIRE_DICE
+
+
+def modifier_for(ctx: Ctx, land: str, army: Invader) -> int:
+    """What the Invasion modifier counter adds in `land` (hotw24.option3.modifier)."""
+    turn = ctx.state.turn
+    if not army.expanding or turn is None or modifier_land(ctx) != land:
+        return 0
+    return turn.invasion_modifier
+
+
+def next_modifier(modifier: int) -> int:
+    """hotw24.option3.frustrated: +2 after the first frustration, +4 after any further one."""
+    return FIRST_MODIFIER if modifier == 0 else LATER_MODIFIER
+
+
+def invade_with_conquest(ctx: Ctx, land: str, army: Invader) -> None:
+    """hotw24.option3.dice and .ties: the highest die of each side is its score, the counter
+    added to the Empire's; the Enemy must score higher to frustrate the invasion."""
+    enemy = ctx.state.land(land).owner
+    assert enemy is not None
+    modifier = modifier_for(ctx, land, army)
+    empire_dice = ctx.chance.dice(empire_dice_count(army))
+    enemy_dice = ctx.chance.dice(enemy_dice_count(ctx.board, ctx.state, land))
+    draws = ctx.chance.take_draws()
+    empire, defence = highest(empire_dice) + modifier, highest(enemy_dice)
+    if defence > empire:
+        ctx.emit(
+            InvasionRepulsed(
+                rule="hotw24.option3.frustrated",
+                seat=army.seat,
+                land=land,
+                enemy=enemy,
+                pool=army.pool,
+                empire_dice=empire_dice,
+                enemy_dice=enemy_dice,
+                modifier=modifier,
+                draws=draws,
+            )
+        )
+        invasion_frustrated(ctx, land, army, enemy, modifier)
+        return
+    ctx.emit(
+        InvasionSucceeded(
+            rule="hotw24.option3.ties" if empire == defence else "hotw24.option3.dice",
+            seat=army.seat,
+            land=land,
+            enemy=enemy,
+            pool=army.pool,
+            empire_dice=empire_dice,
+            enemy_dice=enemy_dice,
+            draws=draws,
+        )
+    )
+    invasion_succeeds(ctx, land, army, enemy, empire - defence)
+
+
+def invasion_frustrated(ctx: Ctx, land: str, army: Invader, enemy: int, modifier: int) -> None:
+    """The Enemy is awarded an Honor each time (hotw24.option3.honor-each); the garrison holds
+    and no building reduction happens. An expanding Empire may go on against the land with the
+    counter raised (hotw24.option3.frustrated, hotw24.option3.modifier)."""
+    award_honor(ctx, enemy, "hotw24.option3.honor-each")
+    if army.expanding:
+        ctx.emit(
+            InvasionModifierSet(
+                rule="hotw24.option3.modifier",
+                seat=army.seat,
+                land=land,
+                modifier=next_modifier(modifier),
+            )
+        )
+
+
+def invasion_succeeds(ctx: Ctx, land: str, army: Invader, enemy: int, margin: int) -> None:
+    """The counter comes off (hotw24.option3.modifier); a barbarian plunders, building
+    reduction follows (hotw24.option3.success); the margin is awarded as conquest points
+    (hotw24.option3.conquest-points)."""
+    if modifier_land(ctx) == land:
+        ctx.emit(InvasionModifierRemoved(rule="hotw24.option3.modifier", seat=army.seat, land=land))
+    if army.barbarian:
+        plunder(ctx, army.seat, land, army.plunder_rule)
+    reduce_buildings(ctx, land, "hotw24.option3.success")
+    if margin > 0 and army.expanding:
+        ctx.emit(
+            ConquestPointsAwarded(
+                rule="hotw24.option3.conquest-points",
+                seat=army.seat,
+                land=land,
+                enemy=enemy,
+                points=margin,
+                pool=army.pool,
+                barbarian=army.barbarian,
+            )
+        )
+
+
+# --- conquest -------------------------------------------------------------------------------
+
+
+def conquest_cost(board: Board, state: HotwState, land: str) -> int:
+    """hotw24.option3.conquest-cost: one point for clear terrain, two for difficult terrain,
+    one more if the land holds a fort."""
+    cost = DIFFICULT_COST if board.lands[land].is_difficult else CLEAR_COST
+    return cost + (FORT_EXTRA_COST if has_fort(state, land) else 0)
+
+
+def conquest_pool(state: HotwState, task: ConquestTask) -> Pool:
+    turn = state.turn
+    assert turn is not None
+    return turn.event_pool if task.pool == "event" else turn.pool
+
+
+def is_land_of_the_enemy(state: HotwState, land: str, enemy: int) -> bool:
+    """hotw24.option3.conquest-same-enemy: a garrison of the Enemy whose land was invaded."""
+    value = state.lands.get(land)
+    return value is not None and value.owner == enemy and not value.standing
+
+
+def next_to_conquest(board: Board, task: ConquestTask, land: str) -> bool:
+    """hotw24.option3.conquest-adjacency: next to the land first invaded or a land conquered
+    since, over land (straits included); fleets do not carry conquests
+    (hotw24.option3.conquest-no-fleets)."""
+    return any(land in board.neighbours_of(held) for held in task.lands)
+
+
+def conquest_targets(board: Board, state: HotwState, task: ConquestTask) -> list[str]:
+    """The lands the remaining points can conquer, while the pool still has a people piece
+    (hotw24.option3.conquest-cost reading)."""
+    if conquest_pool(state, task).people <= 0:
+        return []
+    reach = sorted(set().union(*(board.neighbours_of(held) for held in task.lands)))
+    return [
+        land
+        for land in reach
+        if land not in task.lands
+        and is_land_of_the_enemy(state, land, task.enemy)
+        and conquest_cost(board, state, land) <= task.points
+    ]
+
+
+def conquer(ctx: Ctx, task: ConquestTask, land: str) -> None:
+    """A conquest is an invasion without dice that always succeeds: the garrison goes, an army
+    from the pool takes the land (hotw24.option3.conquest-cost); a barbarian plunders; then
+    building reduction (hotw24.option3.conquest-reduction)."""
+    ctx.emit(
+        LandConquered(
+            rule="hotw24.option3.conquest-cost",
+            seat=task.seat,
+            land=land,
+            enemy=task.enemy,
+            pool=task.pool,
+            cost=conquest_cost(ctx.board, ctx.state, land),
+        )
+    )
+    if task.barbarian:
+        rule = "hotw24.events.plunder" if task.pool == "event" else "hotw24.plunder.value"
+        plunder(ctx, task.seat, land, rule)
+    reduce_buildings(ctx, land, "hotw24.option3.conquest-reduction")
+
+
+def end_conquest(ctx: Ctx, task: ConquestTask) -> None:
+    """Unspent conquest points are lost (hotw24.option3.conquest-points reading)."""
+    ctx.emit(
+        ConquestEnded(rule="hotw24.option3.conquest-points", seat=task.seat, unspent=task.points)
+    )
