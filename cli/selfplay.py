@@ -31,6 +31,7 @@ from typing import Any
 from bots.base import BOT_NAMES, Bot, make_bot
 from cli.http import ApiClient, ApiError
 from domain.core.chance import Chance
+from domain.core.errors import RuleViolation
 from domain.core.kernel import Game, creation_events, decide, fold, replay
 from domain.core.messages import SYSTEM, Actor, Command, Recorded
 from domain.core.ruleset import Ruleset
@@ -301,6 +302,12 @@ def run(args: argparse.Namespace) -> int:
     options = dict(parse_option(o) for o in args.option or [])
     needs_rules = args.via_api is None or "greedy" in bots
     rules = ruleset(args.ruleset) if needs_rules else None
+    if rules is not None:
+        try:
+            rules.check_options(options)
+        except RuleViolation as exc:  # refused before any game is played
+            print(f"chronicle selfplay: {exc} ({exc.rule})", file=sys.stderr)
+            return 2
     if "greedy" in bots and rules is not None:
         try:
             make_bot("greedy", rules, random.Random(0))

@@ -92,3 +92,9 @@ def test_selfplay_with_an_option_reports_every_game_completed_without_failures(o
     assert code == 0
     assert (report["completed"], report["failures"]) == (2, [])
     assert all(report["options"][name] is True for name in options)
+
+
+def test_selfplay_refuses_option_three_without_dice_before_playing(capsys):
+    flags = ["--option", "invasion_and_conquest=true", "--option", "dice=false"]
+    assert main(["selfplay", "--ruleset", HOTW, "--games", "3", *flags, "--quiet"]) == 2
+    assert "hotw24.option3.dice" in capsys.readouterr().err
