@@ -38,6 +38,9 @@ from store.server import RedisServer, free_port
 RULESET = "hotw-2024"
 WEB_WORKERS = int(os.environ.get("CHRONICLE_BENCH_WEB_WORKERS", "2"))
 WEB_THREADS = int(os.environ.get("CHRONICLE_BENCH_WEB_THREADS", "8"))
+WEB_WORKER_CLASS = os.environ.get("CHRONICLE_BENCH_WORKER_CLASS", "gthread")
+"""gthread (keep-alive, WEB_THREADS threads per process) or sync (one request per process at a
+time, a connection per request)."""
 CONCURRENT_RATE = int(os.environ.get("CHRONICLE_BENCH_RATE", "1100"))
 """The load the 32 clients offer together; what they achieve is measured."""
 Progress = Callable[[str], None]
@@ -165,9 +168,8 @@ def api_server(redis_url: str, web_workers: int, threads: int) -> Iterator[str]:
             "--workers",
             str(web_workers),
             "--worker-class",
-            "gthread",
-            "--threads",
-            str(threads),
+            WEB_WORKER_CLASS,
+            *(("--threads", str(threads)) if WEB_WORKER_CLASS == "gthread" else ()),
             "--log-level",
             "warning",
             "api.wsgi:app",
@@ -190,7 +192,7 @@ def api_server(redis_url: str, web_workers: int, threads: int) -> Iterator[str]:
                 health = requests.get(f"{url}/healthz", timeout=1)
                 if health.status_code == 200 and health.json()["rq_workers"] > 0:
                     break  # the worker is up too: its start-up does not share the measurement
-            except requests.ConnectionError:
+            except requests.RequestException:  # not listening yet, or still loading
                 pass
             if time.monotonic() > deadline:
                 raise RuntimeError("the API did not come up")
