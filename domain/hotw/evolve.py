@@ -282,19 +282,14 @@ def _chosen(pack: HotwPack, state: HotwState, e: ev.EmpireCardChosen) -> HotwSta
     state = _player(state, e.seat, empire_cards=(*state.players[e.seat].empire_cards, e.card))
     displayed = tuple(c for c in state.displayed if c != e.card)
     choosing = state.choosing[1:]
-    if choosing:
-        return evolved(state, empire_choices=choices, displayed=displayed, choosing=choosing)
-    order = tuple(sorted(choices, key=lambda card: pack.cards.empire(card).number))
-    return evolved(
-        state,
-        empire_choices=choices,
-        displayed=displayed,
-        choosing=(),
-        step=None,
-        stage=Stage.TURNS,
-        turn_order=order,
-        turn_index=0,
-    )
+    state = evolved(state, empire_choices=choices, displayed=displayed, choosing=choosing)
+    return state if choosing else _turns_begin(pack, state)
+
+
+def _turns_begin(pack: HotwPack, state: HotwState) -> HotwState:
+    """Every seat holds its Empire card: turns follow the cards' chronological numbers."""
+    order = tuple(sorted(state.empire_choices, key=lambda card: pack.cards.empire(card).number))
+    return evolved(state, step=None, stage=Stage.TURNS, choosing=(), turn_order=order, turn_index=0)
 
 
 # --- Option 1: Event card selection; Option 2: Hidden Empire cards ----------------------------
@@ -349,10 +344,7 @@ def _hidden_chosen(pack: HotwPack, state: HotwState, e: ev.HiddenEmpireCardChose
         choosing=state.choosing[1:],
         unrevealed=state.unrevealed | {e.card},
     )
-    if state.choosing:
-        return state
-    order = tuple(sorted(choices, key=lambda card: pack.cards.empire(card).number))
-    return evolved(state, step=None, stage=Stage.TURNS, offer=(), turn_order=order, turn_index=0)
+    return state if state.choosing else _turns_begin(pack, state)
 
 
 @handles(ev.EmpireCardRevealed)

@@ -24,7 +24,7 @@ import pytest
 from domain.core.chance import Chance
 from domain.core.kernel import Game, creation_events, decide, fold, replay
 from domain.core.messages import Recorded
-from domain.hotw.model import evolved
+from domain.hotw.model import Option, evolved
 from service.chance import HmacSource, commitment
 from service.games import GameService, recorded_from
 from service.rulesets import ruleset
@@ -33,12 +33,7 @@ from tests.support.api import bearer, sse_frames
 from tests.support.hotw_secrets import REVEALING_TYPES, SECRET_TYPES, Oracle, Timeline
 
 HOTW = "hotw-2024"
-OPTIONAL_RULES = (
-    "event_card_selection",
-    "hidden_empire_cards",
-    "invasion_and_conquest",
-    "paired_area_tokens",
-)
+OPTIONAL_RULES = tuple(option.value for option in Option)
 RULES = ruleset(HOTW)
 TABLE_PROCEDURES = frozenset(
     {"undo", "propose_rewind", "accept_rewind", "refuse_rewind", "order_rewind"}

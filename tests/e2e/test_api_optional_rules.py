@@ -9,15 +9,11 @@ import json
 import pytest
 
 from cli.main import main
+from domain.hotw.model import Option
 from tests.support.api import bearer
 
 HOTW = "hotw-2024"
-OPTIONAL_RULES = (
-    "event_card_selection",
-    "hidden_empire_cards",
-    "invasion_and_conquest",
-    "paired_area_tokens",
-)
+OPTIONAL_RULES = tuple(option.value for option in Option)
 
 
 def test_the_rulesets_endpoint_lists_the_four_optional_rules_off_by_default(api):

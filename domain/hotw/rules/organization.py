@@ -265,24 +265,33 @@ def choose_event_card(ctx: Ctx, seat: int, card: str) -> None:
             visibility=private_to(seat, redacted={"seat": seat}),
         )
     )
+    if not pass_the_rest(ctx, seat, EventCardsPassed, "hotw24.option1.event-selection"):
+        offer_empire_cards(ctx)
+
+
+def pass_the_rest(
+    ctx: Ctx, seat: int, passed: type[EventCardsPassed | EmpireCardsPassed], rule: str
+) -> bool:
+    """The cards still on offer go, secretly, to the next seat in the choosing order; False
+    when everyone has chosen."""
     state = ctx.state
-    if state.choosing and state.offer:
-        following = state.choosing[0]
-        ctx.emit(
-            EventCardsPassed(
-                rule="hotw24.option1.event-selection",
-                from_seat=seat,
-                to_seat=following,
-                cards=state.offer,
-                visibility=private_to(
-                    seat,
-                    following,
-                    redacted={"from_seat": seat, "to_seat": following, "count": len(state.offer)},
-                ),
-            )
+    if not (state.choosing and state.offer):
+        return False
+    following = state.choosing[0]
+    ctx.emit(
+        passed(
+            rule=rule,
+            from_seat=seat,
+            to_seat=following,
+            cards=state.offer,
+            visibility=private_to(
+                seat,
+                following,
+                redacted={"from_seat": seat, "to_seat": following, "count": len(state.offer)},
+            ),
         )
-        return
-    offer_empire_cards(ctx)
+    )
+    return True
 
 
 # --- Option 2: Hidden Empire cards --------------------------------------------------------------
@@ -319,19 +328,4 @@ def choose_hidden_empire_card(ctx: Ctx, seat: int, card: str) -> None:
             visibility=private_to(seat, redacted={"seat": seat}),
         )
     )
-    state = ctx.state
-    if state.choosing and state.offer:
-        following = state.choosing[0]
-        ctx.emit(
-            EmpireCardsPassed(
-                rule="hotw24.option2.hidden-empires",
-                from_seat=seat,
-                to_seat=following,
-                cards=state.offer,
-                visibility=private_to(
-                    seat,
-                    following,
-                    redacted={"from_seat": seat, "to_seat": following, "count": len(state.offer)},
-                ),
-            )
-        )
+    pass_the_rest(ctx, seat, EmpireCardsPassed, "hotw24.option2.hidden-empires")
