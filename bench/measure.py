@@ -4,20 +4,21 @@ machine against one redis-server and one gunicorn-served API."""
 from __future__ import annotations
 
 import hashlib
-import http.client
+import heapq
 import json
 import os
 import random
+import selectors
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -169,7 +170,7 @@ def api_server(redis_url: str, web_workers: int, threads: int) -> Iterator[str]:
             str(web_workers),
             "--worker-class",
             WEB_WORKER_CLASS,
-            *(("--threads", str(threads)) if WEB_WORKER_CLASS == "gthread" else ()),
+            *(("--threads", str(threads)) if WEB_WORKER_CLASS != "sync" else ()),
             "--log-level",
             "warning",
             "api.wsgi:app",
@@ -228,67 +229,147 @@ def scripted_game(rules: Ruleset[Any], players: int, seed: int) -> Script:
     return Script(secret, names, bodies)
 
 
-class ScriptedClient:
-    """One client posting the commands of scripted games over a keep-alive connection, as
-    cheaply as a Python client can (http.client, bodies encoded beforehand), so that the
-    server's work is what is measured. It waits out `game_busy` (the worker closing an epoch);
-    only accepted commands count, each timed from its send to its answer."""
+@dataclass
+class Seat:
+    """One client of the crowd: its own keep-alive connection and its own games, played in
+    order, one command in flight at a time."""
 
-    def __init__(self, url: str, store: EventStore, scripts: list[Script]) -> None:
+    games: list[tuple[str, IssuedTokens, Script]]
+    connection: socket.socket
+    game: int = 0
+    command: int = 0
+    next_at: float = 0.0
+    due: float = 0.0
+    sent_at: float = 0.0
+    answer: bytearray = field(default_factory=bytearray)
+    latencies: list[float] = field(default_factory=list)
+    busy: int = 0
+    done: bool = False
+
+    def request(self) -> bytes:
+        game_id, tokens, script = self.games[self.game]
+        seat, body = script.commands[self.command]
+        return (
+            f"POST /games/{game_id}/commands HTTP/1.1\r\nHost: bench\r\n"
+            f"Authorization: Bearer {tokens.seats[seat]}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        ).encode() + body
+
+    def advance(self) -> None:
+        """On to the next command, or the next game's first, or done."""
+        self.command += 1
+        if self.command == len(self.games[self.game][2].commands):
+            self.game, self.command = self.game + 1, 0
+            self.done = self.game == len(self.games)
+
+
+def whole_answer(buffer: bytearray) -> tuple[int, bytes] | None:
+    """The status and body of the HTTP/1.1 answer at the start of `buffer`, once all of it has
+    arrived (the API always sends Content-Length); None while more is to come."""
+    head_end = buffer.find(b"\r\n\r\n")
+    if head_end < 0:
+        return None
+    head = bytes(buffer[:head_end]).decode("latin-1").split("\r\n")
+    length = 0
+    for line in head[1:]:
+        name, _, value = line.partition(":")
+        if name.strip().lower() == "content-length":
+            length = int(value)
+    if len(buffer) < head_end + 4 + length:
+        return None
+    body = bytes(buffer[head_end + 4 : head_end + 4 + length])
+    del buffer[: head_end + 4 + length]
+    return int(head[0].split(" ", 2)[1]), body
+
+
+class Crowd:
+    """Clients posting the commands of scripted games, all driven by one thread and one
+    selector: no thread of the load generator waits for another's turn on the GIL, so a
+    latency is the server's, and the generator spends as little of the shared CPUs as it can.
+
+    Every game is created in the store before the clock starts. Paced, each client sends a
+    command every `interval_s` and its latency runs from when the command was due (open loop:
+    a server that falls behind is charged for the wait it causes); unpaced, each sends the next
+    command when the last is answered. A `game_busy` refusal (the worker closing an epoch) is
+    retried after 2 ms and starts that client's schedule again; only accepted commands count."""
+
+    def __init__(self, url: str, store: EventStore, scripts: list[list[Script]]) -> None:
         parsed = urlsplit(url)
-        self.connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=30)
-        self.store = store
-        self.scripts = scripts
-        self.latencies: list[float] = []
-        self.busy = 0
-        self.game_ids: list[str] = []
+        service = game_service_for(store)
+        self.seats: list[Seat] = []
+        for mine in scripts:
+            games = []
+            for script in mine:
+                created = service.create_game(RULESET, script.names, seed=script.secret)
+                games.append((created.game_id, created.tokens, script))
+            connection = socket.create_connection((parsed.hostname, parsed.port), timeout=30)
+            connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            connection.setblocking(False)
+            self.seats.append(Seat(games, connection))
 
-    def games(self) -> Iterator[tuple[str, IssuedTokens, Script]]:
-        service = game_service_for(self.store)
-        for script in self.scripts:
-            created = service.create_game(RULESET, script.names, seed=script.secret)
-            self.game_ids.append(created.game_id)
-            yield created.game_id, created.tokens, script
+    @property
+    def game_ids(self) -> list[str]:
+        return [game_id for seat in self.seats for game_id, _, _ in seat.games]
 
-    def post(self, path: str, body: bytes, token: str) -> tuple[int, bytes]:
-        self.connection.request(
-            "POST",
-            path,
-            body=body,
-            headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"},
-        )
-        response = self.connection.getresponse()
-        return response.status, response.read()
+    def close(self) -> None:
+        for seat in self.seats:
+            seat.connection.close()
 
-    def play(self, stop: threading.Event | None = None, interval_s: float = 0.0) -> None:
-        """Every scripted game to its end (or until `stop`); with `interval_s`, one command
-        every `interval_s` seconds at most (a paced client), else as fast as answered."""
-        next_at = time.perf_counter()
-        for game_id, tokens, script in self.games():
-            path = f"/games/{game_id}/commands"
-            for seat, body in script.commands:
-                while True:
-                    if stop is not None and stop.is_set():
-                        return
-                    if interval_s:
-                        delay = next_at - time.perf_counter()
-                        if delay > 0:
-                            time.sleep(delay)
-                    sent = time.perf_counter()
-                    # open loop: a paced command's latency runs from when it was due, so a
-                    # server that falls behind is charged for the wait it causes
-                    due = min(next_at, sent) if interval_s else sent
-                    status, answer = self.post(path, body, tokens.seats[seat])
-                    if status == 201:
-                        self.latencies.append(time.perf_counter() - due)
-                        next_at += interval_s
-                        break
-                    if status == 409 and b"game_busy" in answer:
-                        self.busy += 1  # the rules pause this game: its schedule starts again
-                        time.sleep(0.002)
-                        next_at = time.perf_counter()
-                        continue
-                    raise RuntimeError(f"command refused: {status} {answer[:300]!r}")
+    def play(self, seconds: float | None = None, rate: float | None = None) -> dict[str, float]:
+        """Until every game ends or `seconds` pass; `rate`: commands a second offered in all."""
+        interval = len(self.seats) / rate if rate else 0.0
+        selector = selectors.DefaultSelector()
+        waiting: list[tuple[float, int]] = []
+        started = time.perf_counter()
+        for n, seat in enumerate(self.seats):
+            seat.next_at = started + (n * interval / len(self.seats))
+            heapq.heappush(waiting, (seat.next_at, n))
+            selector.register(seat.connection, selectors.EVENT_READ, n)
+        deadline = started + seconds if seconds else float("inf")
+        in_flight = 0
+        while (waiting or in_flight) and time.perf_counter() < deadline:
+            now = time.perf_counter()
+            while waiting and waiting[0][0] <= now:
+                _, n = heapq.heappop(waiting)
+                seat = self.seats[n]
+                seat.sent_at = time.perf_counter()
+                seat.due = min(seat.next_at, seat.sent_at) if interval else seat.sent_at
+                seat.connection.sendall(seat.request())
+                in_flight += 1
+            timeout = max(0.0, waiting[0][0] - time.perf_counter()) if waiting else 1.0
+            for key, _ in selector.select(min(timeout, deadline - time.perf_counter())):
+                seat = self.seats[key.data]
+                chunk = seat.connection.recv(65536)
+                if not chunk:
+                    raise RuntimeError("the API closed a keep-alive connection")
+                seat.answer += chunk
+                answer = whole_answer(seat.answer)
+                if answer is None:
+                    continue
+                in_flight -= 1
+                at = time.perf_counter()
+                status, body = answer
+                if status == 201:
+                    seat.latencies.append(at - seat.due)
+                    seat.next_at = seat.next_at + interval if interval else at
+                    seat.advance()
+                elif status == 409 and b"game_busy" in body:
+                    seat.busy += 1  # the rules pause this game: its schedule starts again
+                    seat.next_at = at + 0.002
+                else:
+                    raise RuntimeError(f"command refused: {status} {body[:300]!r}")
+                if not seat.done:
+                    heapq.heappush(waiting, (seat.next_at, key.data))
+        elapsed = time.perf_counter() - started
+        selector.close()
+        latencies = [lat for seat in self.seats for lat in seat.latencies]
+        return {
+            "cmds_per_s": len(latencies) / elapsed,
+            "p50_ms": 1000 * statistics.median(latencies),
+            "p99_ms": 1000 * percentile(latencies, 0.99),
+            "busy_retries": sum(seat.busy for seat in self.seats),
+            "commands": len(latencies),
+        }
 
 
 def game_service_for(store: EventStore) -> GameService:
@@ -300,13 +381,16 @@ def scripts_for(rules: Ruleset[Any], players: int, count: int, first_seed: int) 
 
 
 def single_client(url: str, store: EventStore, scripts: list[Script]) -> dict[str, float]:
-    client = ScriptedClient(url, store, scripts)
-    client.play()
-    latencies = client.latencies
+    crowd = Crowd(url, store, [scripts])
+    try:
+        played = crowd.play()
+    finally:
+        crowd.close()
+    latencies = crowd.seats[0].latencies
     return {
         "api_single_client_cmds_per_s": len(latencies) / sum(latencies),
-        "api_p50_ms": 1000 * statistics.median(latencies),
-        "api_p99_ms": 1000 * percentile(latencies, 0.99),
+        "api_p50_ms": played["p50_ms"],
+        "api_p99_ms": played["p99_ms"],
         "api_single_client_commands": len(latencies),
     }
 
@@ -316,34 +400,21 @@ def concurrent_clients(
 ) -> dict[str, float]:
     """`len(scripts)` clients at once, each on its own games, for `seconds`: paced so that
     together they offer `rate` commands a second (None: each as fast as it is answered)."""
-    crowd = [ScriptedClient(url, store, mine) for mine in scripts]
-    stop = threading.Event()
-    interval = len(crowd) / rate if rate else 0.0
-    threads = [
-        threading.Thread(target=client.play, args=(stop, interval), daemon=True) for client in crowd
-    ]
-    started = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    time.sleep(seconds)
-    stop.set()
-    elapsed = time.perf_counter() - started
-    for thread in threads:
-        thread.join(30)
-    latencies = [lat for c in crowd for lat in c.latencies]
-    return {
-        "cmds_per_s": len(latencies) / elapsed,
-        "p50_ms": 1000 * statistics.median(latencies),
-        "p99_ms": 1000 * percentile(latencies, 0.99),
-        "busy_retries": sum(c.busy for c in crowd),
-    }
+    crowd = Crowd(url, store, scripts)
+    try:
+        return crowd.play(seconds, rate)
+    finally:
+        crowd.close()
 
 
 def long_game(url: str, store: EventStore, script: Script) -> str:
     """A whole game played through the API (the worker closes its epochs and snapshots it)."""
-    client = ScriptedClient(url, store, [script])
-    client.play()
-    return client.game_ids[0]
+    crowd = Crowd(url, store, [[script]])
+    try:
+        crowd.play()
+    finally:
+        crowd.close()
+    return crowd.game_ids[0]
 
 
 def state_at_version(url: str, game_id: str, samples: int = 200) -> float:

@@ -200,7 +200,7 @@ def _decide_for_seat(
             ruleset.turn_rule,
             {"awaited": sorted(ruleset.awaited_seats(game.state))},
         )
-    if command not in set(ruleset.legal_actions(game.state, seat)):
+    if not ruleset.is_legal(game.state, seat, command):
         refusal = ruleset.refusal(game.state, seat, command)
         if not isinstance(refusal, RuleViolation):
             raise CommandMisused("a refusal must be a RuleViolation")

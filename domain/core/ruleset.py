@@ -149,6 +149,11 @@ class Ruleset(ABC, Generic[S]):
     def legal_actions(self, state: S, seat: Seat) -> Iterable[Command]:
         """Every legal action of `seat`, in a deterministic order. The single source of truth."""
 
+    def is_legal(self, state: S, seat: Seat, command: Command) -> bool:
+        """Whether `legal_actions` lists `command` (override only with a quicker way to the
+        same answer: the list stays the single source of truth)."""
+        return any(action == command for action in self.legal_actions(state, seat))
+
     @abstractmethod
     def decide(self, state: S, seat: Seat, command: Command, chance: Chance) -> list[Event]:
         """The events a legal command produces. Called only for commands `legal_actions` lists."""

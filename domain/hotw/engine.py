@@ -72,6 +72,9 @@ class HotwRuleset(Ruleset[HotwState]):
     def legal_actions(self, state: HotwState, seat: int) -> Iterable[Command]:
         return actions.legal_actions(self.pack, state, seat)
 
+    def is_legal(self, state: HotwState, seat: int, command: Command) -> bool:
+        return any(action == command for action in actions.listed_actions(self.pack, state, seat))
+
     def decide(self, state: HotwState, seat: int, command: Command, chance: Chance) -> list[Event]:
         ctx = Ctx(self, state, chance)
         actions.apply_command(ctx, seat, command)

@@ -11,6 +11,7 @@ area · choose_water water · conquer_land land · end_conquest (Option 3).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import islice
 
 from domain.core.messages import Command
 from domain.hotw.cards import Building, Phase
@@ -104,31 +105,47 @@ def task_choice(pack: HotwPack, state: HotwState, task: Task) -> Choice | None:
 
 
 def legal_actions(pack: HotwPack, state: HotwState, seat: int) -> list[Command]:
+    return list(listed_actions(pack, state, seat))
+
+
+def listed_actions(pack: HotwPack, state: HotwState, seat: int) -> Iterator[Command]:
+    """The legal actions one by one, in their order, worked out only as far as they are read."""
     if seat not in awaited_seats(pack, state):
-        return []
+        return
     if state.agenda:
         task = state.agenda[-1]
         choice = task_choice(pack, state, task)
-        listed = (
-            [Command.of(choice.command, **{choice.arg: option}) for option in choice.options]
-            if choice is not None
-            else []
-        )
+        if choice is not None:
+            for option in choice.options:
+                yield Command.of(choice.command, **{choice.arg: option})
         if isinstance(task, ConquestTask):
-            listed.append(END_CONQUEST)
-        return listed
-    if state.stage is Stage.ORGANIZATION:
-        if state.step is OrganizationStep.SELECT_AREA_TOKENS:
-            return [Command.of("choose_area_token", token=t) for t in sorted(state.offer)]
-        if state.step is OrganizationStep.SELECT_EVENT_CARDS:
-            return [Command.of("choose_event_card", card=c) for c in sorted(state.offer)]
-        if state.step is OrganizationStep.SELECT_HIDDEN_EMPIRE_CARDS:
-            return [Command.of("choose_empire_card", card=c) for c in state.offer]
-        return [Command.of("choose_empire_card", card=c) for c in state.displayed]
-    if state.stage is Stage.ENDGAME:
-        honors = endgame_effect_honors(pack.cards, state.players[seat])
-        return [Command.of("play_honor", honor=h) for h in honors]
-    return list(turn_actions(pack, state, seat))
+            yield END_CONQUEST
+    elif state.stage is Stage.ORGANIZATION:
+        yield from organization_actions(state)
+    elif state.stage is Stage.ENDGAME:
+        for honor in endgame_effect_honors(pack.cards, state.players[seat]):
+            yield Command.of("play_honor", honor=honor)
+    else:
+        yield from turn_actions(pack, state, seat)
+
+
+def organization_actions(state: HotwState) -> Iterator[Command]:
+    if state.step is OrganizationStep.SELECT_AREA_TOKENS:
+        for token in sorted(state.offer):
+            yield Command.of("choose_area_token", token=token)
+    elif state.step is OrganizationStep.SELECT_EVENT_CARDS:
+        for card in sorted(state.offer):
+            yield Command.of("choose_event_card", card=card)
+    else:
+        hidden = state.step is OrganizationStep.SELECT_HIDDEN_EMPIRE_CARDS
+        for card in state.offer if hidden else state.displayed:
+            yield Command.of("choose_empire_card", card=card)
+
+
+def sole_action(pack: HotwPack, state: HotwState, seat: int) -> Command | None:
+    """The seat's one legal action, when it has exactly one."""
+    first_two = list(islice(listed_actions(pack, state, seat), 2))
+    return first_two[0] if len(first_two) == 1 else None
 
 
 def turn_actions(pack: HotwPack, state: HotwState, seat: int) -> Iterator[Command]:
@@ -372,8 +389,8 @@ def proceed(ctx: Ctx) -> None:
         if len(awaited) != 1:
             return
         (seat,) = awaited
-        actions = legal_actions(ctx.pack, ctx.state, seat)
-        if len(actions) != 1:
+        action = sole_action(ctx.pack, ctx.state, seat)
+        if action is None:
             return
-        apply_command(ctx, seat, actions[0])
+        apply_command(ctx, seat, action)
     raise RuntimeError("the game does not settle")  # pragma: no cover

@@ -1,0 +1,74 @@
+"""`chronicle bench --quick --json`: one run of every measurement on this machine (its own
+redis-server, a gunicorn-served API and an RQ worker). Speeds are never asserted here (they are
+benchmarks, not timed tests); that every field is there and means what it says is."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.measure import TARGETS, whole_answer
+
+ROOT = Path(__file__).resolve().parents[2]
+FIELDS = (
+    "fold_events_per_s",
+    "selfplay_4p_game_s",
+    "redis_append_per_s",
+    "api_single_client_cmds_per_s",
+    "api_p50_ms",
+    "api_p99_ms",
+    "api_concurrent_cmds_per_s",
+    "api_concurrent_p99_ms",
+    "state_at_version_ms",
+    "redis_bytes_per_game",
+)
+
+
+@pytest.fixture(scope="module")
+def bench() -> dict[str, Any]:
+    run = subprocess.run(
+        [sys.executable, "-m", "cli.main", "bench", "--quick", "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    result: dict[str, Any] = json.loads(run.stdout)
+    return result
+
+
+def test_bench_json_prints_every_field_the_issue_names_as_a_positive_number(bench):
+    for field in FIELDS:
+        assert isinstance(bench[field], int | float) and bench[field] > 0, field
+    assert bench["api_p50_ms"] <= bench["api_p99_ms"]
+    assert bench["api_concurrent_p50_ms"] <= bench["api_concurrent_p99_ms"]
+
+
+def test_bench_judges_every_target_from_the_numbers_it_printed(bench):
+    assert set(bench["targets"]) == set(TARGETS)
+    for field, (op, bound) in TARGETS.items():
+        met = bench[field] >= bound if op == ">=" else bench[field] <= bound
+        assert bench["targets"][field] is met, field
+
+
+def test_bench_measures_a_durable_store_and_a_long_game_served_from_snapshots(bench):
+    assert bench["redis_fsync"] == "always"
+    assert bench["long_game_snapshots"] >= 1
+    assert bench["long_game_events"] > 1000
+    assert bench["api_single_client_commands"] > 100
+    assert bench["machine"]["cpus"] >= 1
+
+
+def test_an_answer_is_whole_only_once_its_body_has_arrived():
+    buffer = bytearray(b'HTTP/1.1 201 CREATED\r\nContent-Length: 7\r\n\r\n{"a":')
+    assert whole_answer(buffer) is None
+    buffer += b"1}HTTP/1.1 409 CONFLICT\r\ncontent-length: 2\r\n\r\n{}"
+    assert whole_answer(buffer) == (201, b'{"a":1}')
+    assert whole_answer(buffer) == (409, b"{}")
+    assert buffer == bytearray()
