@@ -263,6 +263,13 @@ class Seat:
             self.done = self.game == len(self.games)
 
 
+def connect(host: str, port: int) -> socket.socket:
+    connection = socket.create_connection((host, port), timeout=30)
+    connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    connection.setblocking(False)
+    return connection
+
+
 def whole_answer(buffer: bytearray) -> tuple[int, bytes] | None:
     """The status and body of the HTTP/1.1 answer at the start of `buffer`, once all of it has
     arrived (the API always sends Content-Length); None while more is to come."""
@@ -296,16 +303,19 @@ class Crowd:
     def __init__(self, url: str, store: EventStore, scripts: list[list[Script]]) -> None:
         parsed = urlsplit(url)
         service = game_service_for(store)
-        self.seats: list[Seat] = []
-        for mine in scripts:
-            games = []
-            for script in mine:
-                created = service.create_game(RULESET, script.names, seed=script.secret)
-                games.append((created.game_id, created.tokens, script))
-            connection = socket.create_connection((parsed.hostname, parsed.port), timeout=30)
-            connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            connection.setblocking(False)
-            self.seats.append(Seat(games, connection))
+        games = [
+            [
+                (created.game_id, created.tokens, script)
+                for script in mine
+                for created in [service.create_game(RULESET, script.names, seed=script.secret)]
+            ]
+            for mine in scripts
+        ]
+        # connected only once every game exists: a connection left idle longer than the
+        # server's keep-alive timeout would be closed before its first request
+        self.seats = [
+            Seat(mine, connect(parsed.hostname or "", parsed.port or 80)) for mine in games
+        ]
 
     @property
     def game_ids(self) -> list[str]:
