@@ -168,7 +168,7 @@ def post_command(game_id: str) -> ResponseReturnValue:
     result = {
         "game_id": game_id,
         "version": outcome.version,
-        "events": seen_events(list(outcome.events), seat),
+        "events": seen_events(outcome.events, seat, outcome.envelopes),
     }
     # Already in CommandResultSchema's shape (envelopes are built by `Recorded.seen_by`; a test
     # holds the two equal): the hottest answer skips re-serialising them field by field.

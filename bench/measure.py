@@ -449,6 +449,7 @@ def machine() -> dict[str, Any]:
         memory = Path("/proc/meminfo").read_text().splitlines()[0].split(":")[1].strip()
     return {
         "python": platform.python_version(),
+        "python_executable": os.path.realpath(sys.executable),
         "platform": platform.platform(),
         "cpus": os.cpu_count(),
         "memory": memory,

@@ -82,6 +82,8 @@ class CommandOutcome:
     system_step_due: bool | None = None
     """After a new command: whether the game now waits for a step no seat takes (None: unknown,
     ask the service)."""
+    envelopes: tuple[dict[str, Any], ...] = ()
+    """After a new command: each event's whole envelope (`Recorded.as_dict`), as stored."""
 
 
 def now_iso() -> str:
@@ -111,6 +113,11 @@ def envelope_payload(event: Event, actor: Actor, command_id: str, recorded_at: s
             "recorded_at": recorded_at,
         }
     )
+
+
+def stored_payload(envelope: Mapping[str, Any]) -> str:
+    """The stored JSON of one event from its whole envelope (the version is the entry id)."""
+    return canonical_json({k: v for k, v in envelope.items() if k != "version"})
 
 
 class StateCache:
@@ -423,9 +430,10 @@ class GameService:
             after = self._load_from_snapshot(rules, game_id, game.version, recorded)
         if FAULT_PAUSE_BEFORE_APPEND_S:
             fault_pause("before", FAULT_PAUSE_BEFORE_APPEND_S, game_id, command_id)
+        envelopes = tuple(r.as_dict() for r in recorded)
         result = self.store.append(
             game_id,
-            [envelope_payload(e, actor, command_id, at) for e in events],
+            [stored_payload(envelope) for envelope in envelopes],
             expected_version=game.version,
             idempotency_key=idempotency_key,
             fingerprint=fingerprint,
@@ -441,7 +449,9 @@ class GameService:
         if rules.is_over(after.state) and after.seed_revealed is None:
             self.reveal_seed(game_id)
         due = self._system_step(rules, after) is not None
-        return CommandOutcome(game_id, recorded, result.last_version, system_step_due=due)
+        return CommandOutcome(
+            game_id, recorded, result.last_version, system_step_due=due, envelopes=envelopes
+        )
 
     def reveal_seed(self, game_id: str, early: bool = False) -> CommandOutcome | None:
         """Publish the game's secret seed in the log (contracts §4), once: at the end of the

@@ -8,7 +8,7 @@ admin). Nothing here reads the secrets slot.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -322,5 +322,12 @@ class GameQueries:
         }
 
 
-def seen_events(records: list[Recorded], viewer: int | None) -> list[dict[str, Any]]:
+def seen_events(
+    records: Sequence[Recorded],
+    viewer: int | None,
+    envelopes: Sequence[dict[str, Any]] = (),
+) -> list[dict[str, Any]]:
+    """The records as `viewer` may see them (`envelopes`: their `as_dict()`, if built)."""
+    if envelopes:
+        return [r.seen_by(viewer, e) for r, e in zip(records, envelopes, strict=True)]
     return [r.seen_by(viewer) for r in records]

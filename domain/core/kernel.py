@@ -232,6 +232,30 @@ def fold(ruleset: Ruleset[S], game: Game[S] | None, recorded: Recorded) -> Game[
     Undos and rewinds cannot be folded onto the game they take back: `replay` handles them.
     """
     ev = recorded.event
+    if isinstance(ev, _KERNEL_AND_TABLE_EVENTS):
+        return _fold_kernel_event(ruleset, game, recorded)
+    if game is None:
+        raise CommandMisused("a game's first event must be GameCreated")
+    undoable, barrier, last = _undo_bookkeeping(ruleset, game, recorded)
+    created = game.created_through
+    if recorded.version == created + 1 and recorded.actor == SYSTEM and not any(last):
+        created = recorded.version
+    return Game(
+        game.setup,
+        recorded.version,
+        game.draws + len(ev.draws),
+        ruleset.evolve(game.state, ev),
+        game.seed_revealed,
+        undoable,
+        barrier,
+        None,
+        last,
+        created,
+    )
+
+
+def _fold_kernel_event(ruleset: Ruleset[S], game: Game[S] | None, recorded: Recorded) -> Game[S]:
+    ev = recorded.event
     if isinstance(ev, GameCreated):
         setup = setup_of(ev)
         players = len(setup.players)
@@ -258,8 +282,6 @@ def fold(ruleset: Ruleset[S], game: Game[S] | None, recorded: Recorded) -> Game[
     if isinstance(ev, PositionLoaded):
         state = ruleset.decode_state(plain_value(ev.state))
         return replace(game, version=recorded.version, draws=draws, state=state, undoable=())
-    if isinstance(ev, ActionsUndone | GameRewound):
-        return replace(game, version=recorded.version, proposal=None)
     if isinstance(ev, RewindProposed):
         proposal = Proposal(ev.seat, ev.to_version, frozenset({ev.seat}))
         return replace(game, version=recorded.version, proposal=proposal)
@@ -270,22 +292,18 @@ def fold(ruleset: Ruleset[S], game: Game[S] | None, recorded: Recorded) -> Game[
         else:
             answered = None
         return replace(game, version=recorded.version, proposal=answered)
-    undoable, barrier, last = _undo_bookkeeping(ruleset, game, recorded)
-    created = game.created_through
-    if recorded.version == created + 1 and recorded.actor == SYSTEM and not any(last):
-        created = recorded.version
-    return Game(
-        game.setup,
-        recorded.version,
-        draws,
-        ruleset.evolve(game.state, ev),
-        game.seed_revealed,
-        undoable,
-        barrier,
-        None,
-        last,
-        created,
-    )
+    return replace(game, version=recorded.version, proposal=None)  # ActionsUndone, GameRewound
+
+
+_KERNEL_AND_TABLE_EVENTS = (
+    GameCreated,
+    SeedRevealed,
+    PositionLoaded,
+    ActionsUndone,
+    GameRewound,
+    RewindProposed,
+    RewindAnswered,
+)
 
 
 def _undo_bookkeeping(
@@ -293,23 +311,23 @@ def _undo_bookkeeping(
 ) -> tuple[tuple[UndoStep, ...], str, tuple[int, ...]]:
     """What may be undone after this event: a seat's commands within one turn, back to the
     last chance outcome or hidden-information reveal (contracts §7)."""
-    actor, command_id = recorded.actor, recorded.command_id
+    actor, command_id, version = recorded.actor, recorded.command_id, recorded.version
     last = game.last_commands
     if not isinstance(actor, int):
         return (), "", last
-    if command_id != (game.undoable[-1].command_id if game.undoable else None) and (
-        command_id != game.barrier_command
-    ):
-        last = tuple(recorded.version if seat == actor else v for seat, v in enumerate(last))
-    if command_id == game.barrier_command or is_barrier(recorded):
+    undoable, barrier = game.undoable, game.barrier_command
+    top = undoable[-1] if undoable else None
+    continues_top = top is not None and top.command_id == command_id
+    if not continues_top and command_id != barrier and 0 <= actor < len(last):
+        last = (*last[:actor], version, *last[actor + 1 :])
+    if command_id == barrier or is_barrier(recorded):
         return (), command_id, last
-    top = game.undoable[-1] if game.undoable else None
-    if top is not None and top.command_id == command_id:
-        return (*game.undoable[:-1], replace(top, to_version=recorded.version)), "", last
+    if top is not None and continues_top:
+        extended = UndoStep(top.seat, command_id, top.from_version, version, top.scope)
+        return (*undoable[:-1], extended), "", last
     scope = scope_key(ruleset, game.state)
-    kept = game.undoable if top is not None and top.scope == scope else ()
-    step = UndoStep(actor, command_id, recorded.version, recorded.version, scope)
-    return (*kept, step), "", last
+    kept = undoable if top is not None and top.scope == scope else ()
+    return (*kept, UndoStep(actor, command_id, version, version, scope)), "", last
 
 
 class NeedsEarlierBase(Exception):

@@ -33,8 +33,13 @@ def frozen_value(value: Any) -> Any:
     return value
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def plain_value(value: Any) -> Any:
     """The JSON form of a value: tuples become lists, frozensets sorted lists."""
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, tuple | list):
         return [plain_value(v) for v in value]
     if isinstance(value, frozenset | set):
@@ -135,11 +140,19 @@ class Event:
         return type(self).__name__
 
     def data(self) -> dict[str, Any]:
-        return {
-            f.name: plain_value(getattr(self, f.name))
-            for f in dataclasses.fields(self)
-            if f.name not in ENVELOPE_FIELDS
-        }
+        return {name: plain_value(getattr(self, name)) for name in _data_fields(type(self))}
+
+
+_DATA_FIELDS: dict[type[Event], tuple[str, ...]] = {}
+
+
+def _data_fields(cls: type[Event]) -> tuple[str, ...]:
+    """The names of an event type's own fields (those outside the envelope), in order."""
+    names = _DATA_FIELDS.get(cls)
+    if names is None:
+        names = tuple(f.name for f in dataclasses.fields(cls) if f.name not in ENVELOPE_FIELDS)
+        _DATA_FIELDS[cls] = names
+    return names
 
 
 def event(cls: type[E]) -> type[E]:
@@ -242,11 +255,13 @@ class Recorded:
             recorded_at=body.get("recorded_at", ""),
         )
 
-    def seen_by(self, viewer: int | None) -> dict[str, Any]:
-        """The envelope as `viewer` (a seat, or None for a spectator) may see it."""
+    def seen_by(self, viewer: int | None, envelope: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The envelope as `viewer` (a seat, or None for a spectator) may see it; `envelope`:
+        this record's `as_dict()` when already built (it is not changed)."""
+        whole = envelope if envelope is not None else self.as_dict()
         if self.event.visibility.shows_to(viewer):
-            return self.as_dict()
-        body = self.as_dict()
+            return whole
+        body = dict(whole)
         body["data"] = plain_value(self.event.visibility.redacted or {})
         body.pop("draws", None)
         body["redacted"] = True
