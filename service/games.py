@@ -32,7 +32,7 @@ from domain.core.kernel import (
     position_events,
     replay,
 )
-from domain.core.messages import SYSTEM, WORKER, Actor, Command, Event, Recorded, event_record
+from domain.core.messages import SYSTEM, WORKER, Actor, Command, Event, Recorded
 from domain.core.ruleset import Ruleset, Setup
 from domain.core.table import ORDER_REWIND, PROPOSE_REWIND, Proposal, UndoStep
 from service import chance as chance_source
@@ -103,21 +103,15 @@ def recorded_from(stored: StoredEvent) -> Recorded:
     return Recorded.from_dict(stored.decoded())
 
 
-def envelope_payload(event: Event, actor: Actor, command_id: str, recorded_at: str) -> str:
-    """The stored JSON of one event; its version is the stream entry id."""
-    return canonical_json(
-        {
-            **event_record(event),
-            "actor": actor,
-            "command_id": command_id,
-            "recorded_at": recorded_at,
-        }
-    )
-
-
 def stored_payload(envelope: Mapping[str, Any]) -> str:
-    """The stored JSON of one event from its whole envelope (the version is the entry id)."""
+    """The stored JSON of one event: its whole envelope (`Recorded.as_dict`) but the version,
+    which is the stream entry id."""
     return canonical_json({k: v for k, v in envelope.items() if k != "version"})
+
+
+def envelope_payload(event: Event, actor: Actor, command_id: str, recorded_at: str) -> str:
+    """The stored JSON of an event not yet recorded at a version."""
+    return stored_payload(Recorded(0, event, actor, command_id, recorded_at).as_dict())
 
 
 class StateCache:
@@ -211,11 +205,11 @@ class GameService:
     ) -> CreatedGame:
         command_id = uuid.uuid4().hex
         at = now_iso()
-        payloads = [envelope_payload(e, "system", command_id, at) for e in events]
         tokens = IssuedTokens.issue(len(players), game_id)
         recorded = tuple(
             Recorded(i, e, "system", command_id, at) for i, e in enumerate(events, start=1)
         )
+        payloads = [stored_payload(r.as_dict()) for r in recorded]
         game = replay(rules, recorded)
         version = self.store.create(
             game_id,
