@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from domain.core.messages import Command, Event, Recorded, event
 
@@ -63,9 +64,9 @@ class GameRewound(Event):
 TABLE_EVENTS = (ActionsUndone, RewindProposed, RewindAnswered, GameRewound)
 
 
-@dataclass(frozen=True, slots=True)
-class UndoStep:
-    """One command of the acting seat that may still be undone."""
+class UndoStep(NamedTuple):
+    """One command of the acting seat that may still be undone. A named tuple: every folded
+    event of a seat's command rebuilds the step it extends."""
 
     seat: int
     command_id: str

@@ -86,10 +86,11 @@ def _set_land(lands: dict[str, LandState], land: str, value: LandState) -> None:
 
 
 def _gold(state: HotwState, seat: int, delta: int) -> HotwState:
-    player = state.players[seat]
+    players = list(state.players)
+    player = players[seat]
     arrivals = state.arrivals + 1
-    state = _player(state, seat, gold=max(0, player.gold + delta), arrival=arrivals)
-    return evolved(state, arrivals=arrivals)
+    players[seat] = evolved(player, gold=max(0, player.gold + delta), arrival=arrivals)
+    return evolved(state, players=tuple(players), arrivals=arrivals)
 
 
 def _pool_of(turn: Turn, pool: str) -> tuple[str, Pool]:

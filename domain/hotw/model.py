@@ -30,13 +30,16 @@ T = TypeVar("T")
 _new = object.__new__
 
 
+_set_attr = object.__setattr__
+
+
 def evolved(obj: T, **changes: Any) -> T:
     """A copy of a frozen dataclass with `changes` applied (``dataclasses.replace`` without
     re-running ``__init__``). Only for the unslotted records of this module."""
-    new = _new(type(obj))
-    attrs = new.__dict__
-    attrs.update(obj.__dict__)
+    attrs = obj.__dict__.copy()
     attrs.update(changes)
+    new = _new(type(obj))
+    _set_attr(new, "__dict__", attrs)
     return new
 
 
