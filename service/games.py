@@ -28,7 +28,8 @@ from domain.core.kernel import (
     NeedsEarlierBase,
     SeedRevealed,
     creation_events,
-    decide,
+    decision,
+    fold_decided,
     position_events,
     replay,
 )
@@ -329,9 +330,14 @@ class GameService:
         idempotency_key: str | None = None,
     ) -> CommandOutcome:
         """Decide a command against the current state and append its events."""
-        fingerprint = hashlib.sha256(
-            canonical_json([actor, command.as_dict(), expected_version]).encode()
-        ).hexdigest()[:FINGERPRINT_CHARS]
+        # Only an idempotency key's record keeps the request's fingerprint.
+        fingerprint = (
+            hashlib.sha256(
+                canonical_json([actor, command.as_dict(), expected_version]).encode()
+            ).hexdigest()[:FINGERPRINT_CHARS]
+            if idempotency_key
+            else ""
+        )
         if idempotency_key:
             prior = self.store.idempotent_result(game_id, idempotency_key)
             if prior is not None:
@@ -376,14 +382,21 @@ class GameService:
                 chance_source.LazyHmacSource(lambda: self.vault.seed(game_id)), game.draws
             )
             try:
-                events = decide(rules, game, actor, command, chance)
+                decided = decision(rules, game, actor, command, chance)
             except RuleViolation:
                 if fresh:
                     raise
                 continue
             try:
                 return self._append(
-                    rules, game_id, game, actor, events, idempotency_key, fingerprint
+                    rules,
+                    game_id,
+                    game,
+                    actor,
+                    decided.events,
+                    idempotency_key,
+                    fingerprint,
+                    decided.state,
                 )
             except VersionConflict as conflict:
                 if expected_version is not None and conflict.current != expected_version:
@@ -409,7 +422,10 @@ class GameService:
         events: list[Event],
         idempotency_key: str | None,
         fingerprint: str,
+        state_after: Any = None,
     ) -> CommandOutcome:
+        """Append a command's events; `state_after`: the ruleset's state after them, when the
+        decision has it (None: fold them)."""
         if actor == WORKER and FAULT_PAUSE_S:
             time.sleep(FAULT_PAUSE_S)  # fault injection: a worker killed between decide and append
         command_id = idempotency_key or secrets.token_hex(8)  # unique within its game
@@ -419,7 +435,7 @@ class GameService:
             for i, e in enumerate(events, start=1)
         )
         try:
-            after = replay(rules, recorded, game)
+            after = fold_decided(rules, game, recorded, state_after)
         except NeedsEarlierBase:
             after = self._load_from_snapshot(rules, game_id, game.version, recorded)
         if FAULT_PAUSE_BEFORE_APPEND_S:

@@ -4,7 +4,7 @@ ruleset's state. `start`, `decide`, `fold` and `replay` work for every ruleset a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
@@ -21,7 +21,7 @@ from domain.core.messages import (
     plain_value,
     private_to,
 )
-from domain.core.ruleset import Ruleset, Setup
+from domain.core.ruleset import Decision, Ruleset, Setup
 from domain.core.table import (
     ACCEPT_REWIND,
     ADMIN,
@@ -175,8 +175,16 @@ def decide(
     Seats may only play what `legal_actions` lists for them; the system may only run the
     command the ruleset says is due.
     """
+    return decision(ruleset, game, actor, command, chance).events
+
+
+def decision(
+    ruleset: Ruleset[S], game: Game[S], actor: Actor, command: Command, chance: Chance
+) -> Decision[S]:
+    """`decide`, with the ruleset's state after the events when it has it at hand (for
+    `fold_decided`)."""
     if command.type in TABLE_COMMANDS:
-        return decide_table(ruleset, game, actor, command)
+        return Decision(decide_table(ruleset, game, actor, command))
     if actor == ADMIN:
         raise IllegalAction(
             "the admin does not play; it may only order a rewind",
@@ -185,16 +193,16 @@ def decide(
     if ruleset.is_over(game.state):
         raise GameOver("the game is over", ruleset.end_rule)
     if actor in (SYSTEM, WORKER):
-        events = _decide_system(ruleset, game, command, chance)
+        decided = _decide_system(ruleset, game, command, chance)
     else:
-        events = _decide_for_seat(ruleset, game, int(actor), command, chance)
+        decided = _decide_for_seat(ruleset, game, int(actor), command, chance)
     _require_draws_recorded(chance)
-    return events
+    return decided
 
 
 def _decide_for_seat(
     ruleset: Ruleset[S], game: Game[S], seat: int, command: Command, chance: Chance
-) -> list[Event]:
+) -> Decision[S]:
     if seat not in ruleset.awaited_seats(game.state):
         raise NotYourTurn(
             f"seat {seat} may not act now",
@@ -206,12 +214,12 @@ def _decide_for_seat(
         if not isinstance(refusal, RuleViolation):
             raise CommandMisused("a refusal must be a RuleViolation")
         raise refusal
-    return ruleset.decide(game.state, seat, command, chance)
+    return ruleset.decision(game.state, seat, command, chance)
 
 
 def _decide_system(
     ruleset: Ruleset[S], game: Game[S], command: Command, chance: Chance
-) -> list[Event]:
+) -> Decision[S]:
     due = ruleset.system_action(game.state)
     if due is None or due != command:
         raise NotYourTurn(
@@ -219,7 +227,7 @@ def _decide_system(
             ruleset.turn_rule,
             {"due": due.as_dict() if due else None},
         )
-    return ruleset.decide_system(game.state, command, chance)
+    return ruleset.system_decision(game.state, command, chance)
 
 
 def _require_draws_recorded(chance: Chance) -> None:
@@ -241,6 +249,12 @@ def fold(ruleset: Ruleset[S], game: Game[S] | None, recorded: Recorded) -> Game[
         return _fold_kernel_event(ruleset, game, recorded)
     if game is None:
         raise CommandMisused("a game's first event must be GameCreated")
+    return _folded(ruleset, game, recorded, ruleset.evolve(game.state, ev))
+
+
+def _folded(ruleset: Ruleset[S], game: Game[S], recorded: Recorded, state: S) -> Game[S]:
+    """The game after a ruleset event, given the ruleset's state after it."""
+    ev = recorded.event
     undoable, barrier, last = _undo_bookkeeping(ruleset, game, recorded)
     created = game.created_through
     if recorded.version == created + 1 and recorded.actor == SYSTEM and not any(last):
@@ -253,7 +267,7 @@ def fold(ruleset: Ruleset[S], game: Game[S] | None, recorded: Recorded) -> Game[
             "setup": game.setup,
             "version": recorded.version,
             "draws": game.draws + len(ev.draws),
-            "state": ruleset.evolve(game.state, ev),
+            "state": state,
             "seed_revealed": game.seed_revealed,
             "undoable": undoable,
             "barrier_command": barrier,
@@ -340,6 +354,26 @@ def _undo_bookkeeping(
     scope = scope_key(ruleset, game.state)
     kept = undoable if top is not None and top.scope == scope else ()
     return (*kept, UndoStep(actor, command_id, version, version, scope)), "", last
+
+
+def fold_decided(
+    ruleset: Ruleset[S], game: Game[S], recorded: Sequence[Recorded], state: S | None
+) -> Game[S]:
+    """Fold one command's recorded events onto the game they were decided on, taking the
+    ruleset's state after them from its `Decision` instead of evolving it again (None: fold).
+    The undo bookkeeping reads the state only at a command's first event: the state decided
+    on."""
+    if state is None or any(
+        isinstance(r.event, _KERNEL_AND_TABLE_EVENTS) or r.command_id != recorded[0].command_id
+        for r in recorded
+    ):
+        return replay(ruleset, recorded, game)
+    before = game.state
+    for r in recorded:
+        game = _folded(ruleset, game, r, before)
+    settled: Game[S] = _new_object(Game)
+    _set_attr(settled, "__dict__", {**game.__dict__, "state": state})
+    return settled
 
 
 class NeedsEarlierBase(Exception):

@@ -76,6 +76,15 @@ class Setup:
         return range(len(self.players))
 
 
+@dataclass(frozen=True, slots=True)
+class Decision(Generic[S]):
+    """The events a command produces and, when the ruleset has it at hand, the state they
+    lead to (exactly the fold of the events onto the state decided on)."""
+
+    events: list[Event]
+    state: S | None = None
+
+
 class Ruleset(ABC, Generic[S]):
     """A rule system. Subclass, set the class attributes, implement the kernel methods."""
 
@@ -158,6 +167,11 @@ class Ruleset(ABC, Generic[S]):
     def decide(self, state: S, seat: Seat, command: Command, chance: Chance) -> list[Event]:
         """The events a legal command produces. Called only for commands `legal_actions` lists."""
 
+    def decision(self, state: S, seat: Seat, command: Command, chance: Chance) -> Decision[S]:
+        """`decide`, with the state its events lead to when the ruleset worked it out on the
+        way (override where deciding evolves the state anyway; None: the kernel folds them)."""
+        return Decision(self.decide(state, seat, command, chance))
+
     @abstractmethod
     def evolve(self, state: S, event: Event) -> S:
         """Apply one event. Never checks, never draws."""
@@ -181,6 +195,10 @@ class Ruleset(ABC, Generic[S]):
 
     def decide_system(self, state: S, command: Command, chance: Chance) -> list[Event]:
         raise NotImplementedError(f"{self.name} has no system commands")
+
+    def system_decision(self, state: S, command: Command, chance: Chance) -> Decision[S]:
+        """`decide_system`, with the state its events lead to (as `decision`)."""
+        return Decision(self.decide_system(state, command, chance))
 
     @abstractmethod
     def is_over(self, state: S) -> bool: ...

@@ -10,7 +10,7 @@ from typing import Any
 from domain.core.chance import Chance
 from domain.core.errors import RuleViolation
 from domain.core.messages import Command, Event
-from domain.core.ruleset import Ruleset, Setup
+from domain.core.ruleset import Decision, Ruleset, Setup
 from domain.hotw import codec
 from domain.hotw.evolve import evolve
 from domain.hotw.model import FLEET, GREAT_WALL, HotwState, Option, Player, Stage
@@ -76,10 +76,15 @@ class HotwRuleset(Ruleset[HotwState]):
         return any(action == command for action in actions.listed_actions(self.pack, state, seat))
 
     def decide(self, state: HotwState, seat: int, command: Command, chance: Chance) -> list[Event]:
+        return self.decision(state, seat, command, chance).events
+
+    def decision(
+        self, state: HotwState, seat: int, command: Command, chance: Chance
+    ) -> Decision[HotwState]:
         ctx = Ctx(self, state, chance)
         actions.apply_command(ctx, seat, command)
         actions.proceed(ctx)
-        return ctx.events
+        return Decision(ctx.events, ctx.state)
 
     def evolve(self, state: HotwState, event: Event) -> HotwState:
         return evolve(self.pack, state, event)
@@ -98,13 +103,18 @@ class HotwRuleset(Ruleset[HotwState]):
         return None
 
     def decide_system(self, state: HotwState, command: Command, chance: Chance) -> list[Event]:
+        return self.system_decision(state, command, chance).events
+
+    def system_decision(
+        self, state: HotwState, command: Command, chance: Chance
+    ) -> Decision[HotwState]:
         ctx = Ctx(self, state, chance)
         if state.epoch < len(self.pack.cards.empires_by_epoch):
             organization.begin_epoch(ctx, state.epoch + 1)
         else:
             endgame.begin_endgame(ctx)
         actions.proceed(ctx)
-        return ctx.events
+        return Decision(ctx.events, ctx.state)
 
     def is_over(self, state: HotwState) -> bool:
         return state.stage is Stage.OVER

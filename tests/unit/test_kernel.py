@@ -17,8 +17,17 @@ from domain.core.errors import (
     NotYourTurn,
     UnknownRuleset,
 )
-from domain.core.kernel import GameCreated, creation_events, decide, fold, replay
+from domain.core.kernel import (
+    GameCreated,
+    creation_events,
+    decide,
+    decision,
+    fold,
+    fold_decided,
+    replay,
+)
 from domain.core.messages import (
+    SYSTEM,
     Command,
     Recorded,
     event_from_record,
@@ -26,6 +35,7 @@ from domain.core.messages import (
 )
 from domain.core.ruleset import find_ruleset, ruleset_names
 from service.chance import HmacSource, commitment, raw_outcome, verify_commitment, verify_draw
+from service.rulesets import ruleset
 from tests.support.toy import SealedBids, ToyBidSealed, ToyDieRolled
 
 SEED = bytes(range(32))
@@ -268,3 +278,30 @@ def test_the_domain_imports_nothing_impure():
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "open":
                 offenders.append(f"{path.name}: open()")
     assert offenders == []
+
+
+def test_the_state_a_decision_carries_is_the_fold_of_its_events():
+    """The service folds a command's events with the state its decision worked out on the way
+    (`fold_decided`); it must be the very game that folding them again gives, for every command
+    of a random 2024 game, epoch closes included."""
+    rules = ruleset("hotw-2024")
+    secret = b"fold-decided".ljust(32, b".")
+    chance = Chance(HmacSource(secret), 0)
+    events = creation_events(rules, ("a", "b", "c", "d"), {}, commitment(secret), chance)
+    game = replay(rules, [Recorded(n, e, SYSTEM) for n, e in enumerate(events, 1)])
+    rng = random.Random(4)
+    carried = 0
+    while not rules.is_over(game.state):
+        due = rules.system_action(game.state)
+        actor = SYSTEM if due else min(rules.awaited_seats(game.state))
+        command = due or rng.choice(list(rules.legal_actions(game.state, actor)))
+        decided = decision(rules, game, actor, command, Chance(HmacSource(secret), game.draws))
+        recorded = [
+            Recorded(game.version + n, e, actor, f"c{game.version}")
+            for n, e in enumerate(decided.events, 1)
+        ]
+        folded = replay(rules, recorded, game)
+        assert fold_decided(rules, game, recorded, decided.state) == folded
+        carried += decided.state is not None
+        game = folded
+    assert carried > 300
