@@ -154,9 +154,57 @@ def game_bytes(store: EventStore, game_id: str) -> int:
 # --- the API -----------------------------------------------------------------------------
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of one process (not of its children)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with suppress(OSError, IndexError, ValueError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
+
+
+@dataclass
+class Served:
+    """The API's URL and the processes around it, for their CPU time."""
+
+    url: str
+    web: int
+    worker: int | None = None
+    redis: int | None = None
+
+    def cpu(self) -> dict[str, float]:
+        """CPU seconds so far: the web server (master and workers), the RQ worker, Redis and
+        this process (the load generator)."""
+        spent = {"web": sum(cpu_seconds(p) for p in (self.web, *children(self.web)))}
+        if self.worker is not None:
+            spent["worker"] = cpu_seconds(self.worker)
+        if self.redis is not None:
+            spent["redis"] = cpu_seconds(self.redis)
+        spent["clients"] = time.process_time()
+        return spent
+
+
+def cpu_per_command(before: dict[str, float], after: dict[str, float], commands: int) -> dict:
+    spent = {k: round(1000 * (after[k] - before[k]) / max(commands, 1), 3) for k in after}
+    return {**spent, "total": round(sum(spent.values()), 3)}
+
+
 @contextmanager
-def api_server(redis_url: str, web_workers: int, threads: int) -> Iterator[str]:
-    """gunicorn (gthread) serving the API, and one RQ worker, on `redis_url`."""
+def api_server(
+    redis_url: str,
+    web_workers: int,
+    threads: int,
+    app: str = "api.wsgi:app",
+    worker: bool = True,
+    redis_pid: int | None = None,
+) -> Iterator[Served]:
+    """gunicorn (gthread) serving `app`, and one RQ worker, on `redis_url`."""
     port = free_port()
     env = {**os.environ, "REDIS_URL": redis_url}
     web = subprocess.Popen(
@@ -173,40 +221,48 @@ def api_server(redis_url: str, web_workers: int, threads: int) -> Iterator[str]:
             *(("--threads", str(threads)) if WEB_WORKER_CLASS != "sync" else ()),
             "--log-level",
             "warning",
-            "api.wsgi:app",
+            app,
         ],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "cli.main", "worker"],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-m", "cli.main", "worker"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    ][: 1 if worker else 0]
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
-        while True:
-            try:
-                health = requests.get(f"{url}/healthz", timeout=1)
-                if health.status_code == 200 and health.json()["rq_workers"] > 0:
-                    break  # the worker is up too: its start-up does not share the measurement
-            except requests.RequestException:  # not listening yet, or still loading
-                pass
+        while not up(url, worker):
             if time.monotonic() > deadline:
                 raise RuntimeError("the API did not come up")
             time.sleep(0.1)
-        yield url
+        yield Served(url, web.pid, workers[0].pid if workers else None, redis_pid)
     finally:
-        for process in (web, worker):
+        for process in (web, *workers):
             process.terminate()
-        for process in (web, worker):
+        for process in (web, *workers):
             try:
                 process.wait(15)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+def up(url: str, worker: bool) -> bool:
+    """Whether the server answers (and, with `worker`, the RQ worker is up too, so that its
+    start-up does not share the measurement)."""
+    try:
+        if not worker:
+            return requests.get(f"{url}/", timeout=1).status_code > 0
+        health = requests.get(f"{url}/healthz", timeout=1)
+        return health.status_code == 200 and health.json()["rq_workers"] > 0
+    except requests.RequestException:  # not listening yet, or still loading
+        return False
 
 
 @dataclass(frozen=True)
@@ -487,7 +543,11 @@ def run(
             long_script = scripted_game(rules, 6, 3)
             rounds = 2 if quick else 4
             crowd = [[scripts[(n + k) % len(scripts)] for k in range(rounds)] for n in range(32)]
-            with api_server(redis_url, web_workers=WEB_WORKERS, threads=WEB_THREADS) as url:
+            redis_pid = server.process.pid if server and server.process else None
+            with api_server(
+                redis_url, web_workers=WEB_WORKERS, threads=WEB_THREADS, redis_pid=redis_pid
+            ) as served:
+                url = served.url
                 say("warming up the API processes")
                 concurrent_clients(url, store, crowd, 2, None)
                 say("one API client")
@@ -500,9 +560,13 @@ def run(
                 results["api_concurrent_p99_ms"] = paced["p99_ms"]
                 results["api_concurrent_busy_retries"] = paced["busy_retries"]
                 say("32 API clients over 32 games, as fast as answered")
+                before = served.cpu()
                 flat_out = concurrent_clients(url, store, crowd, 5 if quick else 10, None)
                 results["api_saturated_cmds_per_s"] = flat_out["cmds_per_s"]
                 results["api_saturated_p99_ms"] = flat_out["p99_ms"]
+                results["api_saturated_cpu_ms_per_cmd"] = cpu_per_command(
+                    before, served.cpu(), int(flat_out["commands"])
+                )
                 say("a long 6-player game through the API")
                 game_id = long_game(url, store, long_script)
                 time.sleep(1.0)  # let the worker's snapshot jobs land
@@ -510,6 +574,22 @@ def run(
                 results["redis_bytes_per_game"] = game_bytes(store, game_id)
                 results["long_game_events"] = store.version(game_id)
                 results["long_game_snapshots"] = len(store.snapshot_versions(game_id))
+            say("the floor: a bare Flask app, one Lua append a command, as fast as answered")
+            with api_server(
+                redis_url,
+                web_workers=WEB_WORKERS,
+                threads=WEB_THREADS,
+                app="bench.floor_app:app",
+                worker=False,
+                redis_pid=redis_pid,
+            ) as floor:
+                concurrent_clients(floor.url, store, crowd, 1, None)  # warm up
+                before = floor.cpu()
+                bare = concurrent_clients(floor.url, store, crowd, 5 if quick else 10, None)
+                results["api_floor_cmds_per_s"] = round(bare["cmds_per_s"], 3)
+                results["api_floor_cpu_ms_per_cmd"] = cpu_per_command(
+                    before, floor.cpu(), int(bare["commands"])
+                )
         finally:
             if server is not None:
                 server.stop()

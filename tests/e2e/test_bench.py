@@ -65,6 +65,20 @@ def test_bench_measures_a_durable_store_and_a_long_game_served_from_snapshots(be
     assert bench["machine"]["cpus"] >= 1
 
 
+def test_bench_shows_where_a_commands_cpu_goes_and_the_floor_of_the_stack(bench):
+    """The saturated run's CPU per command, process by process, beside the same clients
+    against a bare Flask app doing one Lua append a command: the machine's ceiling for any
+    Flask + gunicorn + redis-py service."""
+    for name in ("api_saturated_cpu_ms_per_cmd", "api_floor_cpu_ms_per_cmd"):
+        spent = bench[name]
+        parts = {k: v for k, v in spent.items() if k != "total"}
+        assert {"web", "redis", "clients"} <= set(parts), name
+        assert all(v >= 0 for v in parts.values()) and spent["web"] > 0, name
+        assert spent["total"] == pytest.approx(sum(parts.values()), abs=0.01), name
+    assert "worker" in bench["api_saturated_cpu_ms_per_cmd"]
+    assert bench["api_floor_cmds_per_s"] > 0
+
+
 def test_an_answer_is_whole_only_once_its_body_has_arrived():
     buffer = bytearray(b'HTTP/1.1 201 CREATED\r\nContent-Length: 7\r\n\r\n{"a":')
     assert whole_answer(buffer) is None
