@@ -219,6 +219,11 @@ def api_server(
             "--worker-class",
             WEB_WORKER_CLASS,
             *(("--threads", str(threads)) if WEB_WORKER_CLASS != "sync" else ()),
+            # the clients hold their connections for a whole run: on a starved machine
+            # gunicorn's main loop can fall more than its default 2 s behind, and would then
+            # close a connection whose next request has already arrived
+            "--keep-alive",
+            "30",
             "--log-level",
             "warning",
             app,
@@ -234,7 +239,8 @@ def api_server(
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-    ][: 1 if worker else 0]
+        for _ in range(1 if worker else 0)
+    ]
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
