@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 
 import requests
 
+from bench.processes import cpu_seconds, descendants
 from domain.core.chance import Chance
 from domain.core.kernel import creation_events, decide, fold, replay
 from domain.core.messages import SYSTEM, Actor, Recorded
@@ -154,21 +155,6 @@ def game_bytes(store: EventStore, game_id: str) -> int:
 # --- the API -----------------------------------------------------------------------------
 
 
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU time of one process (not of its children)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with suppress(OSError, IndexError, ValueError):
-            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(stat.parent.name))
-    return found
-
-
 @dataclass
 class Served:
     """The API's URL and the processes around it, for their CPU time."""
@@ -181,7 +167,7 @@ class Served:
     def cpu(self) -> dict[str, float]:
         """CPU seconds so far: the web server (master and workers), the RQ worker, Redis and
         this process (the load generator)."""
-        spent = {"web": sum(cpu_seconds(p) for p in (self.web, *children(self.web)))}
+        spent = {"web": sum(cpu_seconds(p) for p in (self.web, *descendants(self.web)))}
         if self.worker is not None:
             spent["worker"] = cpu_seconds(self.worker)
         if self.redis is not None:
@@ -190,7 +176,9 @@ class Served:
         return spent
 
 
-def cpu_per_command(before: dict[str, float], after: dict[str, float], commands: int) -> dict:
+def cpu_per_command(
+    before: dict[str, float], after: dict[str, float], commands: int
+) -> dict[str, float]:
     spent = {k: round(1000 * (after[k] - before[k]) / max(commands, 1), 3) for k in after}
     return {**spent, "total": round(sum(spent.values()), 3)}
 
@@ -232,15 +220,17 @@ def api_server(
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    workers = [
+    rq = (
         subprocess.Popen(
             [sys.executable, "-m", "cli.main", "worker"],
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
-        for _ in range(1 if worker else 0)
-    ]
+        if worker
+        else None
+    )
+    processes = [web] if rq is None else [web, rq]
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -248,11 +238,11 @@ def api_server(
             if time.monotonic() > deadline:
                 raise RuntimeError("the API did not come up")
             time.sleep(0.1)
-        yield Served(url, web.pid, workers[0].pid if workers else None, redis_pid)
+        yield Served(url, web.pid, rq.pid if rq else None, redis_pid)
     finally:
-        for process in (web, *workers):
+        for process in processes:
             process.terminate()
-        for process in (web, *workers):
+        for process in processes:
             try:
                 process.wait(15)
             except subprocess.TimeoutExpired:

@@ -31,11 +31,12 @@ from typing import Any
 from bots.base import as_commands
 from bots.hotw_view import state_from_view
 from domain.core.chance import Chance
+from domain.core.frozen import evolved
 from domain.core.messages import Command, Event
 from domain.core.ruleset import Ruleset
 from domain.hotw.cards import Building, Phase
 from domain.hotw.events import InvasionFrustrated, InvasionSucceeded
-from domain.hotw.model import HotwState, Stage, evolved
+from domain.hotw.model import HotwState, Stage
 from domain.hotw.pack import HotwPack
 from domain.hotw.rules.expand import active_fleets, army_targets
 from domain.hotw.rules.revenue import revenue_items

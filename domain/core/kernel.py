@@ -10,6 +10,7 @@ from typing import Any, Generic, TypeVar
 
 from domain.core.chance import Chance
 from domain.core.errors import GameOver, IllegalAction, NotYourTurn, RuleViolation
+from domain.core.frozen import built, evolved
 from domain.core.messages import (
     SYSTEM,
     WORKER,
@@ -235,10 +236,6 @@ def _require_draws_recorded(chance: Chance) -> None:
         raise CommandMisused(f"{chance.untaken} chance draw(s) not recorded in any event")
 
 
-_new_object = object.__new__
-_set_attr = object.__setattr__
-
-
 def fold(ruleset: Ruleset[S], game: Game[S] | None, recorded: Recorded) -> Game[S]:
     """Apply one recorded event to a game (None before the game exists).
 
@@ -259,10 +256,8 @@ def _folded(ruleset: Ruleset[S], game: Game[S], recorded: Recorded, state: S) ->
     created = game.created_through
     if recorded.version == created + 1 and recorded.actor == SYSTEM and not any(last):
         created = recorded.version
-    folded: Game[S] = _new_object(Game)
-    _set_attr(
-        folded,
-        "__dict__",
+    return built(
+        Game,
         {
             "setup": game.setup,
             "version": recorded.version,
@@ -277,7 +272,6 @@ def _folded(ruleset: Ruleset[S], game: Game[S], recorded: Recorded, state: S) ->
             "creation_command": game.creation_command,
         },
     )
-    return folded
 
 
 def _fold_kernel_event(ruleset: Ruleset[S], game: Game[S] | None, recorded: Recorded) -> Game[S]:
@@ -371,9 +365,7 @@ def fold_decided(
     before = game.state
     for r in recorded:
         game = _folded(ruleset, game, r, before)
-    settled: Game[S] = _new_object(Game)
-    _set_attr(settled, "__dict__", {**game.__dict__, "state": state})
-    return settled
+    return evolved(game, state=state)
 
 
 class NeedsEarlierBase(Exception):

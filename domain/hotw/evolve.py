@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from domain.core.frozen import evolved
 from domain.core.messages import Event
 from domain.hotw import events as ev
 from domain.hotw.cards import Building, Phase
@@ -33,7 +34,6 @@ from domain.hotw.model import (
     StartLandTask,
     TakeBuildingTask,
     Turn,
-    evolved,
 )
 from domain.hotw.pack import HotwPack
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, TypeVar
 
+from domain.core.frozen import evolved
 from domain.hotw.cards import Building, Phase
 
 GOLD_TRACK_SPACES = 100
@@ -25,22 +25,6 @@ PEOPLE_PER_PLAYER = 30
 GREAT_WALL = "great_wall"
 FLEET = "fleet"
 """Keys of the shared supply besides the four building kinds."""
-
-T = TypeVar("T")
-_new = object.__new__
-
-
-_set_attr = object.__setattr__
-
-
-def evolved(obj: T, **changes: Any) -> T:
-    """A copy of a frozen dataclass with `changes` applied (``dataclasses.replace`` without
-    re-running ``__init__``). Only for the unslotted records of this module."""
-    attrs = obj.__dict__.copy()
-    attrs.update(changes)
-    new = _new(type(obj))
-    _set_attr(new, "__dict__", attrs)
-    return new
 
 
 class Stage(StrEnum):

@@ -11,26 +11,10 @@ from pathlib import Path
 
 import requests
 
+from bench.processes import descendants
 from store.server import free_port
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-
-
-def children_of(pid: int) -> set[int]:
-    """Every process whose parent chain leads to `pid` (read from /proc)."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-                parents[int(entry.name)] = int(fields[1])
-            except (OSError, IndexError):
-                continue
-    found, frontier = set(), {pid}
-    while frontier:
-        frontier = {child for child, parent in parents.items() if parent in frontier} - found
-        found |= frontier
-    return found
 
 
 def alive(pid: int) -> bool:
@@ -75,14 +59,14 @@ def test_serve_brings_up_redis_a_worker_and_http_and_stops_them_all(tmp_path):
         unknown = requests.get(f"http://127.0.0.1:{port}/no-such-thing", timeout=2)
         assert unknown.status_code == 404
         assert set(unknown.json()) >= {"code", "message"}
-        descendants = children_of(process.pid)
-        assert len(descendants) >= 3, "redis-server, a worker and gunicorn"
+        started = descendants(process.pid)
+        assert len(started) >= 3, "redis-server, a worker and gunicorn"
         process.send_signal(signal.SIGTERM)
         assert process.wait(30) == 0
         deadline = time.monotonic() + 10
-        while any(alive(pid) for pid in descendants) and time.monotonic() < deadline:
+        while any(alive(pid) for pid in started) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert not [pid for pid in descendants if alive(pid)], "every child stopped"
+        assert not [pid for pid in started if alive(pid)], "every child stopped"
     finally:
         if process.poll() is None:
             process.kill()

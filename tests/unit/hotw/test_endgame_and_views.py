@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from domain.core.frozen import evolved
 from domain.core.messages import Command
 from domain.hotw.cards import Phase
 from domain.hotw.events import (
@@ -13,7 +14,7 @@ from domain.hotw.events import (
     GoldCollected,
     HonorPlayed,
 )
-from domain.hotw.model import EndgameToken, GameResult, HotwState, Stage, evolved
+from domain.hotw.model import EndgameToken, GameResult, HotwState, Stage
 from domain.hotw.rules.endgame import final_standing
 from domain.hotw.rules.gold import circuits, most_gold, track_space
 from tests.support.hotw import (

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.core.errors import RuleViolation
+from domain.core.frozen import evolved
 from domain.core.messages import Command
 from domain.hotw.cards import Building, Phase
 from domain.hotw.events import (
@@ -25,7 +26,7 @@ from domain.hotw.events import (
     InvasionSucceeded,
     LandChosen,
 )
-from domain.hotw.model import Control, Stage, evolved
+from domain.hotw.model import Control, Stage
 from tests.support.hotw import (
     BLUE,
     GREEN,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.core.errors import RuleViolation
+from domain.core.frozen import evolved
 from domain.core.messages import Command
 from domain.hotw.cards import Building, Phase
 from domain.hotw.events import (
@@ -34,7 +35,7 @@ from domain.hotw.events import (
     PoolCleared,
     TurnEnded,
 )
-from domain.hotw.model import Control, LandState, Stage, evolved
+from domain.hotw.model import Control, LandState, Stage
 from domain.hotw.rules.buildings import building_reduction
 from tests.support.hotw import (
     BLUE,
