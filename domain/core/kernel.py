@@ -362,10 +362,47 @@ def fold_decided(
         for r in recorded
     ):
         return replay(ruleset, recorded, game)
+    if isinstance(recorded[0].actor, int):
+        return _folded_command(ruleset, game, recorded, state)
     before = game.state
     for r in recorded:
         game = _folded(ruleset, game, r, before)
     return evolved(game, state=state)
+
+
+def _folded_command(
+    ruleset: Ruleset[S], game: Game[S], run: Sequence[Recorded], state: S
+) -> Game[S]:
+    """The game after a seat command's ruleset events (`run`: one command id, in order), given
+    the ruleset's state after them: what `_folded` gives event by event, with the undo
+    bookkeeping done once. The command's first event opens or extends an undo step (or hits a
+    barrier), and each later one only extends that step to its version, unless it is a barrier
+    itself."""
+    first, final = run[0], run[-1]
+    command_id = first.command_id
+    undoable, barrier, last = _undo_bookkeeping(ruleset, game, first)
+    if barrier != command_id and any(is_barrier(r) for r in run[1:]):
+        undoable, barrier = (), command_id
+    elif undoable and len(run) > 1:
+        top = undoable[-1]
+        extended = UndoStep(top.seat, command_id, top.from_version, final.version, top.scope)
+        undoable = (*undoable[:-1], extended)
+    return built(
+        Game,
+        {
+            "setup": game.setup,
+            "version": final.version,
+            "draws": game.draws + sum(len(r.event.draws) for r in run),
+            "state": state,
+            "seed_revealed": game.seed_revealed,
+            "undoable": undoable,
+            "barrier_command": barrier,
+            "proposal": None,
+            "last_commands": last,
+            "created_through": game.created_through,
+            "creation_command": game.creation_command,
+        },
+    )
 
 
 class NeedsEarlierBase(Exception):
@@ -379,20 +416,46 @@ class NeedsEarlierBase(Exception):
 
 def replay(ruleset: Ruleset[S], events: Iterable[Recorded], game: Game[S] | None = None) -> Game[S]:
     """Fold a sequence of recorded events, from the start or onto `game`, skipping the ranges
-    that undos and rewinds took back (the log keeps them)."""
+    that undos and rewinds took back (the log keeps them). A seat's command is folded in one go:
+    its events through the ruleset, then the kernel's bookkeeping once."""
     log = events if isinstance(events, list | tuple) else list(events)
     ranges = skipped_ranges(log)
     if ranges and game is not None:
         earliest = min(low for low, _ in ranges)
         if earliest <= game.version:
             raise NeedsEarlierBase(earliest)
-    for recorded in log:
-        if ranges and is_skipped(recorded.version, ranges):
+    kept = [r for r in log if not is_skipped(r.version, ranges)] if ranges else log
+    at, end = 0, len(kept)
+    while at < end:
+        recorded = kept[at]
+        if game is None or not _starts_seat_command(recorded):
+            game = fold(ruleset, game, recorded)
+            at += 1
             continue
-        game = fold(ruleset, game, recorded)
+        state = ruleset.evolve(game.state, recorded.event)
+        after = at + 1
+        while after < end and _continues_command(kept[after], recorded):
+            state = ruleset.evolve(state, kept[after].event)
+            after += 1
+        game = _folded_command(ruleset, game, kept[at:after], state)
+        at = after
     if game is None:
         raise CommandMisused("no events to replay")
     return game
+
+
+def _starts_seat_command(recorded: Recorded) -> bool:
+    return isinstance(recorded.actor, int) and not isinstance(
+        recorded.event, _KERNEL_AND_TABLE_EVENTS
+    )
+
+
+def _continues_command(recorded: Recorded, first: Recorded) -> bool:
+    return (
+        recorded.command_id == first.command_id
+        and recorded.actor == first.actor
+        and not isinstance(recorded.event, _KERNEL_AND_TABLE_EVENTS)
+    )
 
 
 # --- table procedures: undo and rewind (contracts §7) ----------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import random
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from domain.core.errors import (
 )
 from domain.core.kernel import (
     GameCreated,
+    can_undo,
     creation_events,
     decide,
     decision,
@@ -34,6 +36,7 @@ from domain.core.messages import (
     event_record,
 )
 from domain.core.ruleset import find_ruleset, ruleset_names
+from domain.core.table import ADMIN, ORDER_REWIND, UNDO, is_skipped, skipped_ranges
 from service.chance import HmacSource, commitment, raw_outcome, verify_commitment, verify_draw
 from service.rulesets import ruleset
 from tests.support.toy import SealedBids, ToyBidSealed, ToyDieRolled
@@ -280,15 +283,29 @@ def test_the_domain_imports_nothing_impure():
     assert offenders == []
 
 
+def folded_one_by_one(rules, log, game=None):
+    """`replay` as the fold's definition states it: every event not taken back, one by one."""
+    ranges = skipped_ranges(log)
+    for recorded in log:
+        if not is_skipped(recorded.version, ranges):
+            game = fold(rules, game, recorded)
+    return game
+
+
+def new_2024_game(secret: bytes, players=("a", "b", "c", "d")):
+    rules = ruleset("hotw-2024")
+    chance = Chance(HmacSource(secret), 0)
+    events = creation_events(rules, players, {}, commitment(secret), chance)
+    log = [Recorded(n, e, SYSTEM) for n, e in enumerate(events, 1)]
+    return rules, replay(rules, log), log
+
+
 def test_the_state_a_decision_carries_is_the_fold_of_its_events():
     """The service folds a command's events with the state its decision worked out on the way
-    (`fold_decided`); it must be the very game that folding them again gives, for every command
-    of a random 2024 game, epoch closes included."""
-    rules = ruleset("hotw-2024")
+    (`fold_decided`); it must be the very game that folding them again one by one gives, for
+    every command of a random 2024 game, epoch closes included."""
     secret = b"fold-decided".ljust(32, b".")
-    chance = Chance(HmacSource(secret), 0)
-    events = creation_events(rules, ("a", "b", "c", "d"), {}, commitment(secret), chance)
-    game = replay(rules, [Recorded(n, e, SYSTEM) for n, e in enumerate(events, 1)])
+    rules, game, _ = new_2024_game(secret)
     rng = random.Random(4)
     carried = 0
     while not rules.is_over(game.state):
@@ -300,8 +317,42 @@ def test_the_state_a_decision_carries_is_the_fold_of_its_events():
             Recorded(game.version + n, e, actor, f"c{game.version}")
             for n, e in enumerate(decided.events, 1)
         ]
-        folded = replay(rules, recorded, game)
+        folded = folded_one_by_one(rules, recorded, game)
         assert fold_decided(rules, game, recorded, decided.state) == folded
+        assert replay(rules, recorded, game) == folded
         carried += decided.state is not None
         game = folded
     assert carried > 300
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_replay_is_the_event_by_event_fold_of_what_undos_and_rewinds_left(seed):
+    """`replay` folds a seat's command in one go; with undos, rewinds, chance barriers and epoch
+    closes in the log it must give the very game that folding each event kept gives, undo
+    steps and all."""
+    secret = f"replay-{seed}".encode().ljust(32, b".")
+    rules, game, log = new_2024_game(secret, ("a", "b", "c", "d", "e")[: 3 + seed])
+    rng = random.Random(seed)
+    undone = rewound = 0
+    while not rules.is_over(game.state) and len(log) < 2_500:
+        due = rules.system_action(game.state)
+        actor = SYSTEM if due else min(rules.awaited_seats(game.state))
+        command = due or rng.choice(list(rules.legal_actions(game.state, actor)))
+        if not due and can_undo(rules, game, actor) and rng.random() < 0.2:
+            command, undone = Command.of(UNDO), undone + 1
+        elif not due and game.version > 200 and rng.random() < 0.01:
+            ends = [r.version for r, after in pairwise(log) if r.command_id != after.command_id]
+            back = rng.choice([v for v in ends if v >= game.first_playable])  # as the service asks
+            actor, command, rewound = ADMIN, Command.of(ORDER_REWIND, to_version=back), rewound + 1
+        chance = Chance(HmacSource(secret), game.draws)
+        events = decision(rules, game, actor, command, chance).events
+        new = [
+            Recorded(game.version + n, e, actor, f"c{len(log)}") for n, e in enumerate(events, 1)
+        ]
+        log += new
+        taken_back = actor == ADMIN or command.type == UNDO  # the service loads these afresh
+        game = replay(rules, log) if taken_back else replay(rules, new, game)
+        if taken_back or len(log) % 100 < len(new):
+            assert game == folded_one_by_one(rules, log)
+    assert game == folded_one_by_one(rules, log)
+    assert undone > 5 and rewound > 0
