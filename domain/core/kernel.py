@@ -251,17 +251,32 @@ def fold(ruleset: Ruleset[S], game: Game[S] | None, recorded: Recorded) -> Game[
 
 def _folded(ruleset: Ruleset[S], game: Game[S], recorded: Recorded, state: S) -> Game[S]:
     """The game after a ruleset event, given the ruleset's state after it."""
-    ev = recorded.event
     undoable, barrier, last = _undo_bookkeeping(ruleset, game, recorded)
     created = game.created_through
     if recorded.version == created + 1 and recorded.actor == SYSTEM and not any(last):
         created = recorded.version
+    draws = game.draws + len(recorded.event.draws)
+    return _next_game(game, recorded.version, draws, state, undoable, barrier, last, created)
+
+
+def _next_game(
+    game: Game[S],
+    version: int,
+    draws: int,
+    state: S,
+    undoable: tuple[UndoStep, ...],
+    barrier: str,
+    last: tuple[int, ...],
+    created: int,
+) -> Game[S]:
+    """The game after ruleset events: what changed, and the rest kept (no rewind proposal
+    outlives a played event)."""
     return built(
         Game,
         {
             "setup": game.setup,
-            "version": recorded.version,
-            "draws": game.draws + len(ev.draws),
+            "version": version,
+            "draws": draws,
             "state": state,
             "seed_revealed": game.seed_revealed,
             "undoable": undoable,
@@ -387,21 +402,9 @@ def _folded_command(
         top = undoable[-1]
         extended = UndoStep(top.seat, command_id, top.from_version, final.version, top.scope)
         undoable = (*undoable[:-1], extended)
-    return built(
-        Game,
-        {
-            "setup": game.setup,
-            "version": final.version,
-            "draws": game.draws + sum(len(r.event.draws) for r in run),
-            "state": state,
-            "seed_revealed": game.seed_revealed,
-            "undoable": undoable,
-            "barrier_command": barrier,
-            "proposal": None,
-            "last_commands": last,
-            "created_through": game.created_through,
-            "creation_command": game.creation_command,
-        },
+    draws = game.draws + sum(len(r.event.draws) for r in run)
+    return _next_game(
+        game, final.version, draws, state, undoable, barrier, last, game.created_through
     )
 
 

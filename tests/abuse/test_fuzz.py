@@ -115,6 +115,12 @@ def world(app: Flask) -> dict[str, Any]:
     }
 
 
+def every_legal_action(client: Any, game_id: str, token: str | None) -> list[dict[str, Any]]:
+    """A seat's legal actions and table actions (undo, rewinds), each a body ready to post."""
+    listed = client.get(f"/games/{game_id}/legal-actions", headers=bearer(token)).get_json()
+    return [*listed["actions"], *listed["table_actions"]]
+
+
 def often(data: st.DataObject, label: str) -> bool:
     """True two times in three. (Hypothesis leans to its simplest choices, False and the first
     element of a list, so what is wanted most comes first.)"""
@@ -163,8 +169,7 @@ def aimed(case: Any, world: dict[str, Any], data: st.DataObject) -> None:
         return
     version = client.get(f"/games/{target['game_id']}").get_json()["version"]
     if case.path.endswith("/commands") and who == "seat" and use_legal:
-        listed = client.get(f"/games/{target['game_id']}/legal-actions", headers=bearer(token))
-        actions = listed.get_json()["actions"] + listed.get_json()["table_actions"]
+        actions = every_legal_action(client, target["game_id"], token)
         if actions:  # a legal action, posted as listed or with its version dropped
             case.body = body = dict(actions[pick % len(actions)])
             if not keep_version:
@@ -343,8 +348,7 @@ def test_stateful_scenarios_that_create_games_then_act_on_them_get_no_5xx(app, w
         @staticmethod
         def play_a_legal_action(case: Any, game_id: str, token: str, pick: random.Random) -> None:
             """Mostly, a seat posts one of its legal actions, so that scenarios play games on."""
-            listed = world["client"].get(f"/games/{game_id}/legal-actions", headers=bearer(token))
-            actions = listed.get_json()["actions"] + listed.get_json()["table_actions"]
+            actions = every_legal_action(world["client"], game_id, token)
             if actions and pick.random() < 0.8:
                 case.body = dict(pick.choice(actions))
 
