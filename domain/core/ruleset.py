@@ -227,6 +227,27 @@ class Ruleset(ABC, Generic[S]):
     @abstractmethod
     def decode_state(self, data: Any) -> S: ...
 
+    # --- hooks for the tools around the rules (selfplay, bots, drawings, conformance kit) -----
+
+    pack_loader: ClassVar[str | None] = None
+    """`module:function` that loads this ruleset's data pack (`data/<data_pack>/`) and returns
+    the object the ruleset is built with; loading is I/O, so it lives outside `domain/`."""
+
+    def invariant_failures(self, state: S) -> list[str]:
+        """What is wrong with `state` by the ruleset's own bookkeeping (pieces and gold
+        conserved, ...), in words; empty when nothing is (selfplay and the conformance kit
+        check it after every event)."""
+        return []
+
+    def draw_board(self, state: S, viewer: Seat | None) -> str | None:
+        """An SVG picture of the table as `viewer` may see it (None: no picture)."""
+        return None
+
+    def strategy(self) -> Any:
+        """What bots need beyond the kernel functions to play this ruleset well (an object the
+        ruleset's own strategy module defines; None: bots play from `legal_actions` alone)."""
+        return None
+
     @classmethod
     def describe(cls) -> dict[str, Any]:
         return {
