@@ -14,6 +14,7 @@ from domain.core.catalogue import RulesCatalogue
 from domain.hotw.board import EPOCHS, Board
 from domain.hotw.cards import Cards
 from domain.hotw.pack import HotwPack
+from schemas.edition import load_edition
 from schemas.hotw_board import board_problems
 from schemas.hotw_cards import load_cards, load_rules_catalogue
 from schemas.pack_base import PackError, PackProblem, pack_dir
@@ -48,6 +49,11 @@ def _load_parts(
             cards = load_cards(directory, board)
         except PackError as exc:
             problems += exc.problems
+    if rules is not None:
+        try:
+            load_edition(directory, rules)
+        except PackError as exc:
+            problems += exc.problems
     return board, cards, rules, problems
 
 
@@ -56,7 +62,7 @@ def load_pack(ruleset: str = "hotw-2024", root: Path | None = None) -> HotwPack:
     board, cards, rules, problems = _load_parts(ruleset, root)
     if problems or board is None or cards is None or rules is None:
         raise PackError(problems)
-    return HotwPack(ruleset, board, cards, rules)
+    return HotwPack(ruleset, board, cards, rules, load_edition(pack_dir(ruleset, root), rules))
 
 
 def _per_epoch(by_epoch: Any) -> dict[str, int]:

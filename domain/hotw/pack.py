@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from domain.core.catalogue import RulesCatalogue
 from domain.hotw.board import Board
 from domain.hotw.cards import Cards
+from domain.hotw.edition import Edition
 
 
 @dataclass(frozen=True)
@@ -20,3 +21,4 @@ class HotwPack:
     board: Board
     cards: Cards
     rules: RulesCatalogue
+    edition: Edition

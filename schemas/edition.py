@@ -1,0 +1,159 @@
+"""Load and check ``data/<edition>/edition.yaml``: a History of the World edition's numbers and
+names (domain/hotw/edition.py), validated with marshmallow (unknown fields rejected); every rule
+it cites and every alias must be in the edition's rules catalogue.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from domain.core.catalogue import RulesCatalogue
+from domain.hotw.cards import Phase
+from domain.hotw.edition import (
+    ConquestNumbers,
+    Edition,
+    InvasionDice,
+    RevenueGold,
+    citable_ids,
+)
+from schemas.pack_base import PackError, PackProblem, _flatten, read_yaml
+
+EDITION_FILE = "edition.yaml"
+BUILDING_KINDS = ("capital", "city", "monument", "fort")
+
+
+class _Strict(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+def _count(minimum: int = 0) -> fields.Integer:
+    return fields.Integer(required=True, strict=True, validate=validate.Range(min=minimum))
+
+
+def _epochs() -> fields.List[Any]:
+    return fields.List(fields.Integer(strict=True, validate=validate.Range(min=1)), required=True)
+
+
+def _phases() -> fields.List[Any]:
+    return fields.List(
+        fields.String(validate=validate.OneOf([p.value for p in Phase])), required=True
+    )
+
+
+class FleetsSchema(_Strict):
+    sea_epochs = _epochs()
+    ocean_epochs = _epochs()
+
+
+class TracksSchema(_Strict):
+    gold_spaces = _count(1)
+    honor_spaces = _count(1)
+
+
+class InvasionDiceSchema(_Strict):
+    empire = _count(1)
+    leader = _count(1)
+    enemy = _count(1)
+    fort = _count(1)
+
+
+class ConquestSchema(_Strict):
+    clear_terrain_dice = _count(1)
+    difficult_terrain_dice = _count(1)
+    fort_extra_die = _count()
+    first_modifier = _count()
+    later_modifier = _count()
+    clear_cost = _count()
+    difficult_cost = _count()
+    fort_extra_cost = _count()
+
+
+class RevenueSchema(_Strict):
+    presence = _count()
+    dominance = _count()
+    mastery = _count()
+
+
+class EditionSchema(_Strict):
+    edition = fields.String(required=True)
+    rule_prefix = fields.String(required=True, validate=validate.Regexp(r"^[a-z0-9]+$"))
+    provenance = fields.String(required=True)
+    epochs = _epochs()
+    fleets = fields.Nested(FleetsSchema, required=True)
+    phases = _phases()
+    player_phases = _phases()
+    tracks = fields.Nested(TracksSchema, required=True)
+    people_per_player = _count(1)
+    great_wall_lands = fields.List(fields.String(), required=True)
+    invasion_dice = fields.Nested(InvasionDiceSchema, required=True)
+    conquest = fields.Nested(ConquestSchema, required=True)
+    revenue = fields.Nested(RevenueSchema, required=True)
+    building_gold = fields.Dict(
+        keys=fields.String(validate=validate.OneOf(BUILDING_KINDS)),
+        values=fields.Integer(strict=True, validate=validate.Range(min=0)),
+        required=True,
+    )
+    cites = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    rule_aliases = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+
+
+def _problems(data: dict[str, Any], catalogue: RulesCatalogue) -> list[PackProblem]:
+    problems = []
+    for name, section in (("cites", data["cites"]), ("rule_aliases", data["rule_aliases"])):
+        for key, rule_id in section.items():
+            if rule_id not in catalogue:
+                problems.append(
+                    PackProblem(EDITION_FILE, key, name, f"rule {rule_id!r} is not in rules.yaml")
+                )
+    unknown = set(data["player_phases"]) - set(data["phases"])
+    if unknown:
+        problems.append(
+            PackProblem(EDITION_FILE, "", "player_phases", f"not phases: {sorted(unknown)}")
+        )
+    if set(data["fleets"]["sea_epochs"]) | set(data["fleets"]["ocean_epochs"]) != set(
+        data["epochs"]
+    ):
+        problems.append(
+            PackProblem(EDITION_FILE, "", "fleets", "sea and ocean epochs must cover the epochs")
+        )
+    return problems
+
+
+def load_edition(directory: Path, catalogue: RulesCatalogue) -> Edition:
+    """The edition of the pack in `directory`, its rule keys resolved through `catalogue`."""
+    raw = read_yaml(directory / EDITION_FILE)
+    try:
+        data = EditionSchema().load(raw if raw is not None else {})
+    except ValidationError as exc:
+        raise PackError(
+            PackProblem(EDITION_FILE, "", field, message)
+            for field, message in _flatten(exc.messages)
+        ) from None
+    problems = _problems(data, catalogue)
+    if problems:
+        raise PackError(problems)
+    return Edition(
+        name=data["edition"],
+        rule_prefix=data["rule_prefix"],
+        epochs=tuple(data["epochs"]),
+        sea_fleet_epochs=frozenset(data["fleets"]["sea_epochs"]),
+        ocean_fleet_epochs=frozenset(data["fleets"]["ocean_epochs"]),
+        phases=tuple(data["phases"]),
+        player_phases=frozenset(data["player_phases"]),
+        gold_track_spaces=data["tracks"]["gold_spaces"],
+        honor_track_spaces=data["tracks"]["honor_spaces"],
+        people_per_player=data["people_per_player"],
+        great_wall_lands=tuple(data["great_wall_lands"]),
+        invasion_dice=InvasionDice(**data["invasion_dice"]),
+        conquest=ConquestNumbers(**data["conquest"]),
+        revenue=RevenueGold(**data["revenue"]),
+        building_gold=dict(data["building_gold"]),
+        rule_aliases=dict(data["rule_aliases"]),
+        rule_ids=citable_ids(
+            data["rule_prefix"], frozenset(catalogue.entries), data["rule_aliases"]
+        ),
+    )
