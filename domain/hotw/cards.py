@@ -97,7 +97,7 @@ class Control(StrEnum):
 
 class Chooser(StrEnum):
     CURRENT_PLAYER = "current_player"
-    """Only the current player acts (rule hotw24.turn.current-player-only)."""
+    """Only the current player acts (rule turn.current-player-only)."""
 
 
 class GoldBasis(StrEnum):
@@ -140,7 +140,7 @@ class LandSelector:
 
 @dataclass(frozen=True)
 class AwardHonor:
-    """Award Honors (rule hotw24.honors.track.award)."""
+    """Award Honors (rule honors.track.award)."""
 
     kind: ClassVar[str] = "award_honor"
     to: HonorRecipient
@@ -159,7 +159,7 @@ class CollectGold:
 
 @dataclass(frozen=True)
 class PlaceBuildings:
-    """Place buildings from the supply (rule hotw24.buildings.supply-exhausted applies)."""
+    """Place buildings from the supply (rule buildings.supply-exhausted applies)."""
 
     kind: ClassVar[str] = "place_buildings"
     building: Building
@@ -188,7 +188,7 @@ class RemoveGarrisons:
     """Remove garrisons; ``count`` None means every garrison in ``where``.
 
     The owner of each removed garrison is awarded an Honor
-    (rule hotw24.honors.award.garrison-removed).
+    (rule honors.award.garrison-removed).
     """
 
     kind: ClassVar[str] = "remove_garrisons"
@@ -213,7 +213,7 @@ class RemoveBuildings:
 class ReduceBuildings:
     """Carry out building reduction in every land of ``where``.
 
-    Rules hotw24.building-reduction.fort-first and hotw24.building-reduction.one-step.
+    Rules building-reduction.fort-first and building-reduction.one-step.
     """
 
     kind: ClassVar[str] = "building_reduction"
@@ -230,7 +230,7 @@ class AddPeople:
 
 @dataclass(frozen=True)
 class PlaceFleet:
-    """Place fleets by the Fleet Honor rule (rule hotw24.honors.fleet)."""
+    """Place fleets by the Fleet Honor rule (rule honors.fleet)."""
 
     kind: ClassVar[str] = "place_fleet"
     count: int = 1
@@ -290,7 +290,7 @@ class EmpireSpec:
 
     @property
     def can_build_monuments(self) -> bool:
-        """Only an Empire with a power icon builds monuments (rule hotw24.monuments.pairs)."""
+        """Only an Empire with a power icon builds monuments (rule monuments.pairs)."""
         return self.power_icon is not None
 
 
@@ -301,7 +301,7 @@ class EmpireCard:
     id: EmpireId
     epoch: int
     number: int
-    """Chronological position within the epoch: turns follow it (rule hotw24.turn.order)."""
+    """Chronological position within the epoch: turns follow it (rule turn.order)."""
     name: str
     empires: tuple[EmpireSpec, ...]
     provenance: str
@@ -312,7 +312,7 @@ class EmpireCard:
 
     @property
     def people_shown(self) -> int:
-        """People pieces shown on the card, for the tie-break (rule hotw24.winning.tie.people)."""
+        """People pieces shown on the card, for the tie-break (rule winning.tie.people)."""
         return sum(spec.people for spec in self.empires)
 
     @property

@@ -90,7 +90,11 @@ class HotwRuleset(Ruleset[HotwState]):
         return evolve(self.pack, state, event)
 
     def refusal(self, state: HotwState, seat: int, command: Command) -> RuleViolation:
-        return refusal_for(self.pack, state, seat, command) or RuleViolation(
+        refusal = refusal_for(self.pack, state, seat, command)
+        if refusal is not None:
+            refusal.rule = self.pack.edition.cite(refusal.rule)
+            return refusal
+        return RuleViolation(
             f"{command.type!r} is not a legal action for seat {seat} now",
             self.turn_rule,
             {"command": command.as_dict()},

@@ -35,7 +35,7 @@ def _pool(pool: Pool) -> dict[str, int]:
 
 
 def known_empire_card(state: HotwState, card: str, viewer: int | None) -> bool:
-    """hotw24.option2.secret: a secretly chosen Empire card is known to its holder only until
+    """option2.secret: a secretly chosen Empire card is known to its holder only until
     its turn comes."""
     return card not in state.unrevealed or (
         viewer is not None and state.empire_choices.get(card) == viewer
@@ -229,25 +229,25 @@ def refusal_for(
     """The most specific rule a refused command breaks."""
     kind = command.type
     if kind in ("move_army", "move_fleet"):
-        return _no("placed armies and fleets never move", "hotw24.expand.no-movement", command)
+        return _no("placed armies and fleets never move", "expand.no-movement", command)
     if state.stage is Stage.OVER:
-        return _no("the game is over", "hotw24.winning.most-gold", command)
+        return _no("the game is over", "winning.most-gold", command)
     conquest = _conquest_refusal(pack, state, command)
     if conquest is not None:
         return conquest
     if state.agenda and not kind.startswith("choose_"):
-        return _no("a choice is awaited first", "hotw24.turn.current-player-only", command)
+        return _no("a choice is awaited first", "turn.current-player-only", command)
     if state.stage is Stage.ORGANIZATION:
         if kind == "choose_event_card":
             if not state.has_option(Option.EVENT_CARD_SELECTION):
                 return _no(
                     "Event cards are dealt, not chosen (Option 1 is not in play)",
-                    "hotw24.organization.event-cards",
+                    "organization.event-cards",
                     command,
                 )
             return _no(
                 "that Event card is not among those passed to you",
-                "hotw24.option1.event-selection",
+                "option1.event-selection",
                 command,
             )
         if (
@@ -256,20 +256,18 @@ def refusal_for(
         ):
             return _no(
                 "that Empire card is not among those passed to you",
-                "hotw24.option2.hidden-empires",
+                "option2.hidden-empires",
                 command,
             )
         if kind == "choose_empire_card":
             return _no(
                 "that Empire card is not on offer",
-                "hotw24.organization.empire-cards.choice",
+                "organization.empire-cards.choice",
                 command,
             )
         if kind == "choose_area_token":
-            return _no(
-                "that Area token is not on offer", "hotw24.organization.area-tokens.later", command
-            )
-        return _no("Epoch organization is in progress", "hotw24.epoch.structure", command)
+            return _no("that Area token is not on offer", "organization.area-tokens.later", command)
+        return _no("Epoch organization is in progress", "epoch.structure", command)
     turn = state.turn
     phase = turn.phase if turn else None
     reveal = phase is Phase.REVEAL
@@ -279,18 +277,16 @@ def refusal_for(
         if reveal:
             return _no(
                 "the Leader may not be used while the Event is revealed",
-                "hotw24.events.no-leader",
+                "events.no-leader",
                 command,
             )
         if not state.players[seat].leader or (turn and turn.leader_active):
-            return _no("the Leader has been used", "hotw24.leader.spent", command)
+            return _no("the Leader has been used", "leader.spent", command)
         if phase is not Phase.EXPAND:
-            return _no(
-                "the Leader is used in Expand the Empire", "hotw24.invasion.dice.leader", command
-            )
+            return _no("the Leader is used in Expand the Empire", "invasion.dice.leader", command)
         return _no(
             "with dice the Leader adds a die; without dice it ignores difficult terrain or forts",
-            "hotw24.invasion.no-dice.leader" if not state.dice else "hotw24.intro.one-system",
+            "invasion.no-dice.leader" if not state.dice else "intro.one-system",
             command,
         )
     if kind == "build_fort":
@@ -298,67 +294,59 @@ def refusal_for(
         if reveal:
             return _no(
                 "no fort may be built in the Reveal the Event phase",
-                "hotw24.forts.not-in-reveal",
+                "forts.not-in-reveal",
                 command,
             )
         if Building.FORT in state.land(land).buildings:
-            return _no("a land holds at most one fort", "hotw24.forts.one-per-land", command)
+            return _no("a land holds at most one fort", "forts.one-per-land", command)
         return _no(
             "a fort is built in an Empire land from a pool people piece",
-            "hotw24.forts.build",
+            "forts.build",
             command,
         )
     if kind == "place_army":
         land = str(command.arg("land"))
         if land in pack.board.wastelands:
-            return _no(
-                "an army may never be placed in a wasteland", "hotw24.expand.no-wasteland", command
-            )
+            return _no("an army may never be placed in a wasteland", "expand.no-wasteland", command)
         if turn is not None and phase in (Phase.REVEAL, Phase.EXPAND) and land in pack.board.lands:
             targets = army_targets(pack.board, state, seat, active_fleets(turn))
             if land not in targets:
                 return _no(
                     "an army is placed next to one of the Empire's armies or fleets",
-                    "hotw24.expand.place-army",
+                    "expand.place-army",
                     command,
                 )
-        return _no("no army can be placed now", "hotw24.expand.place-army", command)
+        return _no("no army can be placed now", "expand.place-army", command)
     if kind == "place_fleet":
         water = str(command.arg("water"))
         if water in pack.board.seas:
             wanted = fleet_kind_for_pool(state.epoch)
             if pack.board.is_ocean(water) != (wanted == "ocean"):
-                rule = (
-                    "hotw24.fleets.pool-ocean-epochs"
-                    if wanted == "ocean"
-                    else "hotw24.fleets.pool-sea-epochs"
-                )
+                rule = "fleets.pool-ocean-epochs" if wanted == "ocean" else "fleets.pool-sea-epochs"
                 return _no(f"a fleet from the pool goes in a {wanted} this epoch", rule, command)
         return _no(
             "a fleet is placed next to one of the Empire's armies or fleets",
-            "hotw24.expand.place-fleet",
+            "expand.place-fleet",
             command,
         )
     if kind == "place_great_wall":
         return _no(
             "a Great Wall fort goes in Yellow River or Wei River once held",
-            "hotw24.empires.great-wall",
+            "empires.great-wall",
             command,
         )
     if kind == "end_phase":
         if phase is Phase.EXPAND:
-            return _no("people pieces remain in the Empire pool", "hotw24.expand.end", command)
+            return _no("people pieces remain in the Empire pool", "expand.end", command)
         if phase is Phase.REVENUE:
             return _no(
                 "Honors in the Empire pool must be played first",
-                "hotw24.revenue.honors.pool-deadline",
+                "revenue.honors.pool-deadline",
                 command,
             )
-        return _no("this phase runs by itself", "hotw24.turn.phases", command)
+        return _no("this phase runs by itself", "turn.phases", command)
     if kind == "play_area_token":
-        return _no(
-            "Area tokens are played in Conclude the turn", "hotw24.conclude.area-tokens", command
-        )
+        return _no("Area tokens are played in Conclude the turn", "conclude.area-tokens", command)
     return None
 
 
@@ -370,14 +358,14 @@ def _conquest_refusal(pack: HotwPack, state: HotwState, command: Command) -> Rul
         if kind in ("conquer_land", "end_conquest"):
             return _no(
                 "there are no conquest points to spend",
-                "hotw24.option3.conquest-points",
+                "option3.conquest-points",
                 command,
             )
         return None
     if kind not in ("conquer_land", "end_conquest"):
         return _no(
             "spend the conquest points (conquer_land) or give them up (end_conquest) first",
-            "hotw24.option3.conquest-points",
+            "option3.conquest-points",
             command,
         )
     if kind == "end_conquest":
@@ -386,20 +374,20 @@ def _conquest_refusal(pack: HotwPack, state: HotwState, command: Command) -> Rul
     if land not in pack.board.lands or not is_land_of_the_enemy(state, land, task.enemy):
         return _no(
             "every land conquered must be controlled by the Enemy whose land was invaded",
-            "hotw24.option3.conquest-same-enemy",
+            "option3.conquest-same-enemy",
             command,
         )
     if not next_to_conquest(pack.board, task, land):
         return _no(
             "a conquered land must be next to the land invaded or a land conquered since "
             "(fleets may not be used)",
-            "hotw24.option3.conquest-adjacency",
+            "option3.conquest-adjacency",
             command,
         )
     return _no(
         f"conquering {land} costs {conquest_cost(pack.board, state, land)} conquest points; "
         f"{task.points} remain",
-        "hotw24.option3.conquest-cost",
+        "option3.conquest-cost",
         command,
     )
 
@@ -411,21 +399,19 @@ def _honor_refusal(
     if phase is Phase.REVEAL:
         return _no(
             "Honors may not be played in the Reveal the Event phase",
-            "hotw24.reveal.no-honor-play",
+            "reveal.no-honor-play",
             command,
         )
     if honor not in state.players[seat].face_up_honors:
         return _no(
             "only Honors on the Honor track or in the Empire pool",
-            "hotw24.general.honors.playable-from",
+            "general.honors.playable-from",
             command,
         )
     if phase is Phase.EXPAND:
-        return _no(
-            "only Honors that show coins are played in Expand", "hotw24.expand.honors", command
-        )
+        return _no("only Honors that show coins are played in Expand", "expand.honors", command)
     return _no(
         "Honors are played in Expand the Empire and Raise revenue",
-        "hotw24.honors.play.not-others-turn",
+        "honors.play.not-others-turn",
         command,
     )

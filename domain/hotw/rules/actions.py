@@ -169,7 +169,7 @@ def turn_actions(pack: HotwPack, state: HotwState, seat: int) -> Iterator[Comman
 
 def expansion_actions(pack: HotwPack, state: HotwState, seat: int) -> Iterator[Command]:
     """Phase C (and phase A for an Event played as if an Empire, without Honors, Leader or
-    forts: hotw24.reveal.no-honor-play, hotw24.events.no-leader, hotw24.events.no-forts)."""
+    forts: reveal.no-honor-play, events.no-leader, events.no-forts)."""
     current = state.turn
     assert current is not None
     board = pack.board
@@ -224,7 +224,7 @@ def apply_command(ctx: Ctx, seat: int, command: Command) -> None:
         pool = "event" if in_event_expansion(ctx.turn) else "empire"
         ctx.emit(
             FleetPlaced(
-                rule="hotw24.expand.place-fleet",
+                rule=ctx.cite("expand.place-fleet"),
                 seat=seat,
                 water=str(command.arg("water")),
                 pool=pool,
@@ -232,18 +232,18 @@ def apply_command(ctx: Ctx, seat: int, command: Command) -> None:
         )
     elif kind == "build_fort":
         land = str(command.arg("land"))
-        ctx.emit(FortBuilt(rule="hotw24.forts.build", seat=seat, land=land))
-        place_building(ctx, seat, Building.FORT, land, "hotw24.forts.build")
+        ctx.emit(FortBuilt(rule=ctx.cite("forts.build"), seat=seat, land=land))
+        place_building(ctx, seat, Building.FORT, land, "forts.build")
     elif kind == "place_great_wall":
         ctx.emit(
             GreatWallFortPlaced(
-                rule="hotw24.empires.great-wall", seat=seat, land=str(command.arg("land"))
+                rule=ctx.cite("empires.great-wall"), seat=seat, land=str(command.arg("land"))
             )
         )
     elif kind == "use_leader":
         ignore = command.arg("ignore")
-        rule = "hotw24.invasion.dice.leader" if ignore is None else "hotw24.invasion.no-dice.leader"
-        ctx.emit(LeaderUsed(rule=rule, seat=seat, ignores=ignore))
+        rule = "invasion.dice.leader" if ignore is None else "invasion.no-dice.leader"
+        ctx.emit(LeaderUsed(rule=ctx.cite(rule), seat=seat, ignores=ignore))
     elif kind == "play_honor":
         play_honor(ctx, seat, str(command.arg("honor")))
     elif kind == "play_area_token":
@@ -272,12 +272,12 @@ def current_army(ctx: Ctx) -> Army:
 
 def play_honor(ctx: Ctx, seat: int, honor_id: str) -> None:
     """Expand: a coin Honor for its effect. Revenue: coinless for effect, coins for gold.
-    Endgame: coinless for their effect on Friendly lands (hotw24.endgame.honors)."""
+    Endgame: coinless for their effect on Friendly lands (endgame.honors)."""
     honor = ctx.cards.honor(honor_id)
     if ctx.state.stage is Stage.ENDGAME:
         ctx.emit(
             HonorPlayed(
-                rule="hotw24.endgame.honors",
+                rule=ctx.cite("endgame.honors"),
                 seat=seat,
                 honor=honor_id,
                 for_effect=True,
@@ -287,12 +287,12 @@ def play_honor(ctx: Ctx, seat: int, honor_id: str) -> None:
         return
     phase = ctx.turn.phase
     if phase is Phase.REVENUE and honor.shows_coins:
-        rule = "hotw24.revenue.honors.coins"
-        ctx.emit(HonorPlayed(rule=rule, seat=seat, honor=honor_id, for_effect=False))
+        rule = "revenue.honors.coins"
+        ctx.emit(HonorPlayed(rule=ctx.cite(rule), seat=seat, honor=honor_id, for_effect=False))
         collect_gold(ctx, seat, honor.coins, rule, f"honor:{honor_id}")
         return
-    rule = "hotw24.expand.honors" if phase is Phase.EXPAND else "hotw24.revenue.honors.no-coins"
-    ctx.emit(HonorPlayed(rule=rule, seat=seat, honor=honor_id, for_effect=True))
+    rule = "expand.honors" if phase is Phase.EXPAND else "revenue.honors.no-coins"
+    ctx.emit(HonorPlayed(rule=ctx.cite(rule), seat=seat, honor=honor_id, for_effect=True))
 
 
 def token_areas(pack: HotwPack, token: str) -> list[str]:
@@ -304,16 +304,18 @@ def token_areas(pack: HotwPack, token: str) -> list[str]:
 
 
 def play_area_token(ctx: Ctx, seat: int, token: str) -> None:
-    """hotw24.conclude.area-tokens: building and land gold in the token's area, counted on
-    Friendly lands; the token leaves the game (hotw24.conclude.area-token-spent). A Paired Area
-    token pays in both its areas (hotw24.option4.play)."""
+    """conclude.area-tokens: building and land gold in the token's area, counted on
+    Friendly lands; the token leaves the game (conclude.area-token-spent). A Paired Area
+    token pays in both its areas (option4.play)."""
     paired = token in ctx.board.paired_area_tokens
-    spent = "hotw24.option4.play" if paired else "hotw24.conclude.area-token-spent"
-    ctx.emit(AreaTokenPlayed(rule=spent, seat=seat, token=token))
+    spent = "option4.play" if paired else "conclude.area-token-spent"
+    ctx.emit(AreaTokenPlayed(rule=ctx.cite(spent), seat=seat, token=token))
     areas = token_areas(ctx.pack, token)
     for gold, rule, reason in revenue_items(ctx.board, ctx.state, seat, areas, standing=False):
-        rule = "hotw24.conclude.area-tokens" if rule == "hotw24.revenue.buildings" else rule
-        ctx.emit(GoldCollected(rule=rule, seat=seat, amount=gold, reason=f"token:{reason}"))
+        rule = "conclude.area-tokens" if rule == "revenue.buildings" else rule
+        ctx.emit(
+            GoldCollected(rule=ctx.cite(rule), seat=seat, amount=gold, reason=f"token:{reason}")
+        )
 
 
 def resolve_choice(ctx: Ctx, seat: int, command: Command) -> None:
@@ -329,18 +331,18 @@ def resolve_choice(ctx: Ctx, seat: int, command: Command) -> None:
     if isinstance(task, EffectTask):
         choose_for_effect(ctx, task, arg, value)
     elif isinstance(task, MonumentTask):
-        rule = "hotw24.monuments.placement"
-        ctx.emit(LandChosen(rule=rule, seat=seat, land=value))
+        rule = "monuments.placement"
+        ctx.emit(LandChosen(rule=ctx.cite(rule), seat=seat, land=value))
         place_building(ctx, seat, Building.MONUMENT, value, rule)
     elif isinstance(task, TakeBuildingTask):
-        ctx.emit(LandChosen(rule="hotw24.buildings.supply-exhausted", seat=seat, land=value))
+        ctx.emit(LandChosen(rule=ctx.cite("buildings.supply-exhausted"), seat=seat, land=value))
         take_building(ctx, seat, value, task.building, task.land)
     elif isinstance(task, GreatWallRemovalTask):
         ctx.emit(
-            GreatWallFortRemoved(rule="hotw24.buildings.great-wall-limit", seat=seat, land=value)
+            GreatWallFortRemoved(rule=ctx.cite("buildings.great-wall-limit"), seat=seat, land=value)
         )
     elif isinstance(task, StartLandTask):
-        ctx.emit(LandChosen(rule="hotw24.events.ancients", seat=seat, land=value))
+        ctx.emit(LandChosen(rule=ctx.cite("events.ancients"), seat=seat, land=value))
         spec = ctx.cards.event(task.card).pieces
         assert spec is not None
         turn.establish_in(ctx, spec, (value,), "event")
@@ -360,7 +362,7 @@ def advance_task(ctx: Ctx) -> bool:
     if isinstance(task, MonumentTask) and not turn.monument_sites(ctx.pack, ctx.state, task.seat):
         ctx.emit(
             MonumentsUnbuilt(
-                rule="hotw24.monuments.placement", seat=task.seat, count=task.remaining
+                rule=ctx.cite("monuments.placement"), seat=task.seat, count=task.remaining
             )
         )
         return True
@@ -369,7 +371,7 @@ def advance_task(ctx: Ctx) -> bool:
 
 def proceed(ctx: Ctx) -> None:
     """Run everything that needs nobody's choice; a decision with a single possible action is
-    taken at once (hotw24.turn.current-player-only reading)."""
+    taken at once (turn.current-player-only reading)."""
     for _ in range(MAX_FORCED):
         state = ctx.state
         if state.agenda:

@@ -26,7 +26,7 @@ def building_value(buildings: Iterable[Building]) -> int:
 
 
 def building_reduction(land: LandState, city_in_supply: bool) -> tuple[tuple[Building, ...], bool]:
-    """What building reduction does to a land (hotw24.building-reduction.fort-first, .one-step):
+    """What building reduction does to a land (building-reduction.fort-first, .one-step):
     the fort goes, then ONE of: a capital becomes a city, a city goes, or (with neither) a
     monument goes. Returns (buildings removed, whether a city is added)."""
     removed: list[Building] = []
@@ -43,7 +43,7 @@ def building_reduction(land: LandState, city_in_supply: bool) -> tuple[tuple[Bui
     return tuple(removed), False
 
 
-def reduce_buildings(ctx: Ctx, land: str, rule: str = "hotw24.building-reduction.when") -> None:
+def reduce_buildings(ctx: Ctx, land: str, rule: str = "building-reduction.when") -> None:
     """Carry out building reduction in `land` if it holds buildings (p6)."""
     state = ctx.state.land(land)
     if not state.buildings:
@@ -52,16 +52,19 @@ def reduce_buildings(ctx: Ctx, land: str, rule: str = "hotw24.building-reduction
     if removed:
         ctx.emit(
             BuildingReduced(
-                rule=rule, land=land, removed=tuple(b.value for b in removed), city_added=city
+                rule=ctx.cite(rule),
+                land=land,
+                removed=tuple(b.value for b in removed),
+                city_added=city,
             )
         )
 
 
 def plunder(ctx: Ctx, seat: int, land: str, rule: str) -> None:
-    """A barbarian collects the value of the buildings before reduction (hotw24.plunder.value)."""
+    """A barbarian collects the value of the buildings before reduction (plunder.value)."""
     gold = building_value(ctx.state.land(land).buildings)
     if gold:
-        ctx.emit(BuildingsPlundered(rule=rule, seat=seat, land=land, gold=gold))
+        ctx.emit(BuildingsPlundered(rule=ctx.cite(rule), seat=seat, land=land, gold=gold))
 
 
 def enemy_lands_holding(state: HotwState, seat: int, building: Building) -> list[str]:
@@ -84,24 +87,24 @@ def can_obtain(state: HotwState, seat: int, building: Building) -> bool:
 
 def place_building(ctx: Ctx, seat: int, building: Building, land: str, rule: str) -> None:
     """Place a building from the supply; with none left, one is taken from an Enemy land of the
-    player's choice (hotw24.buildings.supply-exhausted). Never two of a kind in one land
-    (hotw24.buildings.one-of-each)."""
+    player's choice (buildings.supply-exhausted). Never two of a kind in one land
+    (buildings.one-of-each)."""
     if building in ctx.state.land(land).buildings:
         return
     if ctx.state.supply.get(building.value, 0) > 0:
-        ctx.emit(BuildingPlaced(rule=rule, land=land, building=building.value))
+        ctx.emit(BuildingPlaced(rule=ctx.cite(rule), land=land, building=building.value))
         return
     sources = enemy_lands_holding(ctx.state, seat, building)
     if not sources:
         ctx.emit(
             BuildingNotPlaced(
-                rule="hotw24.buildings.supply-exhausted", land=land, building=building.value
+                rule=ctx.cite("buildings.supply-exhausted"), land=land, building=building.value
             )
         )
         return
     ctx.emit(
         BuildingSupplyExhausted(
-            rule="hotw24.buildings.supply-exhausted",
+            rule=ctx.cite("buildings.supply-exhausted"),
             seat=seat,
             building=building.value,
             land=land,
@@ -117,8 +120,10 @@ def take_building(ctx: Ctx, seat: int, source: str, building: Building, land: st
         and Building.CITY not in source_state.buildings
         and ctx.state.supply.get("city", 0) > 0
     )
-    rule = "hotw24.buildings.supply-exhausted"
+    rule = "buildings.supply-exhausted"
     ctx.emit(
-        BuildingTaken(rule=rule, seat=seat, land=source, building=building.value, city_added=city)
+        BuildingTaken(
+            rule=ctx.cite(rule), seat=seat, land=source, building=building.value, city_added=city
+        )
     )
-    ctx.emit(BuildingPlaced(rule=rule, land=land, building=building.value))
+    ctx.emit(BuildingPlaced(rule=ctx.cite(rule), land=land, building=building.value))

@@ -41,19 +41,19 @@ def has_fort(state: HotwState, land: str) -> bool:
 
 
 def enemy_dice_count(board: Board, state: HotwState, land: str) -> int:
-    """hotw24.option3.dice: one die in clear terrain, two in difficult terrain, one more for a
+    """option3.dice: one die in clear terrain, two in difficult terrain, one more for a
     fort."""
     dice = DIFFICULT_TERRAIN_DICE if board.lands[land].is_difficult else CLEAR_TERRAIN_DICE
     return dice + (FORT_EXTRA_DIE if has_fort(state, land) else 0)
 
 
 def empire_dice_count(army: Invader) -> int:
-    """hotw24.option3.dice: two dice, three if the Leader is being used."""
+    """option3.dice: two dice, three if the Leader is being used."""
     return LEADER_DICE if army.leader else EMPIRE_DICE
 
 
 def modifier_for(ctx: Ctx, land: str, army: Invader) -> int:
-    """What the Invasion modifier counter adds in `land` (hotw24.option3.modifier)."""
+    """What the Invasion modifier counter adds in `land` (option3.modifier)."""
     turn = ctx.state.turn
     if not army.expanding or turn is None or modifier_land(ctx) != land:
         return 0
@@ -61,12 +61,12 @@ def modifier_for(ctx: Ctx, land: str, army: Invader) -> int:
 
 
 def next_modifier(modifier: int) -> int:
-    """hotw24.option3.frustrated: +2 after the first frustration, +4 after any further one."""
+    """option3.frustrated: +2 after the first frustration, +4 after any further one."""
     return FIRST_MODIFIER if modifier == 0 else LATER_MODIFIER
 
 
 def invade_with_conquest(ctx: Ctx, land: str, army: Invader) -> None:
-    """hotw24.option3.dice and .ties: the highest die of each side is its score, the counter
+    """option3.dice and .ties: the highest die of each side is its score, the counter
     added to the Empire's; the Enemy must score higher to frustrate the invasion."""
     enemy = ctx.state.land(land).owner
     assert enemy is not None
@@ -78,7 +78,7 @@ def invade_with_conquest(ctx: Ctx, land: str, army: Invader) -> None:
     if defence > empire:
         ctx.emit(
             InvasionRepulsed(
-                rule="hotw24.option3.frustrated",
+                rule=ctx.cite("option3.frustrated"),
                 seat=army.seat,
                 land=land,
                 enemy=enemy,
@@ -93,7 +93,7 @@ def invade_with_conquest(ctx: Ctx, land: str, army: Invader) -> None:
         return
     ctx.emit(
         InvasionSucceeded(
-            rule="hotw24.option3.ties" if empire == defence else "hotw24.option3.dice",
+            rule=ctx.cite("option3.ties" if empire == defence else "option3.dice"),
             seat=army.seat,
             land=land,
             enemy=enemy,
@@ -107,14 +107,14 @@ def invade_with_conquest(ctx: Ctx, land: str, army: Invader) -> None:
 
 
 def invasion_frustrated(ctx: Ctx, land: str, army: Invader, enemy: int, modifier: int) -> None:
-    """The Enemy is awarded an Honor each time (hotw24.option3.honor-each); the garrison holds
+    """The Enemy is awarded an Honor each time (option3.honor-each); the garrison holds
     and no building reduction happens. An expanding Empire may go on against the land with the
-    counter raised (hotw24.option3.frustrated, hotw24.option3.modifier)."""
-    award_honor(ctx, enemy, "hotw24.option3.honor-each")
+    counter raised (option3.frustrated, option3.modifier)."""
+    award_honor(ctx, enemy, "option3.honor-each")
     if army.expanding:
         ctx.emit(
             InvasionModifierSet(
-                rule="hotw24.option3.modifier",
+                rule=ctx.cite("option3.modifier"),
                 seat=army.seat,
                 land=land,
                 modifier=next_modifier(modifier),
@@ -123,18 +123,20 @@ def invasion_frustrated(ctx: Ctx, land: str, army: Invader, enemy: int, modifier
 
 
 def invasion_succeeds(ctx: Ctx, land: str, army: Invader, enemy: int, margin: int) -> None:
-    """The counter comes off (hotw24.option3.modifier); a barbarian plunders, building
-    reduction follows (hotw24.option3.success); the margin is awarded as conquest points
-    (hotw24.option3.conquest-points)."""
+    """The counter comes off (option3.modifier); a barbarian plunders, building
+    reduction follows (option3.success); the margin is awarded as conquest points
+    (option3.conquest-points)."""
     if modifier_land(ctx) == land:
-        ctx.emit(InvasionModifierRemoved(rule="hotw24.option3.modifier", seat=army.seat, land=land))
+        ctx.emit(
+            InvasionModifierRemoved(rule=ctx.cite("option3.modifier"), seat=army.seat, land=land)
+        )
     if army.barbarian:
         plunder(ctx, army.seat, land, army.plunder_rule)
-    reduce_buildings(ctx, land, "hotw24.option3.success")
+    reduce_buildings(ctx, land, "option3.success")
     if margin > 0 and army.expanding:
         ctx.emit(
             ConquestPointsAwarded(
-                rule="hotw24.option3.conquest-points",
+                rule=ctx.cite("option3.conquest-points"),
                 seat=army.seat,
                 land=land,
                 enemy=enemy,
@@ -149,7 +151,7 @@ def invasion_succeeds(ctx: Ctx, land: str, army: Invader, enemy: int, margin: in
 
 
 def conquest_cost(board: Board, state: HotwState, land: str) -> int:
-    """hotw24.option3.conquest-cost: one point for clear terrain, two for difficult terrain,
+    """option3.conquest-cost: one point for clear terrain, two for difficult terrain,
     one more if the land holds a fort."""
     cost = DIFFICULT_COST if board.lands[land].is_difficult else CLEAR_COST
     return cost + (FORT_EXTRA_COST if has_fort(state, land) else 0)
@@ -162,21 +164,21 @@ def conquest_pool(state: HotwState, task: ConquestTask) -> Pool:
 
 
 def is_land_of_the_enemy(state: HotwState, land: str, enemy: int) -> bool:
-    """hotw24.option3.conquest-same-enemy: a garrison of the Enemy whose land was invaded."""
+    """option3.conquest-same-enemy: a garrison of the Enemy whose land was invaded."""
     value = state.lands.get(land)
     return value is not None and value.owner == enemy and not value.standing
 
 
 def next_to_conquest(board: Board, task: ConquestTask, land: str) -> bool:
-    """hotw24.option3.conquest-adjacency: next to the land first invaded or a land conquered
+    """option3.conquest-adjacency: next to the land first invaded or a land conquered
     since, over land (straits included); fleets do not carry conquests
-    (hotw24.option3.conquest-no-fleets)."""
+    (option3.conquest-no-fleets)."""
     return any(land in board.neighbours_of(held) for held in task.lands)
 
 
 def conquest_targets(board: Board, state: HotwState, task: ConquestTask) -> list[str]:
     """The lands the remaining points can conquer, while the pool still has a people piece
-    (hotw24.option3.conquest-cost reading)."""
+    (option3.conquest-cost reading)."""
     if conquest_pool(state, task).people <= 0:
         return []
     reach = sorted(set().union(*(board.neighbours_of(held) for held in task.lands)))
@@ -191,11 +193,11 @@ def conquest_targets(board: Board, state: HotwState, task: ConquestTask) -> list
 
 def conquer(ctx: Ctx, task: ConquestTask, land: str) -> None:
     """A conquest is an invasion without dice that always succeeds: the garrison goes, an army
-    from the pool takes the land (hotw24.option3.conquest-cost); a barbarian plunders; then
-    building reduction (hotw24.option3.conquest-reduction)."""
+    from the pool takes the land (option3.conquest-cost); a barbarian plunders; then
+    building reduction (option3.conquest-reduction)."""
     ctx.emit(
         LandConquered(
-            rule="hotw24.option3.conquest-cost",
+            rule=ctx.cite("option3.conquest-cost"),
             seat=task.seat,
             land=land,
             enemy=task.enemy,
@@ -204,13 +206,13 @@ def conquer(ctx: Ctx, task: ConquestTask, land: str) -> None:
         )
     )
     if task.barbarian:
-        rule = "hotw24.events.plunder" if task.pool == "event" else "hotw24.plunder.value"
+        rule = "events.plunder" if task.pool == "event" else "plunder.value"
         plunder(ctx, task.seat, land, rule)
-    reduce_buildings(ctx, land, "hotw24.option3.conquest-reduction")
+    reduce_buildings(ctx, land, "option3.conquest-reduction")
 
 
 def end_conquest(ctx: Ctx, task: ConquestTask) -> None:
-    """Unspent conquest points are lost (hotw24.option3.conquest-points reading)."""
+    """Unspent conquest points are lost (option3.conquest-points reading)."""
     ctx.emit(
-        ConquestEnded(rule="hotw24.option3.conquest-points", seat=task.seat, unspent=task.points)
+        ConquestEnded(rule=ctx.cite("option3.conquest-points"), seat=task.seat, unspent=task.points)
     )

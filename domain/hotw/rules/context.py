@@ -34,7 +34,7 @@ class Invader:
 
     @property
     def plunder_rule(self) -> str:
-        return "hotw24.events.plunder" if self.pool == "event" else "hotw24.plunder.value"
+        return "events.plunder" if self.pool == "event" else "plunder.value"
 
 
 class Engine(Protocol):
@@ -46,7 +46,7 @@ class Engine(Protocol):
 
 
 class Ctx:
-    __slots__ = ("board", "cards", "chance", "engine", "events", "pack", "state")
+    __slots__ = ("board", "cards", "chance", "cite", "engine", "events", "pack", "state")
 
     def __init__(self, engine: Engine, state: HotwState, chance: Chance) -> None:
         self.engine = engine
@@ -56,6 +56,8 @@ class Ctx:
         self.state = state
         self.chance = chance
         self.events: list[Event] = []
+        self.cite = engine.pack.edition.cite
+        """The edition's catalogue id of a shared rule key."""
 
     def emit(self, event: Event) -> None:
         self.events.append(event)

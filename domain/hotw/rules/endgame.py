@@ -17,50 +17,60 @@ from domain.hotw.rules.revenue import revenue_items
 
 
 def epoch_five_order(state: HotwState) -> tuple[int, ...]:
-    """Seats in the order of their Epoch V turns (hotw24.endgame.when reading)."""
+    """Seats in the order of their Epoch V turns (endgame.when reading)."""
     order = [state.empire_choices[card] for card in state.turn_order]
     order += [seat for seat in range(len(state.players)) if seat not in order]
     return tuple(dict.fromkeys(order))
 
 
 def begin_endgame(ctx: Ctx) -> None:
-    """hotw24.endgame.leftovers, then the coin Honors (hotw24.endgame.honors)."""
+    """endgame.leftovers, then the coin Honors (endgame.honors)."""
     order = epoch_five_order(ctx.state)
-    ctx.emit(EndgameBegan(rule="hotw24.endgame.when", order=order))
+    ctx.emit(EndgameBegan(rule=ctx.cite("endgame.when"), order=order))
     for seat in order:
         player = ctx.state.players[seat]
         leftovers = len(player.area_tokens) + (1 if player.leader else 0)
         if leftovers:
             ctx.emit(
                 GoldCollected(
-                    rule="hotw24.endgame.leftovers", seat=seat, amount=leftovers, reason="leftovers"
+                    rule=ctx.cite("endgame.leftovers"),
+                    seat=seat,
+                    amount=leftovers,
+                    reason="leftovers",
                 )
             )
     for seat in order:
         for honor_id in playable_honors(ctx.state.players[seat]):
             honor = ctx.cards.honor(honor_id)
             if honor.shows_coins:
-                rule = "hotw24.endgame.honors"
+                rule = "endgame.honors"
                 ctx.emit(
                     HonorPlayed(
-                        rule=rule, seat=seat, honor=honor_id, for_effect=False, endgame=True
+                        rule=ctx.cite(rule),
+                        seat=seat,
+                        honor=honor_id,
+                        for_effect=False,
+                        endgame=True,
                     )
                 )
                 ctx.emit(
                     GoldCollected(
-                        rule=rule, seat=seat, amount=honor.coins, reason=f"honor:{honor_id}"
+                        rule=ctx.cite(rule),
+                        seat=seat,
+                        amount=honor.coins,
+                        reason=f"honor:{honor_id}",
                     )
                 )
 
 
 def score_endgame(ctx: Ctx) -> None:
-    """hotw24.endgame.area-tokens: each Endgame token in epoch order pays every player with
-    Friendly lands there; then the winner (hotw24.winning.*)."""
+    """endgame.area-tokens: each Endgame token in epoch order pays every player with
+    Friendly lands there; then the winner (winning.*)."""
     order = ctx.state.endgame_order
     for token in sorted(ctx.state.endgame_tokens, key=lambda t: t.epoch):
         ctx.emit(
             EndgameTokenRevealed(
-                rule="hotw24.endgame.area-tokens", epoch=token.epoch, token=token.token
+                rule=ctx.cite("endgame.area-tokens"), epoch=token.epoch, token=token.token
             )
         )
         area = ctx.board.area_tokens[token.token].area
@@ -68,14 +78,16 @@ def score_endgame(ctx: Ctx) -> None:
             for amount, rule, reason in revenue_items(
                 ctx.board, ctx.state, seat, [area], standing=False
             ):
-                rule = "hotw24.endgame.area-tokens" if rule == "hotw24.revenue.buildings" else rule
+                rule = "endgame.area-tokens" if rule == "revenue.buildings" else rule
                 ctx.emit(
-                    GoldCollected(rule=rule, seat=seat, amount=amount, reason=f"endgame:{reason}")
+                    GoldCollected(
+                        rule=ctx.cite(rule), seat=seat, amount=amount, reason=f"endgame:{reason}"
+                    )
                 )
     gold, ranked, people, icons = final_standing(ctx.pack, ctx.state)
     ctx.emit(
         GameEnded(
-            rule="hotw24.winning.most-gold",
+            rule=ctx.cite("winning.most-gold"),
             gold=gold,
             ranking=ranked,
             people_shown=people,
@@ -85,12 +97,12 @@ def score_endgame(ctx: Ctx) -> None:
 
 
 def people_shown(pack: HotwPack, state: HotwState, seat: int) -> int:
-    """hotw24.winning.tie.people: people pieces shown on all the player's Empire cards."""
+    """winning.tie.people: people pieces shown on all the player's Empire cards."""
     return sum(pack.cards.empire(card).people_shown for card in state.players[seat].empire_cards)
 
 
 def honor_icons(pack: HotwPack, state: HotwState, seat: int) -> int:
-    """hotw24.winning.tie.honor-icons: Honor icons on the player's Event cards."""
+    """winning.tie.honor-icons: Honor icons on the player's Event cards."""
     return sum(1 for card in state.players[seat].event_cards if pack.cards.event(card).honor_icon)
 
 
@@ -98,7 +110,7 @@ def final_standing(
     pack: HotwPack, state: HotwState
 ) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
     """Most gold wins; chests on one space are tied whatever the stacking, then fewest people
-    shown wins, then most Honor icons; still level is an actual tie (hotw24.winning.tie.shared)."""
+    shown wins, then most Honor icons; still level is an actual tie (winning.tie.shared)."""
     seats = range(len(state.players))
     gold = tuple(state.players[s].gold for s in seats)
     people = tuple(people_shown(pack, state, s) for s in seats)

@@ -15,7 +15,7 @@ GREAT_WALL_LANDS: tuple[str, ...] = ("yellow-river", "wei-river")
 
 
 def in_event_expansion(turn: Turn) -> bool:
-    """An Event played as if an Empire is expanding in phase A (hotw24.events.as-empire)."""
+    """An Event played as if an Empire is expanding in phase A (events.as-empire)."""
     return turn.phase is Phase.REVEAL
 
 
@@ -28,8 +28,8 @@ def active_fleets(turn: Turn) -> tuple[str, ...]:
 
 
 def army_targets(board: Board, state: HotwState, seat: int, fleets: tuple[str, ...]) -> set[str]:
-    """Lands adjacent to one of the Empire's armies (straits included, hotw24.expand.straits) or
-    to a sea or ocean holding its fleet (hotw24.fleets.stepping-stone); never a wasteland (no
+    """Lands adjacent to one of the Empire's armies (straits included, expand.straits) or
+    to a sea or ocean holding its fleet (fleets.stepping-stone); never a wasteland (no
     land lists one) and never a land already holding the Empire's army."""
     armies = state.lands_of(seat, standing=True)
     targets: set[str] = set()
@@ -42,12 +42,12 @@ def army_targets(board: Board, state: HotwState, seat: int, fleets: tuple[str, .
 
 
 def fleet_kind_for_pool(epoch: int) -> str:
-    """hotw24.fleets.pool-sea-epochs / pool-ocean-epochs."""
+    """fleets.pool-sea-epochs / pool-ocean-epochs."""
     return "ocean" if epoch in OCEAN_FLEET_EPOCHS else "sea"
 
 
 def fleet_kind_for_honor(pack: HotwPack, state: HotwState) -> str:
-    """hotw24.honors.fleet: a sea in Epochs I-III; in IV-V an ocean only if the Empire card shows
+    """honors.fleet: a sea in Epochs I-III; in IV-V an ocean only if the Empire card shows
     a fleet, otherwise a sea."""
     if state.epoch not in OCEAN_FLEET_EPOCHS or state.turn is None:
         return "sea"
@@ -57,8 +57,8 @@ def fleet_kind_for_honor(pack: HotwPack, state: HotwState) -> str:
 def fleet_targets(
     board: Board, state: HotwState, seat: int, fleets: tuple[str, ...], kind: str
 ) -> set[str]:
-    """Seas or oceans (of `kind`) adjacent to an army or a fleet (hotw24.expand.place-fleet); a
-    land on a sea counts as adjacent to that sea's ocean (hotw24.fleets.ocean-includes-seas)."""
+    """Seas or oceans (of `kind`) adjacent to an army or a fleet (expand.place-fleet); a
+    land on a sea counts as adjacent to that sea's ocean (fleets.ocean-includes-seas)."""
     waters: set[str] = set()
     for land in state.lands_of(seat, standing=True):
         waters |= board.waters_adjacent_to_land(land)
@@ -69,7 +69,7 @@ def fleet_targets(
 
 
 def fort_targets(state: HotwState, seat: int) -> list[str]:
-    """Empire lands without a fort (hotw24.forts.build, hotw24.forts.one-per-land)."""
+    """Empire lands without a fort (forts.build, forts.one-per-land)."""
     if not can_obtain(state, seat, Building.FORT):
         return []
     return sorted(
@@ -80,7 +80,7 @@ def fort_targets(state: HotwState, seat: int) -> list[str]:
 
 
 def great_wall_targets(state: HotwState, seat: int) -> list[str]:
-    """hotw24.empires.great-wall: Yellow River / Wei River once an Empire land, without a fort."""
+    """empires.great-wall: Yellow River / Wei River once an Empire land, without a fort."""
     return [
         land
         for land in GREAT_WALL_LANDS
@@ -90,7 +90,7 @@ def great_wall_targets(state: HotwState, seat: int) -> list[str]:
 
 
 def may_end_expansion(board: Board, state: HotwState, turn: Turn) -> bool:
-    """hotw24.expand.end: the phase ends once no people piece is left in the pool; a piece that
+    """expand.end: the phase ends once no people piece is left in the pool; a piece that
     can neither be placed nor spent on a fort is removed with the rest."""
     pool = active_pool(turn)
     if pool.people == 0:

@@ -8,14 +8,14 @@ from domain.hotw.rules.context import Ctx
 
 
 def collect_gold(ctx: Ctx, seat: int, amount: int, rule: str, reason: str = "") -> None:
-    """Move `seat`'s chest `amount` spaces on (hotw24.general.gold.track); nothing for 0."""
+    """Move `seat`'s chest `amount` spaces on (general.gold.track); nothing for 0."""
     if amount > 0:
-        ctx.emit(GoldCollected(rule=rule, seat=seat, amount=amount, reason=reason))
+        ctx.emit(GoldCollected(rule=ctx.cite(rule), seat=seat, amount=amount, reason=reason))
 
 
 def most_gold(state: HotwState) -> int:
     """The seat with most gold: highest total, the topmost chest of a shared space first
-    (hotw24.general.gold.stacking)."""
+    (general.gold.stacking)."""
     return state.gold_order()[0]
 
 
@@ -24,13 +24,13 @@ def has_most_gold(state: HotwState, seat: int) -> bool:
 
 
 def least_gold_first(state: HotwState) -> tuple[int, ...]:
-    """Seats from least gold to most (hotw24.organization.empire-cards.choice)."""
+    """Seats from least gold to most (organization.empire-cards.choice)."""
     return tuple(reversed(state.gold_order()))
 
 
 def track_space(gold: int) -> int:
     """The space a chest stands on; past 100 it starts another circuit
-    (hotw24.general.gold.wrap)."""
+    (general.gold.wrap)."""
     return (gold - 1) % GOLD_TRACK_SPACES + 1 if gold > 0 else 0
 
 

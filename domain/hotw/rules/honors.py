@@ -7,18 +7,20 @@ from domain.hotw.events import GoldCollected, HonorAwarded
 from domain.hotw.model import HONOR_TRACK_SPACES, HotwState, Player
 from domain.hotw.rules.context import Ctx
 
-EMPTY_STACK_RULE = "hotw24.honors.track.empty-stack"
+EMPTY_STACK_RULE = "honors.track.empty-stack"
 
 
 def award_honor(ctx: Ctx, seat: int, rule: str) -> None:
     """Flip the top of `seat`'s Honor stack onto track space 1, pushing the others along; one
-    pushed off space 3 drops into the Empire pool (hotw24.honors.track.award). With an empty
-    stack the player collects one gold instead (hotw24.honors.track.empty-stack)."""
+    pushed off space 3 drops into the Empire pool (honors.track.award). With an empty
+    stack the player collects one gold instead (honors.track.empty-stack)."""
     player = ctx.state.players[seat]
     if not player.honor_stack:
-        ctx.emit(GoldCollected(rule=EMPTY_STACK_RULE, seat=seat, amount=1, reason="honor"))
+        ctx.emit(
+            GoldCollected(rule=ctx.cite(EMPTY_STACK_RULE), seat=seat, amount=1, reason="honor")
+        )
         return
-    ctx.emit(HonorAwarded(rule=rule, seat=seat, honor=player.honor_stack[0]))
+    ctx.emit(HonorAwarded(rule=ctx.cite(rule), seat=seat, honor=player.honor_stack[0]))
 
 
 def honor_track_full(player: Player) -> bool:
@@ -26,7 +28,7 @@ def honor_track_full(player: Player) -> bool:
 
 
 def playable_honors(player: Player) -> tuple[str, ...]:
-    """Honors on the Honor track or in the Empire pool (hotw24.general.honors.playable-from)."""
+    """Honors on the Honor track or in the Empire pool (general.honors.playable-from)."""
     seen: list[str] = []
     for honor in player.face_up_honors:
         if honor not in seen:
@@ -35,8 +37,8 @@ def playable_honors(player: Player) -> tuple[str, ...]:
 
 
 def honors_for_phase(cards: Cards, player: Player, phase: Phase) -> tuple[str, ...]:
-    """Expand: the coin Honors, for their effect (hotw24.expand.honors). Revenue: all of them,
-    the coinless for their effect, the others for gold (hotw24.revenue.honors.*)."""
+    """Expand: the coin Honors, for their effect (expand.honors). Revenue: all of them,
+    the coinless for their effect, the others for gold (revenue.honors.*)."""
     honors = playable_honors(player)
     if phase is Phase.EXPAND:
         return tuple(h for h in honors if cards.honor(h).shows_coins)

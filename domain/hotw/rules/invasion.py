@@ -44,23 +44,25 @@ def place_army(ctx: Ctx, army: Invader, land: str) -> None:
         return
     if control is Control.FRIENDLY:
         ctx.emit(
-            GarrisonSurrendered(rule="hotw24.expand.outcome.surrender", seat=army.seat, land=land)
+            GarrisonSurrendered(
+                rule=ctx.cite("expand.outcome.surrender"), seat=army.seat, land=land
+            )
         )
         ctx.emit(
             ArmyPlaced(
-                rule="hotw24.expand.outcome.surrender", seat=army.seat, land=land, pool=army.pool
+                rule=ctx.cite("expand.outcome.surrender"), seat=army.seat, land=land, pool=army.pool
             )
         )
-        reduce_buildings(ctx, land, "hotw24.building-reduction.when")
+        reduce_buildings(ctx, land, "building-reduction.when")
         return
-    rule = "hotw24.expand.outcome.uncontrolled"
+    rule = "expand.outcome.uncontrolled"
     if ctx.state.land(land).buildings:
         rule = (
-            "hotw24.building-reduction.reveal-armies"
+            "building-reduction.reveal-armies"
             if army.pool == "event"
-            else "hotw24.building-reduction.uncontrolled"
+            else "building-reduction.uncontrolled"
         )
-    ctx.emit(ArmyPlaced(rule=rule, seat=army.seat, land=land, pool=army.pool))
+    ctx.emit(ArmyPlaced(rule=ctx.cite(rule), seat=army.seat, land=land, pool=army.pool))
 
 
 def highest(dice: tuple[int, ...]) -> int:
@@ -81,14 +83,14 @@ def invade_with_dice(ctx: Ctx, land: str, army: Invader) -> None:
     empire, defence = highest(empire_dice), highest(enemy_dice)
     if empire != defence:
         succeeds = empire > defence
-        rule = "hotw24.invasion.dice.succeeds" if succeeds else "hotw24.invasion.dice.frustrated"
+        rule = "invasion.dice.succeeds" if succeeds else "invasion.dice.frustrated"
     else:
         succeeds = ctx.board.lands[land].is_clear
-        rule = "hotw24.invasion.dice.tie-terrain"
+        rule = "invasion.dice.tie-terrain"
     outcome = InvasionSucceeded if succeeds else InvasionFrustrated
     ctx.emit(
         outcome(
-            rule=rule,
+            rule=ctx.cite(rule),
             seat=army.seat,
             land=land,
             enemy=enemy,
@@ -118,26 +120,24 @@ def invade_without_dice(ctx: Ctx, land: str, army: Invader) -> None:
     ignores = army.leader_ignores if army.leader else None
     succeeds = invasion_succeeds_without_dice(ctx.board.lands[land].is_difficult, fort, ignores)
     if ignores is not None and succeeds:
-        rule = "hotw24.invasion.no-dice.leader"
+        rule = "invasion.no-dice.leader"
     else:
-        rule = (
-            "hotw24.invasion.no-dice.succeeds" if succeeds else "hotw24.invasion.no-dice.frustrated"
-        )
+        rule = "invasion.no-dice.succeeds" if succeeds else "invasion.no-dice.frustrated"
     outcome = InvasionSucceeded if succeeds else InvasionFrustrated
-    ctx.emit(outcome(rule=rule, seat=army.seat, land=land, enemy=enemy, pool=army.pool))
+    ctx.emit(outcome(rule=ctx.cite(rule), seat=army.seat, land=land, enemy=enemy, pool=army.pool))
     after_invasion(ctx, land, army, enemy, succeeds)
 
 
 def after_invasion(ctx: Ctx, land: str, army: Invader, enemy: int, succeeded: bool) -> None:
-    """A frustrating Enemy is awarded an Honor (hotw24.honors.award.frustrated); a barbarian's
-    success plunders first (hotw24.plunder.value); then building reduction either way
-    (hotw24.invasion.building-reduction)."""
+    """A frustrating Enemy is awarded an Honor (honors.award.frustrated); a barbarian's
+    success plunders first (plunder.value); then building reduction either way
+    (invasion.building-reduction)."""
     if succeeded:
         if army.barbarian:
             plunder(ctx, army.seat, land, army.plunder_rule)
     else:
-        award_honor(ctx, enemy, "hotw24.honors.award.frustrated")
-    reduce_buildings(ctx, land, "hotw24.invasion.building-reduction")
+        award_honor(ctx, enemy, "honors.award.frustrated")
+    reduce_buildings(ctx, land, "invasion.building-reduction")
 
 
 def modifier_land(ctx: Ctx) -> str | None:
@@ -148,7 +148,9 @@ def modifier_land(ctx: Ctx) -> str | None:
 
 def remove_invasion_modifier(ctx: Ctx) -> None:
     """Option 3: the counter comes off when the player does not go on with that invasion - an
-    army placed in another land, or the end of the expansion (hotw24.option3.modifier)."""
+    army placed in another land, or the end of the expansion (option3.modifier)."""
     land = modifier_land(ctx)
     if land is not None:
-        ctx.emit(InvasionModifierRemoved(rule="hotw24.option3.modifier", seat=ctx.seat, land=land))
+        ctx.emit(
+            InvasionModifierRemoved(rule=ctx.cite("option3.modifier"), seat=ctx.seat, land=land)
+        )

@@ -36,33 +36,35 @@ NOBODY = private_to()
 
 
 def set_up(ctx: Ctx) -> None:
-    """hotw24.setup.*: random chest order on spaces 1..n, each Honor stack shuffled with its top
+    """setup.*: random chest order on spaces 1..n, each Honor stack shuffled with its top
     Honor face up on track space 1, and as many Empire and Event cards per epoch as players
     counted out (the rest removed unseen); then Epoch I's organization."""
     players = len(ctx.state.players)
     order = ctx.chance.shuffled(range(players))
     ctx.emit(
-        GoldChestsPlaced(rule="hotw24.setup.gold-order", order=order, draws=ctx.chance.take_draws())
+        GoldChestsPlaced(
+            rule=ctx.cite("setup.gold-order"), order=order, draws=ctx.chance.take_draws()
+        )
     )
     honors = [honor.id for honor in ctx.cards.honors]
     for seat in range(players):
         stack = ctx.chance.shuffled(honors)
         ctx.emit(
             HonorStackShuffled(
-                rule="hotw24.setup.honor-stack",
+                rule=ctx.cite("setup.honor-stack"),
                 seat=seat,
                 stack=stack,
                 visibility=private_to(redacted={"seat": seat, "count": len(stack)}),
                 draws=ctx.chance.take_draws(),
             )
         )
-        ctx.emit(HonorTurnedUp(rule="hotw24.setup.honor-stack", seat=seat, honor=stack[0]))
+        ctx.emit(HonorTurnedUp(rule=ctx.cite("setup.honor-stack"), seat=seat, honor=stack[0]))
     for epoch in EPOCHS:
         empires = ctx.chance.shuffled([c.id for c in ctx.cards.empires_by_epoch[epoch]])[:players]
         events = ctx.chance.shuffled([c.id for c in ctx.cards.events_by_epoch[epoch]])[:players]
         ctx.emit(
             CardsCountedOut(
-                rule="hotw24.setup.cards.unseen",
+                rule=ctx.cite("setup.cards.unseen"),
                 epoch=epoch,
                 empire_cards=empires,
                 event_cards=events,
@@ -76,7 +78,7 @@ def set_up(ctx: Ctx) -> None:
 
 
 def take_paired_area_tokens(ctx: Ctx) -> None:
-    """hotw24.option4.paired-tokens: after setting up, each player takes one of the six
+    """option4.paired-tokens: after setting up, each player takes one of the six
     face-down Paired Area tokens and keeps it secretly; the rest are removed unseen (they stay
     where nobody draws them)."""
     face_down = sorted(ctx.board.paired_area_tokens)
@@ -86,7 +88,7 @@ def take_paired_area_tokens(ctx: Ctx) -> None:
         token = face_down.pop(ctx.chance.below(len(face_down)))
         ctx.emit(
             PairedAreaTokenDrawn(
-                rule="hotw24.option4.paired-tokens",
+                rule=ctx.cite("option4.paired-tokens"),
                 seat=seat,
                 token=token,
                 visibility=private_to(seat, redacted={"seat": seat}),
@@ -104,30 +106,34 @@ def draw_from_bag(ctx: Ctx, count: int) -> tuple[str, ...]:
 
 
 def begin_epoch(ctx: Ctx, epoch: int) -> None:
-    """hotw24.organization.activate-areas, then the Area tokens
-    (hotw24.organization.area-tokens.*)."""
-    ctx.emit(EpochBegan(rule="hotw24.epoch.structure", epoch=epoch))
+    """organization.activate-areas, then the Area tokens
+    (organization.area-tokens.*)."""
+    ctx.emit(EpochBegan(rule=ctx.cite("epoch.structure"), epoch=epoch))
     areas = tuple(a for a in ctx.board.areas if ctx.board.areas[a].epoch == epoch)
     tokens = ctx.board.tokens_activated_in(epoch)
     ctx.emit(
         AreasActivated(
-            rule="hotw24.organization.activate-areas", epoch=epoch, areas=areas, tokens=tokens
+            rule=ctx.cite("organization.activate-areas"), epoch=epoch, areas=areas, tokens=tokens
         )
     )
     players = len(ctx.state.players)
     if epoch == 1:
-        rule = "hotw24.organization.area-tokens.epoch-one"
+        rule = "organization.area-tokens.epoch-one"
         (face_up,) = draw_from_bag(ctx, 1)
         ctx.emit(
             EndgameTokenPlaced(
-                rule=rule, epoch=1, token=face_up, face_up=True, draws=ctx.chance.take_draws()
+                rule=ctx.cite(rule),
+                epoch=1,
+                token=face_up,
+                face_up=True,
+                draws=ctx.chance.take_draws(),
             )
         )
         for seat in range(players):
             (token,) = draw_from_bag(ctx, 1)
             ctx.emit(
                 AreaTokenDrawn(
-                    rule=rule,
+                    rule=ctx.cite(rule),
                     seat=seat,
                     token=token,
                     visibility=private_to(seat, redacted={"seat": seat}),
@@ -140,7 +146,7 @@ def begin_epoch(ctx: Ctx, epoch: int) -> None:
     drawn = draw_from_bag(ctx, players + 1)
     ctx.emit(
         AreaTokensDrawn(
-            rule="hotw24.organization.area-tokens.later",
+            rule=ctx.cite("organization.area-tokens.later"),
             seat=richest,
             tokens=drawn,
             visibility=private_to(richest, redacted={"seat": richest, "count": len(drawn)}),
@@ -151,11 +157,14 @@ def begin_epoch(ctx: Ctx, epoch: int) -> None:
 
 def choose_area_token(ctx: Ctx, seat: int, token: str) -> None:
     """Keep one token and pass the rest down the gold order; the one left over goes face down
-    on the epoch's Endgame space (hotw24.organization.area-tokens.later, .leftover, .secret)."""
-    rule = "hotw24.organization.area-tokens.later"
+    on the epoch's Endgame space (organization.area-tokens.later, .leftover, .secret)."""
+    rule = "organization.area-tokens.later"
     ctx.emit(
         AreaTokenChosen(
-            rule=rule, seat=seat, token=token, visibility=private_to(seat, redacted={"seat": seat})
+            rule=ctx.cite(rule),
+            seat=seat,
+            token=token,
+            visibility=private_to(seat, redacted={"seat": seat}),
         )
     )
     state = ctx.state
@@ -164,7 +173,7 @@ def choose_area_token(ctx: Ctx, seat: int, token: str) -> None:
         following = state.choosing[0]
         ctx.emit(
             AreaTokensPassed(
-                rule=rule,
+                rule=ctx.cite(rule),
                 from_seat=seat,
                 to_seat=following,
                 tokens=rest,
@@ -179,7 +188,7 @@ def choose_area_token(ctx: Ctx, seat: int, token: str) -> None:
     for leftover in rest:
         ctx.emit(
             EndgameTokenPlaced(
-                rule="hotw24.organization.area-tokens.leftover",
+                rule=ctx.cite("organization.area-tokens.leftover"),
                 epoch=state.epoch,
                 token=leftover,
                 face_up=False,
@@ -200,12 +209,12 @@ def deal_and_display(ctx: Ctx) -> None:
 
 
 def deal_event_cards(ctx: Ctx) -> None:
-    """hotw24.organization.event-cards: one to each player, secretly."""
+    """organization.event-cards: one to each player, secretly."""
     epoch = ctx.state.epoch
     for seat, card in enumerate(ctx.state.event_decks.get(epoch, ())):
         ctx.emit(
             EventCardDealt(
-                rule="hotw24.organization.event-cards",
+                rule=ctx.cite("organization.event-cards"),
                 seat=seat,
                 card=card,
                 visibility=private_to(seat, redacted={"seat": seat}),
@@ -214,8 +223,8 @@ def deal_event_cards(ctx: Ctx) -> None:
 
 
 def offer_empire_cards(ctx: Ctx) -> None:
-    """hotw24.organization.empire-cards.display: face up on the map; under Option 2 the
-    player with least gold takes them instead (hotw24.option2.hidden-empires)."""
+    """organization.empire-cards.display: face up on the map; under Option 2 the
+    player with least gold takes them instead (option2.hidden-empires)."""
     if ctx.state.has_option(Option.HIDDEN_EMPIRE_CARDS):
         take_empire_cards(ctx)
         return
@@ -225,27 +234,29 @@ def offer_empire_cards(ctx: Ctx) -> None:
     )
     ctx.emit(
         EmpireCardsDisplayed(
-            rule="hotw24.organization.empire-cards.display", epoch=epoch, cards=cards
+            rule=ctx.cite("organization.empire-cards.display"), epoch=epoch, cards=cards
         )
     )
 
 
 def choose_empire_card(ctx: Ctx, seat: int, card: str) -> None:
-    """hotw24.organization.empire-cards.choice: least gold chooses first."""
-    ctx.emit(EmpireCardChosen(rule="hotw24.organization.empire-cards.choice", seat=seat, card=card))
+    """organization.empire-cards.choice: least gold chooses first."""
+    ctx.emit(
+        EmpireCardChosen(rule=ctx.cite("organization.empire-cards.choice"), seat=seat, card=card)
+    )
 
 
 # --- Option 1: Event card selection -------------------------------------------------------------
 
 
 def take_event_cards(ctx: Ctx) -> None:
-    """hotw24.option1.event-selection: the player with most gold takes the epoch's Event cards
+    """option1.event-selection: the player with most gold takes the epoch's Event cards
     (instead of their being dealt) and chooses first."""
     richest = most_gold(ctx.state)
     cards = tuple(sorted(ctx.state.event_decks.get(ctx.state.epoch, ())))
     ctx.emit(
         EventCardsTaken(
-            rule="hotw24.option1.event-selection",
+            rule=ctx.cite("option1.event-selection"),
             seat=richest,
             cards=cards,
             visibility=private_to(richest, redacted={"seat": richest, "count": len(cards)}),
@@ -254,18 +265,18 @@ def take_event_cards(ctx: Ctx) -> None:
 
 
 def choose_event_card(ctx: Ctx, seat: int, card: str) -> None:
-    """Keep one Event card secretly (hotw24.option1.secret) and pass the rest to the player
-    with the next most gold (hotw24.option1.event-selection); once everyone has one, the
+    """Keep one Event card secretly (option1.secret) and pass the rest to the player
+    with the next most gold (option1.event-selection); once everyone has one, the
     Empire cards are chosen."""
     ctx.emit(
         EventCardChosen(
-            rule="hotw24.option1.secret",
+            rule=ctx.cite("option1.secret"),
             seat=seat,
             card=card,
             visibility=private_to(seat, redacted={"seat": seat}),
         )
     )
-    if not pass_the_rest(ctx, seat, EventCardsPassed, "hotw24.option1.event-selection"):
+    if not pass_the_rest(ctx, seat, EventCardsPassed, "option1.event-selection"):
         offer_empire_cards(ctx)
 
 
@@ -280,7 +291,7 @@ def pass_the_rest(
     following = state.choosing[0]
     ctx.emit(
         passed(
-            rule=rule,
+            rule=ctx.cite(rule),
             from_seat=seat,
             to_seat=following,
             cards=state.offer,
@@ -298,7 +309,7 @@ def pass_the_rest(
 
 
 def take_empire_cards(ctx: Ctx) -> None:
-    """hotw24.option2.hidden-empires: the cards are not placed on the map; the player with
+    """option2.hidden-empires: the cards are not placed on the map; the player with
     least gold takes them and chooses first."""
     poorest = least_gold_first(ctx.state)[0]
     cards = tuple(
@@ -309,7 +320,7 @@ def take_empire_cards(ctx: Ctx) -> None:
     )
     ctx.emit(
         EmpireCardsTaken(
-            rule="hotw24.option2.hidden-empires",
+            rule=ctx.cite("option2.hidden-empires"),
             seat=poorest,
             cards=cards,
             visibility=private_to(poorest, redacted={"seat": poorest, "count": len(cards)}),
@@ -318,14 +329,14 @@ def take_empire_cards(ctx: Ctx) -> None:
 
 
 def choose_hidden_empire_card(ctx: Ctx, seat: int, card: str) -> None:
-    """Keep one Empire card secretly until its turn comes (hotw24.option2.secret) and pass the
-    rest to the player with the next least gold (hotw24.option2.hidden-empires)."""
+    """Keep one Empire card secretly until its turn comes (option2.secret) and pass the
+    rest to the player with the next least gold (option2.hidden-empires)."""
     ctx.emit(
         HiddenEmpireCardChosen(
-            rule="hotw24.option2.secret",
+            rule=ctx.cite("option2.secret"),
             seat=seat,
             card=card,
             visibility=private_to(seat, redacted={"seat": seat}),
         )
     )
-    pass_the_rest(ctx, seat, EmpireCardsPassed, "hotw24.option2.hidden-empires")
+    pass_the_rest(ctx, seat, EmpireCardsPassed, "option2.hidden-empires")

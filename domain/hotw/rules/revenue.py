@@ -28,12 +28,12 @@ class AreaCensus:
 
 
 def has_presence(census: AreaCensus) -> bool:
-    """hotw24.revenue.presence: at least one land."""
+    """revenue.presence: at least one land."""
     return census.counted >= 1
 
 
 def has_dominance(census: AreaCensus) -> bool:
-    """hotw24.revenue.dominance: at least two lands, more than any other player has there and
+    """revenue.dominance: at least two lands, more than any other player has there and
     more than the player's own Friendly lands there."""
     return (
         census.counted >= 2
@@ -43,18 +43,18 @@ def has_dominance(census: AreaCensus) -> bool:
 
 
 def has_mastery(census: AreaCensus) -> bool:
-    """hotw24.revenue.mastery: at least three lands and no Enemy or Friendly land there."""
+    """revenue.mastery: at least three lands and no Enemy or Friendly land there."""
     return census.counted >= 3 and not any(census.enemies) and census.own_other == 0
 
 
 def land_gold(census: AreaCensus) -> tuple[int, str]:
-    """The highest level reached pays (hotw24.revenue.lands.per-area reading)."""
+    """The highest level reached pays (revenue.lands.per-area reading)."""
     if has_mastery(census):
-        return MASTERY_GOLD, "hotw24.revenue.mastery"
+        return MASTERY_GOLD, "revenue.mastery"
     if has_dominance(census):
-        return DOMINANCE_GOLD, "hotw24.revenue.dominance"
+        return DOMINANCE_GOLD, "revenue.dominance"
     if has_presence(census):
-        return PRESENCE_GOLD, "hotw24.revenue.presence"
+        return PRESENCE_GOLD, "revenue.presence"
     return 0, ""
 
 
@@ -91,7 +91,7 @@ def counted_lands(
 def buildings_gold(
     board: Board, state: HotwState, seat: int, area: str | None, standing: bool
 ) -> int:
-    """hotw24.revenue.buildings: 2 per capital, 1 per city, 1 per monument in the lands."""
+    """revenue.buildings: 2 per capital, 1 per city, 1 per monument in the lands."""
     return sum(
         building_value(state.land(land).buildings)
         for land in counted_lands(board, state, seat, area, standing)
@@ -102,16 +102,16 @@ def revenue_items(
     board: Board, state: HotwState, seat: int, areas: list[str] | None, standing: bool
 ) -> list[tuple[int, str, str]]:
     """(gold, rule, reason) for buildings then each area's land level. `areas` None means
-    revenue: buildings everywhere, lands in every active area (hotw24.revenue.scope)."""
+    revenue: buildings everywhere, lands in every active area (revenue.scope)."""
     items: list[tuple[int, str, str]] = []
     if areas is None:
         gold = buildings_gold(board, state, seat, None, standing)
-        items.append((gold, "hotw24.revenue.buildings", "buildings"))
+        items.append((gold, "revenue.buildings", "buildings"))
         scored = [a for a in board.areas if a in state.active_areas]
     else:
         for area in areas:
             gold = buildings_gold(board, state, seat, area, standing)
-            items.append((gold, "hotw24.revenue.buildings", f"buildings:{area}"))
+            items.append((gold, "revenue.buildings", f"buildings:{area}"))
         scored = [a for a in areas if a in state.active_areas]
     for area in scored:
         gold, rule = land_gold(census(board, state, seat, area, standing))

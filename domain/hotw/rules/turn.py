@@ -51,14 +51,14 @@ PLAYER_PHASES = frozenset({Phase.EXPAND, Phase.REVENUE, Phase.CONCLUDE})
 
 
 def begin_turn(ctx: Ctx) -> None:
-    """Turns follow the chronological numbers of the chosen Empire cards (hotw24.turn.order);
-    under Option 2 a card chosen in secret is shown as its turn comes (hotw24.option2.secret)."""
+    """Turns follow the chronological numbers of the chosen Empire cards (turn.order);
+    under Option 2 a card chosen in secret is shown as its turn comes (option2.secret)."""
     state = ctx.state
     card = state.turn_order[state.turn_index]
     seat = state.empire_choices[card]
     if card in state.unrevealed:
-        ctx.emit(EmpireCardRevealed(rule="hotw24.option2.secret", seat=seat, card=card))
-    ctx.emit(TurnBegan(rule="hotw24.turn.order", seat=seat, card=card))
+        ctx.emit(EmpireCardRevealed(rule=ctx.cite("option2.secret"), seat=seat, card=card))
+    ctx.emit(TurnBegan(rule=ctx.cite("turn.order"), seat=seat, card=card))
     begin_phase(ctx, Phase.REVEAL)
 
 
@@ -67,13 +67,15 @@ def next_turn_or_epoch_end(ctx: Ctx) -> None:
     if state.turn_index < len(state.turn_order):
         begin_turn(ctx)
     else:
-        ctx.emit(EpochEnded(rule="hotw24.turn.epoch-end", epoch=state.epoch))
+        ctx.emit(EpochEnded(rule=ctx.cite("turn.epoch-end"), epoch=state.epoch))
 
 
 def begin_phase(ctx: Ctx, phase: Phase, empire_index: int | None = None) -> None:
     index = ctx.turn.empire_index if empire_index is None else empire_index
     ctx.emit(
-        PhaseBegan(rule="hotw24.turn.phases", seat=ctx.seat, phase=phase.value, empire_index=index)
+        PhaseBegan(
+            rule=ctx.cite("turn.phases"), seat=ctx.seat, phase=phase.value, empire_index=index
+        )
     )
     ENTRIES[phase](ctx)
     if phase is not Phase.REVEAL:
@@ -89,7 +91,7 @@ def has_player_part(state: HotwState) -> bool:
 
 
 def end_phase(ctx: Ctx) -> None:
-    """Close the current phase and open the next (hotw24.turn.phases)."""
+    """Close the current phase and open the next (turn.phases)."""
     EXITS[ctx.turn.phase](ctx)
 
 
@@ -102,14 +104,14 @@ def event_card(ctx: Ctx) -> EventCard | None:
 
 
 def reveal_entry(ctx: Ctx) -> None:
-    """hotw24.reveal.flip, .honor-icon, .kinds, .later-event."""
+    """reveal.flip, .honor-icon, .kinds, .later-event."""
     card = event_card(ctx)
     if card is None:
         return
     seat = ctx.seat
-    ctx.emit(EventRevealed(rule="hotw24.reveal.flip", seat=seat, card=card.id))
+    ctx.emit(EventRevealed(rule=ctx.cite("reveal.flip"), seat=seat, card=card.id))
     if card.honor_icon:
-        award_honor(ctx, seat, "hotw24.reveal.honor-icon")
+        award_honor(ctx, seat, "reveal.honor-icon")
     if card.later_event is not None:
         return
     if card.kind is EventKind.TEXT:
@@ -119,24 +121,24 @@ def reveal_entry(ctx: Ctx) -> None:
 
 
 def carry_out_text_event(ctx: Ctx, card: EventCard) -> None:
-    rule = "hotw24.reveal.kinds" if card.later_event is None else "hotw24.reveal.later-event"
-    ctx.emit(EventCarriedOut(rule=rule, seat=ctx.seat, card=card.id))
+    rule = "reveal.kinds" if card.later_event is None else "reveal.later-event"
+    ctx.emit(EventCarriedOut(rule=ctx.cite(rule), seat=ctx.seat, card=card.id))
     people = min(people_for_event(ctx.pack, card.id), ctx.state.players[ctx.seat].supply)
     if people:
-        ctx.emit(EventPoolFilled(rule="hotw24.events.pool", seat=ctx.seat, people=people))
+        ctx.emit(EventPoolFilled(rule=ctx.cite("events.pool"), seat=ctx.seat, people=people))
 
 
 def carry_out_later_event(ctx: Ctx, phase: Phase) -> None:
     """A Later Event is carried out in the phase its icon shows, in each such phase of the
-    turn (so twice for the Incas & Aztecs, hotw24.empires.incas-aztecs.ocean-trade)."""
+    turn (so twice for the Incas & Aztecs, empires.incas-aztecs.ocean-trade)."""
     card = event_card(ctx)
     if card is not None and card.later_event is phase and card.kind is EventKind.TEXT:
         carry_out_text_event(ctx, card)
 
 
 def event_as_empire(ctx: Ctx, card: EventCard) -> None:
-    """hotw24.events.as-empire: a textless Event is established and expanded like an Empire,
-    from its Event pool (hotw24.events.pool)."""
+    """events.as-empire: a textless Event is established and expanded like an Empire,
+    from its Event pool (events.pool)."""
     spec = card.pieces
     assert spec is not None
     seat = ctx.seat
@@ -144,12 +146,14 @@ def event_as_empire(ctx: Ctx, card: EventCard) -> None:
     fleets = min(spec.fleets, ctx.state.supply.get("fleet", 0))
     ctx.emit(
         EventPoolFilled(
-            rule="hotw24.events.pool", seat=seat, people=people, fleets=fleets, as_empire=True
+            rule=ctx.cite("events.pool"), seat=seat, people=people, fleets=fleets, as_empire=True
         )
     )
     if spec.start_land_choice is not None:
         if start_land_options(ctx.pack, ctx.state, card.id):
-            ctx.emit(StartLandChoiceOffered(rule="hotw24.events.ancients", seat=seat, card=card.id))
+            ctx.emit(
+                StartLandChoiceOffered(rule=ctx.cite("events.ancients"), seat=seat, card=card.id)
+            )
         return
     establish_in(ctx, spec, spec.start_lands, "event")
 
@@ -165,7 +169,7 @@ def start_land_options(pack: HotwPack, state: HotwState, card_id: str) -> list[s
 
 
 def reveal_exit(ctx: Ctx) -> None:
-    """hotw24.events.lay-down: before establishing, the Event's armies become garrisons, its
+    """events.lay-down: before establishing, the Event's armies become garrisons, its
     fleets leave the map and its unused pieces return to the supply."""
     remove_invasion_modifier(ctx)
     turn = ctx.turn
@@ -174,7 +178,7 @@ def reveal_exit(ctx: Ctx) -> None:
     if armies or turn.event_fleets or pool.people or pool.fleets or turn.event_expand:
         ctx.emit(
             EventConcluded(
-                rule="hotw24.events.lay-down",
+                rule=ctx.cite("events.lay-down"),
                 seat=turn.seat,
                 card=turn.event_card or "",
                 lands=armies,
@@ -190,13 +194,13 @@ def reveal_exit(ctx: Ctx) -> None:
 
 
 def establish_entry(ctx: Ctx) -> None:
-    """hotw24.establish.empire-pool, then the start-land(s), then the Great Wall forts (taken
-    after the start-land is cleared, which may free one: hotw24.buildings.great-wall-limit)."""
+    """establish.empire-pool, then the start-land(s), then the Great Wall forts (taken
+    after the start-land is cleared, which may free one: buildings.great-wall-limit)."""
     seat = ctx.seat
     spec = current_spec(ctx.pack, ctx.turn)
     ctx.emit(
         EmpirePoolFilled(
-            rule="hotw24.establish.empire-pool",
+            rule=ctx.cite("establish.empire-pool"),
             seat=seat,
             people=min(spec.people, ctx.state.players[seat].supply),
             fleets=min(spec.fleets, ctx.state.supply.get("fleet", 0)),
@@ -207,20 +211,22 @@ def establish_entry(ctx: Ctx) -> None:
         return
     walls = min(spec.great_wall_forts, ctx.state.supply.get(GREAT_WALL, 0))
     if walls:
-        ctx.emit(GreatWallFortsPooled(rule="hotw24.establish.great-wall", seat=seat, count=walls))
+        ctx.emit(
+            GreatWallFortsPooled(rule=ctx.cite("establish.great-wall"), seat=seat, count=walls)
+        )
     missing = min(spec.great_wall_forts - walls, len(ctx.state.great_wall_on_map))
     if missing > 0:
         ctx.emit(
             GreatWallLimitReached(
-                rule="hotw24.buildings.great-wall-limit", seat=seat, count=missing
+                rule=ctx.cite("buildings.great-wall-limit"), seat=seat, count=missing
             )
         )
 
 
 def establish_in(ctx: Ctx, spec: EmpireSpec, lands: tuple[str, ...], pool: str) -> None:
-    """hotw24.establish.start-land.*: clear the start-land of buildings, remove any garrison
+    """establish.start-land.*: clear the start-land of buildings, remove any garrison
     (its owner gains an Honor), place the starting army; then the starting buildings
-    (hotw24.establish.starting-buildings; the Huns have two start-lands, hotw24.empires.huns)."""
+    (establish.starting-buildings; the Huns have two start-lands, empires.huns)."""
     seat = ctx.seat
     placed: list[str] = []
     for land in lands:
@@ -230,24 +236,26 @@ def establish_in(ctx: Ctx, spec: EmpireSpec, lands: tuple[str, ...], pool: str) 
         for building in sorted(ctx.state.land(land).buildings):
             ctx.emit(
                 BuildingRemoved(
-                    rule="hotw24.establish.start-land.clear", land=land, building=building.value
+                    rule=ctx.cite("establish.start-land.clear"), land=land, building=building.value
                 )
             )
         owner = ctx.state.land(land).owner
         if owner is not None:
             ctx.emit(
-                GarrisonRemoved(rule="hotw24.establish.start-land.garrison", land=land, owner=owner)
+                GarrisonRemoved(
+                    rule=ctx.cite("establish.start-land.garrison"), land=land, owner=owner
+                )
             )
-            award_honor(ctx, owner, "hotw24.honors.award.garrison-removed")
+            award_honor(ctx, owner, "honors.award.garrison-removed")
         ctx.emit(
             ArmyPlaced(
-                rule="hotw24.establish.start-land.uncontrolled", seat=seat, land=land, pool=pool
+                rule=ctx.cite("establish.start-land.uncontrolled"), seat=seat, land=land, pool=pool
             )
         )
         placed.append(land)
     if placed:
         for building in spec.starting_buildings:
-            place_building(ctx, seat, building, placed[0], "hotw24.establish.starting-buildings")
+            place_building(ctx, seat, building, placed[0], "establish.starting-buildings")
 
 
 def no_entry(ctx: Ctx) -> None:
@@ -262,19 +270,17 @@ def establish_exit(ctx: Ctx) -> None:
 
 
 def expand_exit(ctx: Ctx) -> None:
-    """hotw24.expand.end: pieces left in the pool are removed (hotw24.empires.great-wall.unplaced);
-    a Leader used in the phase leaves the game (hotw24.leader.spent); an Invasion modifier
-    counter comes off (hotw24.option3.modifier)."""
+    """expand.end: pieces left in the pool are removed (empires.great-wall.unplaced);
+    a Leader used in the phase leaves the game (leader.spent); an Invasion modifier
+    counter comes off (option3.modifier)."""
     remove_invasion_modifier(ctx)
     turn = ctx.turn
     pool = turn.pool
     if pool.people or pool.fleets or pool.great_wall_forts:
-        rule = (
-            "hotw24.empires.great-wall.unplaced" if pool.great_wall_forts else "hotw24.expand.end"
-        )
+        rule = "empires.great-wall.unplaced" if pool.great_wall_forts else "expand.end"
         ctx.emit(
             PoolCleared(
-                rule=rule,
+                rule=ctx.cite(rule),
                 seat=turn.seat,
                 people=pool.people,
                 fleets=pool.fleets,
@@ -282,7 +288,7 @@ def expand_exit(ctx: Ctx) -> None:
             )
         )
     if turn.leader_active:
-        ctx.emit(LeaderRemoved(rule="hotw24.leader.spent", seat=turn.seat))
+        ctx.emit(LeaderRemoved(rule=ctx.cite("leader.spent"), seat=turn.seat))
     begin_phase(ctx, Phase.MONUMENTS)
 
 
@@ -290,8 +296,8 @@ def expand_exit(ctx: Ctx) -> None:
 
 
 def monuments_due(pack: HotwPack, state: HotwState, spec: EmpireSpec, seat: int) -> int:
-    """hotw24.monuments.pairs: one monument per pair of the card's power icon in Empire lands;
-    barbarians have no icon and build none (hotw24.empires.barbarian.no-icon)."""
+    """monuments.pairs: one monument per pair of the card's power icon in Empire lands;
+    barbarians have no icon and build none (empires.barbarian.no-icon)."""
     if spec.power_icon is None:
         return 0
     icon_lands = pack.board.lands_with_power_icon(spec.power_icon)
@@ -299,8 +305,8 @@ def monuments_due(pack: HotwPack, state: HotwState, spec: EmpireSpec, seat: int)
 
 
 def monument_sites(pack: HotwPack, state: HotwState, seat: int) -> list[str]:
-    """hotw24.monuments.placement: the start-land if possible, else a land with a city, else
-    any Empire land - never a second monument in a land (hotw24.monuments.one-per-land)."""
+    """monuments.placement: the start-land if possible, else a land with a city, else
+    any Empire land - never a second monument in a land (monuments.one-per-land)."""
     assert state.turn is not None
     spec = current_spec(pack, state.turn)
     free = [
@@ -322,7 +328,7 @@ def monuments_entry(ctx: Ctx) -> None:
     seat = ctx.seat
     count = monuments_due(ctx.pack, ctx.state, current_spec(ctx.pack, ctx.turn), seat)
     if count:
-        ctx.emit(MonumentsDue(rule="hotw24.monuments.pairs", seat=seat, count=count))
+        ctx.emit(MonumentsDue(rule=ctx.cite("monuments.pairs"), seat=seat, count=count))
 
 
 def monuments_exit(ctx: Ctx) -> None:
@@ -333,7 +339,7 @@ def monuments_exit(ctx: Ctx) -> None:
 
 
 def revenue_entry(ctx: Ctx) -> None:
-    """hotw24.revenue.scope: buildings in Empire lands anywhere, lands in active areas."""
+    """revenue.scope: buildings in Empire lands anywhere, lands in active areas."""
     seat = ctx.seat
     for gold, rule, reason in revenue_items(ctx.board, ctx.state, seat, None, standing=True):
         collect_gold(ctx, seat, gold, rule, reason)
@@ -341,11 +347,11 @@ def revenue_entry(ctx: Ctx) -> None:
 
 def revenue_exit(ctx: Ctx) -> None:
     """After the Incas' revenue their armies are laid down and the Aztecs are established
-    (hotw24.empires.incas-aztecs); otherwise the turn concludes."""
+    (empires.incas-aztecs); otherwise the turn concludes."""
     turn = ctx.turn
     card = ctx.cards.empire(turn.card)
     if turn.empire_index + 1 < len(card.empires):
-        lay_down_and_remove_fleets(ctx, "hotw24.empires.incas-aztecs")
+        lay_down_and_remove_fleets(ctx, "empires.incas-aztecs")
         begin_phase(ctx, Phase.ESTABLISH, turn.empire_index + 1)
     else:
         begin_phase(ctx, Phase.CONCLUDE)
@@ -359,11 +365,13 @@ def lay_down_and_remove_fleets(ctx: Ctx, rule: str | None = None) -> None:
     armies = tuple(sorted(ctx.state.lands_of(turn.seat, standing=True)))
     if armies:
         ctx.emit(
-            ArmiesLaidDown(rule=rule or "hotw24.conclude.lay-down", seat=turn.seat, lands=armies)
+            ArmiesLaidDown(rule=ctx.cite(rule or "conclude.lay-down"), seat=turn.seat, lands=armies)
         )
     if turn.fleets:
         ctx.emit(
-            FleetsRemoved(rule=rule or "hotw24.conclude.fleets", seat=turn.seat, waters=turn.fleets)
+            FleetsRemoved(
+                rule=ctx.cite(rule or "conclude.fleets"), seat=turn.seat, waters=turn.fleets
+            )
         )
 
 
@@ -372,18 +380,18 @@ def conclude_entry(ctx: Ctx) -> None:
 
 
 def conclude_exit(ctx: Ctx) -> None:
-    """hotw24.conclude.most-gold-honor / .track-full, then the next turn."""
+    """conclude.most-gold-honor / .track-full, then the next turn."""
     seat = ctx.seat
     if has_most_gold(ctx.state, seat):
         if honor_track_full(ctx.state.players[seat]):
             ctx.emit(
                 GoldCollected(
-                    rule="hotw24.conclude.track-full", seat=seat, amount=1, reason="most-gold"
+                    rule=ctx.cite("conclude.track-full"), seat=seat, amount=1, reason="most-gold"
                 )
             )
         else:
-            award_honor(ctx, seat, "hotw24.conclude.most-gold-honor")
-    ctx.emit(TurnEnded(rule="hotw24.conclude.cards-stay", seat=seat, card=ctx.turn.card))
+            award_honor(ctx, seat, "conclude.most-gold-honor")
+    ctx.emit(TurnEnded(rule=ctx.cite("conclude.cards-stay"), seat=seat, card=ctx.turn.card))
     next_turn_or_epoch_end(ctx)
 
 

@@ -29,6 +29,12 @@ from tests.support.hotw import (
 SEA = "south-east-asia"
 
 
+def cited(gold_and_rule: tuple[int, str]) -> tuple[int, str]:
+    """A revenue level's gold with the edition's id of the shared rule that decided it."""
+    gold, rule = gold_and_rule
+    return gold, PACK.edition.cite(rule)
+
+
 def test_a_higher_empire_score_takes_tigris_example_1():
     """hotw24.example.1: Red rolls two dice (best 4), Blue one (2): the invasion succeeds."""
     state = position({"euphrates": army(RED), "tigris": garrison(BLUE)}, people=1)
@@ -158,7 +164,7 @@ def test_one_empire_land_in_an_active_area_is_presence_example_6():
     state = position({first: army(RED)}, epoch=3, card="han-dynasty")
     seen = census(PACK.board, state, RED, SEA, standing=True)
     assert has_presence(seen) and not has_dominance(seen)
-    assert land_gold(seen) == (2, "hotw24.revenue.presence")
+    assert cited(land_gold(seen)) == (2, "hotw24.revenue.presence")
     events, _ = act(state, "end_phase")
     gold = [e for e in of_type(events, GoldCollected) if e.reason == f"lands:{SEA}"]
     assert [(g.amount, g.rule) for g in gold] == [(2, "hotw24.revenue.presence")]
@@ -172,7 +178,7 @@ def test_two_armies_outnumbering_blue_and_red_garrisons_is_dominance_example_7()
     )
     seen = census(PACK.board, state, RED, SEA, standing=True)
     assert has_dominance(seen) and not has_mastery(seen)
-    assert land_gold(seen) == (4, "hotw24.revenue.dominance")
+    assert cited(land_gold(seen)) == (4, "hotw24.revenue.dominance")
 
 
 def test_dominance_needs_more_empire_lands_than_friendly_lands():
@@ -191,7 +197,7 @@ def test_three_empire_lands_alone_in_the_area_is_mastery_example_8():
     state = position(
         {first: army(RED), second: army(RED), third: army(RED)}, epoch=3, card="han-dynasty"
     )
-    assert land_gold(census(PACK.board, state, RED, SEA, standing=True)) == (
+    assert cited(land_gold(census(PACK.board, state, RED, SEA, standing=True))) == (
         6,
         "hotw24.revenue.mastery",
     )
