@@ -179,8 +179,7 @@ class GreedyBot:
             and turn.seat == seat
             and turn.phase in REVENUE_TO_COME
         ):
-            board = self.pack.board
-            value += sum(gold for gold, _, _ in revenue_items(board, state, seat, None, True))
+            value += sum(gold for gold, _, _ in revenue_items(self.pack, state, seat, None, True))
         return value
 
     def preference(self, before: HotwState, after: HotwState, seat: int, command: Command) -> float:

@@ -50,7 +50,6 @@ class FleetsSchema(_Strict):
 
 
 class TracksSchema(_Strict):
-    gold_spaces = _count(1)
     honor_spaces = _count(1)
 
 
@@ -87,7 +86,6 @@ class EditionSchema(_Strict):
     phases = _phases()
     player_phases = _phases()
     tracks = fields.Nested(TracksSchema, required=True)
-    people_per_player = _count(1)
     great_wall_lands = fields.List(fields.String(), required=True)
     invasion_dice = fields.Nested(InvasionDiceSchema, required=True)
     conquest = fields.Nested(ConquestSchema, required=True)
@@ -144,9 +142,7 @@ def load_edition(directory: Path, catalogue: RulesCatalogue) -> Edition:
         ocean_fleet_epochs=frozenset(data["fleets"]["ocean_epochs"]),
         phases=tuple(data["phases"]),
         player_phases=frozenset(data["player_phases"]),
-        gold_track_spaces=data["tracks"]["gold_spaces"],
         honor_track_spaces=data["tracks"]["honor_spaces"],
-        people_per_player=data["people_per_player"],
         great_wall_lands=tuple(data["great_wall_lands"]),
         invasion_dice=InvasionDice(**data["invasion_dice"]),
         conquest=ConquestNumbers(**data["conquest"]),

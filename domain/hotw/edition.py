@@ -63,9 +63,7 @@ class Edition:
     """The phases of a player turn, in order (values of `cards.Phase`)."""
     player_phases: frozenset[str]
     """Phases in which the player acts."""
-    gold_track_spaces: int
     honor_track_spaces: int
-    people_per_player: int
     great_wall_lands: tuple[str, ...]
     invasion_dice: InvasionDice
     conquest: ConquestNumbers

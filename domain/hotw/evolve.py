@@ -18,7 +18,6 @@ from domain.hotw.model import (
     EMPTY_POOL,
     FLEET,
     GREAT_WALL,
-    HONOR_TRACK_SPACES,
     ConquestTask,
     EffectTask,
     EndgameToken,
@@ -173,8 +172,9 @@ def _honor_awarded(pack: HotwPack, state: HotwState, e: ev.HonorAwarded) -> Hotw
     stack = tuple(h for h in player.honor_stack if h != e.honor)
     track = (e.honor, *player.honor_track)
     pool = player.pool_honors
-    if len(track) > HONOR_TRACK_SPACES:
-        track, pool = track[:HONOR_TRACK_SPACES], (*pool, *track[HONOR_TRACK_SPACES:])
+    spaces = pack.edition.honor_track_spaces
+    if len(track) > spaces:
+        track, pool = track[:spaces], (*pool, *track[spaces:])
     return _player(state, e.seat, honor_stack=stack, honor_track=track, pool_honors=pool)
 
 

@@ -6,7 +6,7 @@ every event."""
 from __future__ import annotations
 
 from domain.hotw.cards import Building
-from domain.hotw.model import FLEET, GREAT_WALL, HONOR_TRACK_SPACES, HotwState, Stage
+from domain.hotw.model import FLEET, GREAT_WALL, HotwState, Stage
 from domain.hotw.pack import HotwPack
 
 _KINDS = tuple(Building)
@@ -51,7 +51,7 @@ def invariant_failures(pack: HotwPack, state: HotwState) -> list[str]:
         held = player.honor_stack + player.honor_track + player.pool_honors
         if state.stage is not Stage.SETUP and (len(held) != len(honors) or set(held) != honors):
             failures.append(f"seat {seat} Honors {sorted(held)}")
-        if len(player.honor_track) > HONOR_TRACK_SPACES:
+        if len(player.honor_track) > pack.edition.honor_track_spaces:
             failures.append(f"seat {seat} Honor track overfull")
     for building in _KINDS:
         in_supply = state.supply.get(building.value, 0)

@@ -19,9 +19,6 @@ from enum import StrEnum
 from domain.core.frozen import evolved
 from domain.hotw.cards import Building, Phase
 
-GOLD_TRACK_SPACES = 100
-HONOR_TRACK_SPACES = 3
-PEOPLE_PER_PLAYER = 30
 GREAT_WALL = "great_wall"
 FLEET = "fleet"
 """Keys of the shared supply besides the four building kinds."""
@@ -104,7 +101,7 @@ class Player:
     gold: int = 0
     arrival: int = 0
     """When the chest arrived on its space; the topmost chest (latest arrival) has most gold."""
-    supply: int = PEOPLE_PER_PLAYER
+    supply: int = 0
     honor_stack: tuple[str, ...] = ()
     """Face down, top first; its order is known to nobody."""
     honor_track: tuple[str, ...] = ()

@@ -44,6 +44,7 @@ def known_empire_card(state: HotwState, card: str, viewer: int | None) -> bool:
 
 def view_of(pack: HotwPack, state: HotwState, viewer: int | None) -> dict[str, Any]:
     players = []
+    spaces = pack.cards.pieces.gold_track_spaces
     for seat, p in enumerate(state.players):
         own = seat == viewer
         empire_cards = [c for c in p.empire_cards if known_empire_card(state, c, viewer)]
@@ -52,8 +53,8 @@ def view_of(pack: HotwPack, state: HotwState, viewer: int | None) -> dict[str, A
                 "seat": seat,
                 "name": p.name,
                 "gold": p.gold,
-                "space": track_space(p.gold),
-                "circuits": circuits(p.gold),
+                "space": track_space(p.gold, spaces),
+                "circuits": circuits(p.gold, spaces),
                 "arrival": p.arrival,
                 "supply": p.supply,
                 "honor_track": list(p.honor_track),
@@ -185,6 +186,7 @@ TIE_BREAKS = (
 def result_of(pack: HotwPack, state: HotwState) -> dict[str, Any]:
     """Final gold, ranking (tied seats share a place) and the tie-breaks (p9 Winning); before
     the end, the standing as it would be now (`details.final` false)."""
+    spaces = pack.cards.pieces.gold_track_spaces
     if state.result is not None:
         gold, ranking = state.result.gold, state.result.ranking
         people, icons = state.result.people_shown, state.result.honor_icons
@@ -210,8 +212,8 @@ def result_of(pack: HotwPack, state: HotwState) -> dict[str, Any]:
         "details": {
             "final": state.result is not None,
             "winners": list(ranking[0]) if ranking else [],
-            "space": [track_space(g) for g in gold],
-            "circuits": [circuits(g) for g in gold],
+            "space": [track_space(g, spaces) for g in gold],
+            "circuits": [circuits(g, spaces) for g in gold],
         },
     }
 
@@ -320,7 +322,7 @@ def refusal_for(
     if kind == "place_fleet":
         water = str(command.arg("water"))
         if water in pack.board.seas:
-            wanted = fleet_kind_for_pool(state.epoch)
+            wanted = fleet_kind_for_pool(pack.edition, state.epoch)
             if pack.board.is_ocean(water) != (wanted == "ocean"):
                 rule = "fleets.pool-ocean-epochs" if wanted == "ocean" else "fleets.pool-sea-epochs"
                 return _no(f"a fleet from the pool goes in a {wanted} this epoch", rule, command)
@@ -385,7 +387,7 @@ def _conquest_refusal(pack: HotwPack, state: HotwState, command: Command) -> Rul
             command,
         )
     return _no(
-        f"conquering {land} costs {conquest_cost(pack.board, state, land)} conquest points; "
+        f"conquering {land} costs {conquest_cost(pack, state, land)} conquest points; "
         f"{task.points} remain",
         "option3.conquest-cost",
         command,

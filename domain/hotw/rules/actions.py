@@ -98,7 +98,7 @@ def task_choice(pack: HotwPack, state: HotwState, task: Task) -> Choice | None:
     if isinstance(task, GreatWallRemovalTask):
         return Choice("choose_land", "land", tuple(state.great_wall_on_map))
     if isinstance(task, ConquestTask):
-        lands = conquest_targets(pack.board, state, task)
+        lands = conquest_targets(pack, state, task)
         return Choice("conquer_land", "land", tuple(lands)) if lands else None
     lands = turn.start_land_options(pack, state, task.card)
     return Choice("choose_land", "land", tuple(lands)) if lands else None
@@ -179,7 +179,7 @@ def expansion_actions(pack: HotwPack, state: HotwState, seat: int) -> Iterator[C
         for land in sorted(army_targets(board, state, seat, fleets)):
             yield Command.of("place_army", land=land)
     if pool.fleets:
-        kind = fleet_kind_for_pool(state.epoch)
+        kind = fleet_kind_for_pool(pack.edition, state.epoch)
         for water in sorted(fleet_targets(board, state, seat, fleets, kind)):
             yield Command.of("place_fleet", water=water)
     if not in_event_expansion(current):
@@ -187,7 +187,7 @@ def expansion_actions(pack: HotwPack, state: HotwState, seat: int) -> Iterator[C
             for land in fort_targets(state, seat):
                 yield Command.of("build_fort", land=land)
         if pool.great_wall_forts:
-            for land in great_wall_targets(state, seat):
+            for land in great_wall_targets(pack.edition, state, seat):
                 yield Command.of("place_great_wall", land=land)
         if state.players[seat].leader and not current.leader_active:
             if state.dice:
@@ -311,7 +311,7 @@ def play_area_token(ctx: Ctx, seat: int, token: str) -> None:
     spent = "option4.play" if paired else "conclude.area-token-spent"
     ctx.emit(AreaTokenPlayed(rule=ctx.cite(spent), seat=seat, token=token))
     areas = token_areas(ctx.pack, token)
-    for gold, rule, reason in revenue_items(ctx.board, ctx.state, seat, areas, standing=False):
+    for gold, rule, reason in revenue_items(ctx.pack, ctx.state, seat, areas, standing=False):
         rule = "conclude.area-tokens" if rule == "revenue.buildings" else rule
         ctx.emit(
             GoldCollected(rule=ctx.cite(rule), seat=seat, amount=gold, reason=f"token:{reason}")
@@ -356,7 +356,7 @@ def advance_task(ctx: Ctx) -> bool:
     task = ctx.state.agenda[-1]
     if isinstance(task, EffectTask):
         return advance_effect(ctx, task)
-    if isinstance(task, ConquestTask) and not conquest_targets(ctx.board, ctx.state, task):
+    if isinstance(task, ConquestTask) and not conquest_targets(ctx.pack, ctx.state, task):
         end_conquest(ctx, task)
         return True
     if isinstance(task, MonumentTask) and not turn.monument_sites(ctx.pack, ctx.state, task.seat):

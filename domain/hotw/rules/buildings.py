@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from domain.hotw.cards import Building
 from domain.hotw.events import (
@@ -16,13 +16,13 @@ from domain.hotw.events import (
 from domain.hotw.model import Control, HotwState, LandState
 from domain.hotw.rules.context import Ctx
 
-BUILDING_GOLD: dict[Building, int] = {Building.CAPITAL: 2, Building.CITY: 1, Building.MONUMENT: 1}
 """Two gold per capital, one per city, one per monument (p7 plundering, p8 revenue)."""
 
 
-def building_value(buildings: Iterable[Building]) -> int:
-    """The gold value of buildings: 2 per capital, 1 per city, 1 per monument; forts nothing."""
-    return sum(BUILDING_GOLD.get(b, 0) for b in buildings)
+def building_value(buildings: Iterable[Building], gold: Mapping[str, int]) -> int:
+    """The gold value of buildings by the edition's table (2024: 2 per capital, 1 per city,
+    1 per monument; forts nothing)."""
+    return sum(gold.get(b, 0) for b in buildings)
 
 
 def building_reduction(land: LandState, city_in_supply: bool) -> tuple[tuple[Building, ...], bool]:
@@ -62,7 +62,7 @@ def reduce_buildings(ctx: Ctx, land: str, rule: str = "building-reduction.when")
 
 def plunder(ctx: Ctx, seat: int, land: str, rule: str) -> None:
     """A barbarian collects the value of the buildings before reduction (plunder.value)."""
-    gold = building_value(ctx.state.land(land).buildings)
+    gold = building_value(ctx.state.land(land).buildings, ctx.pack.edition.building_gold)
     if gold:
         ctx.emit(BuildingsPlundered(rule=ctx.cite(rule), seat=seat, land=land, gold=gold))
 

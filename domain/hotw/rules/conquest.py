@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from domain.hotw.board import Board
 from domain.hotw.cards import Building
+from domain.hotw.edition import ConquestNumbers, InvasionDice
 from domain.hotw.events import (
     ConquestEnded,
     ConquestPointsAwarded,
@@ -21,35 +22,29 @@ from domain.hotw.events import (
     LandConquered,
 )
 from domain.hotw.model import ConquestTask, HotwState, Pool
+from domain.hotw.pack import HotwPack
 from domain.hotw.rules.buildings import plunder, reduce_buildings
 from domain.hotw.rules.context import Ctx, Invader
 from domain.hotw.rules.honors import award_honor
-from domain.hotw.rules.invasion import EMPIRE_DICE, LEADER_DICE, highest, modifier_land
-
-CLEAR_TERRAIN_DICE = 1
-DIFFICULT_TERRAIN_DICE = 2
-FORT_EXTRA_DIE = 1
-FIRST_MODIFIER = 2
-LATER_MODIFIER = 4
-CLEAR_COST = 1
-DIFFICULT_COST = 2
-FORT_EXTRA_COST = 1
+from domain.hotw.rules.invasion import highest, modifier_land
 
 
 def has_fort(state: HotwState, land: str) -> bool:
     return Building.FORT in state.land(land).buildings
 
 
-def enemy_dice_count(board: Board, state: HotwState, land: str) -> int:
+def enemy_dice_count(pack: HotwPack, state: HotwState, land: str) -> int:
     """option3.dice: one die in clear terrain, two in difficult terrain, one more for a
     fort."""
-    dice = DIFFICULT_TERRAIN_DICE if board.lands[land].is_difficult else CLEAR_TERRAIN_DICE
-    return dice + (FORT_EXTRA_DIE if has_fort(state, land) else 0)
+    numbers = pack.edition.conquest
+    difficult = pack.board.lands[land].is_difficult
+    dice = numbers.difficult_terrain_dice if difficult else numbers.clear_terrain_dice
+    return dice + (numbers.fort_extra_die if has_fort(state, land) else 0)
 
 
-def empire_dice_count(army: Invader) -> int:
+def empire_dice_count(dice: InvasionDice, army: Invader) -> int:
     """option3.dice: two dice, three if the Leader is being used."""
-    return LEADER_DICE if army.leader else EMPIRE_DICE
+    return dice.leader if army.leader else dice.empire
 
 
 def modifier_for(ctx: Ctx, land: str, army: Invader) -> int:
@@ -60,9 +55,9 @@ def modifier_for(ctx: Ctx, land: str, army: Invader) -> int:
     return turn.invasion_modifier
 
 
-def next_modifier(modifier: int) -> int:
+def next_modifier(numbers: ConquestNumbers, modifier: int) -> int:
     """option3.frustrated: +2 after the first frustration, +4 after any further one."""
-    return FIRST_MODIFIER if modifier == 0 else LATER_MODIFIER
+    return numbers.first_modifier if modifier == 0 else numbers.later_modifier
 
 
 def invade_with_conquest(ctx: Ctx, land: str, army: Invader) -> None:
@@ -71,8 +66,8 @@ def invade_with_conquest(ctx: Ctx, land: str, army: Invader) -> None:
     enemy = ctx.state.land(land).owner
     assert enemy is not None
     modifier = modifier_for(ctx, land, army)
-    empire_dice = ctx.chance.dice(empire_dice_count(army))
-    enemy_dice = ctx.chance.dice(enemy_dice_count(ctx.board, ctx.state, land))
+    empire_dice = ctx.chance.dice(empire_dice_count(ctx.pack.edition.invasion_dice, army))
+    enemy_dice = ctx.chance.dice(enemy_dice_count(ctx.pack, ctx.state, land))
     draws = ctx.chance.take_draws()
     empire, defence = highest(empire_dice) + modifier, highest(enemy_dice)
     if defence > empire:
@@ -117,7 +112,7 @@ def invasion_frustrated(ctx: Ctx, land: str, army: Invader, enemy: int, modifier
                 rule=ctx.cite("option3.modifier"),
                 seat=army.seat,
                 land=land,
-                modifier=next_modifier(modifier),
+                modifier=next_modifier(ctx.pack.edition.conquest, modifier),
             )
         )
 
@@ -150,11 +145,13 @@ def invasion_succeeds(ctx: Ctx, land: str, army: Invader, enemy: int, margin: in
 # --- conquest -------------------------------------------------------------------------------
 
 
-def conquest_cost(board: Board, state: HotwState, land: str) -> int:
+def conquest_cost(pack: HotwPack, state: HotwState, land: str) -> int:
     """option3.conquest-cost: one point for clear terrain, two for difficult terrain,
     one more if the land holds a fort."""
-    cost = DIFFICULT_COST if board.lands[land].is_difficult else CLEAR_COST
-    return cost + (FORT_EXTRA_COST if has_fort(state, land) else 0)
+    numbers = pack.edition.conquest
+    difficult = pack.board.lands[land].is_difficult
+    cost = numbers.difficult_cost if difficult else numbers.clear_cost
+    return cost + (numbers.fort_extra_cost if has_fort(state, land) else 0)
 
 
 def conquest_pool(state: HotwState, task: ConquestTask) -> Pool:
@@ -176,18 +173,18 @@ def next_to_conquest(board: Board, task: ConquestTask, land: str) -> bool:
     return any(land in board.neighbours_of(held) for held in task.lands)
 
 
-def conquest_targets(board: Board, state: HotwState, task: ConquestTask) -> list[str]:
+def conquest_targets(pack: HotwPack, state: HotwState, task: ConquestTask) -> list[str]:
     """The lands the remaining points can conquer, while the pool still has a people piece
     (option3.conquest-cost reading)."""
     if conquest_pool(state, task).people <= 0:
         return []
-    reach = sorted(set().union(*(board.neighbours_of(held) for held in task.lands)))
+    reach = sorted(set().union(*(pack.board.neighbours_of(held) for held in task.lands)))
     return [
         land
         for land in reach
         if land not in task.lands
         and is_land_of_the_enemy(state, land, task.enemy)
-        and conquest_cost(board, state, land) <= task.points
+        and conquest_cost(pack, state, land) <= task.points
     ]
 
 
@@ -202,7 +199,7 @@ def conquer(ctx: Ctx, task: ConquestTask, land: str) -> None:
             land=land,
             enemy=task.enemy,
             pool=task.pool,
-            cost=conquest_cost(ctx.board, ctx.state, land),
+            cost=conquest_cost(ctx.pack, ctx.state, land),
         )
     )
     if task.barbarian:

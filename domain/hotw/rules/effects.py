@@ -47,7 +47,6 @@ from domain.hotw.model import Control as Held
 from domain.hotw.model import EffectTask, HotwState
 from domain.hotw.pack import HotwPack
 from domain.hotw.rules.buildings import (
-    BUILDING_GOLD,
     building_value,
     place_building,
     reduce_buildings,
@@ -306,7 +305,7 @@ def _carry_out(ctx: Ctx, task: EffectTask, effect: Effect, rule: str) -> tuple[s
         collect_gold(
             ctx,
             seat,
-            effect.amount * gold_basis(ctx.state, effect, lands),
+            effect.amount * gold_basis(ctx.pack, ctx.state, effect, lands),
             rule,
             reason=f"{task.source}:{task.source_id}",
         )
@@ -324,15 +323,17 @@ def _carry_out(ctx: Ctx, task: EffectTask, effect: Effect, rule: str) -> tuple[s
     return ()
 
 
-def gold_basis(state: HotwState, effect: CollectGold, lands: list[str]) -> int:
+def gold_basis(pack: HotwPack, state: HotwState, effect: CollectGold, lands: list[str]) -> int:
     if effect.per is GoldBasis.FLAT:
         return 1
     if effect.per is GoldBasis.LAND:
         return len(lands)
     if effect.per is GoldBasis.BUILDING_VALUE:
-        return sum(building_value(state.land(land).buildings) for land in lands)
+        return sum(
+            building_value(state.land(land).buildings, pack.edition.building_gold) for land in lands
+        )
     building = Building(effect.per.value)
-    assert building in BUILDING_GOLD
+    assert building in pack.edition.building_gold
     return sum(1 for land in lands if building in state.land(land).buildings)
 
 

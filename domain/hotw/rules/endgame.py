@@ -76,7 +76,7 @@ def score_endgame(ctx: Ctx) -> None:
         area = ctx.board.area_tokens[token.token].area
         for seat in order:
             for amount, rule, reason in revenue_items(
-                ctx.board, ctx.state, seat, [area], standing=False
+                ctx.pack, ctx.state, seat, [area], standing=False
             ):
                 rule = "endgame.area-tokens" if rule == "revenue.buildings" else rule
                 ctx.emit(

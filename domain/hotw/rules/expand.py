@@ -3,14 +3,14 @@ the Leader, and when the phase may end."""
 
 from __future__ import annotations
 
-from domain.hotw.board import OCEAN_FLEET_EPOCHS, Board
+from domain.hotw.board import Board
 from domain.hotw.cards import Building, Phase
+from domain.hotw.edition import Edition
 from domain.hotw.model import Control, HotwState, Pool, Turn
 from domain.hotw.pack import HotwPack
 from domain.hotw.rules.buildings import can_obtain
 from domain.hotw.rules.context import current_spec
 
-GREAT_WALL_LANDS: tuple[str, ...] = ("yellow-river", "wei-river")
 """p9: one Great Wall fort may be placed in Yellow River and one in Wei River."""
 
 
@@ -41,15 +41,15 @@ def army_targets(board: Board, state: HotwState, seat: int, fleets: tuple[str, .
     return targets
 
 
-def fleet_kind_for_pool(epoch: int) -> str:
+def fleet_kind_for_pool(edition: Edition, epoch: int) -> str:
     """fleets.pool-sea-epochs / pool-ocean-epochs."""
-    return "ocean" if epoch in OCEAN_FLEET_EPOCHS else "sea"
+    return "ocean" if epoch in edition.ocean_fleet_epochs else "sea"
 
 
 def fleet_kind_for_honor(pack: HotwPack, state: HotwState) -> str:
     """honors.fleet: a sea in Epochs I-III; in IV-V an ocean only if the Empire card shows
     a fleet, otherwise a sea."""
-    if state.epoch not in OCEAN_FLEET_EPOCHS or state.turn is None:
+    if state.epoch not in pack.edition.ocean_fleet_epochs or state.turn is None:
         return "sea"
     return "ocean" if current_spec(pack, state.turn).fleets > 0 else "sea"
 
@@ -79,11 +79,11 @@ def fort_targets(state: HotwState, seat: int) -> list[str]:
     )
 
 
-def great_wall_targets(state: HotwState, seat: int) -> list[str]:
+def great_wall_targets(edition: Edition, state: HotwState, seat: int) -> list[str]:
     """empires.great-wall: Yellow River / Wei River once an Empire land, without a fort."""
     return [
         land
-        for land in GREAT_WALL_LANDS
+        for land in edition.great_wall_lands
         if state.control_of(land, seat) is Control.EMPIRE
         and Building.FORT not in state.land(land).buildings
     ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.hotw.events import GoldCollected
-from domain.hotw.model import GOLD_TRACK_SPACES, HotwState
+from domain.hotw.model import HotwState
 from domain.hotw.rules.context import Ctx
 
 
@@ -28,11 +28,11 @@ def least_gold_first(state: HotwState) -> tuple[int, ...]:
     return tuple(reversed(state.gold_order()))
 
 
-def track_space(gold: int) -> int:
+def track_space(gold: int, spaces: int) -> int:
     """The space a chest stands on; past 100 it starts another circuit
     (general.gold.wrap)."""
-    return (gold - 1) % GOLD_TRACK_SPACES + 1 if gold > 0 else 0
+    return (gold - 1) % spaces + 1 if gold > 0 else 0
 
 
-def circuits(gold: int) -> int:
-    return (gold - 1) // GOLD_TRACK_SPACES if gold > 0 else 0
+def circuits(gold: int, spaces: int) -> int:
+    return (gold - 1) // spaces if gold > 0 else 0

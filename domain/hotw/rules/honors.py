@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.hotw.cards import Cards, Honor, Phase
 from domain.hotw.events import GoldCollected, HonorAwarded
-from domain.hotw.model import HONOR_TRACK_SPACES, HotwState, Player
+from domain.hotw.model import HotwState, Player
 from domain.hotw.rules.context import Ctx
 
 EMPTY_STACK_RULE = "honors.track.empty-stack"
@@ -23,8 +23,8 @@ def award_honor(ctx: Ctx, seat: int, rule: str) -> None:
     ctx.emit(HonorAwarded(rule=ctx.cite(rule), seat=seat, honor=player.honor_stack[0]))
 
 
-def honor_track_full(player: Player) -> bool:
-    return len(player.honor_track) >= HONOR_TRACK_SPACES
+def honor_track_full(player: Player, spaces: int) -> bool:
+    return len(player.honor_track) >= spaces
 
 
 def playable_honors(player: Player) -> tuple[str, ...]:

@@ -21,10 +21,6 @@ from domain.hotw.rules.buildings import plunder, reduce_buildings
 from domain.hotw.rules.context import Ctx, Invader
 from domain.hotw.rules.honors import award_honor
 
-EMPIRE_DICE = 2
-LEADER_DICE = 3
-ENEMY_DICE = 1
-FORT_DICE = 2
 IGNORE_DIFFICULT = "difficult"
 IGNORE_FORT = "fort"
 
@@ -77,8 +73,9 @@ def invade_with_dice(ctx: Ctx, land: str, army: Invader) -> None:
     enemy = ctx.state.land(land).owner
     assert enemy is not None
     fort = Building.FORT in ctx.state.land(land).buildings
-    empire_dice = ctx.chance.dice(LEADER_DICE if army.leader else EMPIRE_DICE)
-    enemy_dice = ctx.chance.dice(FORT_DICE if fort else ENEMY_DICE)
+    dice = ctx.pack.edition.invasion_dice
+    empire_dice = ctx.chance.dice(dice.leader if army.leader else dice.empire)
+    enemy_dice = ctx.chance.dice(dice.fort if fort else dice.enemy)
     draws = ctx.chance.take_draws()
     empire, defence = highest(empire_dice), highest(enemy_dice)
     if empire != defence:

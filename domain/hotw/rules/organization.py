@@ -4,7 +4,6 @@ made active, Area tokens selected, Event cards received and Empire cards chosen.
 from __future__ import annotations
 
 from domain.core.messages import private_to
-from domain.hotw.board import EPOCHS
 from domain.hotw.events import (
     AreasActivated,
     AreaTokenChosen,
@@ -59,7 +58,7 @@ def set_up(ctx: Ctx) -> None:
             )
         )
         ctx.emit(HonorTurnedUp(rule=ctx.cite("setup.honor-stack"), seat=seat, honor=stack[0]))
-    for epoch in EPOCHS:
+    for epoch in ctx.pack.edition.epochs:
         empires = ctx.chance.shuffled([c.id for c in ctx.cards.empires_by_epoch[epoch]])[:players]
         events = ctx.chance.shuffled([c.id for c in ctx.cards.events_by_epoch[epoch]])[:players]
         ctx.emit(

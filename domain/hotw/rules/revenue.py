@@ -7,12 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.hotw.board import Board
+from domain.hotw.edition import RevenueGold
 from domain.hotw.model import HotwState
+from domain.hotw.pack import HotwPack
 from domain.hotw.rules.buildings import building_value
-
-PRESENCE_GOLD = 2
-DOMINANCE_GOLD = 4
-MASTERY_GOLD = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,14 +45,14 @@ def has_mastery(census: AreaCensus) -> bool:
     return census.counted >= 3 and not any(census.enemies) and census.own_other == 0
 
 
-def land_gold(census: AreaCensus) -> tuple[int, str]:
+def land_gold(census: AreaCensus, pays: RevenueGold) -> tuple[int, str]:
     """The highest level reached pays (revenue.lands.per-area reading)."""
     if has_mastery(census):
-        return MASTERY_GOLD, "revenue.mastery"
+        return pays.mastery, "revenue.mastery"
     if has_dominance(census):
-        return DOMINANCE_GOLD, "revenue.dominance"
+        return pays.dominance, "revenue.dominance"
     if has_presence(census):
-        return PRESENCE_GOLD, "revenue.presence"
+        return pays.presence, "revenue.presence"
     return 0, ""
 
 
@@ -89,31 +87,32 @@ def counted_lands(
 
 
 def buildings_gold(
-    board: Board, state: HotwState, seat: int, area: str | None, standing: bool
+    pack: HotwPack, state: HotwState, seat: int, area: str | None, standing: bool
 ) -> int:
     """revenue.buildings: 2 per capital, 1 per city, 1 per monument in the lands."""
     return sum(
-        building_value(state.land(land).buildings)
-        for land in counted_lands(board, state, seat, area, standing)
+        building_value(state.land(land).buildings, pack.edition.building_gold)
+        for land in counted_lands(pack.board, state, seat, area, standing)
     )
 
 
 def revenue_items(
-    board: Board, state: HotwState, seat: int, areas: list[str] | None, standing: bool
+    pack: HotwPack, state: HotwState, seat: int, areas: list[str] | None, standing: bool
 ) -> list[tuple[int, str, str]]:
     """(gold, rule, reason) for buildings then each area's land level. `areas` None means
     revenue: buildings everywhere, lands in every active area (revenue.scope)."""
+    board = pack.board
     items: list[tuple[int, str, str]] = []
     if areas is None:
-        gold = buildings_gold(board, state, seat, None, standing)
+        gold = buildings_gold(pack, state, seat, None, standing)
         items.append((gold, "revenue.buildings", "buildings"))
         scored = [a for a in board.areas if a in state.active_areas]
     else:
         for area in areas:
-            gold = buildings_gold(board, state, seat, area, standing)
+            gold = buildings_gold(pack, state, seat, area, standing)
             items.append((gold, "revenue.buildings", f"buildings:{area}"))
         scored = [a for a in areas if a in state.active_areas]
     for area in scored:
-        gold, rule = land_gold(census(board, state, seat, area, standing))
+        gold, rule = land_gold(census(board, state, seat, area, standing), pack.edition.revenue)
         items.append((gold, rule, f"lands:{area}"))
     return [item for item in items if item[0] > 0]

@@ -341,7 +341,7 @@ def monuments_exit(ctx: Ctx) -> None:
 def revenue_entry(ctx: Ctx) -> None:
     """revenue.scope: buildings in Empire lands anywhere, lands in active areas."""
     seat = ctx.seat
-    for gold, rule, reason in revenue_items(ctx.board, ctx.state, seat, None, standing=True):
+    for gold, rule, reason in revenue_items(ctx.pack, ctx.state, seat, None, standing=True):
         collect_gold(ctx, seat, gold, rule, reason)
 
 
@@ -383,7 +383,7 @@ def conclude_exit(ctx: Ctx) -> None:
     """conclude.most-gold-honor / .track-full, then the next turn."""
     seat = ctx.seat
     if has_most_gold(ctx.state, seat):
-        if honor_track_full(ctx.state.players[seat]):
+        if honor_track_full(ctx.state.players[seat], ctx.pack.edition.honor_track_spaces):
             ctx.emit(
                 GoldCollected(
                     rule=ctx.cite("conclude.track-full"), seat=seat, amount=1, reason="most-gold"

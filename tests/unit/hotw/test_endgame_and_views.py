@@ -132,7 +132,7 @@ def test_the_topmost_chest_has_most_gold_and_the_track_wraps_past_one_hundred():
         honor="recruit-1",
     )
     assert most_gold(after) == RED
-    assert (track_space(101), circuits(101)) == (1, 1)
+    assert (track_space(101, 100), circuits(101, 100)) == (1, 1)
 
 
 def test_a_spectator_sees_no_secret_and_a_seat_sees_only_its_own():

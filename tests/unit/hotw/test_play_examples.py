@@ -164,7 +164,7 @@ def test_one_empire_land_in_an_active_area_is_presence_example_6():
     state = position({first: army(RED)}, epoch=3, card="han-dynasty")
     seen = census(PACK.board, state, RED, SEA, standing=True)
     assert has_presence(seen) and not has_dominance(seen)
-    assert cited(land_gold(seen)) == (2, "hotw24.revenue.presence")
+    assert cited(land_gold(seen, PACK.edition.revenue)) == (2, "hotw24.revenue.presence")
     events, _ = act(state, "end_phase")
     gold = [e for e in of_type(events, GoldCollected) if e.reason == f"lands:{SEA}"]
     assert [(g.amount, g.rule) for g in gold] == [(2, "hotw24.revenue.presence")]
@@ -178,7 +178,7 @@ def test_two_armies_outnumbering_blue_and_red_garrisons_is_dominance_example_7()
     )
     seen = census(PACK.board, state, RED, SEA, standing=True)
     assert has_dominance(seen) and not has_mastery(seen)
-    assert cited(land_gold(seen)) == (4, "hotw24.revenue.dominance")
+    assert cited(land_gold(seen, PACK.edition.revenue)) == (4, "hotw24.revenue.dominance")
 
 
 def test_dominance_needs_more_empire_lands_than_friendly_lands():
@@ -188,7 +188,9 @@ def test_dominance_needs_more_empire_lands_than_friendly_lands():
         epoch=3,
         card="han-dynasty",
     )
-    assert land_gold(census(PACK.board, state, RED, SEA, standing=True))[0] == 2
+    assert (
+        land_gold(census(PACK.board, state, RED, SEA, standing=True), PACK.edition.revenue)[0] == 2
+    )
 
 
 def test_three_empire_lands_alone_in_the_area_is_mastery_example_8():
@@ -197,7 +199,9 @@ def test_three_empire_lands_alone_in_the_area_is_mastery_example_8():
     state = position(
         {first: army(RED), second: army(RED), third: army(RED)}, epoch=3, card="han-dynasty"
     )
-    assert cited(land_gold(census(PACK.board, state, RED, SEA, standing=True))) == (
+    assert cited(
+        land_gold(census(PACK.board, state, RED, SEA, standing=True), PACK.edition.revenue)
+    ) == (
         6,
         "hotw24.revenue.mastery",
     )
