@@ -1,6 +1,7 @@
-"""Bots that play Chronicle games: a seeded `RandomBot` and a `GreedyBot` for History of the
-World. One interface, `choose(position, actions, seat) -> Command`, in-process (the domain state
-and `legal_actions`) and over HTTP (the caller's `/state` view and the legal-actions answer).
+"""Bots that play Chronicle games: a seeded `RandomBot`, and a `GreedyBot` for any ruleset with
+a strategy (`Ruleset.strategy()`; History of the World has one). One interface,
+`choose(position, actions, seat) -> Command`, in-process (the domain state and `legal_actions`)
+and over HTTP (the caller's `/state` view and the legal-actions answer).
 
 Bots are clients of the rules, not part of them: they live outside `domain/` and may use
 `random`.

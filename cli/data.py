@@ -1,7 +1,10 @@
-"""`chronicle data`: check a data pack, or draw its board as SVG.
+"""`chronicle data`: check a ruleset's data pack, or draw its board as SVG.
 
 chronicle data check [RULESET] [--json]
 chronicle data map RULESET --svg FILE
+
+Both find the ruleset in the registry (`service.rulesets`): its data pack, the pack's loader and
+checker, and its `draw_board` hook (the bare board: the table before anything is placed).
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ import json
 import sys
 from pathlib import Path
 from typing import Any
+
+from domain.core.ruleset import Ruleset, Setup
 
 DEFAULT_RULESET = "hotw-2024"
 
@@ -33,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from schemas.packs import check_pack
+    from service.rulesets import check_pack
 
     summary = check_pack(args.ruleset, args.data_root)
     if args.json:
@@ -51,7 +56,7 @@ def _per_epoch(counts: dict[str, int] | None) -> str:
 
 def _human_summary(summary: dict[str, Any]) -> str:
     lines = [f"data pack {summary['ruleset']}"]
-    if summary["lands"] is not None:
+    if summary.get("lands") is not None:
         lines += [
             f"  board: {summary['lands']} lands, {summary['oceans']} oceans, "
             f"{summary['seas']} seas, {summary['wastelands']} wastelands",
@@ -60,12 +65,13 @@ def _human_summary(summary: dict[str, Any]) -> str:
         ]
         for epoch, areas in summary["areas_by_epoch"].items():
             lines.append(f"    epoch {epoch}: {', '.join(areas)}")
-    lines += [
-        f"  empire cards per epoch: {_per_epoch(summary['empire_cards'])}",
-        f"  event cards per epoch: {_per_epoch(summary['event_cards'])}",
-        f"  honors per player: {summary['honors_per_player']}",
-        f"  rules catalogue entries: {summary['rules']}",
-    ]
+    if "empire_cards" in summary:
+        lines += [
+            f"  empire cards per epoch: {_per_epoch(summary['empire_cards'])}",
+            f"  event cards per epoch: {_per_epoch(summary['event_cards'])}",
+            f"  honors per player: {summary['honors_per_player']}",
+            f"  rules catalogue entries: {summary['rules']}",
+        ]
     errors = summary["errors"]
     if errors:
         lines.append(f"INVALID: {len(errors)} problem(s)")
@@ -85,16 +91,31 @@ def _where(error: dict[str, str]) -> str:
 
 
 def run_map(args: argparse.Namespace) -> int:
-    from schemas.hotw_board import board_problems
-    from schemas.pack_base import pack_dir
-    from service.board_svg import board_svg
+    from domain.core.errors import UnknownRuleset
+    from service.rulesets import bind, find
 
-    board, problems = board_problems(pack_dir(args.ruleset, args.data_root))
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    if board is None:
-        print("the board could not be built; nothing drawn", file=sys.stderr)
+    try:
+        cls = find(args.ruleset)
+    except UnknownRuleset as exc:
+        print(f"chronicle data map: {exc}", file=sys.stderr)
+        return 2
+    try:
+        rules = bind(cls, args.data_root)
+    except Exception as exc:  # a bad pack: the loader's words name file, entry and field
+        print(exc, file=sys.stderr)
+        print("the data pack could not be loaded; nothing drawn", file=sys.stderr)
         return 1
-    args.svg.write_text(board_svg(board), encoding="utf-8")
+    svg = rules.draw_board(rules.initial_state(bare_setup(rules)), None)
+    if svg is None:
+        print(f"chronicle data map: {rules.name} draws no board", file=sys.stderr)
+        return 1
+    args.svg.write_text(svg, encoding="utf-8")
     print(f"wrote {args.svg}")
-    return 0 if not problems else 1
+    return 0
+
+
+def bare_setup(rules: Ruleset[Any]) -> Setup:
+    """A setup of the fewest players with the default options: its initial state is the bare
+    table, before anything is placed."""
+    players = tuple(f"player-{n + 1}" for n in range(min(rules.player_counts)))
+    return Setup(rules.name, players, rules.check_options({}), "")

@@ -1,8 +1,11 @@
-"""Load a whole data pack by ruleset name, or check it and summarise what it holds.
+"""Load a History of the World data pack (``data/<name>/``), or check it and summarise it.
 
-``load_pack`` raises one ``PackError`` listing every problem; ``check_pack`` never raises for a
-bad pack and returns a summary whose ``errors`` list names file, entry and field of each problem
-(the ``chronicle data check`` output).
+``load_pack`` is the family's pack loader (``HotwRuleset.pack_loader``: ``service.rulesets``
+binds every History of the World edition with it, by the edition's ``data_pack``); it raises
+one ``PackError`` listing every problem. ``check_pack`` never raises for a bad pack and returns
+a summary whose ``errors`` list names file, entry and field of each problem (the
+``chronicle data check`` output). Which rulesets exist is the domain registry's business, not
+this module's: ``chronicle data check`` finds the ruleset there first.
 """
 
 from __future__ import annotations
@@ -19,20 +22,12 @@ from schemas.hotw_board import board_problems
 from schemas.hotw_cards import load_cards, load_rules_catalogue
 from schemas.pack_base import PackError, PackProblem, pack_dir
 
-HOTW_RULESETS = ("hotw-2024",)
 RULES_FILE = "rules.yaml"
-
-
-def _unknown_ruleset(ruleset: str) -> PackError:
-    known = ", ".join(HOTW_RULESETS)
-    return PackError([PackProblem(ruleset, "", "", f"unknown ruleset (known: {known})")])
 
 
 def _load_parts(
     ruleset: str, root: Path | None
 ) -> tuple[Board | None, Cards | None, RulesCatalogue | None, list[PackProblem]]:
-    if ruleset not in HOTW_RULESETS:
-        raise _unknown_ruleset(ruleset)
     directory = pack_dir(ruleset, root)
     if not directory.is_dir():
         return None, None, None, [PackProblem(ruleset, "", "", f"no data pack at {directory}")]
@@ -58,7 +53,7 @@ def _load_parts(
 
 
 def load_pack(ruleset: str = "hotw-2024", root: Path | None = None) -> HotwPack:
-    """The checked pack of ``ruleset`` under ``root`` (default ``data/``)."""
+    """The checked pack ``data/<ruleset>/`` under ``root`` (default ``data/``)."""
     board, cards, rules, problems = _load_parts(ruleset, root)
     if problems or board is None or cards is None or rules is None:
         raise PackError(problems)

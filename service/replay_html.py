@@ -17,7 +17,7 @@ from typing import Any
 
 from domain.core.kernel import Game, fold
 from domain.core.messages import Recorded
-from domain.core.ruleset import Ruleset
+from domain.core.ruleset import Ruleset, Setup
 from service.games import GameService, recorded_from
 
 Progress = Callable[[int, int], None]
@@ -84,6 +84,13 @@ def replay_document(
     service: GameService, game_id: str, progress: Progress | None = None
 ) -> dict[str, Any]:
     """Fold the game from event 1 and gather the frames, events and board the page needs."""
+    return _replayed(service, game_id, progress)[0]
+
+
+def _replayed(
+    service: GameService, game_id: str, progress: Progress | None = None
+) -> tuple[dict[str, Any], Game[Any]]:
+    """The page's document and the game as its last event leaves it."""
     rules = service.ruleset_of(game_id)
     total = service.store.version(game_id)
     game: Game[Any] | None = None
@@ -107,7 +114,7 @@ def replay_document(
             progress(version, total)
     if game is None:
         raise ValueError(f"game {game_id} has no events")
-    return {
+    document = {
         "game_id": game_id,
         "ruleset": rules.name,
         "players": list(game.setup.players),
@@ -116,6 +123,7 @@ def replay_document(
         "events": events,
         "changes": changes,
     }
+    return document, game
 
 
 def board_places(rules: Ruleset[Any]) -> dict[str, list[float]]:
@@ -127,13 +135,12 @@ def board_places(rules: Ruleset[Any]) -> dict[str, list[float]]:
     return places
 
 
-def board_picture(rules: Ruleset[Any]) -> str:
-    board = getattr(getattr(rules, "pack", None), "board", None)
-    if board is None:
+def board_picture(rules: Ruleset[Any], setup: Setup) -> str:
+    """The bare board (the ruleset's `draw_board` of the game's state before anything is
+    placed; the page's script draws the pieces of each version on it), or nothing."""
+    svg = rules.draw_board(rules.initial_state(setup), None)
+    if svg is None:
         return ""
-    from service.board_svg import board_svg
-
-    svg = board_svg(board)
     return svg.split("?>", 1)[1] if svg.startswith("<?xml") else svg
 
 
@@ -146,13 +153,13 @@ def export_html(
 
 
 def replay_html(service: GameService, game_id: str, progress: Progress | None = None) -> str:
-    document = replay_document(service, game_id, progress)
+    document, game = _replayed(service, game_id, progress)
     data = json.dumps(document, separators=(",", ":")).replace("</", "<\\/")
     title = html.escape(f"Chronicle replay — {document['ruleset']} — {game_id}")
     template = Template((ASSETS / "replay.html").read_text(encoding="utf-8"))
     return template.substitute(
         title=title,
-        board=board_picture(service.ruleset_of(game_id)),
+        board=board_picture(service.ruleset_of(game_id), game.setup),
         data=data,
         script=(ASSETS / "replay.js").read_text(encoding="utf-8"),
     )

@@ -1,25 +1,69 @@
-"""Rulesets bound to their data packs, built once per process."""
+"""Rulesets bound to their data packs, built once per process.
+
+There is one registry of rulesets: the domain's (`domain.core.ruleset.register_ruleset`). This
+module only fills it and binds what it holds:
+
+- the rulesets Chronicle ships are declared once, as entry points of the group
+  `chronicle.rulesets` in pyproject.toml (`name = "module:Class"`); `pip install -e .` writes
+  them into the installed metadata, which `importlib.metadata` reads;
+- $CHRONICLE_RULESET_MODULES (a comma list) names extra modules whose import registers more
+  (tests.support.toy, a ruleset under development);
+- a ruleset class declares its data pack (`data_pack`) and the function that loads it
+  (`pack_loader = "module:function"`, called as `function(data_pack, root)`); `ruleset(name)`
+  builds the class with what that returns.
+"""
 
 from __future__ import annotations
 
 import importlib
 import os
 import threading
+from collections.abc import Callable
+from functools import cache
+from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
-from domain.core.ruleset import Ruleset, find_ruleset, ruleset_names
+from domain.core.errors import UnknownRuleset
+from domain.core.ruleset import Ruleset, find_ruleset, register_ruleset, ruleset_names
 
-# Modules whose import registers rulesets. Each ruleset's package registers itself.
-RULESET_MODULES: tuple[str, ...] = ("domain.hotw.editions.hotw_2024",)
+ENTRY_POINT_GROUP = "chronicle.rulesets"
 
 _lock = threading.Lock()
 _bound: dict[str, Ruleset[Any]] = {}
 
 
+class RulesetSetupError(RuntimeError):
+    """The installed metadata or a ruleset's declarations are wrong (not a user's mistake)."""
+
+
+@cache
+def _built_in() -> dict[str, type[Ruleset[Any]]]:
+    """The shipped rulesets, by name, from the entry points (imported once per process)."""
+    found: dict[str, type[Ruleset[Any]]] = {}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        cls = point.load()
+        if not (isinstance(cls, type) and issubclass(cls, Ruleset)):
+            raise RulesetSetupError(f"entry point {point.name} = {point.value} is not a Ruleset")
+        if cls.name != point.name:
+            raise RulesetSetupError(
+                f"entry point {point.name} = {point.value} names the ruleset {cls.name!r}"
+            )
+        found[point.name] = register_ruleset(cls)
+    if not found:
+        raise RulesetSetupError(
+            f"no rulesets declared under the entry point group {ENTRY_POINT_GROUP!r}: Chronicle "
+            "is not installed, or its installed metadata is older than pyproject.toml "
+            "(run `pip install -e .`)"
+        )
+    return found
+
+
 def import_rulesets() -> None:
-    """Import the built-in rulesets and any named in $CHRONICLE_RULESET_MODULES (comma list)."""
+    """Register the built-in rulesets and any named in $CHRONICLE_RULESET_MODULES."""
+    _built_in()
     extra = [m.strip() for m in os.environ.get("CHRONICLE_RULESET_MODULES", "").split(",")]
-    for module in (*RULESET_MODULES, *filter(None, extra)):
+    for module in filter(None, extra):
         importlib.import_module(module)
 
 
@@ -36,10 +80,32 @@ def import_rulesets_once() -> None:
         _imported = True
 
 
-def load_pack(name: str) -> Any:
-    from schemas.packs import load_pack as load
+def find(name: str) -> type[Ruleset[Any]]:
+    """The registered ruleset class `name` (raises UnknownRuleset)."""
+    import_rulesets()
+    return find_ruleset(name)
 
-    return load(name)
+
+def pack_loader(cls: type[Ruleset[Any]]) -> Callable[[str, Path | None], Any]:
+    """The function `cls.pack_loader` names."""
+    if not cls.pack_loader:
+        raise RulesetSetupError(f"{cls.name} has a data pack but declares no pack_loader")
+    module, _, function = cls.pack_loader.partition(":")
+    loader: Callable[[str, Path | None], Any] = getattr(importlib.import_module(module), function)
+    return loader
+
+
+def load_pack(cls: type[Ruleset[Any]], root: Path | None = None) -> Any:
+    """The data pack `cls` is built with (None when it has none), from `root` (None: data/)."""
+    if not cls.data_pack:
+        return None
+    return pack_loader(cls)(cls.data_pack, root)
+
+
+def bind(cls: type[Ruleset[Any]], root: Path | None = None) -> Ruleset[Any]:
+    """A new instance of `cls` bound to its data pack under `root` (uncached: `ruleset` keeps
+    one per name for the default root)."""
+    return cls(load_pack(cls, root))
 
 
 def ruleset(name: str) -> Ruleset[Any]:
@@ -49,11 +115,35 @@ def ruleset(name: str) -> Ruleset[Any]:
         return bound
     with _lock:
         if name not in _bound:
-            import_rulesets()
-            cls = find_ruleset(name)
-            pack = load_pack(cls.data_pack) if cls.data_pack else None
-            _bound[name] = cls(pack)
+            _bound[name] = bind(find(name))
         return _bound[name]
+
+
+def check_pack(name: str, root: Path | None = None) -> dict[str, Any]:
+    """The `chronicle data check` summary of ruleset `name`'s data pack: the loader module's own
+    `check_pack(data_pack, root)` where it has one, else whether the pack loads. Never raises
+    for a bad pack or an unknown ruleset (`errors` says what is wrong)."""
+
+    def refused(message: str) -> dict[str, Any]:
+        error = {"file": name, "entry": "", "field": "", "message": message}
+        return {"ruleset": name, "valid": False, "errors": [error]}
+
+    try:
+        cls = find(name)
+    except UnknownRuleset:
+        return refused(f"unknown ruleset (known: {', '.join(available())})")
+    if not cls.data_pack:
+        return refused("this ruleset has no data pack")
+    module = importlib.import_module(str(cls.pack_loader).partition(":")[0])
+    checker = getattr(module, "check_pack", None)
+    if checker is not None:
+        summary: dict[str, Any] = checker(cls.data_pack, root)
+        return summary | {"ruleset": name}
+    try:
+        load_pack(cls, root)
+    except Exception as exc:  # the loader's own words for what is wrong
+        return refused(str(exc))
+    return {"ruleset": name, "valid": True, "errors": []}
 
 
 def available() -> list[str]:
@@ -62,7 +152,7 @@ def available() -> list[str]:
 
 
 def built_in() -> list[str]:
-    """The rulesets Chronicle ships (not those added through $CHRONICLE_RULESET_MODULES or
-    registered by tests): the ones its OpenAPI document describes."""
-    import_rulesets()
-    return [name for name in ruleset_names() if find_ruleset(name).__module__ in RULESET_MODULES]
+    """The rulesets Chronicle ships (its entry points; not those added through
+    $CHRONICLE_RULESET_MODULES or registered by tests): the ones its OpenAPI document
+    describes."""
+    return sorted(_built_in())

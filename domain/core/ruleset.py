@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from domain.core.chance import Chance
 from domain.core.errors import IllegalAction, InvalidOptions, InvalidPlayerCount, UnknownRuleset
 from domain.core.messages import Command, Event, Seat
+from domain.core.strategy import Strategy
 
 S = TypeVar("S")
 
@@ -231,7 +232,9 @@ class Ruleset(ABC, Generic[S]):
 
     pack_loader: ClassVar[str | None] = None
     """`module:function` that loads this ruleset's data pack (`data/<data_pack>/`) and returns
-    the object the ruleset is built with; loading is I/O, so it lives outside `domain/`."""
+    the object the ruleset is built with; loading is I/O, so it lives outside `domain/`. It is
+    called as `function(data_pack, root)`, `root` being the folder holding the packs (None:
+    `data/`), and raises for a bad pack (`service.rulesets` binds rulesets with it)."""
 
     def invariant_failures(self, state: S) -> list[str]:
         """What is wrong with `state` by the ruleset's own bookkeeping (pieces and gold
@@ -240,12 +243,14 @@ class Ruleset(ABC, Generic[S]):
         return []
 
     def draw_board(self, state: S, viewer: Seat | None) -> str | None:
-        """An SVG picture of the table as `viewer` may see it (None: no picture)."""
+        """An SVG picture (a whole SVG document) of the table as `viewer` may see it (None: a
+        spectator); drawn from `initial_state`, the bare board. None: the ruleset draws
+        nothing."""
         return None
 
-    def strategy(self) -> Any:
-        """What bots need beyond the kernel functions to play this ruleset well (an object the
-        ruleset's own strategy module defines; None: bots play from `legal_actions` alone)."""
+    def strategy(self) -> Strategy[S] | None:
+        """What a one-move-ahead bot needs beyond the kernel functions to play this ruleset
+        well (`domain.core.strategy.Strategy`; None: bots play from `legal_actions` alone)."""
         return None
 
     @classmethod

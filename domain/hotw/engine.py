@@ -5,7 +5,7 @@ declare their names, options and rule ids and override what differs (e.g. `resol
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.core.chance import Chance
 from domain.core.errors import RuleViolation
@@ -20,6 +20,9 @@ from domain.hotw.rules.conquest import invade_with_conquest
 from domain.hotw.rules.context import Ctx, Invader
 from domain.hotw.rules.invasion import invade_with_dice, invade_without_dice
 from domain.hotw.views import refusal_for, result_of, summary_of, view_of
+
+if TYPE_CHECKING:
+    from domain.hotw.strategy import HotwStrategy
 
 CLOSE_EPOCH = "close_epoch"
 
@@ -151,3 +154,22 @@ class HotwRuleset(Ruleset[HotwState]):
 
     def decode_state(self, data: Any) -> HotwState:
         return codec.decode_state(data)
+
+    # --- hooks for the tools around the rules ------------------------------------------------
+
+    pack_loader = "schemas.packs:load_pack"
+
+    def invariant_failures(self, state: HotwState) -> list[str]:
+        from domain.hotw.invariants import invariant_failures
+
+        return invariant_failures(self.pack, state)
+
+    def draw_board(self, state: HotwState, viewer: int | None) -> str:
+        from domain.hotw.drawing import table_svg
+
+        return table_svg(self.pack.board, self.view(state, viewer))
+
+    def strategy(self) -> HotwStrategy:
+        from domain.hotw.strategy import HotwStrategy
+
+        return HotwStrategy(self)

@@ -1,7 +1,9 @@
-"""House style holds: ruff on the whole tree, mypy --strict on domain/."""
+"""House style holds: ruff on the whole tree, mypy --strict on domain/, and the tools around
+the rules (service, cli, bots, api, bench, workers) import no ruleset family."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -23,3 +25,72 @@ def test_ruff_finds_nothing():
 def test_mypy_strict_is_clean_on_the_domain():
     result = run("mypy", "--strict", "domain")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+# --- the tools ask the ruleset ------------------------------------------------------------------
+
+TOOL_PACKAGES = ("service", "cli", "bots", "api", "bench", "workers")
+"""Packages around the rules: they reach a ruleset only through the registry and its hooks."""
+
+
+def imported_modules(tree: ast.AST) -> set[str]:
+    """Every module a source imports (`import a.b`, `from a.b import c` as a.b and a.b.c)."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute | ast.Name)
+            and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            found.add(node.args[0].value)
+    return found
+
+
+def test_the_tools_import_no_ruleset_family():
+    """service, cli, bots, api, bench and workers must not import `domain.hotw` (nor test
+    `isinstance(..., HotwPack)`): what they need of a ruleset they ask its hooks
+    (`invariant_failures`, `draw_board`, `strategy`, `pack_loader`)."""
+    offenders = []
+    checked = 0
+    for package in TOOL_PACKAGES:
+        for path in sorted((REPO_ROOT / package).rglob("*.py")):
+            source = path.read_text(encoding="utf-8")
+            tree = ast.parse(source, filename=str(path))
+            checked += 1
+            where = path.relative_to(REPO_ROOT)
+            for module in sorted(imported_modules(tree)):
+                if module == "domain.hotw" or module.startswith("domain.hotw."):
+                    offenders.append(f"{where}: imports {module}")
+            names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+            names |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+            if "HotwPack" in names:
+                offenders.append(f"{where}: names HotwPack")
+    assert checked > 20
+    assert not offenders, "\n".join(offenders)
+
+
+def test_the_import_check_sees_every_form_of_import():
+    source = (
+        "import domain.hotw.model\n"
+        "from domain.hotw import engine\n"
+        "from domain import hotw\n"
+        "def f():\n"
+        "    from domain.hotw.pack import HotwPack\n"
+        "    importlib.import_module('domain.hotw.invariants')\n"
+    )
+    modules = imported_modules(ast.parse(source))
+    assert {
+        "domain.hotw.model",
+        "domain.hotw",
+        "domain.hotw.engine",
+        "domain.hotw.pack",
+        "domain.hotw.invariants",
+    } <= modules

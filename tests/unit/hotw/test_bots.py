@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from bots import GreedyBot, RandomBot
-from bots.greedy import invasion_success_chance
 from cli.main import main
 from cli.selfplay import game_seed, play_game
 from domain.core.chance import Chance
@@ -21,6 +20,7 @@ from domain.core.kernel import Game, creation_events, decide, fold
 from domain.core.messages import SYSTEM, Command, Recorded
 from domain.hotw.cards import Phase
 from domain.hotw.model import Control, HotwState
+from domain.hotw.strategy import invasion_success_chance
 from service.chance import HmacSource, commitment
 from tests.support.hotw import BLUE, RED, RULES, act, army, garrison, position
 

@@ -1,6 +1,6 @@
 """A History of the World state rebuilt from one seat's view (the API's `/state` answer), so
 that a bot playing over HTTP can simulate its candidate moves with the same rules code as
-in-process.
+in-process (`domain.hotw.strategy`; pure, no I/O).
 
 Everything public comes over exactly: the map, gold, supplies, honors on tracks and in pools,
 the current turn and its pools, the Empire cards on display. What the view hides is filled in
@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from domain.core.frozen import evolved
 from domain.hotw.cards import Building, Phase
 from domain.hotw.model import (
     ConquestTask,
@@ -34,7 +35,6 @@ from domain.hotw.model import (
     StartLandTask,
     Task,
     Turn,
-    evolved,
 )
 from domain.hotw.pack import HotwPack
 from domain.hotw.rules.effects import effects_of, needs_area

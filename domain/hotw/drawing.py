@@ -3,8 +3,9 @@
 Lands sit at their pack coordinates, coloured by area; difficult terrain has a dark ring and a
 letter for its kind; power icons are small marks beside the land; borders are grey lines and
 straits red dashes; seas (light blue) and oceans (dark blue) are linked to their coasts;
-wastelands are grey. ``pieces`` optionally overlays armies, garrisons, fleets and buildings, so
-the HTML replay exporter can reuse the drawing.
+wastelands are grey. ``pieces`` optionally overlays armies, garrisons, fleets and buildings;
+``table_svg`` draws them from a view (what its viewer may see), which is what the ruleset's
+``draw_board`` hook answers. Pure string building: no I/O.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
+from typing import Any
 
 from domain.hotw.board import Board, Land, PowerIcon, Sea
 
@@ -31,6 +33,8 @@ SEA_FILL = "#a9d8f5"
 OCEAN_FILL = "#1f4e8c"
 WASTE_FILL = "#9e9e9e"
 STRAIT_COLOUR = "#d62728"
+PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
+"""Seat n's colour (the HTML replay's too)."""
 
 
 @dataclass(frozen=True)
@@ -274,3 +278,39 @@ def board_svg(board: Board, pieces: Mapping[str, Sequence[PieceMark]] | None = N
         parts += layer
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+def player_colour(seat: int) -> str:
+    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+def pieces_of_view(view: Mapping[str, Any]) -> dict[str, list[PieceMark]]:
+    """The pieces a view shows: each land's army or garrison and buildings, and the fleets of
+    the current turn (Empire and Event) in their waters."""
+    pieces: dict[str, list[PieceMark]] = {}
+    for land, body in sorted((view.get("lands") or {}).items()):
+        marks: list[PieceMark] = []
+        owner = body.get("owner")
+        if owner is not None:
+            kind = "army" if body.get("army") else "garrison"
+            marks.append(PieceMark(kind, player_colour(int(owner)), f"seat {owner} {kind}"))
+        colour = player_colour(int(owner)) if owner is not None else "#ffffff"
+        for building in sorted(body.get("buildings") or ()):
+            label = "Great Wall fort" if building == "fort" and body.get("great_wall") else ""
+            marks.append(PieceMark(str(building), colour, label))
+        if marks:
+            pieces[land] = marks
+    turn = view.get("turn")
+    if isinstance(turn, Mapping) and turn.get("seat") is not None:
+        colour = player_colour(int(turn["seat"]))
+        for water in [*(turn.get("fleets") or ()), *(turn.get("event_fleets") or ())]:
+            pieces.setdefault(str(water), []).append(
+                PieceMark("fleet", colour, f"seat {turn['seat']} fleet")
+            )
+    return pieces
+
+
+def table_svg(board: Board, view: Mapping[str, Any]) -> str:
+    """The board with the pieces `view` shows (a view hides only what its viewer may not see,
+    so the picture shows exactly that too)."""
+    return board_svg(board, pieces_of_view(view))
