@@ -125,7 +125,7 @@ def append_rate(store: EventStore, appends: int = 3000) -> float:
     game_id = f"bench-{uuid.uuid4().hex}"
     payload = json.dumps(
         {
-            "type": "ArmyPlaced",
+            "type": "hotw.ArmyPlaced",
             "schema_version": 1,
             "data": {"seat": 2, "land": "tigris", "pool": "empire"},
             "rule": "hotw24.expand.outcome.uncontrolled",

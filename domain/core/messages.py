@@ -119,6 +119,9 @@ ENVELOPE_FIELDS = frozenset({"rule", "visibility", "draws"})
 
 E = TypeVar("E", bound="Event")
 _EVENT_TYPES: dict[str, type[Event]] = {}
+_UNQUALIFIED: dict[str, str] = {}
+"""A family event's class name → its namespaced type name, for logs recorded before event
+types were namespaced (read only; new events are stored under the namespaced name)."""
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 _UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 
@@ -128,6 +131,10 @@ class Event:
     """Base of every event. Subclasses add their data fields and register with `@event`."""
 
     SCHEMA_VERSION: ClassVar[int] = 1
+    FAMILY: ClassVar[str] = ""
+    """The ruleset family whose vocabulary the event belongs to: its type is stored as
+    `<family>.<ClassName>`, so two games may each have a `GameEnded` (empty: the kernel's)."""
+    TYPE_NAME: ClassVar[str] = ""
     REVEALS_HIDDEN: ClassVar[bool] = False
     """A public event that turns a hidden item face up (an undo cannot go back past it)."""
 
@@ -137,7 +144,7 @@ class Event:
 
     @property
     def type(self) -> str:
-        return type(self).__name__
+        return self.TYPE_NAME or type(self).__name__
 
     def data(self) -> dict[str, Any]:
         return {name: plain_value(getattr(self, name)) for name in _data_fields(type(self))}
@@ -156,11 +163,15 @@ def _data_fields(cls: type[Event]) -> tuple[str, ...]:
 
 
 def event(cls: type[E]) -> type[E]:
-    """Register an event type under its class name (past tense, unique across rulesets)."""
-    name = cls.__name__
+    """Register an event type under its name: the class name (past tense), namespaced by its
+    ruleset family (`hotw.ArmyPlaced`); the kernel's own events are not namespaced."""
+    name = f"{cls.FAMILY}.{cls.__name__}" if cls.FAMILY else cls.__name__
     if name in _EVENT_TYPES and _EVENT_TYPES[name] is not cls:
         raise ValueError(f"event type {name} registered twice")
+    cls.TYPE_NAME = name
     _EVENT_TYPES[name] = cls
+    if cls.FAMILY:
+        _UNQUALIFIED.setdefault(cls.__name__, name)
     return cls
 
 
@@ -175,10 +186,12 @@ def upcaster(type_name: str, from_version: int) -> Callable[[Upcaster], Upcaster
 
 
 def event_type(name: str) -> type[Event]:
-    try:
-        return _EVENT_TYPES[name]
-    except KeyError:
-        raise KeyError(f"unknown event type {name!r}") from None
+    """The event type stored under `name` (an unqualified family name of an older log is read
+    as the first family's that registered it: History of the World's, the only one then)."""
+    found = _EVENT_TYPES.get(name) or _EVENT_TYPES.get(_UNQUALIFIED.get(name, ""))
+    if found is None:
+        raise KeyError(f"unknown event type {name!r}")
+    return found
 
 
 def registered_event_types() -> Iterator[str]:
@@ -209,12 +222,11 @@ def _tuples_for_lists(value: Any) -> Any:
 
 def event_from_record(record: Mapping[str, Any]) -> Event:
     """Rebuild an event from its stored form, lifting old shapes through the upcasters."""
-    name = record["type"]
-    cls = event_type(name)
+    cls = event_type(record["type"])
     data = dict(record.get("data") or {})
     version = int(record.get("schema_version", 1))
     while version < cls.SCHEMA_VERSION:
-        data = _UPCASTERS[(name, version)](data)
+        data = _UPCASTERS[(cls.TYPE_NAME, version)](data)
         version += 1
     kwargs = {k: _tuples_for_lists(v) for k, v in data.items()}
     draws = tuple(Draw(int(k), int(n), int(r)) for k, n, r in record.get("draws") or ())

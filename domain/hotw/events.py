@@ -11,12 +11,20 @@ from dataclasses import dataclass
 
 from domain.core.messages import Event, event
 
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HotwEvent(Event):
+    """An event of the History of the World family (every edition shares the vocabulary)."""
+
+    FAMILY = "hotw"
+
+
 # --- setting up -------------------------------------------------------------------------------
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class GoldChestsPlaced(Event):
+class GoldChestsPlaced(HotwEvent):
     """The chests in random order: order[i] is the seat whose chest is on space i + 1."""
 
     order: tuple[int, ...]
@@ -24,7 +32,7 @@ class GoldChestsPlaced(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class HonorStackShuffled(Event):
+class HonorStackShuffled(HotwEvent):
     """A player's Honors shuffled face down (top first); private to nobody."""
 
     seat: int
@@ -33,7 +41,7 @@ class HonorStackShuffled(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class HonorTurnedUp(Event):
+class HonorTurnedUp(HotwEvent):
     """The top Honor of the stack is turned face up onto space 1 of the Honor track (setup)."""
 
     REVEALS_HIDDEN = True
@@ -44,7 +52,7 @@ class HonorTurnedUp(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class CardsCountedOut(Event):
+class CardsCountedOut(HotwEvent):
     """One epoch's Empire and Event cards counted out face down; the rest removed unseen."""
 
     epoch: int
@@ -57,13 +65,13 @@ class CardsCountedOut(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EpochBegan(Event):
+class EpochBegan(HotwEvent):
     epoch: int
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class AreasActivated(Event):
+class AreasActivated(HotwEvent):
     epoch: int
     areas: tuple[str, ...]
     tokens: tuple[str, ...]
@@ -71,7 +79,7 @@ class AreasActivated(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class AreaTokenDrawn(Event):
+class AreaTokenDrawn(HotwEvent):
     """Epoch I: a player draws one token from the bag and keeps it secretly."""
 
     seat: int
@@ -80,7 +88,7 @@ class AreaTokenDrawn(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class AreaTokensDrawn(Event):
+class AreaTokensDrawn(HotwEvent):
     """Epochs II-V: the player with most gold draws players + 1 tokens."""
 
     seat: int
@@ -89,14 +97,14 @@ class AreaTokensDrawn(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class AreaTokenChosen(Event):
+class AreaTokenChosen(HotwEvent):
     seat: int
     token: str
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class AreaTokensPassed(Event):
+class AreaTokensPassed(HotwEvent):
     from_seat: int
     to_seat: int
     tokens: tuple[str, ...]
@@ -104,7 +112,7 @@ class AreaTokensPassed(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EndgameTokenPlaced(Event):
+class EndgameTokenPlaced(HotwEvent):
     epoch: int
     token: str
     face_up: bool
@@ -113,14 +121,14 @@ class EndgameTokenPlaced(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EventCardDealt(Event):
+class EventCardDealt(HotwEvent):
     seat: int
     card: str
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EmpireCardsDisplayed(Event):
+class EmpireCardsDisplayed(HotwEvent):
     REVEALS_HIDDEN = True
 
     epoch: int
@@ -129,7 +137,7 @@ class EmpireCardsDisplayed(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EmpireCardChosen(Event):
+class EmpireCardChosen(HotwEvent):
     seat: int
     card: str
 
@@ -139,7 +147,7 @@ class EmpireCardChosen(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EventCardsTaken(Event):
+class EventCardsTaken(HotwEvent):
     """Option 1: the player with most gold takes the epoch's Event cards (seen by that seat)."""
 
     seat: int
@@ -148,7 +156,7 @@ class EventCardsTaken(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EventCardChosen(Event):
+class EventCardChosen(HotwEvent):
     """Option 1: a player secretly keeps one of the Event cards on offer."""
 
     seat: int
@@ -157,7 +165,7 @@ class EventCardChosen(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EventCardsPassed(Event):
+class EventCardsPassed(HotwEvent):
     """Option 1: the remaining Event cards go to the player with the next most gold."""
 
     from_seat: int
@@ -167,7 +175,7 @@ class EventCardsPassed(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EmpireCardsTaken(Event):
+class EmpireCardsTaken(HotwEvent):
     """Option 2: the player with least gold takes the epoch's Empire cards (seen by that seat)."""
 
     seat: int
@@ -176,7 +184,7 @@ class EmpireCardsTaken(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class HiddenEmpireCardChosen(Event):
+class HiddenEmpireCardChosen(HotwEvent):
     """Option 2: a player secretly keeps one of the Empire cards on offer."""
 
     seat: int
@@ -185,7 +193,7 @@ class HiddenEmpireCardChosen(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EmpireCardsPassed(Event):
+class EmpireCardsPassed(HotwEvent):
     """Option 2: the remaining Empire cards go to the player with the next least gold."""
 
     from_seat: int
@@ -195,7 +203,7 @@ class EmpireCardsPassed(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EmpireCardRevealed(Event):
+class EmpireCardRevealed(HotwEvent):
     """Option 2: a secretly chosen Empire card is shown as its turn comes."""
 
     REVEALS_HIDDEN = True
@@ -209,7 +217,7 @@ class EmpireCardRevealed(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class PairedAreaTokenDrawn(Event):
+class PairedAreaTokenDrawn(HotwEvent):
     """Option 4: a player takes one face-down Paired Area token and keeps it secretly."""
 
     seat: int
@@ -218,7 +226,7 @@ class PairedAreaTokenDrawn(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EpochEnded(Event):
+class EpochEnded(HotwEvent):
     epoch: int
 
 
@@ -227,14 +235,14 @@ class EpochEnded(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class TurnBegan(Event):
+class TurnBegan(HotwEvent):
     seat: int
     card: str
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class PhaseBegan(Event):
+class PhaseBegan(HotwEvent):
     seat: int
     phase: str
     empire_index: int = 0
@@ -242,7 +250,7 @@ class PhaseBegan(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EventRevealed(Event):
+class EventRevealed(HotwEvent):
     REVEALS_HIDDEN = True
 
     seat: int
@@ -251,7 +259,7 @@ class EventRevealed(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EventCarriedOut(Event):
+class EventCarriedOut(HotwEvent):
     """A text Event's instructions begin (in phase A, or in its Later Event phase)."""
 
     seat: int
@@ -260,7 +268,7 @@ class EventCarriedOut(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EventPoolFilled(Event):
+class EventPoolFilled(HotwEvent):
     seat: int
     people: int
     fleets: int = 0
@@ -269,7 +277,7 @@ class EventPoolFilled(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EmpirePoolFilled(Event):
+class EmpirePoolFilled(HotwEvent):
     seat: int
     people: int
     fleets: int = 0
@@ -278,28 +286,28 @@ class EmpirePoolFilled(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class StartLandChoiceOffered(Event):
+class StartLandChoiceOffered(HotwEvent):
     seat: int
     card: str
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class BuildingRemoved(Event):
+class BuildingRemoved(HotwEvent):
     land: str
     building: str
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class GarrisonRemoved(Event):
+class GarrisonRemoved(HotwEvent):
     land: str
     owner: int
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class ArmyPlaced(Event):
+class ArmyPlaced(HotwEvent):
     seat: int
     land: str
     pool: str
@@ -307,14 +315,14 @@ class ArmyPlaced(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class GarrisonSurrendered(Event):
+class GarrisonSurrendered(HotwEvent):
     seat: int
     land: str
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class InvasionSucceeded(Event):
+class InvasionSucceeded(HotwEvent):
     seat: int
     land: str
     enemy: int
@@ -325,7 +333,7 @@ class InvasionSucceeded(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class InvasionFrustrated(Event):
+class InvasionFrustrated(HotwEvent):
     seat: int
     land: str
     enemy: int
@@ -339,7 +347,7 @@ class InvasionFrustrated(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class InvasionRepulsed(Event):
+class InvasionRepulsed(HotwEvent):
     """Option 3: the invasion is frustrated; only the Empire's army is removed, the garrison
     holds the land."""
 
@@ -354,7 +362,7 @@ class InvasionRepulsed(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class InvasionModifierSet(Event):
+class InvasionModifierSet(HotwEvent):
     """Option 3: the Invasion modifier counter goes on (or is turned to) `modifier` for the
     next invasion of `land`."""
 
@@ -365,7 +373,7 @@ class InvasionModifierSet(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class InvasionModifierRemoved(Event):
+class InvasionModifierRemoved(HotwEvent):
     """Option 3: the counter comes off (the invasion succeeded, or the player did not go on)."""
 
     seat: int
@@ -374,7 +382,7 @@ class InvasionModifierRemoved(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class ConquestPointsAwarded(Event):
+class ConquestPointsAwarded(HotwEvent):
     """Option 3: a successful invasion's winning margin, to spend on lands of `enemy`."""
 
     seat: int
@@ -387,7 +395,7 @@ class ConquestPointsAwarded(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class LandConquered(Event):
+class LandConquered(HotwEvent):
     """Option 3: an army from the pool takes an Enemy land for `cost` conquest points, with no
     dice; the garrison is removed."""
 
@@ -400,7 +408,7 @@ class LandConquered(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class ConquestEnded(Event):
+class ConquestEnded(HotwEvent):
     """Option 3: the conquest is over; `unspent` points are lost."""
 
     seat: int
@@ -409,7 +417,7 @@ class ConquestEnded(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class BuildingsPlundered(Event):
+class BuildingsPlundered(HotwEvent):
     seat: int
     land: str
     gold: int
@@ -417,7 +425,7 @@ class BuildingsPlundered(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class BuildingReduced(Event):
+class BuildingReduced(HotwEvent):
     land: str
     removed: tuple[str, ...]
     city_added: bool = False
@@ -425,14 +433,14 @@ class BuildingReduced(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class BuildingPlaced(Event):
+class BuildingPlaced(HotwEvent):
     land: str
     building: str
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class BuildingSupplyExhausted(Event):
+class BuildingSupplyExhausted(HotwEvent):
     seat: int
     building: str
     land: str
@@ -440,7 +448,7 @@ class BuildingSupplyExhausted(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class BuildingTaken(Event):
+class BuildingTaken(HotwEvent):
     """A building taken from an Enemy land because its kind ran out (p10)."""
 
     seat: int
@@ -451,14 +459,14 @@ class BuildingTaken(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class BuildingNotPlaced(Event):
+class BuildingNotPlaced(HotwEvent):
     land: str
     building: str
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class FleetPlaced(Event):
+class FleetPlaced(HotwEvent):
     seat: int
     water: str
     pool: str
@@ -466,7 +474,7 @@ class FleetPlaced(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class FortBuilt(Event):
+class FortBuilt(HotwEvent):
     """A people piece of the Empire pool is spent to build a fort (p7)."""
 
     seat: int
@@ -475,14 +483,14 @@ class FortBuilt(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class GreatWallFortPlaced(Event):
+class GreatWallFortPlaced(HotwEvent):
     seat: int
     land: str
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class GreatWallFortsPooled(Event):
+class GreatWallFortsPooled(HotwEvent):
     """A Dynasty's Great Wall forts go from the supply into its Empire pool."""
 
     seat: int
@@ -491,7 +499,7 @@ class GreatWallFortsPooled(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class GreatWallLimitReached(Event):
+class GreatWallLimitReached(HotwEvent):
     """Too few Great Wall forts are left for an arriving Dynasty: `count` must come off."""
 
     seat: int
@@ -500,7 +508,7 @@ class GreatWallLimitReached(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class GreatWallFortRemoved(Event):
+class GreatWallFortRemoved(HotwEvent):
     """A Great Wall fort comes off the map into the arriving Dynasty's pool (p10)."""
 
     seat: int
@@ -509,20 +517,20 @@ class GreatWallFortRemoved(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class LeaderUsed(Event):
+class LeaderUsed(HotwEvent):
     seat: int
     ignores: str | None = None
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class LeaderRemoved(Event):
+class LeaderRemoved(HotwEvent):
     seat: int
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class PoolCleared(Event):
+class PoolCleared(HotwEvent):
     """End of Expand: pieces left in the Empire pool are removed."""
 
     seat: int
@@ -533,7 +541,7 @@ class PoolCleared(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EventConcluded(Event):
+class EventConcluded(HotwEvent):
     """Before establishing: Event armies laid down, its fleets removed, its pool emptied."""
 
     seat: int
@@ -546,21 +554,21 @@ class EventConcluded(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class MonumentsDue(Event):
+class MonumentsDue(HotwEvent):
     seat: int
     count: int
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class MonumentsUnbuilt(Event):
+class MonumentsUnbuilt(HotwEvent):
     seat: int
     count: int
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class HonorAwarded(Event):
+class HonorAwarded(HotwEvent):
     REVEALS_HIDDEN = True
 
     seat: int
@@ -569,7 +577,7 @@ class HonorAwarded(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class HonorPlayed(Event):
+class HonorPlayed(HotwEvent):
     seat: int
     honor: str
     for_effect: bool
@@ -578,7 +586,7 @@ class HonorPlayed(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class GoldCollected(Event):
+class GoldCollected(HotwEvent):
     seat: int
     amount: int
     reason: str = ""
@@ -586,42 +594,42 @@ class GoldCollected(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class GoldLost(Event):
+class GoldLost(HotwEvent):
     seat: int
     amount: int
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class PeopleRecruited(Event):
+class PeopleRecruited(HotwEvent):
     seat: int
     count: int
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class AreaChosen(Event):
+class AreaChosen(HotwEvent):
     seat: int
     area: str
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class LandChosen(Event):
+class LandChosen(HotwEvent):
     seat: int
     land: str
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class WaterChosen(Event):
+class WaterChosen(HotwEvent):
     seat: int
     water: str
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EffectCompleted(Event):
+class EffectCompleted(HotwEvent):
     seat: int
     index: int
     lands: tuple[str, ...] = ()
@@ -629,7 +637,7 @@ class EffectCompleted(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EffectsEnded(Event):
+class EffectsEnded(HotwEvent):
     seat: int
     source: str
     source_id: str
@@ -637,7 +645,7 @@ class EffectsEnded(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class AreaTokenPlayed(Event):
+class AreaTokenPlayed(HotwEvent):
     REVEALS_HIDDEN = True
 
     seat: int
@@ -646,21 +654,21 @@ class AreaTokenPlayed(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class ArmiesLaidDown(Event):
+class ArmiesLaidDown(HotwEvent):
     seat: int
     lands: tuple[str, ...]
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class FleetsRemoved(Event):
+class FleetsRemoved(HotwEvent):
     seat: int
     waters: tuple[str, ...]
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class TurnEnded(Event):
+class TurnEnded(HotwEvent):
     seat: int
     card: str
 
@@ -670,13 +678,13 @@ class TurnEnded(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EndgameBegan(Event):
+class EndgameBegan(HotwEvent):
     order: tuple[int, ...]
 
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class EndgameTokenRevealed(Event):
+class EndgameTokenRevealed(HotwEvent):
     REVEALS_HIDDEN = True
 
     epoch: int
@@ -685,7 +693,7 @@ class EndgameTokenRevealed(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class GameEnded(Event):
+class GameEnded(HotwEvent):
     gold: tuple[int, ...]
     ranking: tuple[tuple[int, ...], ...]
     people_shown: tuple[int, ...]

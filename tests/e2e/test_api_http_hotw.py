@@ -185,11 +185,11 @@ def test_four_http_clients_play_a_whole_hotw_game_that_the_worker_closes_epochs_
     commands = Counter(actor for actor, _ in {(r.actor, r.command_id) for r in log})
     assert [commands[seat] for seat in range(4)] == [client.moves for client in clients]
     assert commands["worker"] == 5
-    opened = [r for r in log if r.event.type in ("EpochBegan", "EndgameBegan")]
+    opened = [r for r in log if r.event.type in ("hotw.EpochBegan", "hotw.EndgameBegan")]
     assert [(r.event.type, r.actor) for r in opened] == [
-        ("EpochBegan", "system"),
-        *[("EpochBegan", "worker")] * 4,
-        ("EndgameBegan", "worker"),
+        ("hotw.EpochBegan", "system"),
+        *[("hotw.EpochBegan", "worker")] * 4,
+        ("hotw.EndgameBegan", "worker"),
     ]
     # seats that tried to act while the worker closed an epoch were told to retry
     probes = sum((client.probes for client in clients), Counter())
@@ -222,7 +222,7 @@ def the_worker_closed_every_epoch_in_rq(
         {
             r.version - 1
             for r in log
-            if r.actor == "worker" and r.event.type in ("EpochBegan", "EndgameBegan")
+            if r.actor == "worker" and r.event.type in ("hotw.EpochBegan", "hotw.EndgameBegan")
         }
     )
     assert len(starts) == 5

@@ -462,10 +462,10 @@ def test_the_public_draw_of_the_face_up_endgame_token_tells_nothing_of_the_seats
         )
         log = [Recorded(n, e, "system") for n, e in enumerate(events, start=1)]
         public = [recorded.seen_by(None) for recorded in log]
-        bag = next(e for e in public if e["type"] == "AreasActivated")["data"]["tokens"]
-        face_up = next(e for e in public if e["type"] == "EndgameTokenPlaced")
+        bag = next(e for e in public if e["type"] == "hotw.AreasActivated")["data"]["tokens"]
+        face_up = next(e for e in public if e["type"] == "hotw.EndgameTokenPlaced")
         ((_, _, index),) = face_up["draws"]
         position = bag.index(face_up["data"]["token"])
-        drawn = [r.event.data()["token"] for r in log if r.event.type == "AreaTokenDrawn"]
+        drawn = [r.event.data()["token"] for r in log if r.event.type == "hotw.AreaTokenDrawn"]
         told.append(position - index == sum(bag.index(t) < position for t in drawn))
     assert not all(told), "the spectator can always tell"

@@ -70,31 +70,31 @@ HONORS = frozenset(honor.id for honor in PACK.cards.honors)
 
 SECRET_TYPES = frozenset(
     {
-        "HonorStackShuffled",
-        "CardsCountedOut",
+        "hotw.HonorStackShuffled",
+        "hotw.CardsCountedOut",
         "PositionLoaded",
-        "AreaTokenDrawn",
-        "AreaTokensDrawn",
-        "AreaTokenChosen",
-        "AreaTokensPassed",
-        "EndgameTokenPlaced",
-        "EventCardDealt",
-        "EventCardsTaken",
-        "EventCardChosen",
-        "EventCardsPassed",
-        "EmpireCardsTaken",
-        "HiddenEmpireCardChosen",
-        "EmpireCardsPassed",
-        "PairedAreaTokenDrawn",
+        "hotw.AreaTokenDrawn",
+        "hotw.AreaTokensDrawn",
+        "hotw.AreaTokenChosen",
+        "hotw.AreaTokensPassed",
+        "hotw.EndgameTokenPlaced",
+        "hotw.EventCardDealt",
+        "hotw.EventCardsTaken",
+        "hotw.EventCardChosen",
+        "hotw.EventCardsPassed",
+        "hotw.EmpireCardsTaken",
+        "hotw.HiddenEmpireCardChosen",
+        "hotw.EmpireCardsPassed",
+        "hotw.PairedAreaTokenDrawn",
     }
 )
 REVEALING_TYPES = frozenset(
     {
-        "EmpireCardsDisplayed",
-        "EventRevealed",
-        "AreaTokenPlayed",
-        "EndgameTokenRevealed",
-        "EmpireCardRevealed",
+        "hotw.EmpireCardsDisplayed",
+        "hotw.EventRevealed",
+        "hotw.AreaTokenPlayed",
+        "hotw.EndgameTokenRevealed",
+        "hotw.EmpireCardRevealed",
     }
 )
 WORD = re.compile(r"[a-z0-9+-]+")
@@ -104,23 +104,23 @@ STRING_LIST = re.compile(r'\[\s*"[a-z0-9-]+"(?:\s*,\s*"[a-z0-9-]+")+\s*\]')
 
 def entitled(event_type: str, data: Mapping[str, Any]) -> frozenset[int] | None:
     """The seats the rules let see an event in full; None when everybody may."""
-    if event_type in ("HonorStackShuffled", "CardsCountedOut", "PositionLoaded"):
+    if event_type in ("hotw.HonorStackShuffled", "hotw.CardsCountedOut", "PositionLoaded"):
         return NOBODY
     if event_type in (
-        "AreaTokenDrawn",
-        "AreaTokensDrawn",
-        "AreaTokenChosen",
-        "EventCardDealt",
-        "EventCardsTaken",
-        "EventCardChosen",
-        "EmpireCardsTaken",
-        "HiddenEmpireCardChosen",
-        "PairedAreaTokenDrawn",
+        "hotw.AreaTokenDrawn",
+        "hotw.AreaTokensDrawn",
+        "hotw.AreaTokenChosen",
+        "hotw.EventCardDealt",
+        "hotw.EventCardsTaken",
+        "hotw.EventCardChosen",
+        "hotw.EmpireCardsTaken",
+        "hotw.HiddenEmpireCardChosen",
+        "hotw.PairedAreaTokenDrawn",
     ):
         return frozenset({data["seat"]})
-    if event_type in ("AreaTokensPassed", "EventCardsPassed", "EmpireCardsPassed"):
+    if event_type in ("hotw.AreaTokensPassed", "hotw.EventCardsPassed", "hotw.EmpireCardsPassed"):
         return frozenset({data["from_seat"], data["to_seat"]})
-    if event_type == "EndgameTokenPlaced" and not data["face_up"]:
+    if event_type == "hotw.EndgameTokenPlaced" and not data["face_up"]:
         return frozenset(data["known_by"])
     return None
 
@@ -233,42 +233,42 @@ class Timeline:
             timeline.entitled[version] = who
             timeline.types[version] = ev.type
             match ev.type:
-                case "AreasActivated":
+                case "hotw.AreasActivated":
                     tokens.update(dict.fromkeys(data["tokens"], BAG))
-                case "AreaTokenDrawn" | "AreaTokenChosen" | "PairedAreaTokenDrawn":
+                case "hotw.AreaTokenDrawn" | "hotw.AreaTokenChosen" | "hotw.PairedAreaTokenDrawn":
                     tokens[data["token"]] = frozenset({data["seat"]})
-                case "AreaTokensDrawn":
+                case "hotw.AreaTokensDrawn":
                     tokens.update(dict.fromkeys(data["tokens"], frozenset({data["seat"]})))
-                case "AreaTokensPassed":
+                case "hotw.AreaTokensPassed":
                     seats = frozenset({data["from_seat"], data["to_seat"]})
                     tokens.update(dict.fromkeys(data["tokens"], seats))
-                case "EndgameTokenPlaced":
+                case "hotw.EndgameTokenPlaced":
                     face_up = data["face_up"]
                     tokens[data["token"]] = PUBLIC if face_up else frozenset(data["known_by"])
-                case "AreaTokenPlayed" | "EndgameTokenRevealed":
+                case "hotw.AreaTokenPlayed" | "hotw.EndgameTokenRevealed":
                     tokens[data["token"]] = PUBLIC
-                case "EventCardDealt":
+                case "hotw.EventCardDealt":
                     if cards[data["card"]] != PUBLIC:
                         cards[data["card"]] = frozenset({data["seat"]})
-                case "EventCardsTaken" | "EmpireCardsTaken":
+                case "hotw.EventCardsTaken" | "hotw.EmpireCardsTaken":
                     cards.update(dict.fromkeys(data["cards"], frozenset({data["seat"]})))
-                case "EventCardsPassed" | "EmpireCardsPassed":
+                case "hotw.EventCardsPassed" | "hotw.EmpireCardsPassed":
                     for card in data["cards"]:
                         cards[card] = cards[card] | {data["to_seat"]}  # type: ignore[operator]
-                case "EmpireCardRevealed":
+                case "hotw.EmpireCardRevealed":
                     cards[data["card"]] = PUBLIC
-                case "EmpireCardsDisplayed":
+                case "hotw.EmpireCardsDisplayed":
                     cards.update(dict.fromkeys(data["cards"], PUBLIC))
-                case "EventRevealed":
+                case "hotw.EventRevealed":
                     cards[data["card"]] = PUBLIC
                 case "SeedRevealed":
                     seed_public = True
-                case "HonorStackShuffled":
+                case "hotw.HonorStackShuffled":
                     shuffled[data["seat"]] = tuple(data["stack"])
-                case "HonorTurnedUp" | "HonorAwarded":
+                case "hotw.HonorTurnedUp" | "hotw.HonorAwarded":
                     top = shuffled.get(data["seat"], ())
                     shuffled[data["seat"]] = tuple(h for h in top if h != data["honor"])
-            if who is None and ev.type not in ("AreasActivated", *REVEALING_TYPES):
+            if who is None and ev.type not in ("hotw.AreasActivated", *REVEALING_TYPES):
                 still_hidden = {
                     item
                     for item in words_in(data) & (TOKENS | SEARCHED_CARDS)

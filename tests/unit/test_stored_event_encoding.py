@@ -77,3 +77,35 @@ def test_an_event_is_stored_as_its_envelope_without_the_version_and_reads_back_t
         stored = json.loads(stored_payload(recorded.as_dict()))
         assert "version" not in stored
         assert Recorded.from_dict({**stored, "version": recorded.version}) == recorded
+
+
+def test_an_event_recorded_before_types_were_namespaced_reads_as_its_familys_type():
+    """Logs written before event types carried their family (`FortBuilt`, not
+    `hotw.FortBuilt`) replay unchanged: the bare name is the History of the World event."""
+    from domain.core.messages import event_from_record
+    from domain.hotw.events import FortBuilt
+
+    old = json.loads(EVENT)
+    read = event_from_record(old)
+    assert type(read) is FortBuilt
+    assert read.type == "hotw.FortBuilt"
+    assert event_from_record({**old, "type": "hotw.FortBuilt"}) == read
+
+
+def test_two_families_may_each_name_an_event_game_ended_without_colliding():
+    from dataclasses import dataclass
+
+    from domain.core.messages import Event, event, event_type
+    from domain.hotw.events import GameEnded as HotwGameEnded
+
+    @event
+    @dataclass(frozen=True, kw_only=True, slots=True)
+    class GameEnded(Event):
+        FAMILY = "otherfamily"
+
+        winner: int
+
+    assert HotwGameEnded.TYPE_NAME == "hotw.GameEnded"
+    assert GameEnded(rule="x.end", winner=1).type == "otherfamily.GameEnded"
+    assert event_type("otherfamily.GameEnded") is GameEnded
+    assert event_type("hotw.GameEnded") is HotwGameEnded
