@@ -158,7 +158,13 @@ class EventSchema(Schema):
     (`redacted: true`, no draws)."""
 
     version = fields.Integer(required=True)
-    type = fields.String(required=True, metadata={"description": "Past tense, namespaced by the ruleset family (hotw.ArmyPlaced); the kernel's own events are not (GameCreated)."})
+    type = fields.String(
+        required=True,
+        metadata={
+            "description": "Past tense, namespaced by the ruleset family (hotw.ArmyPlaced); "
+            "the kernel's own events are not (GameCreated)."
+        },
+    )
     schema_version = fields.Integer(required=True)
     data = fields.Dict(required=True)
     rule = fields.String(required=True, metadata={"description": "Rules-catalogue id."})

@@ -4,8 +4,8 @@ declare their names, options and rule ids and override what differs (e.g. `resol
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from domain.core.chance import Chance
 from domain.core.errors import RuleViolation
@@ -13,7 +13,7 @@ from domain.core.messages import Command, Event
 from domain.core.ruleset import Decision, Ruleset, Setup
 from domain.hotw import codec
 from domain.hotw.evolve import evolve
-from domain.hotw.model import FLEET, GREAT_WALL, HotwState, Option, Player, Stage
+from domain.hotw.model import FLEET, GREAT_WALL, HotwState, Player, Stage, Variant
 from domain.hotw.pack import HotwPack
 from domain.hotw.rules import actions, endgame, organization
 from domain.hotw.rules.conquest import invade_with_conquest
@@ -31,6 +31,8 @@ class HotwRuleset(Ruleset[HotwState]):
     """History of the World: every rule of the base game; editions subclass it."""
 
     pack: HotwPack
+    variant_options: ClassVar[Mapping[str, Variant]] = {}
+    """The edition's boolean options that switch on a shared variant rule, by option name."""
 
     def __init__(self, pack: Any = None) -> None:
         super().__init__(pack)
@@ -53,7 +55,11 @@ class HotwRuleset(Ruleset[HotwState]):
             stage=Stage.SETUP,
             players=tuple(Player(name=name, supply=people) for name in setup.players),
             dice=bool(setup.options.get("dice", True)),
-            options=frozenset(option for option in Option if setup.options.get(option.value)),
+            options=frozenset(
+                variant
+                for option, variant in self.variant_options.items()
+                if setup.options.get(option)
+            ),
             supply=supply,
         )
 
@@ -130,7 +136,7 @@ class HotwRuleset(Ruleset[HotwState]):
 
     def resolve_invasion(self, ctx: Ctx, land: str, invader: Invader) -> None:
         """Settle an invasion (p6), or by Option 3's rules when it is in force."""
-        if ctx.state.has_option(Option.INVASION_AND_CONQUEST):
+        if ctx.state.has_option(Variant.INVASION_AND_CONQUEST):
             invade_with_conquest(ctx, land, invader)
         elif ctx.state.dice:
             invade_with_dice(ctx, land, invader)

@@ -46,13 +46,19 @@ class OrganizationStep(StrEnum):
     """Option 2: the Empire cards passed up the gold order, each seat choosing one secretly."""
 
 
-class Option(StrEnum):
-    """The four optional rules (p11-p12), declared as boolean options of the ruleset."""
+class Variant(StrEnum):
+    """Variant rules the shared chapters know how to play, switched on per game by an edition's
+    options (`HotwRuleset.variant_options`). 2024 offers all four as its optional rules
+    (p11-p12); another edition may offer some of them, under names of its own."""
 
     EVENT_CARD_SELECTION = "event_card_selection"
+    """The player with most gold takes the Event cards and passes them on (organization)."""
     HIDDEN_EMPIRE_CARDS = "hidden_empire_cards"
+    """Empire cards passed up the gold order and chosen in secret (organization)."""
     INVASION_AND_CONQUEST = "invasion_and_conquest"
+    """Terrain dice, the Invasion modifier and conquest points (conquest)."""
     PAIRED_AREA_TOKENS = "paired_area_tokens"
+    """One secret Paired Area token per player (organization, conclude the turn)."""
 
 
 class Control(StrEnum):
@@ -267,8 +273,8 @@ class HotwState:
     stage: Stage
     players: tuple[Player, ...]
     dice: bool = True
-    options: frozenset[Option] = frozenset()
-    """The optional rules in force (p11-p12), fixed at creation."""
+    options: frozenset[Variant] = frozenset()
+    """The variant rules in force, fixed at creation."""
     lands: Mapping[str, LandState] = field(default_factory=dict)
     arrivals: int = 0
     """How many chest moves have happened: gives each arrival its place in a stack."""
@@ -318,8 +324,8 @@ class HotwState:
             return Control.ENEMY
         return Control.EMPIRE if state.standing else Control.FRIENDLY
 
-    def has_option(self, option: Option) -> bool:
-        return option in self.options
+    def has_option(self, variant: Variant) -> bool:
+        return variant in self.options
 
     @property
     def current_seat(self) -> int | None:

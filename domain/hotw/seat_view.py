@@ -27,7 +27,6 @@ from domain.hotw.model import (
     HotwState,
     LandState,
     MonumentTask,
-    Option,
     OrganizationStep,
     Player,
     Pool,
@@ -35,6 +34,7 @@ from domain.hotw.model import (
     StartLandTask,
     Task,
     Turn,
+    Variant,
 )
 from domain.hotw.pack import HotwPack
 from domain.hotw.rules.effects import effects_of, needs_area
@@ -59,7 +59,7 @@ def state_from_view(pack: HotwPack, position: Mapping[str, Any]) -> HotwState:
         stage=stage,
         players=players,
         dice=bool(view.get("dice", True)),
-        options=frozenset(Option(o) for o in view.get("options") or ()),
+        options=frozenset(Variant(o) for o in view.get("options") or ()),
         lands={land: _land(body) for land, body in (view.get("lands") or {}).items()},
         arrivals=max((p.arrival for p in players), default=0),
         supply=dict(view.get("supply") or {}),

@@ -17,10 +17,10 @@ from domain.hotw.model import (
     ConquestTask,
     EffectTask,
     HotwState,
-    Option,
     OrganizationStep,
     Pool,
     Stage,
+    Variant,
 )
 from domain.hotw.pack import HotwPack
 from domain.hotw.rules import actions
@@ -241,7 +241,7 @@ def refusal_for(
         return _no("a choice is awaited first", "turn.current-player-only", command)
     if state.stage is Stage.ORGANIZATION:
         if kind == "choose_event_card":
-            if not state.has_option(Option.EVENT_CARD_SELECTION):
+            if not state.has_option(Variant.EVENT_CARD_SELECTION):
                 return _no(
                     "Event cards are dealt, not chosen (Option 1 is not in play)",
                     "organization.event-cards",

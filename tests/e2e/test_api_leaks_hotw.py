@@ -25,7 +25,7 @@ from domain.core.chance import Chance
 from domain.core.frozen import evolved
 from domain.core.kernel import Game, creation_events, decide, fold, replay
 from domain.core.messages import Recorded
-from domain.hotw.model import Option
+from domain.hotw.editions.hotw_2024 import Option
 from service.chance import HmacSource, commitment
 from service.games import GameService, recorded_from
 from service.rulesets import ruleset

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from cli.main import main
-from domain.hotw.model import Option
+from domain.hotw.editions.hotw_2024 import Option
 from tests.support.api import bearer
 
 HOTW = "hotw-2024"

@@ -7,12 +7,22 @@ by default, in any combination except Option 3 without dice.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import Any
 
 from domain.core.errors import InvalidOptions
 from domain.core.ruleset import OptionSpec, register_ruleset
 from domain.hotw.engine import HotwRuleset
-from domain.hotw.model import Option
+from domain.hotw.model import Variant
+
+
+class Option(StrEnum):
+    """The four optional rules of the 2024 rulebook (p11-p12), each a shared variant rule."""
+
+    EVENT_CARD_SELECTION = Variant.EVENT_CARD_SELECTION.value
+    HIDDEN_EMPIRE_CARDS = Variant.HIDDEN_EMPIRE_CARDS.value
+    INVASION_AND_CONQUEST = Variant.INVASION_AND_CONQUEST.value
+    PAIRED_AREA_TOKENS = Variant.PAIRED_AREA_TOKENS.value
 
 
 @register_ruleset
@@ -60,6 +70,7 @@ class Hotw2024(HotwRuleset):
             "the turn phase for gold in both its areas (hotw24.option4.paired-tokens)",
         ),
     )
+    variant_options = {option.value: Variant(option.value) for option in Option}
     data_pack = "hotw-2024"
     turn_rule = "hotw24.turn.current-player-only"
     end_rule = "hotw24.winning.most-gold"

@@ -27,7 +27,7 @@ from domain.hotw.events import (
     HonorTurnedUp,
     PairedAreaTokenDrawn,
 )
-from domain.hotw.model import Option
+from domain.hotw.model import Variant
 from domain.hotw.rules.context import Ctx
 from domain.hotw.rules.gold import least_gold_first, most_gold
 
@@ -71,7 +71,7 @@ def set_up(ctx: Ctx) -> None:
                 draws=ctx.chance.take_draws(),
             )
         )
-    if ctx.state.has_option(Option.PAIRED_AREA_TOKENS):
+    if ctx.state.has_option(Variant.PAIRED_AREA_TOKENS):
         take_paired_area_tokens(ctx)
     begin_epoch(ctx, 1)
 
@@ -200,7 +200,7 @@ def choose_area_token(ctx: Ctx, seat: int, token: str) -> None:
 
 def deal_and_display(ctx: Ctx) -> None:
     """Step 3, Receive Event cards, then step 4, Choose Empire cards."""
-    if ctx.state.has_option(Option.EVENT_CARD_SELECTION):
+    if ctx.state.has_option(Variant.EVENT_CARD_SELECTION):
         take_event_cards(ctx)
         return
     deal_event_cards(ctx)
@@ -224,7 +224,7 @@ def deal_event_cards(ctx: Ctx) -> None:
 def offer_empire_cards(ctx: Ctx) -> None:
     """organization.empire-cards.display: face up on the map; under Option 2 the
     player with least gold takes them instead (option2.hidden-empires)."""
-    if ctx.state.has_option(Option.HIDDEN_EMPIRE_CARDS):
+    if ctx.state.has_option(Variant.HIDDEN_EMPIRE_CARDS):
         take_empire_cards(ctx)
         return
     epoch = ctx.state.epoch

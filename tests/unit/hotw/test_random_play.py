@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from cli.selfplay import play_game
-from domain.hotw.model import Option
+from domain.hotw.editions.hotw_2024 import Option
 from tests.support.hotw import RULES
 
 CHUNKS = 20
