@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from domain.core.messages import Command, Event, Recorded, event
+from domain.core.turns import SealedCommand
 
 UNDO = "undo"
 PROPOSE_REWIND = "propose_rewind"
@@ -97,9 +98,16 @@ def is_skipped(version: int, ranges: list[tuple[int, int]]) -> bool:
 
 
 def is_barrier(recorded: Recorded) -> bool:
-    """Chance outcomes and hidden-information reveals cannot be undone past."""
+    """Chance outcomes and hidden-information reveals cannot be undone past. A private event
+    is a reveal to the seats it shows to, unless it is a seat's own sealed command, private to
+    that seat alone (it shows the seat nothing it did not choose itself)."""
     ev = recorded.event
-    return bool(ev.draws) or not ev.visibility.is_public or ev.REVEALS_HIDDEN
+    if ev.draws or ev.REVEALS_HIDDEN:
+        return True
+    seats = ev.visibility.seats
+    return seats is not None and not (
+        isinstance(ev, SealedCommand) and len(seats) == 1 and recorded.actor in seats
+    )
 
 
 def undo_command() -> Command:
