@@ -1,7 +1,8 @@
 """Table procedures that every ruleset shares: undo and rewind (contracts §7).
 
 Undo is an event, never a deletion. A seat may undo its own last commands within its current
-turn, back to the last chance outcome or hidden-information reveal. Going further back is a
+turn, back to the last chance outcome or hidden-information reveal (under sealed, simultaneous
+play, each seat its own sealed commands, see `domain.core.turns`). Going further back is a
 rewind: one seat proposes a target version and every other seat accepts (or the admin orders
 it). `replay` skips the undone or rewound ranges; the log keeps them for audit. Because chance
 is counter-based, repeating an action after an undo or a rewind draws the same outcomes.
@@ -28,7 +29,9 @@ ADMIN = "admin"
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ActionsUndone(Event):
-    """The seat took back its last command: versions from_version..to_version no longer count."""
+    """The seat took back its own last command: versions from_version..to_version no longer
+    count (under sealed, simultaneous play exactly its command's versions, other seats' later
+    commands staying)."""
 
     seat: int
     from_version: int
