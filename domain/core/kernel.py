@@ -41,6 +41,7 @@ from domain.core.table import (
     is_skipped,
     skipped_ranges,
 )
+from domain.core.turns import seats_act_independently
 
 S = TypeVar("S")
 
@@ -90,7 +91,8 @@ class Game(Generic[S]):
     state: S
     seed_revealed: str | None = None
     undoable: tuple[UndoStep, ...] = ()
-    """The acting seat's commands that may still be undone, oldest first."""
+    """The commands that may still be undone, oldest first: the acting seat's in sequential
+    play, every committed seat's sealed commands of an open simultaneous round."""
     barrier_command: str = ""
     """A command that drew chance or revealed something: none of its events may be undone."""
     proposal: Proposal | None = None
@@ -479,13 +481,25 @@ def table_actions(ruleset: Ruleset[S], game: Game[S], seat: int) -> list[Command
 
 
 def can_undo(ruleset: Ruleset[S], game: Game[S], seat: int) -> bool:
-    top = game.undoable[-1] if game.undoable else None
-    return (
-        top is not None
-        and top.seat == seat
-        and not ruleset.is_over(game.state)
-        and top.scope == scope_key(ruleset, game.state)
-    )
+    return undo_step(ruleset, game, seat) is not None
+
+
+def undo_step(ruleset: Ruleset[S], game: Game[S], seat: int) -> UndoStep | None:
+    """The command `seat` would take back by undoing now, if any: its own latest command of the
+    current undo scope. In sequential play that is the last undoable command, and only its
+    seat's; under sealed, simultaneous play (`turns.Simultaneous`) each seat's own latest sealed
+    command, whoever committed after it."""
+    steps = game.undoable
+    if not steps or ruleset.is_over(game.state):
+        return None
+    top = steps[-1]
+    if top.scope != scope_key(ruleset, game.state):
+        return None
+    if top.seat == seat:
+        return top
+    if not seats_act_independently(ruleset, game.state):
+        return None
+    return next((step for step in reversed(steps) if step.seat == seat), None)
 
 
 def scope_key(ruleset: Ruleset[S], state: S) -> str:
@@ -508,17 +522,20 @@ def decide_table(ruleset: Ruleset[S], game: Game[S], actor: Actor, command: Comm
         raise IllegalAction(f"{command.type} is for seats", rule)
     seat = actor
     if command.type == UNDO:
-        if not can_undo(ruleset, game, seat):
+        step = undo_step(ruleset, game, seat)
+        if step is None:
             raise IllegalAction(
                 "only your own last actions of this turn, back to the last chance outcome or "
                 "hidden-information reveal, can be undone; further back needs a rewind",
                 rule,
                 {"undoable": bool(game.undoable)},
             )
-        top = game.undoable[-1]
+        # The last undoable command takes everything after it back with it (as ever); a sealed
+        # command with other seats' commands after it, exactly its own versions.
+        to_version = game.version if step is game.undoable[-1] else step.to_version
         return [
             ActionsUndone(
-                rule=rule, seat=seat, from_version=top.from_version, to_version=game.version
+                rule=rule, seat=seat, from_version=step.from_version, to_version=to_version
             )
         ]
     if command.type == PROPOSE_REWIND:

@@ -1,7 +1,8 @@
 """Table procedures that every ruleset shares: undo and rewind (contracts §7).
 
 Undo is an event, never a deletion. A seat may undo its own last commands within its current
-turn, back to the last chance outcome or hidden-information reveal. Going further back is a
+turn, back to the last chance outcome or hidden-information reveal (under sealed, simultaneous
+play, each seat its own sealed commands, see `domain.core.turns`). Going further back is a
 rewind: one seat proposes a target version and every other seat accepts (or the admin orders
 it). `replay` skips the undone or rewound ranges; the log keeps them for audit. Because chance
 is counter-based, repeating an action after an undo or a rewind draws the same outcomes.
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from domain.core.messages import Command, Event, Recorded, event
+from domain.core.turns import SealedCommand
 
 UNDO = "undo"
 PROPOSE_REWIND = "propose_rewind"
@@ -27,7 +29,9 @@ ADMIN = "admin"
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ActionsUndone(Event):
-    """The seat took back its last command: versions from_version..to_version no longer count."""
+    """The seat took back its own last command: versions from_version..to_version no longer
+    count (under sealed, simultaneous play exactly its command's versions, other seats' later
+    commands staying)."""
 
     seat: int
     from_version: int
@@ -97,9 +101,16 @@ def is_skipped(version: int, ranges: list[tuple[int, int]]) -> bool:
 
 
 def is_barrier(recorded: Recorded) -> bool:
-    """Chance outcomes and hidden-information reveals cannot be undone past."""
+    """Chance outcomes and hidden-information reveals cannot be undone past. A private event
+    is a reveal to the seats it shows to, unless it is a seat's own sealed command, private to
+    that seat alone (it shows the seat nothing it did not choose itself)."""
     ev = recorded.event
-    return bool(ev.draws) or not ev.visibility.is_public or ev.REVEALS_HIDDEN
+    if ev.draws or ev.REVEALS_HIDDEN:
+        return True
+    seats = ev.visibility.seats
+    return seats is not None and not (
+        isinstance(ev, SealedCommand) and len(seats) == 1 and recorded.actor in seats
+    )
 
 
 def undo_command() -> Command:

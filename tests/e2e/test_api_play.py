@@ -88,7 +88,8 @@ def test_each_command_answers_with_its_events_and_the_new_version(api):
         "your_turn": False,
         "actions": [],
         "table_actions": [
-            {"command": {"type": "propose_rewind", "to_version": 2}, "expected_version": 3}
+            {"command": {"type": "undo"}, "expected_version": 3},
+            {"command": {"type": "propose_rewind", "to_version": 2}, "expected_version": 3},
         ],
     }
 

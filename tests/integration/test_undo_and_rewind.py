@@ -1,4 +1,5 @@
-"""Undo and rewind (contracts §7), on the History of the World 2024 ruleset and real Redis."""
+"""Undo and rewind (contracts §7), on the History of the World 2024 ruleset and real Redis; undo
+per seat under sealed, simultaneous play on the toy, through the service and the HTTP API."""
 
 from __future__ import annotations
 
@@ -8,12 +9,15 @@ from itertools import pairwise
 
 import pytest
 
+import tests.support.toy  # noqa: F401  (registers the toy rulesets)
+from api.app import create_app
 from domain.core.errors import IllegalAction
 from domain.core.kernel import Game, replay, table_actions
 from domain.core.messages import Command
 from domain.core.table import ActionsUndone, GameRewound
 from service.games import GameService, StateCache
 from service.rulesets import ruleset
+from tests.support.api import bearer, create_toy
 
 RULE = "hotw24.table.undo-and-rewind"
 UNDO = Command.of("undo")
@@ -169,3 +173,80 @@ def test_the_admin_may_order_a_rewind_and_snapshots_inside_it_are_not_used(servi
     assert game.state == target_game.state
     assert replay(rules, service.events(created.game_id)) == game
     play_until(service, created.game_id, random.Random(6), lambda g, s, c, e: True)
+
+
+# --- per-seat undo under sealed, simultaneous play (the toy; service and HTTP API) -----------
+
+
+def bid(chips: int) -> Command:
+    return Command.of("bid", chips=chips)
+
+
+def test_under_simultaneous_play_a_seat_undoes_its_sealed_bid_and_a_later_seats_stays(service):
+    created = service.create_game("toy-sealed-bids", ["ann", "bob", "cy"], seed=b"6" * 32)
+    game_id = created.game_id
+    first = service.handle(game_id, 0, bid(3))
+    service.handle(game_id, 1, bid(1))
+    service.write_snapshot(game_id)  # inside the range the undo takes back: it cannot serve
+    with pytest.raises(IllegalAction):
+        service.handle(game_id, 2, UNDO)
+    undone = service.handle(game_id, 0, UNDO).events[0].event
+    assert isinstance(undone, ActionsUndone)
+    assert (undone.from_version, undone.to_version) == (first.version, first.version)
+    rules, game = service.load(game_id)
+    assert game.state.sealed == {1: 1}
+    assert rules.awaited_seats(game.state) == {0, 2}
+    assert UNDO in table_actions(rules, game, 1) and UNDO not in table_actions(rules, game, 0)
+    _, reloaded = fresh(service).load(game_id)
+    assert reloaded == game == replay(rules, service.events(game_id))
+    service.handle(game_id, 0, bid(5))
+    last = service.handle(game_id, 2, bid(2)).events[-1].event
+    assert (last.type, last.bids, last.winner) == ("ToyBidsRevealed", (5, 1, 2), 0)
+
+
+@pytest.fixture()
+def api(redis_url: str):
+    app = create_app(redis_url, SSE_HEARTBEAT_S=0.05, SYSTEM_STEPS="inline", CORS_ORIGINS=())
+    with app.test_client() as client:
+        yield client
+
+
+def test_over_http_each_seat_may_undo_its_own_sealed_bid_and_no_other_seats(api):
+    game = create_toy(api, players=3)
+    game_id, tokens = game["game_id"], game["seat_tokens"]
+
+    def post(seat: int, command: dict) -> tuple[int, dict]:
+        response = api.post(
+            f"/games/{game_id}/commands", json={"command": command}, headers=bearer(tokens[seat])
+        )
+        return response.status_code, response.get_json()
+
+    def table_commands(seat: int) -> list[dict]:
+        body = api.get(f"/games/{game_id}/legal-actions", headers=bearer(tokens[seat])).get_json()
+        return [entry["command"] for entry in body["table_actions"]]
+
+    status, first = post(0, {"type": "bid", "chips": 3})
+    assert status == 201
+    assert post(1, {"type": "bid", "chips": 1})[0] == 201
+    assert {"type": "undo"} in table_commands(0)
+    assert {"type": "undo"} in table_commands(1)
+    assert {"type": "undo"} not in table_commands(2)
+    status, refused = post(2, {"type": "undo"})
+    assert status == 422 and refused["rule"] == "toy.table"
+    status, undone = post(0, {"type": "undo"})
+    assert status == 201
+    (event,) = undone["events"]
+    assert event["type"] == "ActionsUndone"
+    assert event["data"]["from_version"] == event["data"]["to_version"] == first["version"]
+    assert api.get(f"/games/{game_id}").get_json()["awaiting"] == [0, 2]
+    seen_by_1 = api.get(f"/games/{game_id}/state", headers=bearer(tokens[1])).get_json()
+    seen_by_0 = api.get(f"/games/{game_id}/state", headers=bearer(tokens[0])).get_json()
+    assert seen_by_1["view"]["sealed"] == {"1": 1} and seen_by_1["view"]["sealed_by"] == [1]
+    assert seen_by_0["view"]["sealed"] == {}
+    assert {"type": "undo"} not in table_commands(0)
+    assert {"type": "undo"} in table_commands(1)
+    assert post(0, {"type": "bid", "chips": 5})[0] == 201
+    status, last = post(2, {"type": "bid", "chips": 2})
+    assert status == 201
+    assert last["events"][-1]["type"] == "ToyBidsRevealed"
+    assert last["events"][-1]["data"]["bids"] == [5, 1, 2]

@@ -1,8 +1,10 @@
 """Sealed Bids: a tiny ruleset that exercises every part of the kernel.
 
 Each round every seat secretly seals a bid of chips at the same time (sealed, simultaneous
-choices); when all are in, the bids are revealed; the single highest bidder rolls a die
-(chance, sequential) and scores its face. Seating order is drawn at setup (chance in set-up).
+choices: `turns.Simultaneous`); when all are in, the bids are revealed; the single highest
+bidder rolls a die (chance, sequential: `turns.Sequential`) and scores its face. Seating order is
+drawn at setup (chance in set-up). In `SealedBids` the last bid reveals them all; in
+`SealedBidsResolvedBySystem` a system step does, opening the bids in seating order.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from typing import Any
 
 from domain.core.chance import Chance
 from domain.core.errors import IllegalAction
-from domain.core.messages import Command, Event, event, private_to
+from domain.core.messages import Command, Event, event
 from domain.core.ruleset import OptionSpec, Ruleset, Setup, register_ruleset
+from domain.core.turns import SealedCommand, Sequential, Simultaneous, TurnModel, TurnTaking
 
 START_CHIPS = 5
 
@@ -27,7 +30,7 @@ class ToySeatingDrawn(Event):
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class ToyBidSealed(Event):
+class ToyBidSealed(Event, SealedCommand):
     seat: int
     chips: int
 
@@ -35,6 +38,8 @@ class ToyBidSealed(Event):
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ToyBidsRevealed(Event):
+    REVEALS_HIDDEN = True
+
     bids: tuple[int, ...]
     winner: int | None
 
@@ -60,8 +65,24 @@ class ToyState:
     roller: int | None = None
 
 
+def _seats(state: ToyState) -> range:
+    return range(state.players)
+
+
+def _sealed(state: ToyState) -> Mapping[int, int]:
+    return state.sealed or {}
+
+
+def _round(state: ToyState) -> int:
+    return state.round
+
+
+def _roller(state: ToyState) -> int | None:
+    return state.roller
+
+
 @register_ruleset
-class SealedBids(Ruleset[ToyState]):
+class SealedBids(TurnTaking[ToyState], Ruleset[ToyState]):
     name = "toy-sealed-bids"
     title = "Sealed Bids (kernel test game)"
     player_counts = (2, 3, 4)
@@ -74,6 +95,11 @@ class SealedBids(Ruleset[ToyState]):
     undo_rule = "toy.table"
     end_rule = "toy.end"
     setup_rule = "toy.setup"
+    bidding: Simultaneous[ToyState] = Simultaneous(
+        seats=_seats, sealed=_sealed, order=_seats, round=_round
+    )
+    """Bids are sealed by every seat at once, taken in seat order; the last bid reveals them."""
+    rolling: Sequential[ToyState] = Sequential(_roller, turn=_round)
 
     def initial_state(self, setup: Setup) -> ToyState:
         n = len(setup.players)
@@ -90,12 +116,12 @@ class SealedBids(Ruleset[ToyState]):
         order = chance.shuffled(range(state.players))
         return [ToySeatingDrawn(rule="toy.seating", order=order, draws=chance.take_draws())]
 
-    def awaited_seats(self, state: ToyState) -> frozenset[int]:
+    def turn_model(self, state: ToyState) -> TurnModel[ToyState] | None:
         if state.phase == "bid":
-            return frozenset(s for s in range(state.players) if s not in (state.sealed or {}))
-        if state.phase == "roll" and state.roller is not None:
-            return frozenset({state.roller})
-        return frozenset()
+            return self.bidding
+        if state.phase == "roll":
+            return self.rolling
+        return None
 
     def legal_actions(self, state: ToyState, seat: int) -> Iterable[Command]:
         if seat not in self.awaited_seats(state):
@@ -120,21 +146,24 @@ class SealedBids(Ruleset[ToyState]):
         return [ToyDieRolled(rule="toy.roll", seat=seat, face=face, draws=chance.take_draws())]
 
     def _seal_bid(self, state: ToyState, seat: int, chips: int) -> list[Event]:
-        events: list[Event] = [
-            ToyBidSealed(
-                rule="toy.bid",
-                seat=seat,
-                chips=chips,
-                visibility=private_to(seat, redacted={"seat": seat}),
-            )
-        ]
-        sealed = {**(state.sealed or {}), seat: chips}
-        if len(sealed) == state.players:
-            bids = tuple(sealed[s] for s in range(state.players))
-            top = max(bids)
-            winner = bids.index(top) if bids.count(top) == 1 else None
-            events.append(ToyBidsRevealed(rule="toy.reveal", bids=bids, winner=winner))
-        return events
+        sealed = ToyBidSealed(
+            rule="toy.bid",
+            seat=seat,
+            chips=chips,
+            visibility=self.bidding.sealed_visibility(seat),
+        )
+        after = self.evolve(state, sealed)
+        if self.bidding.step is None and self.bidding.all_committed(after):
+            return [sealed, self._revealed(after)]
+        return [sealed]
+
+    def _revealed(self, state: ToyState) -> ToyBidsRevealed:
+        """All bids face up (seat-indexed); the single highest bidder wins the roll."""
+        sealed = _sealed(state)
+        bids = tuple(sealed[s] for s in range(state.players))
+        top = max(bids)
+        winner = bids.index(top) if bids.count(top) == 1 else None
+        return ToyBidsRevealed(rule="toy.reveal", bids=bids, winner=winner)
 
     def evolve(self, state: ToyState, event: Event) -> ToyState:
         if isinstance(event, ToySeatingDrawn):
@@ -243,4 +272,43 @@ class SealedBidsClosedBySystem(SealedBids):
     def evolve(self, state: ToyState, event: Event) -> ToyState:
         if isinstance(event, ToyRoundClosed):
             return SealedBids._next_round(self, state)
+        return super().evolve(state, event)
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ToyBidOpened(Event):
+    """One sealed bid turned face up by the resolving step."""
+
+    REVEALS_HIDDEN = True
+
+    seat: int
+    chips: int
+
+
+def _seating(state: ToyState) -> tuple[int, ...]:
+    return state.order
+
+
+@register_ruleset
+class SealedBidsResolvedBySystem(SealedBids):
+    """The toy with a resolving step no seat takes: once every seat has sealed its bid, the
+    system opens the bids one by one in seating order (the drawn `order`), then reveals them."""
+
+    name = "toy-sealed-bids-resolved"
+    title = "Sealed Bids, bids opened by the system (kernel test game)"
+    bidding = Simultaneous(
+        seats=_seats, sealed=_sealed, order=_seating, round=_round, step="open_bids"
+    )
+
+    def decide_system(self, state: ToyState, command: Command, chance: Chance) -> list[Event]:
+        opened: list[Event] = [
+            ToyBidOpened(rule="toy.open", seat=seat, chips=chips)
+            for seat, chips in self.bidding.in_declared_order(state)
+        ]
+        return [*opened, self._revealed(state)]
+
+    def evolve(self, state: ToyState, event: Event) -> ToyState:
+        if isinstance(event, ToyBidOpened):
+            return state
         return super().evolve(state, event)
