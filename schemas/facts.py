@@ -31,6 +31,7 @@ Every problem names the file, the entry and the field, then the fact, its source
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -157,6 +158,18 @@ class FactSchema(_Strict):
             raise ValidationError("`ids` goes with named", kind)
 
 
+class UncheckedFactSchema(_Strict):
+    """A fact the text states that holds of every pack the schemas accept: nothing to check."""
+
+    id = fields.String(required=True, validate=validate.Regexp(KEBAB, error="a kebab-case id"))
+    source = fields.String(
+        required=True,
+        validate=validate.Regexp(SOURCE, error="must start 'text pN' or 'reconstructed'"),
+    )
+    says = fields.String(required=True, validate=validate.Length(min=1))
+    why = fields.String(required=True, validate=validate.Length(min=1))
+
+
 @dataclass(frozen=True)
 class Fact:
     """One fact of ``facts.yaml``: what is checked, and where the rule text says it."""
@@ -184,7 +197,21 @@ class Fact:
 
 def read_facts(pack_dir: Path) -> tuple[list[Fact], list[PackProblem]]:
     """The facts of ``pack_dir/facts.yaml`` that are well formed, and the problems of the rest."""
-    data = read_yaml(pack_dir / FACTS_FILE)
+    path = pack_dir / FACTS_FILE
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        raise PackError([PackProblem(FACTS_FILE, "", "", "file is missing")]) from None
+    facts, problems = _read_facts(path, stat.st_mtime_ns, stat.st_size)
+    return list(facts), list(problems)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_facts(
+    path: Path, mtime_ns: int, size: int
+) -> tuple[tuple[Fact, ...], tuple[PackProblem, ...]]:
+    """Read once per version of the file: the board's and the cards' loaders both check facts."""
+    data = read_yaml(path)
     problems: list[PackProblem] = []
     if not isinstance(data, Mapping):
         raise PackError([PackProblem(FACTS_FILE, "", "", "must be a mapping with `facts`")])
@@ -193,6 +220,11 @@ def read_facts(pack_dir: Path) -> tuple[list[Fact], list[PackProblem]]:
             problems.append(PackProblem(FACTS_FILE, "", str(key), "unknown section"))
     loaded, found = validate_entries(FactSchema(), data.get("facts"), FACTS_FILE, "facts")
     problems += found
+    if "by_the_model" in data:
+        _, found = validate_entries(
+            UncheckedFactSchema(), data["by_the_model"], FACTS_FILE, "by_the_model"
+        )
+        problems += found
     for fact_id, n in Counter(entry["id"] for entry in loaded).items():
         if n > 1:
             problems.append(PackProblem(FACTS_FILE, fact_id, "id", f"duplicate id ({n} facts)"))
@@ -203,7 +235,7 @@ def read_facts(pack_dir: Path) -> tuple[list[Fact], list[PackProblem]]:
         facts.append(
             Fact(entry["id"], entry["source"], entry["says"], kind, tuple(entry[kind]), spec)
         )
-    return facts, problems
+    return tuple(facts), tuple(problems)
 
 
 # --- checking -----------------------------------------------------------------------------------
@@ -307,9 +339,10 @@ class _Pack:
             schema = spec
             items = [_Item(file, "", "", _view(doc, spec), whole_file=True)]
         else:
-            section = selector["section"] or (next(iter(spec)) if len(spec) == 1 else None)
+            section: str = selector["section"] or (next(iter(spec)) if len(spec) == 1 else "")
             if section not in spec:
-                raise _BadFact("section", f"{file} has the sections {sorted(spec)}")
+                wanted = f"'{section}' is not one of" if section else "say which of"
+                raise _BadFact("section", f"{wanted} the sections of {file}: {sorted(spec)}")
             schema = spec[section]
             raws = doc.get(section) if isinstance(doc, Mapping) else None
             items = [
@@ -428,7 +461,7 @@ def _holds(value: Any, operator: str, arg: Any) -> bool:
             case "max":
                 return bool(value <= arg)
             case "len":
-                return len(value) == arg
+                return bool(len(value) == arg)
             case "contains":
                 return any(_matches(v, arg) for v in value)
             case "lacks":
