@@ -746,7 +746,7 @@ def _check_start_land(land: str, file: str, entry: str, name: str, check: _Check
 def _check_pieces(
     spec: EmpireSpec, epoch: int, file: str, entry: str, prefix: str, check: _Checker
 ) -> None:
-    """Start-lands, buildings, fleets and barbarians of one Empire or Event."""
+    """Start-lands, buildings and fleets of one Empire or Event."""
     for index, land in enumerate(spec.start_lands):
         _check_start_land(land, file, entry, f"{prefix}start_lands[{index}]", check)
     if spec.start_land_choice is not None:
