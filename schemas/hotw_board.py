@@ -1,10 +1,12 @@
-"""Load and check the board of the hotw-2024 data pack (board.yaml, paired_area_tokens.yaml).
+"""Load and check the board of a History of the World data pack (board.yaml,
+paired_area_tokens.yaml).
 
 Each entry is validated with marshmallow (unknown fields rejected), then the whole board is
-cross-checked: exact component counts, symmetric adjacency, every reference resolved, three Area
-tokens per area, six Paired Area tokens, every land reachable, and the facts the rulebook states
-about the map. Every problem names file, entry and field; all of them are raised together in one
-``PackError``.
+cross-checked with what holds for any edition's board: symmetric adjacency, every reference
+resolved, unique ids, Area tokens in one area each, every land reachable. What the edition's rule
+text states about its map (62 lands, Tigris is clear ...) is in the pack's facts.yaml, checked by
+``schemas.facts``. Every problem names file, entry and field; all of them are raised together in
+one ``PackError``.
 """
 
 from __future__ import annotations
@@ -30,19 +32,11 @@ from domain.hotw.board import (
     Wasteland,
     WaterKind,
 )
+from schemas.facts import fact_problems
 from schemas.pack_base import PackError, PackProblem, read_yaml, validate_entries
 
 BOARD_FILE = "board.yaml"
 PAIRED_FILE = "paired_area_tokens.yaml"
-
-# p2 Components: the board shows 62 lands, 4 oceans, 7 seas and 8 wastelands.
-LAND_COUNT = 62
-OCEAN_COUNT = 4
-SEA_COUNT = 7
-WASTELAND_COUNT = 8
-# p3: each area has three Area tokens; p12 Option 4: six Paired Area tokens.
-TOKENS_PER_AREA = 3
-PAIRED_TOKEN_COUNT = 6
 
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 CANVAS_WIDTH = 1000
@@ -154,6 +148,12 @@ BOARD_SECTIONS: Mapping[str, Schema] = {
     "seas": SeaSchema(),
     "wastelands": WastelandSchema(),
 }
+PAIRED_SECTIONS: Mapping[str, Schema] = {"paired_area_tokens": PairedAreaTokenSchema()}
+BOARD_FILES: Mapping[str, Mapping[str, Schema]] = {
+    BOARD_FILE: BOARD_SECTIONS,
+    PAIRED_FILE: PAIRED_SECTIONS,
+}
+"""The board's files and the schema of each section's entries (what facts.yaml can select)."""
 
 
 # --- loading ---------------------------------------------------------------------------------
@@ -170,11 +170,12 @@ class _Raw:
     wastelands: dict[str, dict[str, Any]]
     paired: dict[str, dict[str, Any]]
     provenance: str
+    docs: dict[str, Any]
 
 
 def _read_sections(
     path: Path, sections: Mapping[str, Schema], problems: list[PackProblem]
-) -> tuple[dict[str, list[dict[str, Any]]], str]:
+) -> tuple[dict[str, list[dict[str, Any]]], str, Any]:
     data = read_yaml(path)
     file = path.name
     if not isinstance(data, Mapping):
@@ -197,7 +198,7 @@ def _read_sections(
         entries, found = validate_entries(schema, data[section], file, section)
         problems.extend(found)
         loaded[section] = entries + _salvage(schema, data[section], len(entries))
-    return loaded, provenance
+    return loaded, provenance, data
 
 
 def _salvage(schema: Schema, entries: Any, loaded: int) -> list[dict[str, Any]]:
@@ -233,10 +234,8 @@ def _by_id(
 
 
 def _read(pack_dir: Path, problems: list[PackProblem]) -> _Raw:
-    board, provenance = _read_sections(pack_dir / BOARD_FILE, BOARD_SECTIONS, problems)
-    paired, _ = _read_sections(
-        pack_dir / PAIRED_FILE, {"paired_area_tokens": PairedAreaTokenSchema()}, problems
-    )
+    board, provenance, board_doc = _read_sections(pack_dir / BOARD_FILE, BOARD_SECTIONS, problems)
+    paired, _, paired_doc = _read_sections(pack_dir / PAIRED_FILE, PAIRED_SECTIONS, problems)
     return _Raw(
         areas=_by_id(board["areas"], BOARD_FILE, "areas", problems),
         lands=_by_id(board["lands"], BOARD_FILE, "lands", problems),
@@ -245,6 +244,7 @@ def _read(pack_dir: Path, problems: list[PackProblem]) -> _Raw:
         wastelands=_by_id(board["wastelands"], BOARD_FILE, "wastelands", problems),
         paired=_by_id(paired["paired_area_tokens"], PAIRED_FILE, "paired_area_tokens", problems),
         provenance=provenance,
+        docs={BOARD_FILE: board_doc, PAIRED_FILE: paired_doc},
     )
 
 
@@ -253,22 +253,6 @@ def _read(pack_dir: Path, problems: list[PackProblem]) -> _Raw:
 
 def _problem(entry: str, field: str, message: str, file: str = BOARD_FILE) -> PackProblem:
     return PackProblem(file, entry, field, message)
-
-
-def check_counts(raw: _Raw) -> list[PackProblem]:
-    """p2: exactly 62 lands, 4 oceans, 7 seas and 8 wastelands; p12: 6 Paired Area tokens."""
-    expected = [
-        ("lands", raw.lands, LAND_COUNT, BOARD_FILE),
-        ("oceans", raw.oceans, OCEAN_COUNT, BOARD_FILE),
-        ("seas", raw.seas, SEA_COUNT, BOARD_FILE),
-        ("wastelands", raw.wastelands, WASTELAND_COUNT, BOARD_FILE),
-        ("paired_area_tokens", raw.paired, PAIRED_TOKEN_COUNT, PAIRED_FILE),
-    ]
-    return [
-        _problem("", section, f"expected exactly {count} entries, found {len(found)}", file)
-        for section, found, count, file in expected
-        if len(found) != count
-    ]
 
 
 def check_unique_places(raw: _Raw) -> list[PackProblem]:
@@ -368,20 +352,11 @@ def check_wastelands(raw: _Raw) -> list[PackProblem]:
 
 
 def check_areas(raw: _Raw) -> list[PackProblem]:
-    """p3: each area has three Area tokens (ids unique) and some lands."""
+    """Each Area token is in one area only; each area has some lands."""
     problems: list[PackProblem] = []
     token_areas: dict[str, str] = {}
     for area in raw.areas.values():
-        tokens = area["area_tokens"]
-        if len(tokens) != TOKENS_PER_AREA:
-            problems.append(
-                _problem(
-                    area["id"],
-                    "area_tokens",
-                    f"an area has exactly {TOKENS_PER_AREA} Area tokens, found {len(tokens)}",
-                )
-            )
-        for token in tokens:
+        for token in area["area_tokens"]:
             if token in token_areas:
                 problems.append(
                     _problem(
@@ -401,7 +376,7 @@ def check_areas(raw: _Raw) -> list[PackProblem]:
 
 
 def check_paired_tokens(raw: _Raw) -> list[PackProblem]:
-    """p12 Option 4: each Paired Area token shows two different areas."""
+    """Each Paired Area token shows two different areas of the board."""
     problems: list[PackProblem] = []
     for token in raw.paired.values():
         first, second = token["areas"]
@@ -432,126 +407,6 @@ def check_reachable(board: Board) -> list[PackProblem]:
         for land in board.lands
         if land not in reached
     ]
-
-
-# --- what the rulebook says about the map ------------------------------------------------------
-
-EPOCH_I_AREAS = frozenset({"southern-europe", "north-africa", "middle-east", "india", "china"})
-"""p3: In Epoch I, shuffle the tokens for Southern Europe, North Africa, Middle East, India and
-China into the bag."""
-NAMED_AREAS = EPOCH_I_AREAS | {"south-east-asia", "south-america"}
-"""p8: play examples 6-9 name South East Asia and South America."""
-NAMED_SEAS = frozenset(
-    {"mediterranean-sea", "north-sea", "bay-of-bengal", "south-china-sea", "arabian-sea"}
-)
-NAMED_OCEANS = frozenset({"atlantic-ocean", "indian-ocean"})
-
-
-def _land_fact(board: Board, land: str, field: str, ok: bool, message: str) -> list[PackProblem]:
-    return [] if ok else [_problem(land, field, f"{message} (rule text)")]
-
-
-def check_text_facts(board: Board) -> list[PackProblem]:
-    """The facts the 2024 rulebook states about the map (see components.md)."""
-    problems: list[PackProblem] = []
-    named_lands = {
-        "tigris", "zagros", "euphrates", "hindu-kush", "ganges-valley", "ganges-delta",
-        "yellow-river", "wei-river", "volga", "turanian-plain", "caucasus", "western-iberia",
-        "danubia",
-    }  # fmt: skip
-    missing = sorted(named_lands - board.lands.keys())
-    problems += [_problem(land, "id", "the rule text names this land") for land in missing]
-    problems += [
-        _problem(area, "id", "the rule text names this area")
-        for area in sorted(NAMED_AREAS - board.areas.keys())
-    ]
-    problems += [
-        _problem(sea, "id", "the rule text names this sea")
-        for sea in sorted(NAMED_SEAS - board.seas_only.keys())
-    ]
-    problems += [
-        _problem(ocean, "id", "the rule text names this ocean")
-        for ocean in sorted(NAMED_OCEANS - board.oceans.keys())
-    ]
-    epoch_one = board.areas_activated_in(1)
-    if epoch_one != EPOCH_I_AREAS:
-        problems.append(
-            _problem(
-                "",
-                "areas",
-                "p3: Epoch I activates exactly Southern Europe, North Africa, Middle East, India "
-                f"and China, found {sorted(epoch_one)}",
-            )
-        )
-    if missing or problems:
-        return problems
-    return problems + _stated_relations(board)
-
-
-def _stated_relations(board: Board) -> list[PackProblem]:
-    lands = board.lands
-    problems: list[PackProblem] = []
-    problems += _land_fact(
-        board, "tigris", "terrain", lands["tigris"].is_clear, "p5-6: Tigris is clear terrain"
-    )
-    problems += _land_fact(
-        board,
-        "zagros",
-        "terrain",
-        lands["zagros"].is_difficult and lands["zagros"].terrain_kind == "mountains",
-        "p6: Zagros is difficult terrain (mountains)",
-    )
-    for land in ("hindu-kush", "ganges-valley", "ganges-delta"):
-        problems += _land_fact(
-            board,
-            land,
-            "power_icon",
-            lands[land].power_icon is PowerIcon.CROWN,
-            "p7 play example 5: this land shows the Crown",
-        )
-        problems += _land_fact(
-            board, land, "area", lands[land].area == "india", "p7: a land of India"
-        )
-    for land in ("yellow-river", "wei-river"):
-        problems += _land_fact(
-            board, land, "area", lands[land].area == "china", "p9: a Great Wall land of China"
-        )
-    for other in ("euphrates", "zagros"):
-        problems += _land_fact(
-            board,
-            "tigris",
-            "neighbours",
-            board.are_adjacent("tigris", other),
-            f"p12 play example 10: Tigris is adjacent to {other}",
-        )
-    for land in ("western-iberia", "danubia", "volga", "caucasus"):
-        problems += _land_fact(
-            board,
-            land,
-            "seas",
-            "mediterranean-sea" in lands[land].seas,
-            "p9: adjacent to the Mediterranean Sea",
-        )
-    problems += _land_fact(
-        board,
-        "volga",
-        "seas",
-        "north-sea" in lands["volga"].seas,
-        "p9: Volga is adjacent to the North Sea",
-    )
-    for sea in ("mediterranean-sea", "north-sea"):
-        if board.ocean_of(sea) != "atlantic-ocean":
-            problems.append(
-                _problem(sea, "ocean", "p9: part of the Atlantic Ocean in Epochs IV and V")
-            )
-    for sea in ("south-china-sea", "arabian-sea"):
-        if sea in board.waters_adjacent_to_water("bay-of-bengal"):
-            problems.append(
-                _problem(
-                    "bay-of-bengal", "ocean", f"p9: the Bay of Bengal is NOT adjacent to {sea}"
-                )
-            )
-    return problems
 
 
 # --- building the Board ------------------------------------------------------------------------
@@ -613,7 +468,6 @@ def board_problems(pack_dir: Path) -> tuple[Board | None, list[PackProblem]]:
     except PackError as exc:
         return None, [*problems, *exc.problems]
     structural = [
-        *check_counts(raw),
         *check_unique_places(raw),
         *check_lands(raw),
         *check_waters(raw),
@@ -622,11 +476,11 @@ def board_problems(pack_dir: Path) -> tuple[Board | None, list[PackProblem]]:
         *check_paired_tokens(raw),
     ]
     problems += structural
+    problems += fact_problems(pack_dir, raw.docs, BOARD_FILES)
     if any(p.field in {"area", "neighbours", "straits", "seas", "ocean"} for p in structural):
         return None, problems  # references do not resolve: the map cannot be walked
     board = _build(raw)
     problems += check_reachable(board)
-    problems += check_text_facts(board)
     return board, problems
 
 

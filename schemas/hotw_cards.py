@@ -1,9 +1,12 @@
-"""Load and check the cards of the hotw-2024 data pack, and any ruleset's rules catalogue.
+"""Load and check the cards of a History of the World data pack, and any ruleset's rules
+catalogue.
 
 ``load_cards`` reads empires.yaml, events.yaml, honors.yaml and pieces.yaml, validates every
 entry with marshmallow (unknown fields rejected) and then cross-checks the whole against the
-board and the rule text: card counts per epoch, start-lands, power icons, barbarians, fleets by
-epoch, the Empires and Events the text names, the Honor set and the piece counts.
+board: unique ids, start-lands and effect lands on the board, fleet kinds by epoch, power icons
+shown on the board and on the start-land. What the edition's rule text states about its cards
+(card counts, the Empires and Events it names, the Honor set, the piece counts ...) is in the
+pack's facts.yaml, checked by ``schemas.facts``.
 ``load_rules_catalogue`` reads a ``rules.yaml``. Every problem names file, entry and field;
 all of them are raised together in one ``PackError``.
 """
@@ -11,7 +14,7 @@ all of them are raised together in one ``PackError``.
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -68,6 +71,7 @@ from domain.hotw.cards import (
     SharedSupply,
     effect_selectors,
 )
+from schemas.facts import FileSpec, fact_problems
 from schemas.pack_base import PackError, PackProblem, read_yaml, validate_entries
 
 EMPIRES_FILE = "empires.yaml"
@@ -75,15 +79,6 @@ EVENTS_FILE = "events.yaml"
 HONORS_FILE = "honors.yaml"
 PIECES_FILE = "pieces.yaml"
 RULES_FILE = "rules.yaml"
-
-MAX_PLAYERS = 6
-"""hotw24.setup.player-count: a game deals one Empire and one Event card per player per epoch."""
-HONORS_PER_SET = 10
-HONORS_WITH_COINS = 7
-GREAT_WALL_FORTS = 3
-NO_COIN_HONORS = ("Buildings bonus", "Lands bonus", "Catastrophe")
-MAX_SEA_FLEETS = 1
-MAX_OCEAN_FLEETS = 2
 
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 RULE_ID = r"^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)+$"
@@ -412,7 +407,7 @@ class EmpireCardSchema(_EmpireFields):
     number = _count()
     name = fields.String(required=True, validate=validate.Length(min=1))
     people = fields.Integer(strict=True, validate=validate.Range(min=1))
-    great_wall_forts = fields.Integer(load_default=0, strict=True, validate=validate.Range(0, 2))
+    great_wall_forts = fields.Integer(load_default=0, strict=True, validate=validate.Range(min=0))
     empires = fields.List(
         fields.Nested(SubEmpireSchema), load_default=None, validate=validate.Length(min=2)
     )
@@ -448,12 +443,12 @@ class EmpireCardSchema(_EmpireFields):
 
 class EventPiecesSchema(_PiecesFields):
     start_land_choice = fields.Nested(LandSelectorSchema, load_default=None, allow_none=True)
-    power_icon = fields.Raw(load_default=None)
+    power_icon = fields.String(
+        load_default=None, allow_none=True, validate=_one_of(_values(PowerIcon))
+    )
 
     @validates_schema
-    def _no_power_icon(self, data: dict[str, Any], **_: Any) -> None:
-        if data.get("power_icon") is not None:
-            raise ValidationError("an Event never shows a power icon (p9)", "power_icon")
+    def _start_land_or_choice(self, data: dict[str, Any], **_: Any) -> None:
         if bool(data.get("start_lands")) == (data.get("start_land_choice") is not None):
             raise ValidationError(
                 "give either start_lands or start_land_choice, not both", "start_lands"
@@ -619,6 +614,15 @@ class RuleEntrySchema(_Strict):
         return RuleEntry(**data)
 
 
+CARD_FILES: Mapping[str, FileSpec] = {
+    EMPIRES_FILE: {"empires": EmpireCardSchema()},
+    EVENTS_FILE: {"events": EventCardSchema()},
+    HONORS_FILE: {"honors": HonorSchema()},
+    PIECES_FILE: PiecesSchema(),
+}
+"""The card files and their schemas: of each section's entries, or of the whole file."""
+
+
 # --- reading the files ----------------------------------------------------------------------
 
 
@@ -665,14 +669,17 @@ def _read_file(
 
 
 def _read_list(
-    pack_dir: Path, file: str, section: str, schema: Schema, problems: list[PackProblem]
+    pack_dir: Path, file: str, docs: dict[str, Any], problems: list[PackProblem]
 ) -> list[Any]:
-    data = _read_file(pack_dir, file, section, problems)
+    ((section, schema),) = CARD_FILES[file].items()  # type: ignore[union-attr]
+    data = docs[file] = _read_file(pack_dir, file, section, problems)
     return _load_entries(schema, data.get(section, []), file, section, problems)
 
 
-def _read_pieces(pack_dir: Path, problems: list[PackProblem]) -> PiecesSpec | None:
-    data = read_yaml(pack_dir / PIECES_FILE)
+def _read_pieces(
+    pack_dir: Path, docs: dict[str, Any], problems: list[PackProblem]
+) -> PiecesSpec | None:
+    data = docs[PIECES_FILE] = read_yaml(pack_dir / PIECES_FILE)
     try:
         pieces: PiecesSpec = PiecesSchema().load(data)
     except ValidationError as exc:
@@ -723,46 +730,6 @@ def _unique_ids(items: Sequence[Any], file: str, check: _Checker) -> None:
             check.add(file, item_id, "id", f"duplicate id ({count} entries)")
 
 
-def check_card_counts(
-    empires: Sequence[EmpireCard], events: Sequence[EventCard], check: _Checker
-) -> None:
-    """p3: a game takes as many cards per epoch as players (up to six); one Event per player."""
-    empires_in = Counter(card.epoch for card in empires)
-    events_in = Counter(card.epoch for card in events)
-    for epoch in EPOCHS:
-        if empires_in[epoch] < MAX_PLAYERS:
-            check.add(
-                EMPIRES_FILE,
-                "",
-                "empires",
-                f"Epoch {epoch} has {empires_in[epoch]} Empire cards; a six-player game needs "
-                f"at least {MAX_PLAYERS} (p3, hotw24.setup.cards)",
-            )
-        if events_in[epoch] < empires_in[epoch]:
-            check.add(
-                EVENTS_FILE,
-                "",
-                "events",
-                f"Epoch {epoch} has {events_in[epoch]} Event cards but {empires_in[epoch]} "
-                "Empire cards; every player receives an Event (p3)",
-            )
-
-
-def check_numbers(empires: Sequence[EmpireCard], check: _Checker) -> None:
-    """p4: the number on each card is its chronological position within its epoch."""
-    seen: dict[tuple[int, int], str] = {}
-    for card in empires:
-        key = (card.epoch, card.number)
-        if key in seen:
-            check.add(
-                EMPIRES_FILE,
-                card.id,
-                "number",
-                f"Epoch {card.epoch} number {card.number} is also '{seen[key]}'s",
-            )
-        seen[key] = card.id
-
-
 def _check_start_land(land: str, file: str, entry: str, name: str, check: _Checker) -> None:
     board = check.board
     if land in board.lands:
@@ -779,7 +746,7 @@ def _check_start_land(land: str, file: str, entry: str, name: str, check: _Check
 def _check_pieces(
     spec: EmpireSpec, epoch: int, file: str, entry: str, prefix: str, check: _Checker
 ) -> None:
-    """Start-lands, buildings, fleets and barbarians of one Empire or Event."""
+    """Start-lands, buildings and fleets of one Empire or Event."""
     for index, land in enumerate(spec.start_lands):
         _check_start_land(land, file, entry, f"{prefix}start_lands[{index}]", check)
     if spec.start_land_choice is not None:
@@ -792,24 +759,16 @@ def _check_pieces(
             f"{prefix}starting_buildings",
             f"two {duplicates[0]}s: a land never holds two buildings of a kind (p10)",
         )
-    if spec.barbarian and spec.starting_buildings:
-        check.add(
-            file,
-            entry,
-            f"{prefix}starting_buildings",
-            "a barbarian never has buildings as starting pieces (p9)",
-        )
     _check_fleets(spec, epoch, file, entry, prefix, check)
 
 
 def _check_fleets(
     spec: EmpireSpec, epoch: int, file: str, entry: str, prefix: str, check: _Checker
 ) -> None:
-    """p5, p9: sea fleets (at most one) in Epochs I-III, one or two ocean fleets in IV-V."""
+    """A card's fleets are of the kind its epoch's fleets go to (domain OCEAN_FLEET_EPOCHS)."""
     if spec.fleets == 0:
         return
-    ocean_epoch = epoch in OCEAN_FLEET_EPOCHS
-    wanted = WaterKind.OCEAN if ocean_epoch else WaterKind.SEA
+    wanted = WaterKind.OCEAN if epoch in OCEAN_FLEET_EPOCHS else WaterKind.SEA
     if spec.fleet_kind is not wanted:
         check.add(
             file,
@@ -817,26 +776,13 @@ def _check_fleets(
             f"{prefix}fleet_kind",
             f"Epoch {epoch} cards show {wanted.value} fleets only (p5, p9)",
         )
-    most = MAX_OCEAN_FLEETS if ocean_epoch else MAX_SEA_FLEETS
-    if spec.fleets > most:
-        check.add(
-            file,
-            entry,
-            f"{prefix}fleets",
-            f"Epoch {epoch} cards show at most {most} fleet(s) (p5)",
-        )
 
 
 def _check_power_icon(spec: EmpireSpec, entry: str, prefix: str, check: _Checker) -> None:
-    """p7, p9: a barbarian has no power icon; every other Empire has one of the board's kinds,
-    the one its start-land shows ("each pair ... including the one in the start-land")."""
+    """An Empire's power icon is one the board shows, and the one its start-land shows, if that
+    shows one (p7: "each pair of these icons, including the one in the start-land")."""
     name = f"{prefix}power_icon"
-    if spec.barbarian:
-        if spec.power_icon is not None:
-            check.add(EMPIRES_FILE, entry, name, "a barbarian has no power icon (p9)")
-        return
-    if spec.power_icon is None:
-        check.add(EMPIRES_FILE, entry, name, "a non-barbarian Empire shows a power icon (p7)")
+    if spec.barbarian or spec.power_icon is None:
         return
     board_kinds = {land.power_icon for land in check.board.lands.values()} - {None}
     if spec.power_icon not in board_kinds:
@@ -859,67 +805,6 @@ def check_empires(empires: Sequence[EmpireCard], check: _Checker) -> None:
             prefix = f"empires[{index}]." if card.is_double else ""
             _check_pieces(spec, card.epoch, EMPIRES_FILE, card.id, prefix, check)
             _check_power_icon(spec, card.id, prefix, check)
-        if card.empires[0].great_wall_forts and card.id not in GREAT_WALL_DYNASTIES:
-            check.add(
-                EMPIRES_FILE,
-                card.id,
-                "great_wall_forts",
-                "only the Han, T'ang, Ming and Qing Dynasties have Great Wall forts (p9)",
-            )
-
-
-# The Empires the rule text names, each with what the text says about it.
-GREAT_WALL_DYNASTIES = ("han-dynasty", "tang-dynasty", "ming-dynasty", "qing-dynasty")
-
-
-def _named_empire(
-    empires: Mapping[str, EmpireCard], card_id: str, check: _Checker
-) -> EmpireCard | None:
-    card = empires.get(card_id)
-    if card is None:
-        check.add(EMPIRES_FILE, card_id, "id", "the rule text names this Empire")
-    return card
-
-
-def check_text_named_empires(empires: Sequence[EmpireCard], check: _Checker) -> None:
-    """The Empires of the rule text and their specials (p4, p7, p9, p10)."""
-    by_id: dict[str, EmpireCard] = {card.id: card for card in empires}
-    sumeria = _named_empire(by_id, "sumeria", check)
-    egypt = _named_empire(by_id, "egypt", check)
-    if sumeria and (sumeria.epoch, sumeria.number) != (1, 1):
-        check.add(EMPIRES_FILE, "sumeria", "number", "p4: Sumeria is played first in Epoch I")
-    if sumeria and egypt and (egypt.epoch != 1 or egypt.number <= sumeria.number):
-        check.add(EMPIRES_FILE, "egypt", "number", "p4: Egypt follows Sumeria in Epoch I")
-    vedic = _named_empire(by_id, "vedic-states", check)
-    if vedic and vedic.empires[0].power_icon is not PowerIcon.CROWN:
-        check.add(EMPIRES_FILE, "vedic-states", "power_icon", "p7: the Vedic States show the Crown")
-    if vedic and vedic.start_lands != ("hindu-kush",):
-        check.add(EMPIRES_FILE, "vedic-states", "start_lands", "p7: start-land Hindu Kush")
-    for dynasty in GREAT_WALL_DYNASTIES:
-        card = _named_empire(by_id, dynasty, check)
-        if card and card.empires[0].great_wall_forts != 2:
-            check.add(EMPIRES_FILE, dynasty, "great_wall_forts", "p9: two Great Wall forts")
-    huns = _named_empire(by_id, "huns", check)
-    if huns and set(huns.start_lands) != {"volga", "turanian-plain"}:
-        check.add(
-            EMPIRES_FILE, "huns", "start_lands", "p9: the Huns start in Volga and Turanian Plain"
-        )
-    double = _named_empire(by_id, "incas-aztecs", check)
-    if double and [spec.name for spec in double.empires] != ["Incas", "Aztecs"]:
-        check.add(
-            EMPIRES_FILE,
-            "incas-aztecs",
-            "empires",
-            "p9: one card with two Empires, the Incas played first, then the Aztecs",
-        )
-    mughals = _named_empire(by_id, "mughals", check)
-    if mughals and (mughals.epoch not in OCEAN_FLEET_EPOCHS or mughals.empires[0].fleets):
-        check.add(
-            EMPIRES_FILE,
-            "mughals",
-            "fleets",
-            "p10: the Mughals are an Epoch IV or V Empire whose card shows no fleet",
-        )
 
 
 def _check_selector(
@@ -963,147 +848,11 @@ def check_events(events: Sequence[EventCard], check: _Checker) -> None:
             _check_pieces(card.pieces, card.epoch, EVENTS_FILE, card.id, "pieces.", check)
 
 
-@dataclass(frozen=True)
-class _NamedEvent:
-    """An Event the rule text names, and what its card must do."""
-
-    name: str
-    rule: str
-    fits: Callable[[EventCard], bool]
-
-
-def _places(building: Building) -> Callable[[EventCard], bool]:
-    def fits(card: EventCard) -> bool:
-        return any(isinstance(e, PlaceBuildings) and e.building is building for e in card.effects)
-
-    return fits
-
-
-def _removes_garrisons(card: EventCard) -> bool:
-    return any(isinstance(e, RemoveGarrisons) for e in card.effects)
-
-
-def _is_text(card: EventCard) -> bool:
-    return card.kind is EventKind.TEXT
-
-
-TEXT_NAMED_EVENTS = (
-    _NamedEvent(
-        "Ancients",
-        "p9: an early civilisation played as if an Empire (Epoch I)",
-        lambda c: c.kind is EventKind.EMPIRE_LIKE and c.epoch == 1,
-    ),
-    _NamedEvent(
-        "Black Death",
-        "p6: a text Event that can leave lands with buildings uncontrolled",
-        _removes_garrisons,
-    ),
-    _NamedEvent("Liberate", "p12: a text Event of this edition", _is_text),
-    _NamedEvent("Revolution", "p12: a text Event of this edition", _is_text),
-    _NamedEvent("Crusades", "p7, p10: the Crusades Event places a fort", _places(Building.FORT)),
-    _NamedEvent(
-        "Establish cities", "p10: the Establish cities Event places cities", _places(Building.CITY)
-    ),
-    _NamedEvent(
-        "Ocean trade",
-        "p9: a Later Event giving extra gold in Raise revenue",
-        lambda c: (
-            c.later_event is Phase.REVENUE and any(isinstance(e, CollectGold) for e in c.effects)
-        ),
-    ),
-)
-
-
-def check_text_named_events(events: Sequence[EventCard], check: _Checker) -> None:
-    by_name: dict[str, list[EventCard]] = defaultdict(list)
-    for card in events:
-        by_name[card.name].append(card)
-    for named in TEXT_NAMED_EVENTS:
-        cards = by_name.get(named.name, [])
-        if not cards:
-            check.add(
-                EVENTS_FILE, named.name, "name", f"the rule text names this Event ({named.rule})"
-            )
-        for card in cards:
-            if not named.fits(card):
-                check.add(
-                    EVENTS_FILE, card.id, "effects", f"does not do what the text says: {named.rule}"
-                )
-
-
-def check_honors(honors: Sequence[Honor], pieces: PiecesSpec | None, check: _Checker) -> None:
-    """p3, p7, p8, p10: ten Honors a player, seven with coins; the three without coins are the
-    Buildings bonus, the Lands bonus and Catastrophe; Recruit 1 shows one coin."""
-    expected = pieces.per_player.honors if pieces else HONORS_PER_SET
-    if len(honors) != expected:
-        check.add(
-            HONORS_FILE,
-            "",
-            "honors",
-            f"a player's set has {expected} Honors, found {len(honors)} (p3)",
-        )
-    with_coins = sum(1 for honor in honors if honor.shows_coins)
-    if with_coins != HONORS_WITH_COINS:
-        check.add(
-            HONORS_FILE,
-            "",
-            "honors",
-            f"{HONORS_WITH_COINS} Honors show coins and 3 do not (p7), found {with_coins}",
-        )
-    by_name = {honor.name: honor for honor in honors}
-    for name in NO_COIN_HONORS:
-        honor = by_name.get(name)
-        if honor is None:
-            check.add(HONORS_FILE, name, "name", "the rule text names this Honor (p10)")
-        elif honor.shows_coins:
-            check.add(HONORS_FILE, honor.id, "coins", "this Honor shows no coins (p10)")
-    recruit = by_name.get("Recruit 1")
-    if recruit is None:
-        check.add(HONORS_FILE, "Recruit 1", "name", "the rule text names this Honor (p7)")
-    elif recruit.coins != 1 or recruit.effect != (AddPeople(1),):
-        check.add(HONORS_FILE, recruit.id, "effect", "p7: one coin, adds one people piece")
-    fleets = [h for h in honors if any(isinstance(e, PlaceFleet) for e in h.effect)]
-    if len(fleets) < 2:
-        check.add(HONORS_FILE, "", "honors", "p10 speaks of the Fleet Honors: at least two")
-    for name, building in (("Fortify", Building.FORT), ("Urbanize", Building.CITY)):
-        honor = by_name.get(name)
-        if honor is None or not any(
-            isinstance(e, PlaceBuildings) and e.building is building for e in honor.effect
-        ):
-            check.add(HONORS_FILE, name, "effect", f"p10: the {name} Honor places a {building}")
+def check_honors(honors: Sequence[Honor], check: _Checker) -> None:
+    """Every effect of an Honor names lands and areas of the board."""
     for honor in honors:
         _check_effects(honor.effect, HONORS_FILE, honor.id, "effect", check)
         _check_effects(honor.endgame_effect, HONORS_FILE, honor.id, "endgame_effect", check)
-
-
-_Count = int | bool | tuple[int, ...]
-
-
-def check_pieces(pieces: PiecesSpec, check: _Checker) -> None:
-    """The piece counts the rule text states (p2, p3, p10-p12)."""
-    stated: list[tuple[str, str, _Count, _Count, str]] = [
-        ("per_player", "people", pieces.per_player.people, 30, "p3: thirty people pieces"),
-        ("per_player", "honors", pieces.per_player.honors, HONORS_PER_SET, "p3: ten Honors"),
-        ("per_player", "leaders", pieces.per_player.leaders, 1, "p3: a Leader"),
-        ("per_player", "gold_chests", pieces.per_player.gold_chests, 1, "p3: a Gold chest"),
-        ("shared", "great_wall_forts", pieces.shared.great_wall_forts, GREAT_WALL_FORTS,
-         "p10: only three Great Wall of China forts"),
-        ("dice", "red", pieces.dice.red, 3, "p3: three red dice"),
-        ("dice", "white", pieces.dice.white, 2, "p3: two white dice"),
-        ("dice", "option3_extra_white", pieces.dice.option3_extra_white, 1,
-         "p11: Option 3 adds a third white die"),
-        ("gold_track", "spaces", pieces.gold_track_spaces, 100, "p2: a 100-space Gold track"),
-        ("gold_track", "wraps", pieces.gold_track_wraps, True, "p2: chests start a second circuit"),
-        ("", "invasion_modifiers", pieces.invasion_modifiers, (2, 4), "p11: +2 then +4"),
-        ("", "endgame_spaces", pieces.endgame_spaces, len(EPOCHS), "p2: five Endgame spaces"),
-        ("", "area_tokens_per_area", pieces.area_tokens_per_area, 3, "p3: three tokens an area"),
-        ("", "paired_area_tokens", pieces.paired_area_tokens, 6, "p12: six Paired Area tokens"),
-    ]  # fmt: skip
-    for section, name, found, wanted, rule in stated:
-        if found != wanted:
-            check.add(PIECES_FILE, section, name, f"{rule}, found {found}")
-    if pieces.shared.fleets < 2:
-        check.add(PIECES_FILE, "shared", "fleets", "a card may show two ocean fleets (p5)")
 
 
 # --- the loaders ----------------------------------------------------------------------------
@@ -1112,27 +861,23 @@ def check_pieces(pieces: PiecesSpec, check: _Checker) -> None:
 def cards_problems(pack_dir: Path, board: Board) -> tuple[Cards | None, list[PackProblem]]:
     """Load the cards and list every problem; the Cards are None when a file could not be read."""
     problems: list[PackProblem] = []
+    docs: dict[str, Any] = {}
     try:
-        empires = _read_list(pack_dir, EMPIRES_FILE, "empires", EmpireCardSchema(), problems)
-        events = _read_list(pack_dir, EVENTS_FILE, "events", EventCardSchema(), problems)
-        honors = _read_list(pack_dir, HONORS_FILE, "honors", HonorSchema(), problems)
-        pieces = _read_pieces(pack_dir, problems)
+        empires = _read_list(pack_dir, EMPIRES_FILE, docs, problems)
+        events = _read_list(pack_dir, EVENTS_FILE, docs, problems)
+        honors = _read_list(pack_dir, HONORS_FILE, docs, problems)
+        pieces = _read_pieces(pack_dir, docs, problems)
     except PackError as exc:
         return None, [*problems, *exc.problems]
     check = _Checker(board)
     _unique_ids(empires, EMPIRES_FILE, check)
     _unique_ids(events, EVENTS_FILE, check)
     _unique_ids(honors, HONORS_FILE, check)
-    check_card_counts(empires, events, check)
-    check_numbers(empires, check)
     check_empires(empires, check)
-    check_text_named_empires(empires, check)
     check_events(events, check)
-    check_text_named_events(events, check)
-    check_honors(honors, pieces, check)
-    if pieces is not None:
-        check_pieces(pieces, check)
+    check_honors(honors, check)
     problems += check.problems
+    problems += fact_problems(pack_dir, docs, CARD_FILES)
     if pieces is None:
         return None, problems
     return _assemble(empires, events, honors, pieces), problems

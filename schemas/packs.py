@@ -18,8 +18,9 @@ from domain.hotw.board import EPOCHS, Board
 from domain.hotw.cards import Cards
 from domain.hotw.pack import HotwPack
 from schemas.edition import load_edition
-from schemas.hotw_board import board_problems
-from schemas.hotw_cards import load_cards, load_rules_catalogue
+from schemas.facts import facts_about_no_file
+from schemas.hotw_board import BOARD_FILES, board_problems
+from schemas.hotw_cards import CARD_FILES, load_cards, load_rules_catalogue
 from schemas.pack_base import PackError, PackProblem, pack_dir
 
 RULES_FILE = "rules.yaml"
@@ -49,7 +50,8 @@ def _load_parts(
             load_edition(directory, rules)
         except PackError as exc:
             problems += exc.problems
-    return board, cards, rules, problems
+    problems += facts_about_no_file(directory, [*BOARD_FILES, *CARD_FILES])
+    return board, cards, rules, list(dict.fromkeys(problems))  # facts.yaml's own, once
 
 
 def load_pack(ruleset: str = "hotw-2024", root: Path | None = None) -> HotwPack:

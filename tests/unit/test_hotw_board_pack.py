@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+import enum
+import hashlib
 import json
 import shutil
 import xml.etree.ElementTree as ET
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -437,6 +440,35 @@ def test_the_map_can_show_pieces_for_the_replay_exporter(board: Board) -> None:
     assert "piece fleet" in classes
 
 
+def plain(value: Any) -> Any:
+    """``value`` as JSON: dataclasses by their compared fields, mappings in order, sets sorted."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {"__type__": type(value).__name__} | {
+            f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value) if f.compare
+        }
+    if isinstance(value, enum.Enum):
+        return [type(value).__name__, value.value]
+    if isinstance(value, Mapping):
+        return [[plain(k), plain(v)] for k, v in value.items()]
+    if isinstance(value, frozenset | set):
+        return {"__set__": sorted(json.dumps(plain(v), sort_keys=True) for v in value)}
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    assert value is None or isinstance(value, str | int | float | bool), type(value)
+    return value
+
+
+PACK_BEFORE_FACTS = "4c9d9ca2d4ee5adf3ab0acbfb9ab6e9babee1619ddbbd7d9059d163869540e12"
+"""sha256 of ``plain(load_pack("hotw-2024"))`` as JSON (sort_keys, indent 0), taken with the
+loader of commit 9ce02e5, before the rule text's facts moved from schemas/ to facts.yaml. A
+change of the data or of the domain classes changes it: check the difference, then update it."""
+
+
+def test_the_loaded_pack_is_what_the_loader_gave_before_the_facts_moved_to_data() -> None:
+    text = json.dumps(plain(load_pack("hotw-2024")), sort_keys=True, indent=0)
+    assert hashlib.sha256(text.encode()).hexdigest() == PACK_BEFORE_FACTS
+
+
 def test_load_pack_gives_the_board_the_cards_and_the_rules_catalogue() -> None:
     pack = load_pack("hotw-2024")
     assert len(pack.board.lands) == 62
@@ -451,3 +483,132 @@ def test_load_pack_raises_one_pack_error_for_a_broken_board(tmp_path: Path) -> N
     with pytest.raises(PackError) as caught:
         load_pack("hotw-2024", pack.parent)
     assert any(p.entry == "china" for p in caught.value.problems)
+
+
+# --- the rule text's facts (facts.yaml) ---------------------------------------------------------
+
+
+def rename_sea(data: dict[str, Any], old: str, new: str) -> None:
+    entry(data, "seas", old)["id"] = new
+    for land in data["lands"]:
+        land["seas"] = [new if water == old else water for water in land["seas"]]
+
+
+def assert_fact(
+    problems: tuple[PackProblem, ...], file: str, entry_id: str, field: str, fact: str
+) -> None:
+    assert any(
+        (p.file, p.entry, p.field) == (file, entry_id, field) and f"fact '{fact}'" in p.message
+        for p in problems
+    ), "\n".join(map(str, problems))
+
+
+BOARD_FACT_BREAKS: list[tuple[str, str, Callable[[dict[str, Any]], None], tuple[str, ...]]] = [
+    (
+        "count",
+        "paired_area_tokens.yaml",
+        lambda d: d["paired_area_tokens"].pop(),
+        ("paired_area_tokens.yaml", "", "paired_area_tokens", "six-paired-area-tokens"),
+    ),
+    (
+        "each",
+        "board.yaml",
+        lambda d: entry(d, "areas", "china")["area_tokens"].pop(),
+        ("board.yaml", "china", "area_tokens", "three-area-tokens-an-area"),
+    ),
+    (
+        "each, where",
+        "board.yaml",
+        lambda d: entry(d, "areas", "steppes").update(epoch=1),
+        ("board.yaml", "steppes", "id", "only-those-areas-in-epoch-one"),
+    ),
+    (
+        "named, missing",
+        "board.yaml",
+        lambda d: rename_sea(d, "arabian-sea", "erythraean-sea"),
+        ("board.yaml", "arabian-sea", "id", "seas-the-text-names"),
+    ),
+    (
+        "named, has",
+        "board.yaml",
+        lambda d: entry(d, "lands", "tigris").update(terrain="difficult"),
+        ("board.yaml", "tigris", "terrain", "tigris-is-clear"),
+    ),
+    (
+        "named, includes",
+        "board.yaml",
+        lambda d: entry(d, "lands", "tigris")["neighbours"].remove("zagros"),
+        ("board.yaml", "tigris", "neighbours", "tigris-borders-euphrates-and-zagros"),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("file", "mutate", "named"),
+    [case[1:] for case in BOARD_FACT_BREAKS],
+    ids=[case[0] for case in BOARD_FACT_BREAKS],
+)
+def test_a_broken_board_fact_names_the_fact_the_file_and_the_entry(
+    tmp_path: Path,
+    file: str,
+    mutate: Callable[[dict[str, Any]], None],
+    named: tuple[str, str, str, str],
+) -> None:
+    problems = problems_of(broken_pack(tmp_path, file, mutate))
+    assert_fact(problems, *named)
+    fact = named[3]
+    assert all(fact in p.message for p in problems if f"fact '{fact}'" in p.message)
+
+
+def test_a_broken_fact_says_its_page_and_words(tmp_path: Path) -> None:
+    pack = broken_pack(tmp_path, "board.yaml", lambda d: entry(d, "lands", "zagros").update(
+        terrain_kind="forest"))  # fmt: skip
+    (problem,) = problems_of(pack)
+    assert (problem.file, problem.entry, problem.field) == ("board.yaml", "zagros", "terrain_kind")
+    assert problem.message.startswith("is 'forest', the fact wants 'mountains'")
+    assert "fact 'zagros-is-mountains' (text p6)" in problem.message
+    assert "DIFFICULT TERRAIN (mountains)" in problem.message
+
+
+def fact(data: dict[str, Any], fact_id: str) -> dict[str, Any]:
+    return next(f for f in data["facts"] if f["id"] == fact_id)
+
+
+def test_another_editions_facts_need_no_python(tmp_path: Path) -> None:
+    def sixty_three_lands(data: dict[str, Any]) -> None:
+        fact(data, "sixty-two-lands").update(id="sixty-three-lands", equals=63)
+
+    problems = problems_of(broken_pack(tmp_path, "facts.yaml", sixty_three_lands))
+    assert [(p.file, p.entry, p.field) for p in problems] == [("board.yaml", "", "lands")]
+    assert "expected exactly 63 entries, found 62 - fact 'sixty-three-lands'" in problems[0].message
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "words"),
+    [
+        ({"has": {"terrain": {"is": "clear"}}}, "has", "unknown operator ['is']"),
+        ({"has": {"terrane": "clear"}}, "has", "no field 'terrane'"),
+        ({"has": {"terrain.kind": "clear"}}, "has", "below a field without fields"),
+        ({"source": "the rulebook"}, "source", "text pN"),
+        ({"count": {"file": "board", "section": "lands"}}, "id", "exactly one of"),
+        ({"named": {"file": "board", "section": "rivers", "ids": ["tigris"]}}, "section", "rivers"),
+    ],
+    ids=["operator", "field", "path", "source", "two-kinds", "section"],
+)
+def test_a_malformed_fact_is_named_in_facts_yaml(
+    tmp_path: Path, change: dict[str, Any], field: str, words: str
+) -> None:
+    pack = broken_pack(tmp_path, "facts.yaml", lambda d: fact(d, "tigris-is-clear").update(change))
+    problems = problems_of(pack)
+    assert_named(problems, "facts.yaml", "tigris-is-clear", field, words)
+
+
+def test_a_fact_about_a_file_the_pack_does_not_have_is_named(tmp_path: Path) -> None:
+    pack = broken_pack(tmp_path, "facts.yaml", lambda d: fact(d, "sixty-two-lands").update(
+        count={"file": "bord", "section": "lands"}))  # fmt: skip
+    summary = check_pack("hotw-2024", pack.parent)
+    assert summary["valid"] is False
+    assert summary["errors"] == [
+        {"file": "facts.yaml", "entry": "sixty-two-lands", "field": "file",
+         "message": "no such data file: ['bord.yaml']"},
+    ]  # fmt: skip

@@ -337,7 +337,9 @@ def test_every_rule_id_cited_by_the_card_code_is_in_the_catalogue(
     catalogue: RulesCatalogue,
 ) -> None:
     sources = [REPO / "domain/hotw/cards.py", REPO / "schemas/hotw_cards.py"]
-    sources += [PACK / name for name in ("empires.yaml", "events.yaml", "honors.yaml")]
+    sources += [
+        PACK / name for name in ("empires.yaml", "events.yaml", "honors.yaml", "facts.yaml")
+    ]
     cited = {
         rule_id.rstrip(".")
         for path in sources
@@ -558,3 +560,134 @@ def test_every_problem_of_a_pack_is_reported_together(broken_pack: Path, board: 
     mutate(broken_pack, "honors.yaml", lambda d: d["honors"].pop())
     problems = problems_of(lambda: load_cards(broken_pack, board))
     assert {p.file for p in problems} == {"empires.yaml", "honors.yaml"}
+
+
+# --- the rule text's facts (facts.yaml) ----------------------------------------------------
+
+
+def drop(section: str, ids: set[str]) -> Callable[[Any], None]:
+    def change(data: Any) -> None:
+        data[section] = [e for e in data[section] if e["id"] not in ids]
+
+    return change
+
+
+def recruit_2_without_coins(data: Any) -> None:
+    endgame = [{"kind": "collect_gold", "amount": 1, "per": "flat"}]
+    entry(data, "honors", "recruit-2").update(coins=0, endgame_effect=endgame)
+
+
+def aztecs_with_three_fleets(data: Any) -> None:
+    entry(data, "empires", "incas-aztecs")["empires"][1].update(fleets=3, fleet_kind="ocean")
+
+
+CARD_FACT_BREAKS: list[tuple[str, str, Callable[[Any], None], tuple[str, str, str, str], str]] = [
+    (
+        "count",
+        "honors.yaml",
+        drop("honors", {"recruit-3"}),
+        ("honors.yaml", "", "honors", "ten-honors-a-player"),
+        "expected exactly 10 entries, found 9",
+    ),
+    (
+        "count, where",
+        "honors.yaml",
+        recruit_2_without_coins,
+        ("honors.yaml", "", "honors", "seven-honors-show-coins"),
+        "expected exactly 7 entries, found 6",
+    ),
+    (
+        "count, per",
+        "empires.yaml",
+        drop("empires", {"minoans", "hittites", "babylonia"}),
+        ("empires.yaml", "", "empires", "six-empire-cards-an-epoch"),
+        "epoch 1: expected at least 6 entries, found 5",
+    ),
+    (
+        "count, per, against a count",
+        "events.yaml",
+        drop("events", {"tribute-2"}),
+        ("events.yaml", "", "events", "an-event-for-every-empire"),
+        "epoch 2: expected at least 8 entries (the entries of empires.yaml), found 7",
+    ),
+    (
+        "each",
+        "empires.yaml",
+        lambda d: entry(d, "empires", "egypt").update(fleets=2),
+        ("empires.yaml", "egypt", "fleets", "at-most-one-sea-fleet"),
+        "is 2, the fact wants at most 1",
+    ),
+    (
+        "each, unnest",
+        "empires.yaml",
+        aztecs_with_three_fleets,
+        ("empires.yaml", "incas-aztecs", "empires[1].fleets", "at-most-two-ocean-fleets"),
+        "is 3, the fact wants at most 2",
+    ),
+    (
+        "each, whole file",
+        "pieces.yaml",
+        lambda d: d["dice"].update(red=4),
+        ("pieces.yaml", "dice", "red", "dice"),
+        "is 4, the fact wants 3",
+    ),
+    (
+        "named, missing",
+        "events.yaml",
+        lambda d: entry(d, "events", "black-death").update(name="Plague"),
+        ("events.yaml", "Black Death", "name", "black-death"),
+        "not found",
+    ),
+    (
+        "named, has",
+        "empires.yaml",
+        lambda d: entry(d, "empires", "huns").update(start_lands=["volga"]),
+        ("empires.yaml", "huns", "start_lands", "huns-two-start-lands"),
+        "is ['volga'], the fact wants ['volga', 'turanian-plain'] in any order",
+    ),
+    (
+        "named, path through a list",
+        "empires.yaml",
+        lambda d: entry(d, "empires", "incas-aztecs")["empires"].reverse(),
+        ("empires.yaml", "incas-aztecs", "empires.name", "incas-then-aztecs"),
+        "is ['Aztecs', 'Incas'], the fact wants ['Incas', 'Aztecs']",
+    ),
+    (
+        "named, contains",
+        "events.yaml",
+        lambda d: entry(d, "events", "crusades")["effects"][1].update(building="city"),
+        ("events.yaml", "crusades", "effects", "crusades-place-a-fort"),
+        "the fact wants an item like {'kind': 'place_buildings', 'building': 'fort'}",
+    ),
+    (
+        "unique",
+        "empires.yaml",
+        lambda d: entry(d, "empires", "minoans").update(number=1),
+        ("empires.yaml", "minoans", "number", "one-card-a-number"),
+        "epoch 1, number 1 is also 'sumeria's",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("file", "change", "named", "words"),
+    [case[1:] for case in CARD_FACT_BREAKS],
+    ids=[case[0] for case in CARD_FACT_BREAKS],
+)
+def test_a_broken_card_fact_names_the_fact_the_file_and_the_entry(
+    broken_pack: Path,
+    board: Board,
+    file: str,
+    change: Callable[[Any], None],
+    named: tuple[str, str, str, str],
+    words: str,
+) -> None:
+    mutate(broken_pack, file, change)
+    problems = problems_of(lambda: load_cards(broken_pack, board))
+    file, entry_id, field, fact = named
+    assert any(
+        (p.file, p.entry, p.field) == (file, entry_id, field)
+        and words in p.message
+        and f"fact '{fact}'" in p.message
+        for p in problems
+    ), "\n".join(map(str, problems))
