@@ -144,6 +144,7 @@ SUPPORT = Path(__file__).resolve().parent
 CATALOGUE_FILES: dict[str, Path] = {
     "toy-sealed-bids": SUPPORT / "toy_rules.yaml",
     "toy-sealed-bids-closing": SUPPORT / "toy_rules.yaml",
+    "toy-sealed-bids-resolved": SUPPORT / "toy_rules.yaml",
 }
 """Catalogues of rulesets whose data pack has none (the toys have no data pack)."""
 

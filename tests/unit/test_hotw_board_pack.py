@@ -465,7 +465,11 @@ change of the data or of the domain classes changes it: check the difference, th
 
 
 def test_the_loaded_pack_is_what_the_loader_gave_before_the_facts_moved_to_data() -> None:
-    text = json.dumps(plain(load_pack("hotw-2024")), sort_keys=True, indent=0)
+    """The board, cards and catalogue as before (the edition, data/hotw-2024/edition.yaml, is
+    new beside them and left out)."""
+    loaded = plain(load_pack("hotw-2024"))
+    del loaded["edition"]
+    text = json.dumps(loaded, sort_keys=True, indent=0)
     assert hashlib.sha256(text.encode()).hexdigest() == PACK_BEFORE_FACTS
 
 
