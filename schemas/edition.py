@@ -153,3 +153,21 @@ def load_edition(directory: Path, catalogue: RulesCatalogue) -> Edition:
             data["rule_prefix"], frozenset(catalogue.entries), data["rule_aliases"]
         ),
     )
+
+
+def edition_epochs(directory: Path) -> tuple[tuple[int, ...], frozenset[int]]:
+    """The epochs and the ocean-fleet epochs `edition.yaml` declares, for the board and card
+    loaders to check epochs against (empty when the file is unreadable: `load_edition` reports
+    why)."""
+    try:
+        raw = read_yaml(directory / EDITION_FILE)
+    except PackError:
+        return (), frozenset()
+    if not isinstance(raw, dict):
+        return (), frozenset()
+    try:
+        epochs = fields.List(fields.Integer(strict=True)).deserialize(raw.get("epochs"))
+        fleets = FleetsSchema().load(raw.get("fleets") or {})
+    except ValidationError:
+        return (), frozenset()
+    return tuple(epochs), frozenset(fleets["ocean_epochs"])

@@ -21,7 +21,6 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate
 
 from domain.hotw.board import (
-    EPOCHS,
     Area,
     Board,
     Land,
@@ -32,6 +31,7 @@ from domain.hotw.board import (
     Wasteland,
     WaterKind,
 )
+from schemas.edition import edition_epochs
 from schemas.facts import fact_problems
 from schemas.pack_base import PackError, PackProblem, read_yaml, validate_entries
 
@@ -78,7 +78,7 @@ def _provenance() -> fields.String:
 class AreaSchema(_Strict):
     id = _id_field()
     name = fields.String(required=True)
-    epoch = fields.Integer(required=True, strict=True, validate=validate.OneOf(EPOCHS))
+    epoch = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
     area_tokens = _ids(required=True)
     provenance = _provenance()
 
@@ -351,6 +351,15 @@ def check_wastelands(raw: _Raw) -> list[PackProblem]:
     ]
 
 
+def check_area_epochs(raw: _Raw, epochs: tuple[int, ...]) -> list[PackProblem]:
+    """Each area becomes active in one of the edition's epochs (edition.yaml)."""
+    return [
+        _problem(area["id"], "epoch", f"not an epoch of the edition {list(epochs)}")
+        for area in raw.areas.values()
+        if area["epoch"] not in epochs
+    ]
+
+
 def check_areas(raw: _Raw) -> list[PackProblem]:
     """Each Area token is in one area only; each area has some lands."""
     problems: list[PackProblem] = []
@@ -476,6 +485,7 @@ def board_problems(pack_dir: Path) -> tuple[Board | None, list[PackProblem]]:
         *check_paired_tokens(raw),
     ]
     problems += structural
+    problems += check_area_epochs(raw, edition_epochs(pack_dir)[0])
     problems += fact_problems(pack_dir, raw.docs, BOARD_FILES)
     if any(p.field in {"area", "neighbours", "straits", "seas", "ocean"} for p in structural):
         return None, problems  # references do not resolve: the map cannot be walked

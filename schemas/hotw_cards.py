@@ -32,7 +32,7 @@ from marshmallow import (
 )
 
 from domain.core.catalogue import RuleEntry, RulesCatalogue
-from domain.hotw.board import EPOCHS, OCEAN_FLEET_EPOCHS, Board, PowerIcon, WaterKind
+from domain.hotw.board import Board, PowerIcon, WaterKind
 from domain.hotw.cards import (
     EFFECT_KINDS,
     LATER_EVENT_PHASES,
@@ -71,6 +71,7 @@ from domain.hotw.cards import (
     SharedSupply,
     effect_selectors,
 )
+from schemas.edition import edition_epochs
 from schemas.facts import FileSpec, fact_problems
 from schemas.pack_base import PackError, PackProblem, read_yaml, validate_entries
 
@@ -403,7 +404,7 @@ SPEC_FIELDS = ("start_lands", "people", "starting_buildings", "fleets", "fleet_k
 
 class EmpireCardSchema(_EmpireFields):
     id = _id()
-    epoch = fields.Integer(required=True, strict=True, validate=_one_of_ints(EPOCHS))
+    epoch = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
     number = _count()
     name = fields.String(required=True, validate=validate.Length(min=1))
     people = fields.Integer(strict=True, validate=validate.Range(min=1))
@@ -457,7 +458,7 @@ class EventPiecesSchema(_PiecesFields):
 
 class EventCardSchema(_Strict):
     id = _id()
-    epoch = fields.Integer(required=True, strict=True, validate=_one_of_ints(EPOCHS))
+    epoch = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
     name = fields.String(required=True, validate=validate.Length(min=1))
     kind = fields.String(required=True, validate=_one_of(_values(EventKind)))
     honor_icon = fields.Boolean(required=True)
@@ -718,10 +719,20 @@ class _Checker:
     """Collects the problems of the cross-checks."""
 
     board: Board
+    ocean_epochs: frozenset[int] = frozenset()
     problems: list[PackProblem] = field(default_factory=list)
 
     def add(self, file: str, entry: str, name: str, message: str) -> None:
         self.problems.append(PackProblem(file, entry, name, message))
+
+
+def _check_epochs(
+    items: Sequence[EmpireCard | EventCard], file: str, epochs: Sequence[int], check: _Checker
+) -> None:
+    """Each card belongs to one of the edition's epochs (edition.yaml)."""
+    for card in items:
+        if card.epoch not in epochs:
+            check.add(file, card.id, "epoch", f"not an epoch of the edition {list(epochs)}")
 
 
 def _unique_ids(items: Sequence[Any], file: str, check: _Checker) -> None:
@@ -765,10 +776,10 @@ def _check_pieces(
 def _check_fleets(
     spec: EmpireSpec, epoch: int, file: str, entry: str, prefix: str, check: _Checker
 ) -> None:
-    """A card's fleets are of the kind its epoch's fleets go to (domain OCEAN_FLEET_EPOCHS)."""
+    """A card's fleets are of the kind its epoch's fleets go to (edition.yaml's fleets)."""
     if spec.fleets == 0:
         return
-    wanted = WaterKind.OCEAN if epoch in OCEAN_FLEET_EPOCHS else WaterKind.SEA
+    wanted = WaterKind.OCEAN if epoch in check.ocean_epochs else WaterKind.SEA
     if spec.fleet_kind is not wanted:
         check.add(
             file,
@@ -869,8 +880,11 @@ def cards_problems(pack_dir: Path, board: Board) -> tuple[Cards | None, list[Pac
         pieces = _read_pieces(pack_dir, docs, problems)
     except PackError as exc:
         return None, [*problems, *exc.problems]
-    check = _Checker(board)
+    epochs, ocean_epochs = edition_epochs(pack_dir)
+    check = _Checker(board, ocean_epochs)
     _unique_ids(empires, EMPIRES_FILE, check)
+    _check_epochs(empires, EMPIRES_FILE, epochs, check)
+    _check_epochs(events, EVENTS_FILE, epochs, check)
     _unique_ids(events, EVENTS_FILE, check)
     _unique_ids(honors, HONORS_FILE, check)
     check_empires(empires, check)
@@ -880,7 +894,7 @@ def cards_problems(pack_dir: Path, board: Board) -> tuple[Cards | None, list[Pac
     problems += fact_problems(pack_dir, docs, CARD_FILES)
     if pieces is None:
         return None, problems
-    return _assemble(empires, events, honors, pieces), problems
+    return _assemble(empires, events, honors, pieces, epochs), problems
 
 
 def _assemble(
@@ -888,14 +902,15 @@ def _assemble(
     events: Sequence[EventCard],
     honors: Sequence[Honor],
     pieces: PiecesSpec,
+    epochs: Sequence[int],
 ) -> Cards:
     """Empire cards of an epoch in turn order; Event cards in the order of the file."""
     return Cards(
         empires_by_epoch={
             epoch: tuple(sorted((c for c in empires if c.epoch == epoch), key=lambda c: c.number))
-            for epoch in EPOCHS
+            for epoch in epochs
         },
-        events_by_epoch={epoch: tuple(c for c in events if c.epoch == epoch) for epoch in EPOCHS},
+        events_by_epoch={epoch: tuple(c for c in events if c.epoch == epoch) for epoch in epochs},
         honors=tuple(honors),
         pieces=pieces,
     )

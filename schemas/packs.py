@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from domain.core.catalogue import RulesCatalogue
-from domain.hotw.board import EPOCHS, Board
+from domain.hotw.board import Board
 from domain.hotw.cards import Cards
 from domain.hotw.pack import HotwPack
 from schemas.edition import load_edition
@@ -63,7 +63,7 @@ def load_pack(ruleset: str = "hotw-2024", root: Path | None = None) -> HotwPack:
 
 
 def _per_epoch(by_epoch: Any) -> dict[str, int]:
-    return {str(epoch): len(by_epoch.get(epoch, ())) for epoch in EPOCHS}
+    return {str(epoch): len(cards) for epoch, cards in sorted(by_epoch.items())}
 
 
 def check_pack(ruleset: str = "hotw-2024", root: Path | None = None) -> dict[str, Any]:
@@ -96,5 +96,8 @@ def _board_summary(board: Board | None) -> dict[str, Any]:
         "areas": len(board.areas),
         "area_tokens": len(board.area_tokens),
         "paired_area_tokens": len(board.paired_area_tokens),
-        "areas_by_epoch": {str(epoch): sorted(board.areas_activated_in(epoch)) for epoch in EPOCHS},
+        "areas_by_epoch": {
+            str(epoch): sorted(board.areas_activated_in(epoch))
+            for epoch in sorted({area.epoch for area in board.areas.values()})
+        },
     }

@@ -13,12 +13,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 
-EPOCHS: tuple[int, ...] = (1, 2, 3, 4, 5)
-SEA_FLEET_EPOCHS: frozenset[int] = frozenset({1, 2, 3})
-"""p9: in Epochs I, II and III a fleet from the Empire or Event pool may only be placed in a sea."""
-OCEAN_FLEET_EPOCHS: frozenset[int] = frozenset({4, 5})
-"""p9: in Epochs IV and V a fleet from the Empire or Event pool may only be placed in an ocean."""
-
 
 class Terrain(StrEnum):
     """p5: each land is CLEAR or DIFFICULT terrain (a tie on dice goes to the terrain)."""
@@ -347,10 +341,9 @@ class Board:
         and the oceans beside it. A fleet may be placed in a water adjacent to a fleet (p5)."""
         return self._adjacent_waters[water]
 
-    def waters_for_fleets_in(self, epoch: int) -> frozenset[str]:
-        """Where a fleet from the Empire or Event pool may go: seas in Epochs I-III, oceans in
-        Epochs IV-V (p9)."""
-        waters = self._oceans if epoch in OCEAN_FLEET_EPOCHS else self._seas_only
+    def waters_for_fleets_of_kind(self, kind: str) -> frozenset[str]:
+        """Where a fleet of `kind` (`sea` or `ocean`, by the edition's fleet epochs) may go."""
+        waters = self._oceans if kind == "ocean" else self._seas_only
         return frozenset(waters)
 
     # --- areas --------------------------------------------------------------------------------

@@ -170,8 +170,11 @@ def test_a_sea_fleet_reaches_only_the_coasts_of_its_sea(board: Board) -> None:
 def test_fleets_go_to_seas_in_epochs_one_to_three_and_oceans_in_four_and_five(
     board: Board,
 ) -> None:
-    assert board.waters_for_fleets_in(2) == board.seas_only.keys()
-    assert board.waters_for_fleets_in(4) == board.oceans.keys()
+    edition = load_pack("hotw-2024").edition
+    assert edition.ocean_fleet_epochs == {4, 5}
+    assert edition.sea_fleet_epochs == {1, 2, 3}
+    assert board.waters_for_fleets_of_kind("sea") == board.seas_only.keys()
+    assert board.waters_for_fleets_of_kind("ocean") == board.oceans.keys()
 
 
 def test_the_mughals_can_use_the_bay_of_bengal_which_belongs_to_the_indian_ocean(
