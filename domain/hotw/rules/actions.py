@@ -15,18 +15,6 @@ from itertools import islice
 
 from domain.core.messages import Command
 from domain.hotw.cards import Building, Phase
-from domain.hotw.events import (
-    AreaTokenPlayed,
-    FleetPlaced,
-    FortBuilt,
-    GoldCollected,
-    GreatWallFortPlaced,
-    GreatWallFortRemoved,
-    HonorPlayed,
-    LandChosen,
-    LeaderUsed,
-    MonumentsUnbuilt,
-)
 from domain.hotw.model import (
     ConquestTask,
     EffectTask,
@@ -41,11 +29,25 @@ from domain.hotw.model import (
 )
 from domain.hotw.pack import HotwPack
 from domain.hotw.rules import endgame, organization, turn
-from domain.hotw.rules.buildings import enemy_lands_holding, place_building, take_building
+from domain.hotw.rules.buildings import (
+    FortBuilt,
+    enemy_lands_holding,
+    place_building,
+    take_building,
+)
 from domain.hotw.rules.conquest import conquer, conquest_targets, end_conquest
 from domain.hotw.rules.context import Ctx, current_spec
-from domain.hotw.rules.effects import Choice, advance_effect, choose_for_effect, effect_choice
+from domain.hotw.rules.effects import (
+    Choice,
+    LandChosen,
+    advance_effect,
+    choose_for_effect,
+    effect_choice,
+)
 from domain.hotw.rules.expand import (
+    FleetPlaced,
+    GreatWallFortPlaced,
+    GreatWallFortRemoved,
     active_fleets,
     active_pool,
     army_targets,
@@ -56,14 +58,16 @@ from domain.hotw.rules.expand import (
     in_event_expansion,
     may_end_expansion,
 )
-from domain.hotw.rules.gold import collect_gold
+from domain.hotw.rules.gold import GoldCollected, collect_gold
 from domain.hotw.rules.honors import (
+    HonorPlayed,
     endgame_effect_honors,
     honors_for_phase,
     seats_with_endgame_honors,
 )
-from domain.hotw.rules.invasion import IGNORE_DIFFICULT, IGNORE_FORT, Army, place_army
+from domain.hotw.rules.invasion import IGNORE_DIFFICULT, IGNORE_FORT, Army, LeaderUsed, place_army
 from domain.hotw.rules.revenue import revenue_items
+from domain.hotw.rules.turn import AreaTokenPlayed, MonumentsUnbuilt
 
 END_PHASE = Command.of("end_phase")
 END_CONQUEST = Command.of("end_conquest")

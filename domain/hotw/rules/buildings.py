@@ -3,17 +3,30 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
+from domain.core.frozen import evolved
+from domain.core.messages import event
 from domain.hotw.cards import Building
-from domain.hotw.events import (
-    BuildingNotPlaced,
-    BuildingPlaced,
-    BuildingReduced,
-    BuildingsPlundered,
-    BuildingSupplyExhausted,
-    BuildingTaken,
+from domain.hotw.evolve import (
+    HotwEvent,
+    great_wall_off,
+    handles,
+    remove_building_from,
+    return_people,
+    set_land,
+    supply_after,
+    take_person,
+    with_gold,
 )
-from domain.hotw.model import Control, HotwState, LandState
+from domain.hotw.model import (
+    EMPTY_LAND,
+    Control,
+    HotwState,
+    LandState,
+    TakeBuildingTask,
+)
+from domain.hotw.pack import HotwPack
 from domain.hotw.rules.context import Ctx
 
 """Two gold per capital, one per city, one per monument (p7 plundering, p8 revenue)."""
@@ -127,3 +140,173 @@ def take_building(ctx: Ctx, seat: int, source: str, building: Building, land: st
         )
     )
     ctx.emit(BuildingPlaced(rule=ctx.cite(rule), land=land, building=building.value))
+
+
+# --- vocabulary: the events of this chapter, and how each changes the state ----------------
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BuildingRemoved(HotwEvent):
+    land: str
+    building: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BuildingsPlundered(HotwEvent):
+    seat: int
+    land: str
+    gold: int
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BuildingReduced(HotwEvent):
+    land: str
+    removed: tuple[str, ...]
+    city_added: bool = False
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BuildingPlaced(HotwEvent):
+    land: str
+    building: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BuildingSupplyExhausted(HotwEvent):
+    seat: int
+    building: str
+    land: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BuildingTaken(HotwEvent):
+    """A building taken from an Enemy land because its kind ran out (p10)."""
+
+    seat: int
+    land: str
+    building: str
+    city_added: bool = False
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BuildingNotPlaced(HotwEvent):
+    land: str
+    building: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FortBuilt(HotwEvent):
+    """A people piece of the Empire pool is spent to build a fort (p7)."""
+
+    seat: int
+    land: str
+
+
+@handles(BuildingRemoved)
+def _building_removed(pack: HotwPack, state: HotwState, e: BuildingRemoved) -> HotwState:
+    lands = dict(state.lands)
+    before = state.land(e.land)
+    deltas = remove_building_from(state, lands, e.land, Building(e.building))
+    return evolved(
+        state,
+        lands=lands,
+        supply=supply_after(state.supply, **deltas),
+        great_wall_on_map=great_wall_off(state, e.land, before)
+        if e.building == Building.FORT
+        else state.great_wall_on_map,
+    )
+
+
+@handles(BuildingsPlundered)
+def _plundered(pack: HotwPack, state: HotwState, e: BuildingsPlundered) -> HotwState:
+    return with_gold(state, e.seat, e.gold)
+
+
+@handles(BuildingReduced)
+def _reduced(pack: HotwPack, state: HotwState, e: BuildingReduced) -> HotwState:
+    lands = dict(state.lands)
+    before = state.land(e.land)
+    deltas: dict[str, int] = {}
+    for name in e.removed:
+        for key, delta in remove_building_from(state, lands, e.land, Building(name)).items():
+            deltas[key] = deltas.get(key, 0) + delta
+    if e.city_added:
+        current = lands.get(e.land, EMPTY_LAND)
+        set_land(
+            lands,
+            e.land,
+            LandState(
+                current.owner,
+                current.standing,
+                current.buildings | {Building.CITY},
+                current.great_wall,
+            ),
+        )
+        deltas["city"] = deltas.get("city", 0) - 1
+    great_wall = (
+        great_wall_off(state, e.land, before)
+        if Building.FORT.value in e.removed
+        else state.great_wall_on_map
+    )
+    return evolved(
+        state,
+        lands=lands,
+        supply=supply_after(state.supply, **deltas),
+        great_wall_on_map=great_wall,
+    )
+
+
+@handles(BuildingPlaced)
+def _building_placed(pack: HotwPack, state: HotwState, e: BuildingPlaced) -> HotwState:
+    land = state.land(e.land)
+    building = Building(e.building)
+    state = state.with_land(
+        e.land, LandState(land.owner, land.standing, land.buildings | {building}, land.great_wall)
+    )
+    return evolved(state, supply=supply_after(state.supply, **{building.value: -1}))
+
+
+@handles(BuildingSupplyExhausted)
+def _exhausted(pack: HotwPack, state: HotwState, e: BuildingSupplyExhausted) -> HotwState:
+    task = TakeBuildingTask(e.seat, Building(e.building), e.land)
+    return evolved(state, agenda=(*state.agenda, task))
+
+
+@handles(BuildingTaken)
+def _taken(pack: HotwPack, state: HotwState, e: BuildingTaken) -> HotwState:
+    lands = dict(state.lands)
+    building = Building(e.building)
+    deltas = remove_building_from(state, lands, e.land, building)
+    if e.city_added:
+        current = lands.get(e.land, EMPTY_LAND)
+        set_land(
+            lands,
+            e.land,
+            LandState(
+                current.owner,
+                current.standing,
+                current.buildings | {Building.CITY},
+                current.great_wall,
+            ),
+        )
+        deltas["city"] = deltas.get("city", 0) - 1
+    return evolved(state, lands=lands, supply=supply_after(state.supply, **deltas))
+
+
+@handles(BuildingNotPlaced)
+def _not_placed(pack: HotwPack, state: HotwState, e: BuildingNotPlaced) -> HotwState:
+    return state
+
+
+@handles(FortBuilt)
+def _fort_built(pack: HotwPack, state: HotwState, e: FortBuilt) -> HotwState:
+    state = take_person(state, "empire")
+    return return_people(state, e.seat, 1)

@@ -9,24 +9,38 @@ conquest itself is a `ConquestTask` on the agenda, so each conquest is the playe
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from domain.core.frozen import evolved
+from domain.core.messages import event
 from domain.hotw.board import Board
 from domain.hotw.cards import Building
 from domain.hotw.edition import ConquestNumbers, InvasionDice
-from domain.hotw.events import (
-    ConquestEnded,
-    ConquestPointsAwarded,
-    InvasionModifierRemoved,
-    InvasionModifierSet,
-    InvasionRepulsed,
-    InvasionSucceeded,
-    LandConquered,
+from domain.hotw.evolve import (
+    HotwEvent,
+    handles,
+    replace_top,
+    return_people,
+    take_person,
+    top_task,
+    with_turn,
 )
-from domain.hotw.model import ConquestTask, HotwState, Pool
+from domain.hotw.model import (
+    ConquestTask,
+    HotwState,
+    LandState,
+    Pool,
+)
 from domain.hotw.pack import HotwPack
 from domain.hotw.rules.buildings import plunder, reduce_buildings
 from domain.hotw.rules.context import Ctx, Invader
 from domain.hotw.rules.honors import award_honor
-from domain.hotw.rules.invasion import highest, modifier_land
+from domain.hotw.rules.invasion import (
+    InvasionModifierRemoved,
+    InvasionSucceeded,
+    highest,
+    modifier_land,
+)
 
 
 def has_fort(state: HotwState, land: str) -> bool:
@@ -213,3 +227,108 @@ def end_conquest(ctx: Ctx, task: ConquestTask) -> None:
     ctx.emit(
         ConquestEnded(rule=ctx.cite("option3.conquest-points"), seat=task.seat, unspent=task.points)
     )
+
+
+# --- vocabulary: the events of this chapter, and how each changes the state ----------------
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class InvasionRepulsed(HotwEvent):
+    """Option 3: the invasion is frustrated; only the Empire's army is removed, the garrison
+    holds the land."""
+
+    seat: int
+    land: str
+    enemy: int
+    pool: str
+    empire_dice: tuple[int, ...]
+    enemy_dice: tuple[int, ...]
+    modifier: int = 0
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class InvasionModifierSet(HotwEvent):
+    """Option 3: the Invasion modifier counter goes on (or is turned to) `modifier` for the
+    next invasion of `land`."""
+
+    seat: int
+    land: str
+    modifier: int
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ConquestPointsAwarded(HotwEvent):
+    """Option 3: a successful invasion's winning margin, to spend on lands of `enemy`."""
+
+    seat: int
+    land: str
+    enemy: int
+    points: int
+    pool: str
+    barbarian: bool = False
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LandConquered(HotwEvent):
+    """Option 3: an army from the pool takes an Enemy land for `cost` conquest points, with no
+    dice; the garrison is removed."""
+
+    seat: int
+    land: str
+    enemy: int
+    pool: str
+    cost: int
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ConquestEnded(HotwEvent):
+    """Option 3: the conquest is over; `unspent` points are lost."""
+
+    seat: int
+    unspent: int
+
+
+@handles(InvasionRepulsed)
+def _repulsed(pack: HotwPack, state: HotwState, e: InvasionRepulsed) -> HotwState:
+    state = take_person(state, e.pool)
+    return return_people(state, e.seat, 1)
+
+
+@handles(InvasionModifierSet)
+def _modifier_set(pack: HotwPack, state: HotwState, e: InvasionModifierSet) -> HotwState:
+    return with_turn(state, modifier_land=e.land, invasion_modifier=e.modifier)
+
+
+@handles(ConquestPointsAwarded)
+def _points(pack: HotwPack, state: HotwState, e: ConquestPointsAwarded) -> HotwState:
+    task = ConquestTask(e.seat, e.enemy, e.points, (e.land,), e.pool, e.barbarian)
+    return evolved(state, agenda=(*state.agenda, task))
+
+
+@handles(LandConquered)
+def _conquered(pack: HotwPack, state: HotwState, e: LandConquered) -> HotwState:
+    task = top_task(state)
+    assert isinstance(task, ConquestTask)
+    land = state.land(e.land)
+    state = state.with_land(e.land, LandState(e.seat, True, land.buildings, land.great_wall))
+    state = return_people(state, e.enemy, 1)
+    state = take_person(state, e.pool)
+    left = ConquestTask(
+        task.seat,
+        task.enemy,
+        task.points - e.cost,
+        (*task.lands, e.land),
+        task.pool,
+        task.barbarian,
+    )
+    return replace_top(state, left)
+
+
+@handles(ConquestEnded)
+def _conquest_ended(pack: HotwPack, state: HotwState, e: ConquestEnded) -> HotwState:
+    return replace_top(state, None)

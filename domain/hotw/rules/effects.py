@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.core.frozen import evolved
+from domain.core.messages import event
 from domain.hotw.board import Board
 from domain.hotw.cards import (
     AddPeople,
@@ -30,32 +32,40 @@ from domain.hotw.cards import (
     RemoveGarrisons,
     Scope,
 )
-from domain.hotw.events import (
-    AreaChosen,
-    BuildingRemoved,
-    EffectCompleted,
-    EffectsEnded,
-    EventConcluded,
-    FleetPlaced,
-    GarrisonRemoved,
-    GoldLost,
-    LandChosen,
-    PeopleRecruited,
-    WaterChosen,
+from domain.hotw.evolve import (
+    HotwEvent,
+    evolved_task,
+    handles,
+    replace_top,
+    return_people,
+    supply_after,
+    top_task,
+    with_gold,
+    with_player,
+    with_turn,
+)
+from domain.hotw.model import (
+    EMPTY_POOL,
+    EffectTask,
+    GreatWallRemovalTask,
+    HotwState,
+    LandState,
+    MonumentTask,
+    Pool,
 )
 from domain.hotw.model import Control as Held
-from domain.hotw.model import EffectTask, HotwState
 from domain.hotw.pack import HotwPack
 from domain.hotw.rules.buildings import (
+    BuildingRemoved,
     building_value,
     place_building,
     reduce_buildings,
 )
 from domain.hotw.rules.context import Ctx
-from domain.hotw.rules.expand import fleet_kind_for_honor, fleet_targets
+from domain.hotw.rules.expand import FleetPlaced, fleet_kind_for_honor, fleet_targets
 from domain.hotw.rules.gold import collect_gold
 from domain.hotw.rules.honors import award_honor
-from domain.hotw.rules.invasion import Army, place_army
+from domain.hotw.rules.invasion import Army, GarrisonRemoved, place_army
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,3 +416,144 @@ def end_effects(ctx: Ctx, task: EffectTask) -> None:
                     fleets=pool.fleets,
                 )
             )
+
+
+# --- vocabulary: the events of this chapter, and how each changes the state ----------------
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EventConcluded(HotwEvent):
+    """Before establishing: Event armies laid down, its fleets removed, its pool emptied."""
+
+    seat: int
+    card: str
+    lands: tuple[str, ...]
+    waters: tuple[str, ...]
+    people: int
+    fleets: int
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GoldLost(HotwEvent):
+    seat: int
+    amount: int
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PeopleRecruited(HotwEvent):
+    seat: int
+    count: int
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AreaChosen(HotwEvent):
+    seat: int
+    area: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LandChosen(HotwEvent):
+    seat: int
+    land: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class WaterChosen(HotwEvent):
+    seat: int
+    water: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EffectCompleted(HotwEvent):
+    seat: int
+    index: int
+    lands: tuple[str, ...] = ()
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EffectsEnded(HotwEvent):
+    seat: int
+    source: str
+    source_id: str
+
+
+@handles(EventConcluded)
+def _event_concluded(pack: HotwPack, state: HotwState, e: EventConcluded) -> HotwState:
+    lands = dict(state.lands)
+    for land in e.lands:
+        current = lands[land]
+        lands[land] = LandState(current.owner, False, current.buildings, current.great_wall)
+    state = evolved(
+        state,
+        lands=lands,
+        supply=supply_after(state.supply, fleet=len(e.waters) + e.fleets),
+    )
+    state = return_people(state, e.seat, e.people)
+    return with_turn(state, event_pool=EMPTY_POOL, event_fleets=(), event_expand=False)
+
+
+@handles(GoldLost)
+def _gold_lost(pack: HotwPack, state: HotwState, e: GoldLost) -> HotwState:
+    return with_gold(state, e.seat, -e.amount)
+
+
+@handles(PeopleRecruited)
+def _recruited(pack: HotwPack, state: HotwState, e: PeopleRecruited) -> HotwState:
+    assert state.turn is not None
+    pool = state.turn.pool
+    state = with_turn(state, pool=Pool(pool.people + e.count, pool.fleets, pool.great_wall_forts))
+    return with_player(state, e.seat, supply=state.players[e.seat].supply - e.count)
+
+
+@handles(AreaChosen)
+def _area_chosen(pack: HotwPack, state: HotwState, e: AreaChosen) -> HotwState:
+    task = top_task(state)
+    assert isinstance(task, EffectTask)
+    return replace_top(state, evolved_task(task, area=e.area))
+
+
+@handles(LandChosen)
+def _land_chosen(pack: HotwPack, state: HotwState, e: LandChosen) -> HotwState:
+    task = top_task(state)
+    if isinstance(task, EffectTask):
+        return replace_top(
+            state, evolved_task(task, done=task.done + 1, acted=(*task.acted, e.land))
+        )
+    if isinstance(task, MonumentTask):
+        remaining = task.remaining - 1
+        return replace_top(state, MonumentTask(task.seat, remaining) if remaining else None)
+    # TakeBuildingTask, StartLandTask: a single choice ends them; GreatWallRemovalTask ends
+    # with the fort's removal.
+    if isinstance(task, GreatWallRemovalTask):
+        return state
+    return replace_top(state, None)
+
+
+@handles(WaterChosen)
+def _water_chosen(pack: HotwPack, state: HotwState, e: WaterChosen) -> HotwState:
+    task = top_task(state)
+    assert isinstance(task, EffectTask)
+    return replace_top(state, evolved_task(task, done=task.done + 1, acted=(*task.acted, e.water)))
+
+
+@handles(EffectCompleted)
+def _effect_completed(pack: HotwPack, state: HotwState, e: EffectCompleted) -> HotwState:
+    task = top_task(state)
+    assert isinstance(task, EffectTask)
+    return replace_top(
+        state,
+        evolved_task(task, index=e.index + 1, done=0, acted=(), previous=tuple(e.lands), area=None),
+    )
+
+
+@handles(EffectsEnded)
+def _effects_ended(pack: HotwPack, state: HotwState, e: EffectsEnded) -> HotwState:
+    return replace_top(state, None)

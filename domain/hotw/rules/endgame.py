@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-from domain.hotw.events import (
-    EndgameBegan,
-    EndgameTokenRevealed,
-    GameEnded,
-    GoldCollected,
-    HonorPlayed,
+from dataclasses import dataclass
+
+from domain.core.frozen import evolved
+from domain.core.messages import event
+from domain.hotw.evolve import (
+    HotwEvent,
+    handles,
 )
-from domain.hotw.model import HotwState
+from domain.hotw.model import (
+    EndgameToken,
+    GameResult,
+    HotwState,
+    Stage,
+)
 from domain.hotw.pack import HotwPack
 from domain.hotw.rules.context import Ctx
-from domain.hotw.rules.honors import playable_honors
+from domain.hotw.rules.gold import GoldCollected
+from domain.hotw.rules.honors import HonorPlayed, playable_honors
 from domain.hotw.rules.revenue import revenue_items
 
 
@@ -126,3 +133,55 @@ def final_standing(
         else:
             ranking.append([seat])
     return gold, tuple(tuple(group) for group in ranking), people, icons
+
+
+# --- vocabulary: the events of this chapter, and how each changes the state ----------------
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EndgameBegan(HotwEvent):
+    order: tuple[int, ...]
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EndgameTokenRevealed(HotwEvent):
+    REVEALS_HIDDEN = True
+
+    epoch: int
+    token: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GameEnded(HotwEvent):
+    gold: tuple[int, ...]
+    ranking: tuple[tuple[int, ...], ...]
+    people_shown: tuple[int, ...]
+    honor_icons: tuple[int, ...]
+
+
+@handles(EndgameBegan)
+def _endgame(pack: HotwPack, state: HotwState, e: EndgameBegan) -> HotwState:
+    return evolved(state, stage=Stage.ENDGAME, endgame_order=tuple(e.order), turn=None)
+
+
+@handles(EndgameTokenRevealed)
+def _endgame_revealed(pack: HotwPack, state: HotwState, e: EndgameTokenRevealed) -> HotwState:
+    tokens = tuple(
+        EndgameToken(t.epoch, t.token, True, t.known_by) if t.epoch == e.epoch else t
+        for t in state.endgame_tokens
+    )
+    return evolved(state, endgame_tokens=tokens)
+
+
+@handles(GameEnded)
+def _game_ended(pack: HotwPack, state: HotwState, e: GameEnded) -> HotwState:
+    result = GameResult(
+        gold=tuple(e.gold),
+        ranking=tuple(tuple(group) for group in e.ranking),
+        people_shown=tuple(e.people_shown),
+        honor_icons=tuple(e.honor_icons),
+    )
+    return evolved(state, stage=Stage.OVER, result=result)

@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
-from domain.hotw.events import GoldCollected
-from domain.hotw.model import HotwState
+from dataclasses import dataclass
+
+from domain.core.messages import event
+from domain.hotw.evolve import (
+    HotwEvent,
+    handles,
+    with_gold,
+)
+from domain.hotw.model import (
+    HotwState,
+)
+from domain.hotw.pack import HotwPack
 from domain.hotw.rules.context import Ctx
 
 
@@ -36,3 +46,19 @@ def track_space(gold: int, spaces: int) -> int:
 
 def circuits(gold: int, spaces: int) -> int:
     return (gold - 1) // spaces if gold > 0 else 0
+
+
+# --- vocabulary: the events of this chapter, and how each changes the state ----------------
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GoldCollected(HotwEvent):
+    seat: int
+    amount: int
+    reason: str = ""
+
+
+@handles(GoldCollected)
+def _gold_collected(pack: HotwPack, state: HotwState, e: GoldCollected) -> HotwState:
+    return with_gold(state, e.seat, e.amount)

@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from domain.core.frozen import evolved
+from domain.core.messages import event
 from domain.hotw.cards import Cards, Honor, Phase
-from domain.hotw.events import GoldCollected, HonorAwarded
-from domain.hotw.model import HotwState, Player
+from domain.hotw.evolve import (
+    HotwEvent,
+    handles,
+    with_player,
+)
+from domain.hotw.model import (
+    EffectTask,
+    HotwState,
+    Player,
+)
+from domain.hotw.pack import HotwPack
 from domain.hotw.rules.context import Ctx
+from domain.hotw.rules.gold import GoldCollected
 
 EMPTY_STACK_RULE = "honors.track.empty-stack"
 
@@ -61,3 +75,66 @@ def seats_with_endgame_honors(cards: Cards, state: HotwState) -> tuple[int, ...]
     return tuple(
         seat for seat in state.endgame_order if endgame_effect_honors(cards, state.players[seat])
     )
+
+
+# --- vocabulary: the events of this chapter, and how each changes the state ----------------
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HonorTurnedUp(HotwEvent):
+    """The top Honor of the stack is turned face up onto space 1 of the Honor track (setup)."""
+
+    REVEALS_HIDDEN = True
+
+    seat: int
+    honor: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HonorAwarded(HotwEvent):
+    REVEALS_HIDDEN = True
+
+    seat: int
+    honor: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HonorPlayed(HotwEvent):
+    seat: int
+    honor: str
+    for_effect: bool
+    endgame: bool = False
+
+
+@handles(HonorTurnedUp)
+@handles(HonorAwarded)
+def _honor_awarded(pack: HotwPack, state: HotwState, e: HonorAwarded) -> HotwState:
+    player = state.players[e.seat]
+    stack = tuple(h for h in player.honor_stack if h != e.honor)
+    track = (e.honor, *player.honor_track)
+    pool = player.pool_honors
+    spaces = pack.edition.honor_track_spaces
+    if len(track) > spaces:
+        track, pool = track[:spaces], (*pool, *track[spaces:])
+    return with_player(state, e.seat, honor_stack=stack, honor_track=track, pool_honors=pool)
+
+
+@handles(HonorPlayed)
+def _honor_played(pack: HotwPack, state: HotwState, e: HonorPlayed) -> HotwState:
+    player = state.players[e.seat]
+    if e.honor in player.honor_track:
+        track = list(player.honor_track)
+        track.remove(e.honor)
+        state = with_player(state, e.seat, honor_track=tuple(track))
+    else:
+        pool = list(player.pool_honors)
+        pool.remove(e.honor)
+        state = with_player(state, e.seat, pool_honors=tuple(pool))
+    state = with_player(state, e.seat, honor_stack=(*state.players[e.seat].honor_stack, e.honor))
+    if e.for_effect:
+        task = EffectTask(e.seat, "honor", e.honor, endgame=e.endgame)
+        state = evolved(state, agenda=(*state.agenda, task))
+    return state

@@ -8,15 +8,24 @@ either resolution: the Honor for a frustrating Enemy, plunder and building reduc
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from domain.core.messages import event
 from domain.hotw.cards import Building
-from domain.hotw.events import (
-    ArmyPlaced,
-    GarrisonSurrendered,
-    InvasionFrustrated,
-    InvasionModifierRemoved,
-    InvasionSucceeded,
+from domain.hotw.evolve import (
+    HotwEvent,
+    handles,
+    return_people,
+    take_person,
+    with_player,
+    with_turn,
 )
-from domain.hotw.model import Control
+from domain.hotw.model import (
+    Control,
+    HotwState,
+    LandState,
+)
+from domain.hotw.pack import HotwPack
 from domain.hotw.rules.buildings import plunder, reduce_buildings
 from domain.hotw.rules.context import Ctx, Invader
 from domain.hotw.rules.honors import award_honor
@@ -151,3 +160,126 @@ def remove_invasion_modifier(ctx: Ctx) -> None:
         ctx.emit(
             InvasionModifierRemoved(rule=ctx.cite("option3.modifier"), seat=ctx.seat, land=land)
         )
+
+
+# --- vocabulary: the events of this chapter, and how each changes the state ----------------
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GarrisonRemoved(HotwEvent):
+    land: str
+    owner: int
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ArmyPlaced(HotwEvent):
+    seat: int
+    land: str
+    pool: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GarrisonSurrendered(HotwEvent):
+    seat: int
+    land: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class InvasionSucceeded(HotwEvent):
+    seat: int
+    land: str
+    enemy: int
+    pool: str
+    empire_dice: tuple[int, ...] = ()
+    enemy_dice: tuple[int, ...] = ()
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class InvasionFrustrated(HotwEvent):
+    seat: int
+    land: str
+    enemy: int
+    pool: str
+    empire_dice: tuple[int, ...] = ()
+    enemy_dice: tuple[int, ...] = ()
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class InvasionModifierRemoved(HotwEvent):
+    """Option 3: the counter comes off (the invasion succeeded, or the player did not go on)."""
+
+    seat: int
+    land: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LeaderUsed(HotwEvent):
+    seat: int
+    ignores: str | None = None
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LeaderRemoved(HotwEvent):
+    seat: int
+
+
+@handles(GarrisonRemoved)
+def _garrison_removed(pack: HotwPack, state: HotwState, e: GarrisonRemoved) -> HotwState:
+    land = state.land(e.land)
+    state = state.with_land(e.land, LandState(None, False, land.buildings, land.great_wall))
+    return return_people(state, e.owner, 1)
+
+
+@handles(ArmyPlaced)
+def _army_placed(pack: HotwPack, state: HotwState, e: ArmyPlaced) -> HotwState:
+    land = state.land(e.land)
+    state = state.with_land(e.land, LandState(e.seat, True, land.buildings, land.great_wall))
+    return take_person(state, e.pool)
+
+
+@handles(GarrisonSurrendered)
+def _surrendered(pack: HotwPack, state: HotwState, e: GarrisonSurrendered) -> HotwState:
+    land = state.land(e.land)
+    state = state.with_land(e.land, LandState(None, False, land.buildings, land.great_wall))
+    return return_people(state, e.seat, 1)
+
+
+@handles(InvasionSucceeded)
+def _invasion_succeeded(pack: HotwPack, state: HotwState, e: InvasionSucceeded) -> HotwState:
+    land = state.land(e.land)
+    state = state.with_land(e.land, LandState(e.seat, True, land.buildings, land.great_wall))
+    state = return_people(state, e.enemy, 1)
+    return take_person(state, e.pool)
+
+
+@handles(InvasionFrustrated)
+def _invasion_frustrated(pack: HotwPack, state: HotwState, e: InvasionFrustrated) -> HotwState:
+    land = state.land(e.land)
+    state = state.with_land(e.land, LandState(None, False, land.buildings, land.great_wall))
+    state = return_people(state, e.enemy, 1)
+    state = take_person(state, e.pool)
+    return return_people(state, e.seat, 1)
+
+
+@handles(InvasionModifierRemoved)
+def _modifier_removed(pack: HotwPack, state: HotwState, e: InvasionModifierRemoved) -> HotwState:
+    return with_turn(state, modifier_land=None, invasion_modifier=0)
+
+
+@handles(LeaderUsed)
+def _leader_used(pack: HotwPack, state: HotwState, e: LeaderUsed) -> HotwState:
+    return with_turn(state, leader_active=True, leader_ignores=e.ignores)
+
+
+@handles(LeaderRemoved)
+def _leader_removed(pack: HotwPack, state: HotwState, e: LeaderRemoved) -> HotwState:
+    state = with_player(state, e.seat, leader=False)
+    return with_turn(state, leader_active=False, leader_ignores=None)

@@ -3,33 +3,28 @@ made active, Area tokens selected, Event cards received and Empire cards chosen.
 
 from __future__ import annotations
 
-from domain.core.messages import private_to
-from domain.hotw.events import (
-    AreasActivated,
-    AreaTokenChosen,
-    AreaTokenDrawn,
-    AreaTokensDrawn,
-    AreaTokensPassed,
-    CardsCountedOut,
-    EmpireCardChosen,
-    EmpireCardsDisplayed,
-    EmpireCardsPassed,
-    EmpireCardsTaken,
-    EndgameTokenPlaced,
-    EpochBegan,
-    EventCardChosen,
-    EventCardDealt,
-    EventCardsPassed,
-    EventCardsTaken,
-    GoldChestsPlaced,
-    HiddenEmpireCardChosen,
-    HonorStackShuffled,
-    HonorTurnedUp,
-    PairedAreaTokenDrawn,
+from dataclasses import dataclass
+
+from domain.core.frozen import evolved
+from domain.core.messages import event, private_to
+from domain.hotw.evolve import (
+    HotwEvent,
+    handles,
+    out_of_bag,
+    turns_begin,
+    with_player,
 )
-from domain.hotw.model import Variant
+from domain.hotw.model import (
+    EndgameToken,
+    HotwState,
+    OrganizationStep,
+    Stage,
+    Variant,
+)
+from domain.hotw.pack import HotwPack
 from domain.hotw.rules.context import Ctx
 from domain.hotw.rules.gold import least_gold_first, most_gold
+from domain.hotw.rules.honors import HonorTurnedUp
 
 NOBODY = private_to()
 
@@ -339,3 +334,348 @@ def choose_hidden_empire_card(ctx: Ctx, seat: int, card: str) -> None:
         )
     )
     pass_the_rest(ctx, seat, EmpireCardsPassed, "option2.hidden-empires")
+
+
+# --- vocabulary: the events of this chapter, and how each changes the state ----------------
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GoldChestsPlaced(HotwEvent):
+    """The chests in random order: order[i] is the seat whose chest is on space i + 1."""
+
+    order: tuple[int, ...]
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HonorStackShuffled(HotwEvent):
+    """A player's Honors shuffled face down (top first); private to nobody."""
+
+    seat: int
+    stack: tuple[str, ...]
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CardsCountedOut(HotwEvent):
+    """One epoch's Empire and Event cards counted out face down; the rest removed unseen."""
+
+    epoch: int
+    empire_cards: tuple[str, ...]
+    event_cards: tuple[str, ...]
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EpochBegan(HotwEvent):
+    epoch: int
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AreasActivated(HotwEvent):
+    epoch: int
+    areas: tuple[str, ...]
+    tokens: tuple[str, ...]
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AreaTokenDrawn(HotwEvent):
+    """Epoch I: a player draws one token from the bag and keeps it secretly."""
+
+    seat: int
+    token: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AreaTokensDrawn(HotwEvent):
+    """Epochs II-V: the player with most gold draws players + 1 tokens."""
+
+    seat: int
+    tokens: tuple[str, ...]
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AreaTokenChosen(HotwEvent):
+    seat: int
+    token: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AreaTokensPassed(HotwEvent):
+    from_seat: int
+    to_seat: int
+    tokens: tuple[str, ...]
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EndgameTokenPlaced(HotwEvent):
+    epoch: int
+    token: str
+    face_up: bool
+    known_by: tuple[int, ...] = ()
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EventCardDealt(HotwEvent):
+    seat: int
+    card: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmpireCardsDisplayed(HotwEvent):
+    REVEALS_HIDDEN = True
+
+    epoch: int
+    cards: tuple[str, ...]
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmpireCardChosen(HotwEvent):
+    seat: int
+    card: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EventCardsTaken(HotwEvent):
+    """Option 1: the player with most gold takes the epoch's Event cards (seen by that seat)."""
+
+    seat: int
+    cards: tuple[str, ...]
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EventCardChosen(HotwEvent):
+    """Option 1: a player secretly keeps one of the Event cards on offer."""
+
+    seat: int
+    card: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EventCardsPassed(HotwEvent):
+    """Option 1: the remaining Event cards go to the player with the next most gold."""
+
+    from_seat: int
+    to_seat: int
+    cards: tuple[str, ...]
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmpireCardsTaken(HotwEvent):
+    """Option 2: the player with least gold takes the epoch's Empire cards (seen by that seat)."""
+
+    seat: int
+    cards: tuple[str, ...]
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class HiddenEmpireCardChosen(HotwEvent):
+    """Option 2: a player secretly keeps one of the Empire cards on offer."""
+
+    seat: int
+    card: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmpireCardsPassed(HotwEvent):
+    """Option 2: the remaining Empire cards go to the player with the next least gold."""
+
+    from_seat: int
+    to_seat: int
+    cards: tuple[str, ...]
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PairedAreaTokenDrawn(HotwEvent):
+    """Option 4: a player takes one face-down Paired Area token and keeps it secretly."""
+
+    seat: int
+    token: str
+
+
+@handles(GoldChestsPlaced)
+def _chests(pack: HotwPack, state: HotwState, e: GoldChestsPlaced) -> HotwState:
+    players = list(state.players)
+    for space, seat in enumerate(e.order, start=1):
+        players[seat] = evolved(players[seat], gold=space, arrival=space)
+    return evolved(state, players=tuple(players), arrivals=len(e.order))
+
+
+@handles(HonorStackShuffled)
+def _stack(pack: HotwPack, state: HotwState, e: HonorStackShuffled) -> HotwState:
+    return with_player(state, e.seat, honor_stack=tuple(e.stack))
+
+
+@handles(CardsCountedOut)
+def _counted(pack: HotwPack, state: HotwState, e: CardsCountedOut) -> HotwState:
+    empire_decks = {**state.empire_decks, e.epoch: tuple(e.empire_cards)}
+    event_decks = {**state.event_decks, e.epoch: tuple(e.event_cards)}
+    return evolved(state, empire_decks=empire_decks, event_decks=event_decks)
+
+
+@handles(EpochBegan)
+def _epoch(pack: HotwPack, state: HotwState, e: EpochBegan) -> HotwState:
+    return evolved(
+        state,
+        epoch=e.epoch,
+        stage=Stage.ORGANIZATION,
+        step=None,
+        offer=(),
+        choosing=(),
+        displayed=(),
+        empire_choices={},
+        turn_order=(),
+        turn_index=0,
+        turn=None,
+    )
+
+
+@handles(AreasActivated)
+def _activated(pack: HotwPack, state: HotwState, e: AreasActivated) -> HotwState:
+    return evolved(
+        state,
+        active_areas=state.active_areas | frozenset(e.areas),
+        bag=(*state.bag, *e.tokens),
+    )
+
+
+@handles(AreaTokenDrawn)
+def _token_drawn(pack: HotwPack, state: HotwState, e: AreaTokenDrawn) -> HotwState:
+    state = with_player(state, e.seat, area_tokens=(*state.players[e.seat].area_tokens, e.token))
+    return evolved(state, bag=out_of_bag(state.bag, (e.token,)))
+
+
+@handles(AreaTokensDrawn)
+def _tokens_drawn(pack: HotwPack, state: HotwState, e: AreaTokensDrawn) -> HotwState:
+    return evolved(
+        state,
+        bag=out_of_bag(state.bag, tuple(e.tokens)),
+        step=OrganizationStep.SELECT_AREA_TOKENS,
+        offer=tuple(e.tokens),
+        choosing=state.gold_order(),
+    )
+
+
+@handles(AreaTokenChosen)
+def _token_chosen(pack: HotwPack, state: HotwState, e: AreaTokenChosen) -> HotwState:
+    state = with_player(state, e.seat, area_tokens=(*state.players[e.seat].area_tokens, e.token))
+    return evolved(
+        state, offer=tuple(t for t in state.offer if t != e.token), choosing=state.choosing[1:]
+    )
+
+
+@handles(AreaTokensPassed)
+def _passed(pack: HotwPack, state: HotwState, e: AreaTokensPassed) -> HotwState:
+    return state
+
+
+@handles(EndgameTokenPlaced)
+def _endgame_token(pack: HotwPack, state: HotwState, e: EndgameTokenPlaced) -> HotwState:
+    token = EndgameToken(e.epoch, e.token, e.face_up, tuple(e.known_by))
+    return evolved(
+        state,
+        endgame_tokens=(*state.endgame_tokens, token),
+        bag=out_of_bag(state.bag, (e.token,)),
+        offer=tuple(t for t in state.offer if t != e.token),
+        step=None,
+        choosing=(),
+    )
+
+
+@handles(EventCardDealt)
+def _dealt(pack: HotwPack, state: HotwState, e: EventCardDealt) -> HotwState:
+    return with_player(state, e.seat, event_card=e.card)
+
+
+@handles(EmpireCardsDisplayed)
+def _displayed(pack: HotwPack, state: HotwState, e: EmpireCardsDisplayed) -> HotwState:
+    return evolved(
+        state,
+        step=OrganizationStep.CHOOSE_EMPIRE_CARDS,
+        displayed=tuple(e.cards),
+        choosing=tuple(reversed(state.gold_order())),
+    )
+
+
+@handles(EmpireCardChosen)
+def _chosen(pack: HotwPack, state: HotwState, e: EmpireCardChosen) -> HotwState:
+    choices = {**state.empire_choices, e.card: e.seat}
+    state = with_player(state, e.seat, empire_cards=(*state.players[e.seat].empire_cards, e.card))
+    displayed = tuple(c for c in state.displayed if c != e.card)
+    choosing = state.choosing[1:]
+    state = evolved(state, empire_choices=choices, displayed=displayed, choosing=choosing)
+    return state if choosing else turns_begin(pack, state)
+
+
+@handles(EventCardsTaken)
+def _event_cards_taken(pack: HotwPack, state: HotwState, e: EventCardsTaken) -> HotwState:
+    return evolved(
+        state,
+        step=OrganizationStep.SELECT_EVENT_CARDS,
+        offer=tuple(e.cards),
+        choosing=state.gold_order(),
+    )
+
+
+@handles(EventCardChosen)
+def _event_card_chosen(pack: HotwPack, state: HotwState, e: EventCardChosen) -> HotwState:
+    state = with_player(state, e.seat, event_card=e.card)
+    choosing = state.choosing[1:]
+    return evolved(
+        state,
+        offer=tuple(c for c in state.offer if c != e.card),
+        choosing=choosing,
+        step=state.step if choosing else None,
+    )
+
+
+@handles(EventCardsPassed)
+@handles(EmpireCardsPassed)
+def _cards_passed(pack: HotwPack, state: HotwState, e: EventCardsPassed) -> HotwState:
+    return state
+
+
+@handles(EmpireCardsTaken)
+def _empire_cards_taken(pack: HotwPack, state: HotwState, e: EmpireCardsTaken) -> HotwState:
+    return evolved(
+        state,
+        step=OrganizationStep.SELECT_HIDDEN_EMPIRE_CARDS,
+        offer=tuple(e.cards),
+        choosing=tuple(reversed(state.gold_order())),
+    )
+
+
+@handles(HiddenEmpireCardChosen)
+def _hidden_chosen(pack: HotwPack, state: HotwState, e: HiddenEmpireCardChosen) -> HotwState:
+    choices = {**state.empire_choices, e.card: e.seat}
+    state = with_player(state, e.seat, empire_cards=(*state.players[e.seat].empire_cards, e.card))
+    state = evolved(
+        state,
+        empire_choices=choices,
+        offer=tuple(c for c in state.offer if c != e.card),
+        choosing=state.choosing[1:],
+        unrevealed=state.unrevealed | {e.card},
+    )
+    return state if state.choosing else turns_begin(pack, state)
+
+
+@handles(PairedAreaTokenDrawn)
+def _paired_drawn(pack: HotwPack, state: HotwState, e: PairedAreaTokenDrawn) -> HotwState:
+    return with_player(state, e.seat, area_tokens=(*state.players[e.seat].area_tokens, e.token))

@@ -3,39 +3,45 @@ begins, and what closes it. The player's own moves within a phase are in `action
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from domain.core.frozen import evolved
+from domain.core.messages import event
 from domain.hotw.cards import Building, EmpireSpec, EventCard, EventKind, Phase
-from domain.hotw.events import (
-    ArmiesLaidDown,
-    ArmyPlaced,
-    BuildingRemoved,
-    EmpireCardRevealed,
-    EmpirePoolFilled,
-    EpochEnded,
-    EventCarriedOut,
-    EventConcluded,
-    EventPoolFilled,
-    EventRevealed,
-    FleetsRemoved,
-    GarrisonRemoved,
-    GoldCollected,
-    GreatWallFortsPooled,
-    GreatWallLimitReached,
-    LeaderRemoved,
-    MonumentsDue,
-    PhaseBegan,
-    PoolCleared,
-    StartLandChoiceOffered,
-    TurnBegan,
-    TurnEnded,
+from domain.hotw.evolve import (
+    HotwEvent,
+    handles,
+    replace_top,
+    supply_after,
+    with_player,
+    with_turn,
 )
-from domain.hotw.model import GREAT_WALL, Control, HotwState
+from domain.hotw.model import (
+    FLEET,
+    GREAT_WALL,
+    Control,
+    EffectTask,
+    HotwState,
+    LandState,
+    MonumentTask,
+    Pool,
+    Stage,
+    StartLandTask,
+    Turn,
+)
 from domain.hotw.pack import HotwPack
-from domain.hotw.rules.buildings import place_building
+from domain.hotw.rules.buildings import BuildingRemoved, place_building
 from domain.hotw.rules.context import Ctx, current_spec
-from domain.hotw.rules.effects import people_for_event
-from domain.hotw.rules.gold import collect_gold, has_most_gold
+from domain.hotw.rules.effects import EventConcluded, people_for_event
+from domain.hotw.rules.expand import GreatWallFortsPooled, GreatWallLimitReached, PoolCleared
+from domain.hotw.rules.gold import GoldCollected, collect_gold, has_most_gold
 from domain.hotw.rules.honors import award_honor, honor_track_full
-from domain.hotw.rules.invasion import remove_invasion_modifier
+from domain.hotw.rules.invasion import (
+    ArmyPlaced,
+    GarrisonRemoved,
+    LeaderRemoved,
+    remove_invasion_modifier,
+)
 from domain.hotw.rules.revenue import revenue_items
 
 PHASES = (
@@ -415,3 +421,222 @@ EXITS = {
 
 def control_is(state: HotwState, land: str, seat: int, control: Control) -> bool:
     return state.control_of(land, seat) is control
+
+
+# --- vocabulary: the events of this chapter, and how each changes the state ----------------
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmpireCardRevealed(HotwEvent):
+    """Option 2: a secretly chosen Empire card is shown as its turn comes."""
+
+    REVEALS_HIDDEN = True
+
+    seat: int
+    card: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EpochEnded(HotwEvent):
+    epoch: int
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TurnBegan(HotwEvent):
+    seat: int
+    card: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PhaseBegan(HotwEvent):
+    seat: int
+    phase: str
+    empire_index: int = 0
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EventRevealed(HotwEvent):
+    REVEALS_HIDDEN = True
+
+    seat: int
+    card: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EventCarriedOut(HotwEvent):
+    """A text Event's instructions begin (in phase A, or in its Later Event phase)."""
+
+    seat: int
+    card: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EventPoolFilled(HotwEvent):
+    seat: int
+    people: int
+    fleets: int = 0
+    as_empire: bool = False
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmpirePoolFilled(HotwEvent):
+    seat: int
+    people: int
+    fleets: int = 0
+    great_wall_forts: int = 0
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class StartLandChoiceOffered(HotwEvent):
+    seat: int
+    card: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MonumentsDue(HotwEvent):
+    seat: int
+    count: int
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MonumentsUnbuilt(HotwEvent):
+    seat: int
+    count: int
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AreaTokenPlayed(HotwEvent):
+    REVEALS_HIDDEN = True
+
+    seat: int
+    token: str
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ArmiesLaidDown(HotwEvent):
+    seat: int
+    lands: tuple[str, ...]
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FleetsRemoved(HotwEvent):
+    seat: int
+    waters: tuple[str, ...]
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TurnEnded(HotwEvent):
+    seat: int
+    card: str
+
+
+@handles(EmpireCardRevealed)
+def _empire_revealed(pack: HotwPack, state: HotwState, e: EmpireCardRevealed) -> HotwState:
+    return evolved(state, unrevealed=state.unrevealed - {e.card})
+
+
+@handles(EpochEnded)
+def _epoch_ended(pack: HotwPack, state: HotwState, e: EpochEnded) -> HotwState:
+    return evolved(state, stage=Stage.EPOCH_CLOSING, turn=None)
+
+
+@handles(TurnBegan)
+def _turn_began(pack: HotwPack, state: HotwState, e: TurnBegan) -> HotwState:
+    event_card = state.players[e.seat].event_card
+    return evolved(state, turn=Turn(seat=e.seat, card=e.card, event_card=event_card))
+
+
+@handles(PhaseBegan)
+def _phase(pack: HotwPack, state: HotwState, e: PhaseBegan) -> HotwState:
+    return with_turn(state, phase=Phase(e.phase), empire_index=e.empire_index)
+
+
+@handles(EventRevealed)
+def _revealed(pack: HotwPack, state: HotwState, e: EventRevealed) -> HotwState:
+    player = state.players[e.seat]
+    return with_player(state, e.seat, event_card=None, event_cards=(*player.event_cards, e.card))
+
+
+@handles(EventCarriedOut)
+def _carried_out(pack: HotwPack, state: HotwState, e: EventCarriedOut) -> HotwState:
+    return evolved(state, agenda=(*state.agenda, EffectTask(e.seat, "event", e.card)))
+
+
+@handles(EventPoolFilled)
+def _event_pool(pack: HotwPack, state: HotwState, e: EventPoolFilled) -> HotwState:
+    assert state.turn is not None
+    pool = state.turn.event_pool
+    state = with_turn(
+        state,
+        event_pool=Pool(pool.people + e.people, pool.fleets + e.fleets, pool.great_wall_forts),
+        event_expand=state.turn.event_expand or e.as_empire,
+    )
+    state = with_player(state, e.seat, supply=state.players[e.seat].supply - e.people)
+    return evolved(state, supply=supply_after(state.supply, fleet=-e.fleets))
+
+
+@handles(EmpirePoolFilled)
+def _empire_pool(pack: HotwPack, state: HotwState, e: EmpirePoolFilled) -> HotwState:
+    state = with_turn(state, pool=Pool(e.people, e.fleets, e.great_wall_forts))
+    state = with_player(state, e.seat, supply=state.players[e.seat].supply - e.people)
+    return evolved(
+        state,
+        supply=supply_after(state.supply, fleet=-e.fleets, great_wall=-e.great_wall_forts),
+    )
+
+
+@handles(StartLandChoiceOffered)
+def start_land_offered(pack: HotwPack, state: HotwState, e: StartLandChoiceOffered) -> HotwState:
+    return evolved(state, agenda=(*state.agenda, StartLandTask(e.seat, e.card)))
+
+
+@handles(MonumentsDue)
+def _monuments_due(pack: HotwPack, state: HotwState, e: MonumentsDue) -> HotwState:
+    return evolved(state, agenda=(*state.agenda, MonumentTask(e.seat, e.count)))
+
+
+@handles(MonumentsUnbuilt)
+def _monuments_unbuilt(pack: HotwPack, state: HotwState, e: MonumentsUnbuilt) -> HotwState:
+    return replace_top(state, None)
+
+
+@handles(AreaTokenPlayed)
+def _token_played(pack: HotwPack, state: HotwState, e: AreaTokenPlayed) -> HotwState:
+    tokens = list(state.players[e.seat].area_tokens)
+    tokens.remove(e.token)
+    return with_player(state, e.seat, area_tokens=tuple(tokens))
+
+
+@handles(ArmiesLaidDown)
+def _laid_down(pack: HotwPack, state: HotwState, e: ArmiesLaidDown) -> HotwState:
+    lands = dict(state.lands)
+    for land in e.lands:
+        current = lands[land]
+        lands[land] = LandState(current.owner, False, current.buildings, current.great_wall)
+    return evolved(state, lands=lands)
+
+
+@handles(FleetsRemoved)
+def _fleets_removed(pack: HotwPack, state: HotwState, e: FleetsRemoved) -> HotwState:
+    state = evolved(state, supply=supply_after(state.supply, **{FLEET: len(e.waters)}))
+    return with_turn(state, fleets=())
+
+
+@handles(TurnEnded)
+def _turn_ended(pack: HotwPack, state: HotwState, e: TurnEnded) -> HotwState:
+    return evolved(state, turn=None, turn_index=state.turn_index + 1)
