@@ -33,6 +33,12 @@ class IllegalAction(RuleViolation):
     code = "illegal_action"
 
 
+class UnknownCommand(RuleViolation):
+    """The command type is not one the ruleset knows at all."""
+
+    code = "unknown_command"
+
+
 class GameOver(RuleViolation):
     """The game has ended; nothing more may be played."""
 

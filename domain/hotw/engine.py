@@ -19,7 +19,7 @@ from domain.hotw.rules import actions, endgame, organization
 from domain.hotw.rules.conquest import invade_with_conquest
 from domain.hotw.rules.context import Ctx, Invader
 from domain.hotw.rules.invasion import invade_with_dice, invade_without_dice
-from domain.hotw.views import refusal_for, result_of, summary_of, view_of
+from domain.hotw.views import result_of, summary_of, view_of
 
 if TYPE_CHECKING:
     from domain.hotw.strategy import HotwStrategy
@@ -99,7 +99,7 @@ class HotwRuleset(Ruleset[HotwState]):
         return evolve(self.pack, state, event)
 
     def refusal(self, state: HotwState, seat: int, command: Command) -> RuleViolation:
-        refusal = refusal_for(self.pack, state, seat, command)
+        refusal = actions.why_not(self.pack, state, seat, command)
         if refusal is not None:
             refusal.rule = self.pack.edition.cite(refusal.rule)
             return refusal

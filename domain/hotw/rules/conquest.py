@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
-from domain.core.messages import event
+from domain.core.messages import Command, event
 from domain.hotw.board import Board
 from domain.hotw.cards import Building
+from domain.hotw.commands import declares, refused
 from domain.hotw.edition import ConquestNumbers, InvasionDice
 from domain.hotw.evolve import (
     HotwEvent,
@@ -332,3 +334,73 @@ def _conquered(pack: HotwPack, state: HotwState, e: LandConquered) -> HotwState:
 @handles(ConquestEnded)
 def _conquest_ended(pack: HotwPack, state: HotwState, e: ConquestEnded) -> HotwState:
     return replace_top(state, None)
+
+
+# --- commands: spending or giving up conquest points (Option 3) --------------------------------
+
+CONQUEST_COMMANDS = frozenset({"conquer_land", "end_conquest"})
+
+
+def pending_conquest_refusal(
+    pack: HotwPack, state: HotwState, command: Command
+) -> RuleViolation | None:
+    """option3.conquest-points: while points are unspent, nothing else may be done first."""
+    task = state.agenda[-1] if state.agenda else None
+    if isinstance(task, ConquestTask) and command.type not in CONQUEST_COMMANDS:
+        return refused(
+            "spend the conquest points (conquer_land) or give them up (end_conquest) first",
+            "option3.conquest-points",
+            command,
+        )
+    return None
+
+
+def why_not_conquer_land(
+    pack: HotwPack, state: HotwState, seat: int, command: Command
+) -> RuleViolation | None:
+    task = state.agenda[-1] if state.agenda else None
+    if not isinstance(task, ConquestTask):
+        return refused("there are no conquest points to spend", "option3.conquest-points", command)
+    land = str(command.arg("land"))
+    if land not in pack.board.lands or not is_land_of_the_enemy(state, land, task.enemy):
+        return refused(
+            "every land conquered must be controlled by the Enemy whose land was invaded",
+            "option3.conquest-same-enemy",
+            command,
+        )
+    if not next_to_conquest(pack.board, task, land):
+        return refused(
+            "a conquered land must be next to the land invaded or a land conquered since "
+            "(fleets may not be used)",
+            "option3.conquest-adjacency",
+            command,
+        )
+    return refused(
+        f"conquering {land} costs {conquest_cost(pack, state, land)} conquest points; "
+        f"{task.points} remain",
+        "option3.conquest-cost",
+        command,
+    )
+
+
+def why_not_end_conquest(
+    pack: HotwPack, state: HotwState, seat: int, command: Command
+) -> RuleViolation | None:
+    task = state.agenda[-1] if state.agenda else None
+    if not isinstance(task, ConquestTask):
+        return refused("there are no conquest points to spend", "option3.conquest-points", command)
+    return None
+
+
+@declares("conquer_land", "land", why_not=why_not_conquer_land)
+def do_conquer_land(ctx: Ctx, seat: int, command: Command) -> None:
+    task = ctx.state.agenda[-1]
+    assert isinstance(task, ConquestTask)
+    conquer(ctx, task, str(command.arg("land")))
+
+
+@declares("end_conquest", why_not=why_not_end_conquest)
+def do_end_conquest(ctx: Ctx, seat: int, command: Command) -> None:
+    task = ctx.state.agenda[-1]
+    assert isinstance(task, ConquestTask)
+    end_conquest(ctx, task)

@@ -3,12 +3,15 @@ the Leader, and when the phase may end."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
-from domain.core.messages import event
+from domain.core.messages import Command, event
 from domain.hotw.board import Board
 from domain.hotw.cards import Building, Phase
+from domain.hotw.commands import declares, refused
 from domain.hotw.edition import Edition
 from domain.hotw.evolve import (
     HotwEvent,
@@ -29,8 +32,10 @@ from domain.hotw.model import (
     Turn,
 )
 from domain.hotw.pack import HotwPack
-from domain.hotw.rules.buildings import can_obtain
-from domain.hotw.rules.context import current_spec
+from domain.hotw.rules.buildings import FortBuilt, can_obtain, place_building
+from domain.hotw.rules.context import Ctx, current_spec
+from domain.hotw.rules.honors import honors_for_phase
+from domain.hotw.rules.invasion import IGNORE_DIFFICULT, IGNORE_FORT, Army, LeaderUsed, place_army
 
 """p9: one Great Wall fort may be placed in Yellow River and one in Wei River."""
 
@@ -252,3 +257,185 @@ def _pool_cleared(pack: HotwPack, state: HotwState, e: PoolCleared) -> HotwState
         state,
         supply=supply_after(state.supply, fleet=e.fleets, great_wall=e.great_wall_forts),
     )
+
+
+# --- commands: placing armies, fleets, forts and Great Wall forts, and using the Leader --------
+
+NEVER_MOVE = frozenset({"move_army", "move_fleet"})
+"""Commands no History of the World edition has: placed armies and fleets never move."""
+
+
+def expansion_actions(pack: HotwPack, state: HotwState, seat: int) -> Iterator[Command]:
+    """Phase C (and phase A for an Event played as if an Empire, without Honors, Leader or
+    forts: reveal.no-honor-play, events.no-leader, events.no-forts)."""
+    current = state.turn
+    assert current is not None
+    board = pack.board
+    pool = active_pool(current)
+    fleets = active_fleets(current)
+    if pool.people:
+        for land in sorted(army_targets(board, state, seat, fleets)):
+            yield Command.of("place_army", land=land)
+    if pool.fleets:
+        kind = fleet_kind_for_pool(pack.edition, state.epoch)
+        for water in sorted(fleet_targets(board, state, seat, fleets, kind)):
+            yield Command.of("place_fleet", water=water)
+    if not in_event_expansion(current):
+        if pool.people:
+            for land in fort_targets(state, seat):
+                yield Command.of("build_fort", land=land)
+        if pool.great_wall_forts:
+            for land in great_wall_targets(pack.edition, state, seat):
+                yield Command.of("place_great_wall", land=land)
+        if state.players[seat].leader and not current.leader_active:
+            if state.dice:
+                yield Command.of("use_leader")
+            else:
+                yield Command.of("use_leader", ignore=IGNORE_DIFFICULT)
+                yield Command.of("use_leader", ignore=IGNORE_FORT)
+        for honor in honors_for_phase(pack.cards, state.players[seat], Phase.EXPAND):
+            yield Command.of("play_honor", honor=honor)
+    if may_end_expansion(board, state, current):
+        yield Command.of("end_phase")
+
+
+def current_army(ctx: Ctx) -> Army:
+    """The army the expanding player places: the Empire's, or the Event's played as one."""
+    current = ctx.turn
+    if in_event_expansion(current):
+        card = ctx.cards.event(current.event_card or "")
+        return Army(current.seat, "event", barbarian=card.barbarian, expanding=True)
+    spec = current_spec(ctx.pack, current)
+    return Army(
+        current.seat,
+        "empire",
+        barbarian=spec.barbarian,
+        leader=current.leader_active,
+        leader_ignores=current.leader_ignores,
+        expanding=True,
+    )
+
+
+def why_not_place_army(
+    pack: HotwPack, state: HotwState, seat: int, command: Command
+) -> RuleViolation:
+    land = str(command.arg("land"))
+    turn = state.turn
+    if land in pack.board.wastelands:
+        return refused("an army may never be placed in a wasteland", "expand.no-wasteland", command)
+    phase = turn.phase if turn else None
+    placing = turn is not None and phase in (Phase.REVEAL, Phase.EXPAND)
+    if (
+        placing
+        and turn is not None
+        and land in pack.board.lands
+        and land not in army_targets(pack.board, state, seat, active_fleets(turn))
+    ):
+        return refused(
+            "an army is placed next to one of the Empire's armies or fleets",
+            "expand.place-army",
+            command,
+        )
+    return refused("no army can be placed now", "expand.place-army", command)
+
+
+def why_not_place_fleet(
+    pack: HotwPack, state: HotwState, seat: int, command: Command
+) -> RuleViolation:
+    water = str(command.arg("water"))
+    if water in pack.board.seas:
+        wanted = fleet_kind_for_pool(pack.edition, state.epoch)
+        if pack.board.is_ocean(water) != (wanted == "ocean"):
+            rule = "fleets.pool-ocean-epochs" if wanted == "ocean" else "fleets.pool-sea-epochs"
+            return refused(f"a fleet from the pool goes in a {wanted} this epoch", rule, command)
+    return refused(
+        "a fleet is placed next to one of the Empire's armies or fleets",
+        "expand.place-fleet",
+        command,
+    )
+
+
+def why_not_build_fort(
+    pack: HotwPack, state: HotwState, seat: int, command: Command
+) -> RuleViolation:
+    land = str(command.arg("land"))
+    if state.turn is not None and state.turn.phase is Phase.REVEAL:
+        return refused(
+            "no fort may be built in the Reveal the Event phase", "forts.not-in-reveal", command
+        )
+    if Building.FORT in state.land(land).buildings:
+        return refused("a land holds at most one fort", "forts.one-per-land", command)
+    return refused(
+        "a fort is built in an Empire land from a pool people piece", "forts.build", command
+    )
+
+
+def why_not_place_great_wall(
+    pack: HotwPack, state: HotwState, seat: int, command: Command
+) -> RuleViolation:
+    return refused(
+        "a Great Wall fort goes in Yellow River or Wei River once held",
+        "empires.great-wall",
+        command,
+    )
+
+
+def why_not_use_leader(
+    pack: HotwPack, state: HotwState, seat: int, command: Command
+) -> RuleViolation:
+    turn = state.turn
+    phase = turn.phase if turn else None
+    if phase is Phase.REVEAL:
+        return refused(
+            "the Leader may not be used while the Event is revealed", "events.no-leader", command
+        )
+    if not state.players[seat].leader or (turn and turn.leader_active):
+        return refused("the Leader has been used", "leader.spent", command)
+    if phase is not Phase.EXPAND:
+        return refused("the Leader is used in Expand the Empire", "invasion.dice.leader", command)
+    return refused(
+        "with dice the Leader adds a die; without dice it ignores difficult terrain or forts",
+        "invasion.no-dice.leader" if not state.dice else "intro.one-system",
+        command,
+    )
+
+
+@declares("place_army", "land", why_not=why_not_place_army)
+def do_place_army(ctx: Ctx, seat: int, command: Command) -> None:
+    place_army(ctx, current_army(ctx), str(command.arg("land")))
+
+
+@declares("place_fleet", "water", why_not=why_not_place_fleet)
+def do_place_fleet(ctx: Ctx, seat: int, command: Command) -> None:
+    pool = "event" if in_event_expansion(ctx.turn) else "empire"
+    ctx.emit(
+        FleetPlaced(
+            rule=ctx.cite("expand.place-fleet"),
+            seat=seat,
+            water=str(command.arg("water")),
+            pool=pool,
+        )
+    )
+
+
+@declares("build_fort", "land", why_not=why_not_build_fort)
+def do_build_fort(ctx: Ctx, seat: int, command: Command) -> None:
+    land = str(command.arg("land"))
+    ctx.emit(FortBuilt(rule=ctx.cite("forts.build"), seat=seat, land=land))
+    place_building(ctx, seat, Building.FORT, land, "forts.build")
+
+
+@declares("place_great_wall", "land", why_not=why_not_place_great_wall)
+def do_place_great_wall(ctx: Ctx, seat: int, command: Command) -> None:
+    ctx.emit(
+        GreatWallFortPlaced(
+            rule=ctx.cite("empires.great-wall"), seat=seat, land=str(command.arg("land"))
+        )
+    )
+
+
+@declares("use_leader", "ignore", why_not=why_not_use_leader)
+def do_use_leader(ctx: Ctx, seat: int, command: Command) -> None:
+    ignore = command.arg("ignore")
+    rule = "invasion.dice.leader" if ignore is None else "invasion.no-dice.leader"
+    ctx.emit(LeaderUsed(rule=ctx.cite(rule), seat=seat, ignores=ignore))

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
-from domain.core.messages import event
+from domain.core.messages import Command, event
 from domain.hotw.cards import Cards, Honor, Phase
+from domain.hotw.commands import declares, refused
 from domain.hotw.evolve import (
     HotwEvent,
     handles,
@@ -16,10 +18,11 @@ from domain.hotw.model import (
     EffectTask,
     HotwState,
     Player,
+    Stage,
 )
 from domain.hotw.pack import HotwPack
 from domain.hotw.rules.context import Ctx
-from domain.hotw.rules.gold import GoldCollected
+from domain.hotw.rules.gold import GoldCollected, collect_gold
 
 EMPTY_STACK_RULE = "honors.track.empty-stack"
 
@@ -138,3 +141,59 @@ def _honor_played(pack: HotwPack, state: HotwState, e: HonorPlayed) -> HotwState
         task = EffectTask(e.seat, "honor", e.honor, endgame=e.endgame)
         state = evolved(state, agenda=(*state.agenda, task))
     return state
+
+
+# --- commands: playing an Honor ----------------------------------------------------------------
+
+
+def why_not_play_honor(
+    pack: HotwPack, state: HotwState, seat: int, command: Command
+) -> RuleViolation:
+    honor = str(command.arg("honor"))
+    phase = state.turn.phase if state.turn else None
+    if phase is Phase.REVEAL:
+        return refused(
+            "Honors may not be played in the Reveal the Event phase",
+            "reveal.no-honor-play",
+            command,
+        )
+    if honor not in state.players[seat].face_up_honors:
+        return refused(
+            "only Honors on the Honor track or in the Empire pool",
+            "general.honors.playable-from",
+            command,
+        )
+    if phase is Phase.EXPAND:
+        return refused("only Honors that show coins are played in Expand", "expand.honors", command)
+    return refused(
+        "Honors are played in Expand the Empire and Raise revenue",
+        "honors.play.not-others-turn",
+        command,
+    )
+
+
+@declares("play_honor", "honor", why_not=why_not_play_honor)
+def play_honor(ctx: Ctx, seat: int, command: Command) -> None:
+    """Expand: a coin Honor for its effect. Revenue: coinless for effect, coins for gold.
+    Endgame: coinless for their effect on Friendly lands (endgame.honors)."""
+    honor_id = str(command.arg("honor"))
+    honor = ctx.cards.honor(honor_id)
+    if ctx.state.stage is Stage.ENDGAME:
+        ctx.emit(
+            HonorPlayed(
+                rule=ctx.cite("endgame.honors"),
+                seat=seat,
+                honor=honor_id,
+                for_effect=True,
+                endgame=True,
+            )
+        )
+        return
+    phase = ctx.turn.phase
+    if phase is Phase.REVENUE and honor.shows_coins:
+        rule = "revenue.honors.coins"
+        ctx.emit(HonorPlayed(rule=ctx.cite(rule), seat=seat, honor=honor_id, for_effect=False))
+        collect_gold(ctx, seat, honor.coins, rule, f"honor:{honor_id}")
+        return
+    rule = "expand.honors" if phase is Phase.EXPAND else "revenue.honors.no-coins"
+    ctx.emit(HonorPlayed(rule=ctx.cite(rule), seat=seat, honor=honor_id, for_effect=True))

@@ -3,10 +3,13 @@ made active, Area tokens selected, Event cards received and Empire cards chosen.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
-from domain.core.messages import event, private_to
+from domain.core.messages import Command, event, private_to
+from domain.hotw.commands import declares, refused
 from domain.hotw.evolve import (
     HotwEvent,
     handles,
@@ -679,3 +682,74 @@ def _hidden_chosen(pack: HotwPack, state: HotwState, e: HiddenEmpireCardChosen) 
 @handles(PairedAreaTokenDrawn)
 def _paired_drawn(pack: HotwPack, state: HotwState, e: PairedAreaTokenDrawn) -> HotwState:
     return with_player(state, e.seat, area_tokens=(*state.players[e.seat].area_tokens, e.token))
+
+
+# --- commands: the choices of epoch organization ----------------------------------------------
+
+
+def organization_actions(state: HotwState) -> Iterator[Command]:
+    """The Area token, Event card or Empire card choices on offer to the choosing seat."""
+    if state.step is OrganizationStep.SELECT_AREA_TOKENS:
+        for token in sorted(state.offer):
+            yield Command.of("choose_area_token", token=token)
+    elif state.step is OrganizationStep.SELECT_EVENT_CARDS:
+        for card in sorted(state.offer):
+            yield Command.of("choose_event_card", card=card)
+    else:
+        hidden = state.step is OrganizationStep.SELECT_HIDDEN_EMPIRE_CARDS
+        for card in state.offer if hidden else state.displayed:
+            yield Command.of("choose_empire_card", card=card)
+
+
+def why_not_choose_area_token(
+    pack: HotwPack, state: HotwState, seat: int, command: Command
+) -> RuleViolation:
+    return refused("that Area token is not on offer", "organization.area-tokens.later", command)
+
+
+def why_not_choose_event_card(
+    pack: HotwPack, state: HotwState, seat: int, command: Command
+) -> RuleViolation:
+    if not state.has_option(Variant.EVENT_CARD_SELECTION):
+        return refused(
+            "Event cards are dealt, not chosen (Option 1 is not in play)",
+            "organization.event-cards",
+            command,
+        )
+    return refused(
+        "that Event card is not among those passed to you", "option1.event-selection", command
+    )
+
+
+def why_not_choose_empire_card(
+    pack: HotwPack, state: HotwState, seat: int, command: Command
+) -> RuleViolation:
+    if state.step is OrganizationStep.SELECT_HIDDEN_EMPIRE_CARDS:
+        return refused(
+            "that Empire card is not among those passed to you",
+            "option2.hidden-empires",
+            command,
+        )
+    return refused("that Empire card is not on offer", "organization.empire-cards.choice", command)
+
+
+@declares("choose_area_token", "token", why_not=why_not_choose_area_token)
+def do_choose_area_token(ctx: Ctx, seat: int, command: Command) -> None:
+    choose_area_token(ctx, seat, str(command.arg("token")))
+
+
+@declares("choose_event_card", "card", why_not=why_not_choose_event_card)
+def do_choose_event_card(ctx: Ctx, seat: int, command: Command) -> None:
+    choose_event_card(ctx, seat, str(command.arg("card")))
+
+
+@declares("choose_empire_card", "card", why_not=why_not_choose_empire_card)
+def do_choose_empire_card(ctx: Ctx, seat: int, command: Command) -> None:
+    card = str(command.arg("card"))
+    if ctx.state.step is OrganizationStep.SELECT_HIDDEN_EMPIRE_CARDS:
+        choose_hidden_empire_card(ctx, seat, card)
+    else:
+        choose_empire_card(ctx, seat, card)
+
+
+ORGANIZATION_COMMANDS = frozenset({"choose_area_token", "choose_event_card", "choose_empire_card"})

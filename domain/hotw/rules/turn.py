@@ -3,11 +3,14 @@ begins, and what closes it. The player's own moves within a phase are in `action
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
+from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
-from domain.core.messages import event
+from domain.core.messages import Command, event
 from domain.hotw.cards import Building, EmpireSpec, EventCard, EventKind, Phase
+from domain.hotw.commands import declares, refused
 from domain.hotw.evolve import (
     HotwEvent,
     handles,
@@ -33,9 +36,14 @@ from domain.hotw.pack import HotwPack
 from domain.hotw.rules.buildings import BuildingRemoved, place_building
 from domain.hotw.rules.context import Ctx, current_spec
 from domain.hotw.rules.effects import EventConcluded, people_for_event
-from domain.hotw.rules.expand import GreatWallFortsPooled, GreatWallLimitReached, PoolCleared
+from domain.hotw.rules.expand import (
+    GreatWallFortsPooled,
+    GreatWallLimitReached,
+    PoolCleared,
+    expansion_actions,
+)
 from domain.hotw.rules.gold import GoldCollected, collect_gold, has_most_gold
-from domain.hotw.rules.honors import award_honor, honor_track_full
+from domain.hotw.rules.honors import award_honor, honor_track_full, honors_for_phase
 from domain.hotw.rules.invasion import (
     ArmyPlaced,
     GarrisonRemoved,
@@ -640,3 +648,77 @@ def _fleets_removed(pack: HotwPack, state: HotwState, e: FleetsRemoved) -> HotwS
 @handles(TurnEnded)
 def _turn_ended(pack: HotwPack, state: HotwState, e: TurnEnded) -> HotwState:
     return evolved(state, turn=None, turn_index=state.turn_index + 1)
+
+
+# --- commands: ending a phase, and playing an Area token in Conclude the turn ------------------
+
+
+def turn_actions(pack: HotwPack, state: HotwState, seat: int) -> Iterator[Command]:
+    """What the player may do in the phase of its turn."""
+    current = state.turn
+    assert current is not None
+    phase = current.phase
+    if phase is Phase.REVEAL or phase is Phase.EXPAND:
+        if phase is Phase.REVEAL and not current.event_expand:
+            return
+        yield from expansion_actions(pack, state, seat)
+    elif phase is Phase.REVENUE:
+        for honor in honors_for_phase(pack.cards, state.players[seat], Phase.REVENUE):
+            yield Command.of("play_honor", honor=honor)
+        if not state.players[seat].pool_honors:
+            yield Command.of("end_phase")
+    elif phase is Phase.CONCLUDE:
+        for token in sorted(set(state.players[seat].area_tokens)):
+            yield Command.of("play_area_token", token=token)
+        yield Command.of("end_phase")
+
+
+def token_areas(pack: HotwPack, token: str) -> list[str]:
+    """The area an Area token names, or both areas of a Paired Area token (Option 4)."""
+    paired = pack.board.paired_area_tokens.get(token)
+    if paired is not None:
+        return list(paired.areas)
+    return [pack.board.area_tokens[token].area]
+
+
+def why_not_end_phase(
+    pack: HotwPack, state: HotwState, seat: int, command: Command
+) -> RuleViolation:
+    phase = state.turn.phase if state.turn else None
+    if phase is Phase.EXPAND:
+        return refused("people pieces remain in the Empire pool", "expand.end", command)
+    if phase is Phase.REVENUE:
+        return refused(
+            "Honors in the Empire pool must be played first",
+            "revenue.honors.pool-deadline",
+            command,
+        )
+    return refused("this phase runs by itself", "turn.phases", command)
+
+
+def why_not_play_area_token(
+    pack: HotwPack, state: HotwState, seat: int, command: Command
+) -> RuleViolation:
+    return refused("Area tokens are played in Conclude the turn", "conclude.area-tokens", command)
+
+
+@declares("end_phase", why_not=why_not_end_phase)
+def do_end_phase(ctx: Ctx, seat: int, command: Command) -> None:
+    end_phase(ctx)
+
+
+@declares("play_area_token", "token", why_not=why_not_play_area_token)
+def play_area_token(ctx: Ctx, seat: int, command: Command) -> None:
+    """conclude.area-tokens: building and land gold in the token's area, counted on
+    Friendly lands; the token leaves the game (conclude.area-token-spent). A Paired Area
+    token pays in both its areas (option4.play)."""
+    token = str(command.arg("token"))
+    paired = token in ctx.board.paired_area_tokens
+    spent = "option4.play" if paired else "conclude.area-token-spent"
+    ctx.emit(AreaTokenPlayed(rule=ctx.cite(spent), seat=seat, token=token))
+    areas = token_areas(ctx.pack, token)
+    for gold, rule, reason in revenue_items(ctx.pack, ctx.state, seat, areas, standing=False):
+        rule = "conclude.area-tokens" if rule == "revenue.buildings" else rule
+        ctx.emit(
+            GoldCollected(rule=ctx.cite(rule), seat=seat, amount=gold, reason=f"token:{reason}")
+        )
