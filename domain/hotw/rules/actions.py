@@ -226,7 +226,7 @@ def proceed(ctx: Ctx) -> None:
             if state.turn is None:
                 turn.next_turn_or_epoch_end(ctx)
                 continue
-            if not turn.has_player_part(state):
+            if not turn.has_player_part(ctx.pack, state):
                 turn.end_phase(ctx)
                 continue
         elif state.stage is Stage.ENDGAME and not seats_with_endgame_honors(ctx.cards, state):

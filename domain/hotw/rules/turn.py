@@ -52,17 +52,6 @@ from domain.hotw.rules.invasion import (
 )
 from domain.hotw.rules.revenue import revenue_items
 
-PHASES = (
-    Phase.REVEAL,
-    Phase.ESTABLISH,
-    Phase.EXPAND,
-    Phase.MONUMENTS,
-    Phase.REVENUE,
-    Phase.CONCLUDE,
-)
-PLAYER_PHASES = frozenset({Phase.EXPAND, Phase.REVENUE, Phase.CONCLUDE})
-"""Phases in which the player acts (phase A too while an Event expands as an Empire)."""
-
 
 def begin_turn(ctx: Ctx) -> None:
     """Turns follow the chronological numbers of the chosen Empire cards (turn.order);
@@ -73,7 +62,7 @@ def begin_turn(ctx: Ctx) -> None:
     if card in state.unrevealed:
         ctx.emit(EmpireCardRevealed(rule=ctx.cite("option2.secret"), seat=seat, card=card))
     ctx.emit(TurnBegan(rule=ctx.cite("turn.order"), seat=seat, card=card))
-    begin_phase(ctx, Phase.REVEAL)
+    begin_phase(ctx, Phase(ctx.pack.edition.phases[0]))
 
 
 def next_turn_or_epoch_end(ctx: Ctx) -> None:
@@ -96,12 +85,18 @@ def begin_phase(ctx: Ctx, phase: Phase, empire_index: int | None = None) -> None
         carry_out_later_event(ctx, phase)
 
 
-def has_player_part(state: HotwState) -> bool:
+def next_phase(ctx: Ctx, after: Phase) -> Phase:
+    """The phase after `after` in the edition's order of a turn (turn.phases)."""
+    phases = ctx.pack.edition.phases
+    return Phase(phases[phases.index(after.value) + 1])
+
+
+def has_player_part(pack: HotwPack, state: HotwState) -> bool:
     turn = state.turn
     assert turn is not None
     if turn.phase is Phase.REVEAL:
         return turn.event_expand
-    return turn.phase in PLAYER_PHASES
+    return turn.phase in pack.edition.player_phases
 
 
 def end_phase(ctx: Ctx) -> None:
@@ -201,7 +196,7 @@ def reveal_exit(ctx: Ctx) -> None:
                 fleets=pool.fleets,
             )
         )
-    begin_phase(ctx, Phase.ESTABLISH, 0)
+    begin_phase(ctx, next_phase(ctx, Phase.REVEAL), 0)
 
 
 # --- B. establish the empire ------------------------------------------------------------------
@@ -277,7 +272,7 @@ def no_entry(ctx: Ctx) -> None:
 
 
 def establish_exit(ctx: Ctx) -> None:
-    begin_phase(ctx, Phase.EXPAND)
+    begin_phase(ctx, next_phase(ctx, Phase.ESTABLISH))
 
 
 # --- C. expand the empire (the moves are in actions) ------------------------------------------
@@ -303,7 +298,7 @@ def expand_exit(ctx: Ctx) -> None:
         )
     if turn.leader_active:
         ctx.emit(LeaderRemoved(rule=ctx.cite("leader.spent"), seat=turn.seat))
-    begin_phase(ctx, Phase.MONUMENTS)
+    begin_phase(ctx, next_phase(ctx, Phase.EXPAND))
 
 
 # --- D. build monuments -----------------------------------------------------------------------
@@ -346,7 +341,7 @@ def monuments_entry(ctx: Ctx) -> None:
 
 
 def monuments_exit(ctx: Ctx) -> None:
-    begin_phase(ctx, Phase.REVENUE)
+    begin_phase(ctx, next_phase(ctx, Phase.MONUMENTS))
 
 
 # --- E. raise revenue -------------------------------------------------------------------------
@@ -368,7 +363,7 @@ def revenue_exit(ctx: Ctx) -> None:
         lay_down_and_remove_fleets(ctx, "empires.incas-aztecs")
         begin_phase(ctx, Phase.ESTABLISH, turn.empire_index + 1)
     else:
-        begin_phase(ctx, Phase.CONCLUDE)
+        begin_phase(ctx, next_phase(ctx, Phase.REVENUE))
 
 
 # --- F. conclude the turn ---------------------------------------------------------------------

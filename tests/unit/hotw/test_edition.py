@@ -143,3 +143,19 @@ def test_cards_and_areas_outside_the_editions_epochs_are_refused(tmp_path: Path)
     _cards, card_problems = cards_problems(root / "hotw-2024", load_pack("hotw-2024").board)
     assert any(p.file == "empires.yaml" and p.field == "epoch" for p in card_problems)
     assert any(p.file == "events.yaml" and p.field == "epoch" for p in card_problems)
+
+
+def test_the_player_acts_in_the_phases_the_edition_names():
+    import dataclasses
+
+    from domain.hotw.cards import Phase
+    from domain.hotw.rules.turn import has_player_part
+    from tests.support.hotw import PACK, position
+
+    state = position({}, epoch=1, card="sumeria", phase=Phase.REVENUE)
+    assert has_player_part(PACK, state)
+    quiet = dataclasses.replace(
+        PACK,
+        edition=dataclasses.replace(PACK.edition, player_phases=frozenset({"expand", "conclude"})),
+    )
+    assert not has_player_part(quiet, state)
