@@ -20,6 +20,7 @@ from domain.hotw.model import (
     Turn,
     evolved,
 )
+from domain.hotw.strategy import ScriptedFaces
 from service.rulesets import ruleset
 
 RULES: HotwRuleset = ruleset("hotw-2024")  # type: ignore[assignment]
@@ -27,18 +28,8 @@ PACK = RULES.pack
 RED, BLUE, GREEN = 0, 1, 2
 
 
-class ScriptedDice:
-    """A chance source that rolls the die faces it is given, in order (then ones)."""
-
-    def __init__(self, faces: Sequence[int] = ()) -> None:
-        self.faces = list(faces)
-        self.start: int | None = None
-
-    def value(self, k: int) -> int:
-        if self.start is None:
-            self.start = k
-        index = k - self.start
-        return (self.faces[index] - 1) if index < len(self.faces) else 0
+ScriptedDice = ScriptedFaces
+"""A chance source that rolls the die faces it is given, in order (then ones)."""
 
 
 @dataclass(frozen=True)
