@@ -18,6 +18,7 @@ def command_specs(pack: HotwPack) -> tuple[CommandSpec, ...]:
     waters = tuple(sorted(board.seas))
     areas = tuple(sorted(board.areas))
     tokens = tuple(sorted(board.area_tokens))
+    paired = tuple(sorted(board.paired_area_tokens))  # Option 4
     empires = tuple(sorted(card.id for card in cards.all_empires()))
     events = tuple(sorted(card.id for card in cards.all_events()))
     honors = tuple(sorted(honor.id for honor in cards.honors))
@@ -70,7 +71,11 @@ def command_specs(pack: HotwPack) -> tuple[CommandSpec, ...]:
         CommandSpec(
             "play_area_token",
             "Conclusion: play one of your Area tokens.",
-            (ArgSpec("token", str, "An Area token id.", allowed=tokens),),
+            (
+                ArgSpec(
+                    "token", str, "An Area token id (or paired token's).", allowed=tokens + paired
+                ),
+            ),
         ),
         CommandSpec("end_phase", "End the current phase of your turn."),
         CommandSpec("choose_land", "Choose a land for the effect or start awaiting it.", land("")),
