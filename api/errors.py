@@ -21,6 +21,8 @@ log = logging.getLogger("chronicle.api")
 
 STORE_RETRY_AFTER_S = 5
 """How long a client is told to wait (`Retry-After`) when the store cannot be reached."""
+BUSY_RETRY_AFTER_S = 1
+"""How long a seat is told to wait (`Retry-After`) while a step no seat takes runs."""
 STORE_FAILURES = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 """Redis is down, unreachable, still loading its data, or too slow to answer: whatever the
 request asked, it cannot be done now, and can be retried as it is once Redis is back."""
@@ -145,7 +147,13 @@ def translate(exc: Exception) -> ApiError:
     if isinstance(exc, IdempotencyKeyReused):
         return ApiError(409, "idempotency_key_reused", str(exc), current_version=exc.current)
     if isinstance(exc, GameBusy):
-        return ApiError(409, "game_busy", str(exc), details={"retry_after_s": 1})
+        return ApiError(
+            409,
+            "game_busy",
+            str(exc),
+            details={"retry_after_s": BUSY_RETRY_AFTER_S},
+            headers={"Retry-After": str(BUSY_RETRY_AFTER_S)},
+        )
     if isinstance(exc, HTTPException):
         code = (exc.name or "error").lower().replace(" ", "_")
         allow = {"Allow": exc.valid_methods} if isinstance(exc, MethodNotAllowed) else {}

@@ -19,7 +19,12 @@ from service.access import NotAuthenticated
 
 MAX_JSON_DEPTH = 32
 TOKEN = re.compile(r"^[A-Za-z0-9_.-]{1,200}$")
-IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,128}$")
+IDEMPOTENCY_KEY_PATTERN = "^[!-~]{1,128}$"
+"""1 to 128 printable ASCII characters, no spaces (the OpenAPI document gives the same)."""
+IDEMPOTENCY_KEY = re.compile(IDEMPOTENCY_KEY_PATTERN)
+LAST_EVENT_ID_PATTERN = "^[0-9]{0,16}$"
+"""An event version (blank means none, as EventSource sends it on a first connection)."""
+LAST_EVENT_ID = re.compile(LAST_EVENT_ID_PATTERN)
 
 
 def _refuse_constant(name: str) -> Any:
@@ -91,7 +96,7 @@ def idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
-    if not IDEMPOTENCY_KEY.match(key):
+    if not IDEMPOTENCY_KEY.fullmatch(key):
         raise ApiError(
             400,
             "invalid_request",
@@ -107,7 +112,7 @@ def last_event_id() -> int | None:
     if value is None or value.strip() == "":
         return None
     value = value.strip()
-    if not value.isascii() or not value.isdigit() or len(value) > 16:
+    if not LAST_EVENT_ID.fullmatch(value):
         raise ApiError(
             400,
             "invalid_request",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from apispec import APISpec
@@ -10,8 +11,11 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 
 import api.app  # noqa: F401  (importing the app registers every documented route)
 from api.docs import OPERATIONS, Operation
+from api.inputs import IDEMPOTENCY_KEY_PATTERN, LAST_EVENT_ID_PATTERN
+from domain.core.ruleset import ruleset_names
+from schemas.commands import command_components, component_field, option_components
 from schemas.common import ErrorSchema
-from service.rulesets import built_in, ruleset
+from service.rulesets import built_in, import_rulesets_once, ruleset
 
 ERROR_TEXT = {
     400: "Malformed input: the field errors are in `details.fields`.",
@@ -28,32 +32,183 @@ ERROR_TEXT = {
     "Retry after `Retry-After` seconds; a command retried with the same Idempotency-Key is "
     "applied at most once.",
 }
-ERROR_HEADERS = {503: {"Retry-After": "RetryAfter"}}
+ERROR_HEADERS = {409: {"Retry-After": "RetryAfterBusy"}, 503: {"Retry-After": "RetryAfter"}}
 """Headers of error responses, by status: each names a header of the document's components."""
 
+BUSY_OPERATIONS = {"post_games_game_id_commands", "post_games_game_id_rewind"}
+"""The operations that answer 409 `game_busy` (with `Retry-After`) while a step runs."""
+HEADER_PATTERNS = {
+    "Idempotency-Key": IDEMPOTENCY_KEY_PATTERN,
+    "Last-Event-ID": LAST_EVENT_ID_PATTERN,
+}
+"""The patterns the server enforces on request headers (api.inputs)."""
 
-def build_spec() -> APISpec:
+SERVERS = [
+    {"url": "http://127.0.0.1:8000", "description": "`chronicle serve` on its default address."}
+]
+
+GAME_LINKS = {
+    "GetGame": ("get_games_game_id", {}),
+    "PlayCommand": ("post_games_game_id_commands", {}),
+    "LegalActions": ("get_games_game_id_legal_actions", {}),
+    "State": ("get_games_game_id_state", {}),
+    "Events": ("get_games_game_id_events", {}),
+    "Export": ("get_games_game_id_export", {}),
+    "Result": ("get_games_game_id_result", {}),
+    "Audit": ("get_games_game_id_audit", {}),
+    "StartReplay": ("post_games_game_id_replays", {}),
+    "Position": ("get_games_game_id_position", {}),
+    "Sandbox": ("post_games_game_id_sandbox", {}),
+    "RevealSeed": ("post_games_game_id_seed", {}),
+    "Rewind": ("post_games_game_id_rewind", {}),
+}
+"""Where a game's id leads: every operation on one game (its tokens came with its creation)."""
+
+
+def game_links(game_id: str) -> dict[str, Any]:
+    return {
+        name: {"operationId": op, "parameters": {"game_id": game_id, **extra}}
+        for name, (op, extra) in GAME_LINKS.items()
+    }
+
+
+LINKS: dict[tuple[str, str], dict[str, Any]] = {
+    ("post_games", "201"): game_links("$response.body#/game_id"),
+    ("post_games_game_id_sandbox", "201"): game_links("$response.body#/game_id"),
+    ("get_games", "200"): {
+        "FirstListedGame": {
+            "operationId": "get_games_game_id",
+            "parameters": {"game_id": "$response.body#/games/0/game_id"},
+        },
+        "FirstListedGameEvents": {
+            "operationId": "get_games_game_id_events",
+            "parameters": {"game_id": "$response.body#/games/0/game_id"},
+        },
+    },
+    ("post_games_game_id_commands", "201"): {
+        "ExplainFirstEvent": {
+            "operationId": "get_games_game_id_events_version_explain",
+            "parameters": {
+                "game_id": "$request.path.game_id",
+                "version": "$response.body#/events/0/version",
+            },
+        },
+        "NextLegalActions": {
+            "operationId": "get_games_game_id_legal_actions",
+            "parameters": {"game_id": "$request.path.game_id"},
+        },
+        "StateAfter": {
+            "operationId": "get_games_game_id_state",
+            "parameters": {"game_id": "$request.path.game_id", "at": "$response.body#/version"},
+        },
+    },
+    ("post_games_game_id_replays", "202"): {
+        "ReplayJob": {
+            "operationId": "get_replays_job_id",
+            "parameters": {"job_id": "$response.body#/job_id"},
+        }
+    },
+    ("post_games_game_id_rewind", "201"): {
+        "StateAfterRewind": {
+            "operationId": "get_games_game_id_state",
+            "parameters": {"game_id": "$request.path.game_id"},
+        }
+    },
+}
+"""OpenAPI links, by (operationId, status): how the answer of one operation feeds the next
+(clients and schemathesis's stateful tests follow them)."""
+
+STREAM_FRAME = {
+    "type": "object",
+    "description": "One Server-Sent Events frame of the stream (the wire form is `id:`, `event:`, "
+    "`retry:` and `data:` lines ended by a blank line; a comment line `:` keeps the connection "
+    "open).",
+    "properties": {
+        "id": {
+            "type": "string",
+            "pattern": "^[0-9]+$",
+            "description": "The event's version: send it back as `Last-Event-ID` to resume.",
+        },
+        "event": {
+            "type": "string",
+            "description": "The event's type (as `Event.type`), or `error` for the last frame "
+            "of a stream that cannot go on.",
+        },
+        "data": {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "contentSchema": {
+                "oneOf": [
+                    {"$ref": "#/components/schemas/Event"},
+                    {"$ref": "#/components/schemas/Error"},
+                ]
+            },
+            "description": "The event as the caller may see it (an `Event`), or for `error` the "
+            "one error body.",
+        },
+        "retry": {
+            "type": "integer",
+            "description": "Milliseconds to wait before reconnecting (with an `error` frame).",
+        },
+    },
+    "required": ["data"],
+}
+
+ACTOR = {
+    "description": "Who acted: a seat number, `system` (the rules themselves: set-up, the seed "
+    "reveal), `worker` (a step no seat takes, run by the worker, such as closing an epoch) or "
+    "`admin` (an ordered rewind).",
+    "oneOf": [
+        {"type": "integer", "minimum": 0, "description": "A seat."},
+        {"type": "string", "enum": ["system", "worker", "admin"]},
+    ],
+}
+
+
+def build_spec(rulesets: Sequence[str] | None = None) -> APISpec:
+    """The document for `rulesets` (default: the built-in ones, as committed in openapi.yaml;
+    a server that registers more, such as the tests' toys, documents them too)."""
+    names = list(built_in() if rulesets is None else rulesets)
+    plugin = MarshmallowPlugin()
     spec = APISpec(
         title="Chronicle",
         version="0.1.0",
         openapi_version="3.1.0",
-        plugins=[MarshmallowPlugin()],
+        plugins=[plugin],
+        servers=SERVERS,
         info={
             "description": "An event-sourced rules service for History of the World and its "
             "family of history board games.",
         },
     )
+    assert plugin.converter is not None
+    plugin.converter.add_attribute_function(component_field)
     spec.components.schema("Error", schema=ErrorSchema)
     spec.components.header(
         "RetryAfter",
         {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}},
     )
+    spec.components.header(
+        "RetryAfterBusy",
+        {
+            "description": "Sent with `game_busy` (a step no seat takes is running, such as "
+            "closing an epoch): seconds to wait before posting again.",
+            "schema": {"type": "integer", "minimum": 0},
+        },
+    )
     spec.components.security_scheme(
         "bearerToken",
         {"type": "http", "scheme": "bearer", "description": "A game's admin or seat token."},
     )
-    for name, options in ruleset_options().items():
-        spec.components.schema(f"Options_{name}", component=options)
+    spec.components.schema("Actor", component=ACTOR)
+    spec.components.schema("StreamFrame", component=STREAM_FRAME)
+    options = ruleset_options(names)
+    for name, described in options.items():
+        spec.components.schema(f"Options_{name}", component=described)
+    for name, component in option_components(options.items()).items():
+        spec.components.schema(name, component=component)
+    for name, component in command_components({n: ruleset(n) for n in names}).items():
+        spec.components.schema(name, component=component)
     for path in sorted({op.path for op in OPERATIONS}):
         ops = sorted((op for op in OPERATIONS if op.path == path), key=lambda o: o.method)
         spec.path(path=path, operations={op.method: operation(op) for op in ops})
@@ -63,11 +218,11 @@ def build_spec() -> APISpec:
 OPTION_TYPES = {"boolean": "boolean", "integer": "integer", "string": "string"}
 
 
-def ruleset_options() -> dict[str, dict[str, Any]]:
-    """Each built-in ruleset's options (as GET /rulesets lists them) as a JSON Schema object:
-    what `options` may hold when a game of that ruleset is created."""
+def ruleset_options(names: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Each ruleset's options (as GET /rulesets lists them) as a JSON Schema object: what
+    `options` may hold when a game of that ruleset is created."""
     documented = {}
-    for name in built_in():
+    for name in names:
         properties = {}
         for option in ruleset(name).describe()["options"]:
             prop: dict[str, Any] = {
@@ -96,23 +251,28 @@ PATH_PARAMETER_TEXT = {
 
 def operation(op: Operation) -> dict[str, Any]:
     responses: dict[Any, Any] = {}
+    operation_id = re.sub(r"[^A-Za-z0-9]+", "_", f"{op.method}_{op.path}").strip("_")
     for status, text in {op.status: op.success_text, **op.other_success}.items():
         success: dict[str, Any] = {"description": text}
         if op.response is not None:
             success["content"] = {op.media_type: {"schema": op.response}}
+        elif op.media_type == "text/event-stream":
+            success["content"] = {op.media_type: {"schema": "StreamFrame"}}
         elif op.media_type != "application/json":
             success["content"] = {op.media_type: {"schema": {"type": "string"}}}
+        if (operation_id, str(status)) in LINKS:
+            success["links"] = LINKS[(operation_id, str(status))]
         responses[str(status)] = success
     for status in sorted(set(op.errors)):
         responses[str(status)] = {
             "description": ERROR_TEXT.get(status, "Unexpected error; never expected."),
             "content": {"application/json": {"schema": "Error"}},
         }
-        if status in ERROR_HEADERS:
+        if status in ERROR_HEADERS and (status != 409 or operation_id in BUSY_OPERATIONS):
             responses[str(status)]["headers"] = dict(ERROR_HEADERS[status])
     body: dict[str, Any] = {
         "summary": op.summary,
-        "operationId": re.sub(r"[^A-Za-z0-9]+", "_", f"{op.method}_{op.path}").strip("_"),
+        "operationId": operation_id,
         "responses": responses,
     }
     if op.description:
@@ -123,6 +283,8 @@ def operation(op: Operation) -> dict[str, Any]:
         body["security"] = [{}, {"bearerToken": []}]
     elif op.auth:
         body["security"] = [{"bearerToken": []}]
+    else:
+        body["security"] = []
     if op.request is not None:
         body["requestBody"] = {
             "required": True,
@@ -146,7 +308,7 @@ def operation(op: Operation) -> dict[str, Any]:
             "name": h.name,
             "required": False,
             "description": h.description,
-            "schema": {"type": "string"},
+            "schema": {"type": "string", "pattern": HEADER_PATTERNS[h.name]},
         }
         for h in op.headers
     ]
@@ -156,5 +318,12 @@ def operation(op: Operation) -> dict[str, Any]:
     return body
 
 
-def spec_yaml() -> str:
-    return build_spec().to_yaml()
+def spec_yaml(rulesets: Sequence[str] | None = None) -> str:
+    return build_spec(rulesets).to_yaml()
+
+
+def served_rulesets() -> list[str]:
+    """The rulesets this server plays: the built-in ones (those of the committed openapi.yaml)
+    and any that $CHRONICLE_RULESET_MODULES or the process registered."""
+    import_rulesets_once()
+    return sorted(set(built_in()) | set(ruleset_names()))

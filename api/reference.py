@@ -197,9 +197,9 @@ def render(spec: dict[str, Any]) -> str:
 
 @lru_cache(maxsize=1)
 def reference_html() -> str:
-    from api.openapi import build_spec
+    from api.openapi import build_spec, served_rulesets
 
-    return render(build_spec().to_dict())
+    return render(build_spec(served_rulesets()).to_dict())
 
 
 @route(
@@ -213,10 +213,11 @@ def reference_html() -> str:
     store=False,
 )
 def openapi_document() -> Response:
-    """Generated from the same schemas that validate requests and shape responses."""
-    from api.openapi import spec_yaml
+    """Generated from the same schemas that validate requests and shape responses; it documents
+    the commands and options of every ruleset this server plays."""
+    from api.openapi import served_rulesets, spec_yaml
 
-    return Response(spec_yaml(), mimetype="application/yaml")
+    return Response(spec_yaml(served_rulesets()), mimetype="application/yaml")
 
 
 @route(

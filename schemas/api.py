@@ -8,9 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import INCLUDE, Schema, fields, validate
+from marshmallow import Schema, fields, validate
 
+from schemas.commands import CommandField
 from schemas.common import StrictSchema
+
+GAME_STATUSES = ("active", "closing", "finished")
+"""`closing`: a step no seat takes is being run (the worker closing an epoch); commands are a
+409 `game_busy` meanwhile (retry after `Retry-After`)."""
+STATUS_TEXT = (
+    "`active` (seats play), `closing` (the worker is running a step no seat takes, such as "
+    "closing an epoch: commands get 409 `game_busy` until it is done) or `finished`."
+)
 
 MAX_VERSION = 2**53
 """Versions above this are refused as malformed (JSON clients cannot count that high exactly)."""
@@ -74,9 +83,10 @@ class CreateGameSchema(StrictSchema):
         values=fields.Raw(allow_none=True),
         load_default=dict,
         metadata={
+            "component": "Options",
             "description": "Ruleset options; the ones left out take their defaults. Each "
             "ruleset's options, with their types and defaults, are in GET /rulesets and in this "
-            "document's `Options_<ruleset>` schemas (e.g. `Options_hotw-2024`)."
+            "document's `Options_<ruleset>` schemas (e.g. `Options_hotw-2024`).",
         },
     )
 
@@ -105,7 +115,9 @@ class CreatedGameSchema(Schema):
 
 
 class GameListQuerySchema(StrictSchema):
-    status = fields.String(validate=validate.OneOf(["active", "finished"]))
+    status = fields.String(
+        validate=validate.OneOf(GAME_STATUSES), metadata={"description": STATUS_TEXT}
+    )
     ruleset = fields.String(validate=validate.Length(min=1, max=100))
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=10**9))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
@@ -114,7 +126,9 @@ class GameListQuerySchema(StrictSchema):
 class ListedGameSchema(Schema):
     game_id = fields.String(required=True)
     ruleset = fields.String(required=True)
-    status = fields.String(required=True, metadata={"description": "active or finished"})
+    status = fields.String(
+        required=True, validate=validate.OneOf(GAME_STATUSES), metadata={"description": STATUS_TEXT}
+    )
     players = fields.List(fields.String(), required=True)
     version = fields.Integer(required=True)
     awaiting = seats_field("Seats the game waits for.")
@@ -133,7 +147,9 @@ class GameSummarySchema(Schema):
     game_id = fields.String(required=True)
     ruleset = fields.String(required=True)
     title = fields.String(required=True)
-    status = fields.String(required=True, metadata={"description": "active or finished"})
+    status = fields.String(
+        required=True, validate=validate.OneOf(GAME_STATUSES), metadata={"description": STATUS_TEXT}
+    )
     players = fields.List(fields.String(), required=True)
     options = fields.Dict(required=True)
     awaiting = seats_field("Seats the game waits for now (several for simultaneous choices).")
@@ -175,7 +191,15 @@ class EventSchema(Schema):
         fields.List(fields.Integer()),
         metadata={"description": "Chance draws used, each `[k, n, result]`."},
     )
-    actor = fields.Raw(required=True, metadata={"description": "A seat number, or `system`."})
+    actor = fields.Raw(
+        required=True,
+        metadata={
+            "component": "Actor",
+            "description": "Who acted: a seat number, `system` (the rules, e.g. a game's set-up "
+            "or the seed reveal), `worker` (a step no seat takes, run by the worker) or `admin` "
+            "(an ordered rewind).",
+        },
+    )
     command_id = fields.String(required=True)
     recorded_at = fields.String(required=True)
     redacted = fields.Boolean(metadata={"description": "Present (true) when data is redacted."})
@@ -244,7 +268,7 @@ class ExplanationSchema(Schema):
         allow_none=True,
         metadata={"description": "Page and paraphrase, when the ruleset has a rules catalogue."},
     )
-    actor = fields.Raw(required=True)
+    actor = fields.Raw(required=True, metadata={"component": "Actor"})
     command_id = fields.String(required=True)
     recorded_at = fields.String(required=True)
     redacted = fields.Boolean(
@@ -261,17 +285,10 @@ class ExplanationSchema(Schema):
 # --- commands ------------------------------------------------------------------------------
 
 
-class CommandBodySchema(Schema):
-    """A command: its `type` and its arguments, as the legal-actions endpoint lists them."""
-
-    class Meta:
-        unknown = INCLUDE
-
-    type = fields.String(required=True, validate=validate.Length(min=1, max=100))
-
-
 class CommandRequestSchema(StrictSchema):
-    command = fields.Nested(CommandBodySchema, required=True)
+    """A command request body; every legal action is one (post it back as it is)."""
+
+    command = CommandField(required=True)
     expected_version = version_field(
         metadata={"description": "Refuse (409) unless the game is still at this version."}
     )
@@ -287,11 +304,6 @@ class CommandResultSchema(Schema):
     )
 
 
-class LegalActionSchema(Schema):
-    command = fields.Dict(required=True, metadata={"description": "Post this back as is."})
-    expected_version = fields.Integer(required=True)
-
-
 class LegalActionsSchema(Schema):
     game_id = fields.String(required=True)
     seat = fields.Integer(required=True)
@@ -300,12 +312,12 @@ class LegalActionsSchema(Schema):
         required=True, metadata={"description": "Whether the game waits for this seat now."}
     )
     actions = fields.List(
-        fields.Nested(LegalActionSchema),
+        fields.Nested(CommandRequestSchema),
         required=True,
         metadata={"description": "Every legal action, each a request body for the commands URL."},
     )
     table_actions = fields.List(
-        fields.Nested(LegalActionSchema),
+        fields.Nested(CommandRequestSchema),
         required=True,
         metadata={
             "description": "Table procedures open to this seat now, posted the same way: `undo` "
@@ -329,7 +341,9 @@ class StateSchema(Schema):
     viewer = fields.Integer(
         required=True, allow_none=True, metadata={"description": "The seat, or null."}
     )
-    status = fields.String(required=True)
+    status = fields.String(
+        required=True, validate=validate.OneOf(GAME_STATUSES), metadata={"description": STATUS_TEXT}
+    )
     awaiting = seats_field("Seats the game waits for at that version.")
     view = fields.Dict(
         required=True, metadata={"description": "The ruleset's view of the state for the caller."}

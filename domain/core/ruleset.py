@@ -53,14 +53,55 @@ class OptionSpec:
         return value
 
     def describe(self) -> dict[str, Any]:
-        kinds = {bool: "boolean", int: "integer", str: "string"}
         return {
             "name": self.name,
-            "type": kinds.get(self.kind, self.kind.__name__),
+            "type": KINDS.get(self.kind, self.kind.__name__),
             "default": self.default,
             "allowed": list(self.allowed) if self.allowed is not None else None,
             "description": self.description,
         }
+
+
+@dataclass(frozen=True)
+class ArgSpec:
+    """One argument of a command: its name, type and, where the ruleset knows them, the values
+    it may take (ids from the data pack). Pure data: the API's schemas are built from it."""
+
+    name: str
+    kind: type
+    description: str
+    allowed: tuple[Any, ...] | None = None
+    required: bool = True
+    minimum: int | None = None
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "type": KINDS.get(self.kind, self.kind.__name__),
+            "description": self.description,
+            "allowed": list(self.allowed) if self.allowed is not None else None,
+            "required": self.required,
+            "minimum": self.minimum,
+        }
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """A command type a seat may post: its `type` and its arguments (a legal action is one)."""
+
+    type: str
+    description: str
+    args: tuple[ArgSpec, ...] = ()
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "description": self.description,
+            "args": [arg.describe() for arg in self.args],
+        }
+
+
+KINDS: dict[type, str] = {bool: "boolean", int: "integer", str: "string"}
 
 
 @dataclass(frozen=True)
@@ -252,6 +293,14 @@ class Ruleset(ABC, Generic[S]):
         """What a one-move-ahead bot needs beyond the kernel functions to play this ruleset
         well (`domain.core.strategy.Strategy`; None: bots play from `legal_actions` alone)."""
         return None
+
+    def command_schemas(self) -> tuple[CommandSpec, ...]:
+        """Every command type a seat of this ruleset may post, with its arguments: what its
+        `legal_actions` can list, as data (the API documents and types commands with it; the
+        kernel's table commands, undo and rewinds, are `domain.core.table.TABLE_COMMAND_SPECS`).
+        Empty: the ruleset does not describe its commands (the API then documents them as any
+        `type` with any arguments)."""
+        return ()
 
     @classmethod
     def describe(cls) -> dict[str, Any]:

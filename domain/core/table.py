@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from domain.core.messages import Command, Event, Recorded, event
+from domain.core.ruleset import ArgSpec, CommandSpec
 from domain.core.turns import SealedCommand
 
 UNDO = "undo"
@@ -24,6 +25,23 @@ REFUSE_REWIND = "refuse_rewind"
 ORDER_REWIND = "order_rewind"
 TABLE_COMMANDS = frozenset({UNDO, PROPOSE_REWIND, ACCEPT_REWIND, REFUSE_REWIND, ORDER_REWIND})
 ADMIN = "admin"
+
+TABLE_COMMAND_SPECS: tuple[CommandSpec, ...] = (
+    CommandSpec(
+        UNDO,
+        "Take back your own last command of this turn (back to the last chance outcome or "
+        "hidden-information reveal).",
+    ),
+    CommandSpec(
+        PROPOSE_REWIND,
+        "Propose to take the game back to how it stood after `to_version` (the end of a "
+        "command); every other seat must accept.",
+        (ArgSpec("to_version", int, "The version to go back to.", minimum=1),),
+    ),
+    CommandSpec(ACCEPT_REWIND, "Accept the rewind proposed."),
+    CommandSpec(REFUSE_REWIND, "Refuse the rewind proposed (it is dropped)."),
+)
+"""The table procedures a seat posts like any command (the admin orders a rewind elsewhere)."""
 
 
 @event

@@ -179,3 +179,12 @@ class HotwRuleset(Ruleset[HotwState]):
         from domain.hotw.strategy import HotwStrategy
 
         return HotwStrategy(self)
+
+    def command_schemas(self) -> tuple[CommandSpec, ...]:
+        from domain.hotw.command_specs import command_specs
+
+        return command_specs(self.pack)
+
+
+if TYPE_CHECKING:  # the command_schemas hook's return type (kept beside the hook)
+    from domain.core.ruleset import CommandSpec

@@ -71,6 +71,19 @@ def test_every_listed_action_is_accepted_and_the_listing_is_deterministic(name, 
 
 
 @pytest.mark.parametrize(("name", "games"), CASES)
+def test_every_listed_action_fits_the_command_schema_the_api_documents(name, games):
+    found: list[str] = []
+    checked = 0
+    for run in kit.playthroughs(kit.subject(name), games):
+        failures, count = kit.command_schema_failures(run)
+        found += failures
+        checked += count
+    assert not found, _failures(found)
+    if kit.subject(name).rules.command_schemas():
+        assert checked > 0
+
+
+@pytest.mark.parametrize(("name", "games"), CASES)
 def test_every_refusal_cites_a_rule_of_the_catalogue(name, games):
     subject = kit.subject(name)
     found = kit.setup_refusal_failures(subject)

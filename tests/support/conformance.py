@@ -100,10 +100,11 @@ from domain.core.kernel import (
     fold,
     position_events,
     replay,
+    table_actions,
 )
 from domain.core.messages import SYSTEM, Actor, Command, Event, Recorded, plain_value
-from domain.core.ruleset import Ruleset, Setup
-from domain.core.table import UNDO
+from domain.core.ruleset import CommandSpec, Ruleset, Setup
+from domain.core.table import TABLE_COMMAND_SPECS, UNDO
 from service.chance import HmacSource
 
 GAMES_ENV = "CHRONICLE_CONFORMANCE_GAMES"
@@ -520,6 +521,65 @@ def legal_action_failures(run: Playthrough) -> tuple[list[str], int]:
                 except Exception as exc:
                     failures.append(f"{where}: decide refuses the listed {command}: {exc!r}")
     return failures, decided
+
+
+# --- commands as documented (Ruleset.command_schemas) -----------------------------------------
+
+
+def command_misfit(specs: Sequence[CommandSpec], command: Command) -> str | None:
+    """Why `command` does not fit the command types `specs` describe (None: it fits): the
+    checks the OpenAPI document's schema of that command type makes."""
+    spec = next((s for s in specs if s.type == command.type), None)
+    if spec is None:
+        return f"its type {command.type!r} is not among {sorted(s.type for s in specs)}"
+    args = dict(command.args)
+    known = {arg.name: arg for arg in spec.args}
+    if unknown := sorted(set(args) - set(known)):
+        return f"argument(s) {unknown} are not described"
+    for arg in spec.args:
+        if arg.name not in args:
+            if arg.required:
+                return f"the required argument {arg.name!r} is missing"
+            continue
+        value = args[arg.name]
+        if type(value) is not arg.kind:
+            return f"{arg.name}={value!r} is not a {arg.kind.__name__}"
+        if arg.allowed is not None and value not in arg.allowed:
+            return f"{arg.name}={value!r} is not among the {len(arg.allowed)} values described"
+        if arg.minimum is not None and value < arg.minimum:
+            return f"{arg.name}={value!r} is below the minimum {arg.minimum}"
+    return None
+
+
+def command_schema_failures(run: Playthrough) -> tuple[list[str], int]:
+    """Every command the ruleset lists for the acting seat before each command of the game,
+    and the table procedures open to it, against their described schemas; and how many were
+    checked. A ruleset that describes no commands is not checked (the API documents its
+    commands as any `type` with any arguments)."""
+    specs = run.rules.command_schemas()
+    if not specs:
+        return [], 0
+    failures, checked = [], 0
+    for step in run.steps:
+        if not isinstance(step.actor, int):
+            continue
+        game = run.at(step.before)
+        listed = [
+            *((command, specs) for command in run.rules.legal_actions(game.state, step.actor)),
+            *(
+                (command, TABLE_COMMAND_SPECS)
+                for command in table_actions(run.rules, game, step.actor)
+            ),
+        ]
+        for command, described in listed:
+            checked += 1
+            misfit = command_misfit(described, command)
+            if misfit is not None:
+                failures.append(
+                    f"{run.where()} at version {step.before}, seat {step.actor}: the listed "
+                    f"{command.as_dict()} does not fit its documented schema: {misfit}"
+                )
+    return failures, checked
 
 
 # --- refusals ---------------------------------------------------------------------------------

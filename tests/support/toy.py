@@ -16,7 +16,14 @@ from typing import Any
 from domain.core.chance import Chance
 from domain.core.errors import IllegalAction
 from domain.core.messages import Command, Event, event
-from domain.core.ruleset import OptionSpec, Ruleset, Setup, register_ruleset
+from domain.core.ruleset import (
+    ArgSpec,
+    CommandSpec,
+    OptionSpec,
+    Ruleset,
+    Setup,
+    register_ruleset,
+)
 from domain.core.turns import SealedCommand, Sequential, Simultaneous, TurnModel, TurnTaking
 
 START_CHIPS = 5
@@ -131,6 +138,16 @@ class SealedBids(TurnTaking[ToyState], Ruleset[ToyState]):
                 yield Command.of("bid", chips=chips)
         elif state.phase == "roll":
             yield Command.of("roll")
+
+    def command_schemas(self) -> tuple[CommandSpec, ...]:
+        return (
+            CommandSpec(
+                "bid",
+                "Seal a bid of chips (revealed when every seat has bid).",
+                (ArgSpec("chips", int, "Chips bid.", allowed=tuple(range(START_CHIPS + 1))),),
+            ),
+            CommandSpec("roll", "The highest bidder rolls the die and scores its face."),
+        )
 
     def refusal(self, state: ToyState, seat: int, command: Command) -> Exception:
         if command.type == "bid":

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import re
+import shutil
+import subprocess
 from pathlib import Path
 
+import pytest
 import yaml
 from openapi_spec_validator import validate
 
+from api.inputs import IDEMPOTENCY_KEY, LAST_EVENT_ID
 from api.openapi import spec_yaml
+from service.rulesets import ruleset
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,3 +37,148 @@ def test_every_documented_error_uses_the_one_error_body():
                 if int(status) >= 400:
                     schema = response["content"]["application/json"]["schema"]
                     assert schema == {"$ref": "#/components/schemas/Error"}, (path, method, status)
+
+
+REDOCLY = "@redocly/cli@2.77.0"
+"""The linter of the issue's "Done when", pinned (npx fetches it from the npm registry)."""
+
+
+def test_redocly_lint_reports_no_error_in_the_committed_document():
+    npx = shutil.which("npx")
+    if npx is None:
+        pytest.skip(f"npx is not installed: run `npx --yes {REDOCLY} lint openapi.yaml` by hand")
+    linted = subprocess.run(
+        [npx, "--yes", REDOCLY, "lint", "openapi.yaml", "--format=stylish"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    report = linted.stdout + linted.stderr
+    assert linted.returncode == 0, report[-4000:]
+    assert not re.search(r"^\s*\d+:\d+\s+error\b", report, re.M), report[-4000:]
+
+
+def document() -> dict:
+    return yaml.safe_load((REPO_ROOT / "openapi.yaml").read_text())
+
+
+def operations(doc: dict):
+    for path, methods in doc["paths"].items():
+        for method, op in methods.items():
+            yield path, method, op
+
+
+def schema_of(doc: dict, ref: dict) -> dict:
+    return doc["components"]["schemas"][ref["$ref"].rsplit("/", 1)[-1]]
+
+
+def test_the_command_body_refers_to_one_schema_per_command_type_with_a_type_discriminator():
+    doc = document()
+    request = schema_of(doc, {"$ref": "#/components/schemas/CommandRequest"})
+    assert request["properties"]["command"]["$ref"] == "#/components/schemas/Command"
+    [per_ruleset] = doc["components"]["schemas"]["Command"]["anyOf"]
+    commands = schema_of(doc, per_ruleset)
+    assert commands["discriminator"]["propertyName"] == "type"
+    mapping = commands["discriminator"]["mapping"]
+    expected = {spec.type for spec in ruleset("hotw-2024").command_schemas()}
+    assert set(mapping) == expected | {"undo", "propose_rewind", "accept_rewind", "refuse_rewind"}
+    assert [ref["$ref"] for ref in commands["oneOf"]] == list(mapping.values())
+    place_army = schema_of(doc, {"$ref": mapping["place_army"]})
+    assert place_army["properties"]["type"]["const"] == "place_army"
+    assert place_army["required"] == ["type", "land"]
+    assert "anatolia" in place_army["properties"]["land"]["enum"]
+    assert place_army["additionalProperties"] is False
+
+
+def test_a_legal_action_is_documented_as_exactly_a_command_request():
+    doc = document()
+    legal = doc["components"]["schemas"]["LegalActions"]["properties"]
+    for listing in ("actions", "table_actions"):
+        assert legal[listing]["items"] == {"$ref": "#/components/schemas/CommandRequest"}
+
+
+def test_create_game_options_refer_to_the_options_of_each_ruleset():
+    doc = document()
+    options = doc["components"]["schemas"]["CreateGame"]["properties"]["options"]
+    assert options["$ref"] == "#/components/schemas/Options"
+    refs = doc["components"]["schemas"]["Options"]["anyOf"]
+    assert refs == [{"$ref": "#/components/schemas/Options_hotw-2024"}]
+
+
+def test_closing_is_a_documented_game_status_and_a_filter_of_the_game_list():
+    doc = document()
+    statuses = ["active", "closing", "finished"]
+    for schema in ("GameSummary", "ListedGame", "State"):
+        assert doc["components"]["schemas"][schema]["properties"]["status"]["enum"] == statuses
+    [status] = [p for p in doc["paths"]["/games"]["get"]["parameters"] if p["name"] == "status"]
+    assert status["schema"]["enum"] == statuses
+
+
+def test_request_headers_carry_the_patterns_the_server_enforces():
+    doc = document()
+    patterns = {
+        p["name"]: p["schema"]["pattern"]
+        for _, _, op in operations(doc)
+        for p in op.get("parameters", [])
+        if p["in"] == "header"
+    }
+    assert patterns == {
+        "Idempotency-Key": IDEMPOTENCY_KEY.pattern,
+        "Last-Event-ID": LAST_EVENT_ID.pattern,
+    }
+    assert re.fullmatch(patterns["Idempotency-Key"], "first-move")
+    assert not re.fullmatch(patterns["Idempotency-Key"], "has space")
+    assert re.fullmatch(patterns["Last-Event-ID"], "42")
+    assert not re.fullmatch(patterns["Last-Event-ID"], "4x")
+
+
+def test_game_busy_is_documented_with_a_retry_after_header():
+    op = document()["paths"]["/games/{game_id}/commands"]["post"]
+    header = op["responses"]["409"]["headers"]["Retry-After"]
+    assert header == {"$ref": "#/components/headers/RetryAfterBusy"}
+
+
+def test_every_operation_states_its_security_and_public_ones_need_none():
+    doc = document()
+    for path, method, op in operations(doc):
+        assert "security" in op, (method, path)
+    assert doc["paths"]["/healthz"]["get"]["security"] == []
+    assert doc["paths"]["/rulesets"]["get"]["security"] == []
+    assert doc["paths"]["/games"]["post"]["security"] == []
+    assert doc["paths"]["/games/{game_id}/commands"]["post"]["security"] == [{"bearerToken": []}]
+    assert doc["servers"][0]["url"].startswith("http")
+
+
+def test_every_link_leads_to_an_operation_and_fills_only_its_parameters():
+    doc = document()
+    by_id = {op["operationId"]: op for _, _, op in operations(doc)}
+    links = 0
+    for _, _, op in operations(doc):
+        for response in op["responses"].values():
+            for link in response.get("links", {}).values():
+                links += 1
+                target = by_id[link["operationId"]]
+                names = {p["name"] for p in target.get("parameters", [])}
+                assert set(link["parameters"]) <= names, link
+    created = doc["paths"]["/games"]["post"]["responses"]["201"]["links"]
+    for name in ("PlayCommand", "LegalActions", "State", "Events", "Result"):
+        assert created[name]["parameters"] == {"game_id": "$response.body#/game_id"}
+    assert links >= 20
+
+
+def test_the_stream_is_documented_as_frames_that_carry_events():
+    doc = document()
+    content = doc["paths"]["/games/{game_id}/stream"]["get"]["responses"]["200"]["content"]
+    frame = schema_of(doc, content["text/event-stream"]["schema"])
+    data = frame["properties"]["data"]
+    assert data["contentMediaType"] == "application/json"
+    assert {"$ref": "#/components/schemas/Event"} in data["contentSchema"]["oneOf"]
+
+
+def test_an_event_actor_is_a_seat_or_one_of_the_named_actors():
+    doc = document()
+    assert doc["components"]["schemas"]["Event"]["properties"]["actor"]["$ref"].endswith("/Actor")
+    seat, named = doc["components"]["schemas"]["Actor"]["oneOf"]
+    assert seat["type"] == "integer"
+    assert named["enum"] == ["system", "worker", "admin"]

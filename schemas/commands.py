@@ -1,0 +1,180 @@
+"""Commands as JSON Schema: each ruleset's command types (`Ruleset.command_schemas`) and the
+kernel's table commands (`TABLE_COMMAND_SPECS`) become one schema per command type, with a
+`type` discriminator, for the OpenAPI document; the API loads a command with `CommandField`.
+
+A legal action is a command request body: the legal-actions endpoint lists exactly what the
+commands endpoint takes, under the same schema, so a client posts it back without conversion.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from marshmallow import fields
+
+from domain.core.ruleset import CommandSpec, Ruleset
+from domain.core.table import TABLE_COMMAND_SPECS
+
+JSON_TYPES = {"boolean": "boolean", "integer": "integer", "string": "string"}
+COMMAND = "Command"
+"""The component every command body refers to: any command of any ruleset documented."""
+
+
+def pascal(text: str) -> str:
+    return "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", text) if part)
+
+
+def command_component(spec: CommandSpec) -> dict[str, Any]:
+    """One command type as a JSON Schema object: `type` fixed, its arguments typed."""
+    properties: dict[str, Any] = {
+        "type": {"type": "string", "const": spec.type, "description": "The command type."}
+    }
+    required = ["type"]
+    for arg in spec.args:
+        described = arg.describe()
+        prop: dict[str, Any] = {"type": JSON_TYPES.get(described["type"], "string")}
+        if arg.description:
+            prop["description"] = arg.description
+        if arg.allowed is not None:
+            prop["enum"] = list(arg.allowed)
+        if arg.minimum is not None:
+            prop["minimum"] = arg.minimum
+        properties[arg.name] = prop
+        if arg.required:
+            required.append(arg.name)
+    return {
+        "type": "object",
+        "description": spec.description,
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+ANY_COMMAND = {
+    "type": "object",
+    "description": "A command of a ruleset that does not describe its commands: its `type` and "
+    "its arguments, as the legal-actions endpoint lists them.",
+    "properties": {"type": {"type": "string", "minLength": 1, "maxLength": 100}},
+    "required": ["type"],
+    "additionalProperties": True,
+}
+
+
+def command_components(rulesets: Mapping[str, Ruleset[Any]]) -> dict[str, dict[str, Any]]:
+    """The document's command schemas, by component name: one per command type (named
+    `<Type>Command`; a type two rulesets shape differently gets one per ruleset, suffixed
+    `_<ruleset>`), then `Commands_<ruleset>` per ruleset (a `oneOf` of its commands and the
+    table's, with a `type` discriminator), then `Command`, any of those."""
+    shapes: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    per_ruleset: dict[str, list[CommandSpec]] = {}
+    for name, rules in rulesets.items():
+        specs = [*rules.command_schemas()]
+        per_ruleset[name] = specs
+        for spec in [*specs, *TABLE_COMMAND_SPECS]:
+            shape = command_component(spec)
+            listed = shapes.setdefault(spec.type, [])
+            if all(existing != shape for _, existing in listed):
+                listed.append((name, shape))
+    components: dict[str, dict[str, Any]] = {}
+    named: dict[tuple[str, str], str] = {}  # (ruleset, command type) -> component name
+    for name, specs in per_ruleset.items():
+        for spec in [*specs, *TABLE_COMMAND_SPECS]:
+            shape = command_component(spec)
+            variants = shapes[spec.type]
+            component = f"{pascal(spec.type)}Command"
+            if len(variants) > 1:
+                owner = next(owner for owner, existing in variants if existing == shape)
+                component = f"{component}_{owner}"
+            components[component] = shape
+            named[(name, spec.type)] = component
+    unions = []
+    for name, specs in per_ruleset.items():
+        union = f"Commands_{name}"
+        unions.append(union)
+        if not specs:
+            components[union] = {
+                "oneOf": [
+                    *(ref(named[(name, s.type)]) for s in TABLE_COMMAND_SPECS),
+                    {**ANY_COMMAND, "not": {"properties": {"type": table_types()}}},
+                ],
+                "description": f"A command of a `{name}` game (its commands are not described).",
+            }
+            continue
+        types = [s.type for s in [*specs, *TABLE_COMMAND_SPECS]]
+        components[union] = {
+            "description": f"A command of a `{name}` game: one of its command types, or a "
+            "table procedure (undo, rewinds); `type` tells which.",
+            "oneOf": [ref(named[(name, t)]) for t in types],
+            "discriminator": {
+                "propertyName": "type",
+                "mapping": {t: ref(named[(name, t)])["$ref"] for t in types},
+            },
+        }
+    components[COMMAND] = {
+        "description": "A command: its `type` and its arguments, as the legal-actions endpoint "
+        "lists them. Which types a game takes depends on its ruleset (`Commands_<ruleset>`).",
+        "anyOf": [ref(union) for union in unions],
+    }
+    return components
+
+
+def table_types() -> dict[str, Any]:
+    return {"enum": sorted(spec.type for spec in TABLE_COMMAND_SPECS)}
+
+
+def ref(component: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{component}"}
+
+
+def option_components(described: Iterable[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    """`Options`, any of the `Options_<ruleset>` schemas (for CreateGame.options)."""
+    return {
+        "Options": {
+            "description": "Ruleset options; the ones left out take their defaults. Which "
+            "options a game takes depends on its ruleset (`Options_<ruleset>`; also listed by "
+            "GET /rulesets).",
+            "anyOf": [ref(f"Options_{name}") for name, _ in described],
+        }
+    }
+
+
+def component_field(
+    converter: Any, field: fields.Field, ret: dict[str, Any], **_: Any
+) -> dict[str, Any]:
+    """An apispec attribute function: a field with `metadata={"component": "Command"}` is
+    documented as that component (`$ref`) rather than by its marshmallow type."""
+    component = field.metadata.get("component")
+    if component is None:
+        return {}
+    description = ret.get("description")
+    ret.clear()
+    documented: dict[str, Any] = ref(component)
+    if description:
+        documented["description"] = description
+    return documented
+
+
+class CommandField(fields.Dict):
+    """A command body (`{"type": ..., <arguments>}`), loaded as a JSON object with a `type`
+    string; the document shows it as the `Command` component. Whether the arguments fit is the
+    rules' question (a 422 naming the rule, like any command that is not a legal action)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        metadata = {"component": COMMAND, **kwargs.pop("metadata", {})}
+        super().__init__(keys=fields.String(), values=fields.Raw(allow_none=True), **kwargs)
+        self.metadata = {**self.metadata, **metadata}
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        loaded = super()._deserialize(value, attr, data, **kwargs)
+        kind = loaded.get("type")
+        if not isinstance(kind, str) or not 1 <= len(kind) <= 100:
+            raise self.make_error("invalid_type")
+        return loaded
+
+    default_error_messages = {
+        **fields.Dict.default_error_messages,
+        "invalid_type": "A command needs a `type`: a string of 1 to 100 characters.",
+    }

@@ -1,0 +1,151 @@
+"""A typed Python client generated from the committed openapi.yaml (openapi-python-client, pinned
+in the test extras) plays a whole 4-player History of the World game against `chronicle serve`
+(gunicorn, and an RQ worker that closes the epochs): every request goes through the generated
+functions and models, none is written by hand. Each seat posts back one of the legal actions
+it is given, as it is, until the game is finished."""
+
+from __future__ import annotations
+
+import importlib
+import random
+import subprocess
+import sys
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from tests.support.http import REPO_ROOT, serving
+
+PACKAGE = "chronicle_client"
+PLAYERS = ["ann", "bob", "cy", "di"]
+GAME_DEADLINE_S = 240
+MAX_COMMANDS = 2_000
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    """The client package, generated into a temporary folder and imported from there."""
+    root = tmp_path_factory.mktemp("generated-client")
+    config = root / "config.yaml"
+    config.write_text(f"package_name_override: {PACKAGE}\npost_hooks: []\n")
+    generator = Path(sys.executable).with_name("openapi-python-client")
+    run = subprocess.run(
+        [
+            str(generator),
+            "generate",
+            "--path",
+            str(REPO_ROOT / "openapi.yaml"),
+            "--meta",
+            "none",
+            "--output-path",
+            str(root / PACKAGE),
+            "--config",
+            str(config),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    sys.path.insert(0, str(root))
+    try:
+        yield importlib.import_module(PACKAGE)
+    finally:
+        sys.path.remove(str(root))
+        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(f"{PACKAGE}.")]:
+            del sys.modules[name]
+
+
+@pytest.fixture(scope="module")
+def server(redis_url: str) -> Iterator[str]:
+    with serving(redis_url, CHRONICLE_QUEUE=f"client-{uuid.uuid4().hex[:8]}") as base:
+        yield base
+
+
+def part(name: str) -> Any:
+    return importlib.import_module(f"{PACKAGE}.{name}")
+
+
+def test_the_generated_client_plays_a_whole_four_player_game_by_posting_legal_actions_back(
+    generated, server
+):
+    models = part("models")
+    create = part("api.games.post_games")
+    summary_of = part("api.games.get_games_game_id")
+    legal_actions = part("api.play.get_games_game_id_legal_actions")
+    post_command = part("api.play.post_games_game_id_commands")
+    result_of = part("api.play.get_games_game_id_result")
+    events_of = part("api.events.get_games_game_id_events")
+
+    public = generated.Client(base_url=server, raise_on_unexpected_status=True)
+    created = create.sync(
+        client=public,
+        body=models.CreateGame(ruleset="hotw-2024", players=PLAYERS),
+    )
+    assert isinstance(created, models.CreatedGame), created
+    seats = [
+        generated.AuthenticatedClient(base_url=server, token=token, raise_on_unexpected_status=True)
+        for token in created.seat_tokens
+    ]
+    rng = random.Random("generated-client")
+    played: Counter[str] = Counter()
+    statuses: Counter[str] = Counter()
+    busy = 0
+    deadline = time.monotonic() + GAME_DEADLINE_S
+    while True:
+        assert time.monotonic() < deadline, f"not finished in {GAME_DEADLINE_S} s: {played}"
+        assert sum(played.values()) < MAX_COMMANDS
+        summary = summary_of.sync(created.game_id, client=public)
+        assert isinstance(summary, models.GameSummary), summary
+        statuses[summary.status.value] += 1
+        if summary.status == models.GameSummaryStatus.FINISHED:
+            break
+        if summary.status == models.GameSummaryStatus.CLOSING or not summary.awaiting:
+            time.sleep(0.02)  # the worker is closing an epoch
+            continue
+        seat = summary.awaiting[0]
+        listed = legal_actions.sync(created.game_id, client=seats[seat])
+        assert isinstance(listed, models.LegalActions), listed
+        if not listed.your_turn or not listed.actions:
+            continue  # the game moved on between the two reads
+        action = rng.choice(listed.actions)
+        assert isinstance(action, models.CommandRequest)
+        answer = post_command.sync_detailed(
+            created.game_id,
+            client=seats[seat],
+            body=action,
+            idempotency_key=f"move-{sum(played.values())}-{seat}",
+        )
+        if answer.status_code == 409:  # busy (an epoch closing) or the version moved on
+            assert isinstance(answer.parsed, models.Error)
+            assert answer.parsed.code in {"game_busy", "version_conflict"}
+            busy += 1
+            continue
+        assert answer.status_code == 201, answer.content[:500]
+        assert isinstance(answer.parsed, models.CommandResult)
+        assert answer.parsed.version > listed.version
+        played[type(action.command).__name__] += 1
+
+    result = result_of.sync(created.game_id, client=public)
+    assert isinstance(result, models.Result), result
+    assert len(result.scores) == len(PLAYERS)
+    assert sorted(standing.seat for standing in result.ranking) == [0, 1, 2, 3]
+    # the commands came back as the typed models of their command types
+    assert played["PlaceArmyCommand"] > 0 and played["ChooseEmpireCardCommand"] > 0
+    assert statuses["finished"] == 1
+    # and the events as typed envelopes: the worker closed the epochs
+    actors: set[str] = set()
+    start: int | None = 1
+    while start is not None:
+        feed = events_of.sync(created.game_id, client=public, from_=start, limit=500)
+        assert isinstance(feed, models.Feed), feed
+        actors |= {str(getattr(e.actor, "value", e.actor)) for e in feed.events}
+        start = feed.next_ if isinstance(feed.next_, int) else None
+    assert {"system", "worker", "0", "1", "2", "3"} <= actors
+    print(f"\n{sum(played.values())} commands ({busy} busy answers): {dict(played)}")
