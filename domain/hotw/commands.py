@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from domain.core.errors import IllegalAction, RuleViolation
 from domain.core.messages import Command
+from domain.core.ruleset import ArgSpec, CommandSpec
 from domain.hotw.model import HotwState
 from domain.hotw.pack import HotwPack
 
@@ -22,6 +23,55 @@ if TYPE_CHECKING:
 
 Doer = Callable[["Ctx", int, Command], None]
 WhyNot = Callable[[HotwPack, HotwState, int, Command], RuleViolation | None]
+Ids = Callable[[HotwPack], tuple[str, ...]]
+"""The ids of the data pack an argument may name (the API documents them)."""
+
+
+def lands(pack: HotwPack) -> tuple[str, ...]:
+    return tuple(sorted(pack.board.lands))
+
+
+def waters(pack: HotwPack) -> tuple[str, ...]:
+    return tuple(sorted(pack.board.seas))
+
+
+def areas(pack: HotwPack) -> tuple[str, ...]:
+    return tuple(sorted(pack.board.areas))
+
+
+def area_tokens(pack: HotwPack) -> tuple[str, ...]:
+    return tuple(sorted(pack.board.area_tokens))
+
+
+def any_area_tokens(pack: HotwPack) -> tuple[str, ...]:
+    """Area tokens and (Option 4) Paired Area tokens."""
+    return area_tokens(pack) + tuple(sorted(pack.board.paired_area_tokens))
+
+
+def empire_cards(pack: HotwPack) -> tuple[str, ...]:
+    return tuple(sorted(card.id for card in pack.cards.all_empires()))
+
+
+def event_cards(pack: HotwPack) -> tuple[str, ...]:
+    return tuple(sorted(card.id for card in pack.cards.all_events()))
+
+
+def honors(pack: HotwPack) -> tuple[str, ...]:
+    return tuple(sorted(honor.id for honor in pack.cards.honors))
+
+
+@dataclass(frozen=True, slots=True)
+class Arg:
+    """An argument of a command: its name, what it names, and the ids it may take."""
+
+    name: str
+    description: str
+    ids: Ids | tuple[str, ...]
+    required: bool = True
+
+    def spec(self, pack: HotwPack) -> ArgSpec:
+        allowed = self.ids if isinstance(self.ids, tuple) else self.ids(pack)
+        return ArgSpec(self.name, str, self.description, allowed=allowed, required=self.required)
 
 
 def no_reason(pack: HotwPack, state: HotwState, seat: int, command: Command) -> None:
@@ -34,23 +84,30 @@ class CommandRule:
     """One command of the family: who declares it, its arguments, its effect and its refusal."""
 
     name: str
-    args: tuple[str, ...]
+    description: str
+    args: tuple[Arg, ...]
     chapter: str
     do: Doer
     why_not: WhyNot
+
+    def spec(self, pack: HotwPack) -> CommandSpec:
+        """The command as the API documents it (a legal action is one of these)."""
+        return CommandSpec(self.name, self.description, tuple(a.spec(pack) for a in self.args))
 
 
 _COMMANDS: dict[str, CommandRule] = {}
 
 
-def declares(name: str, *args: str, why_not: WhyNot = no_reason) -> Callable[[Doer], Doer]:
+def declares(
+    name: str, description: str, *args: Arg, why_not: WhyNot = no_reason
+) -> Callable[[Doer], Doer]:
     """Register the decorated function as what the command `name` does."""
 
     def register(do: Doer) -> Doer:
         if name in _COMMANDS and _COMMANDS[name].do is not do:
             raise ValueError(f"command {name} declared twice")
         chapter = do.__module__.rsplit(".", 1)[-1]
-        _COMMANDS[name] = CommandRule(name, args, chapter, do, why_not)
+        _COMMANDS[name] = CommandRule(name, description, args, chapter, do, why_not)
         return do
 
     return register
@@ -62,6 +119,11 @@ def command_rule(name: str) -> CommandRule | None:
 
 def command_rules() -> Mapping[str, CommandRule]:
     return MappingProxyType(_COMMANDS)
+
+
+def command_specs(pack: HotwPack) -> tuple[CommandSpec, ...]:
+    """Every command of the family as the API documents it, ids from `pack`."""
+    return tuple(rule.spec(pack) for rule in _COMMANDS.values())
 
 
 def refused(message: str, rule: str, command: Command) -> RuleViolation:

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from domain.core.chance import Chance
 from domain.core.errors import RuleViolation
 from domain.core.messages import Command, Event
-from domain.core.ruleset import Decision, Ruleset, Setup
+from domain.core.ruleset import CommandSpec, Decision, Ruleset, Setup
 from domain.hotw import codec
+from domain.hotw.commands import command_specs
 from domain.hotw.evolve import evolve
 from domain.hotw.model import FLEET, GREAT_WALL, HotwState, Player, Stage, Variant
 from domain.hotw.pack import HotwPack
@@ -181,10 +182,5 @@ class HotwRuleset(Ruleset[HotwState]):
         return HotwStrategy(self)
 
     def command_schemas(self) -> tuple[CommandSpec, ...]:
-        from domain.hotw.command_specs import command_specs
-
+        """Each command as its chapter declares it (domain/hotw/commands.py)."""
         return command_specs(self.pack)
-
-
-if TYPE_CHECKING:  # the command_schemas hook's return type (kept beside the hook)
-    from domain.core.ruleset import CommandSpec

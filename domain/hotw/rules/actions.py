@@ -18,7 +18,16 @@ from itertools import islice
 from domain.core.errors import RuleViolation, UnknownCommand
 from domain.core.messages import Command
 from domain.hotw.cards import Building
-from domain.hotw.commands import command_rule, command_rules, declares, refused
+from domain.hotw.commands import (
+    Arg,
+    areas,
+    command_rule,
+    command_rules,
+    declares,
+    lands,
+    refused,
+    waters,
+)
 from domain.hotw.model import (
     ConquestTask,
     EffectTask,
@@ -135,9 +144,17 @@ def apply_command(ctx: Ctx, seat: int, command: Command) -> None:
     rule.do(ctx, seat, command)
 
 
-@declares("choose_land", "land")
-@declares("choose_area", "area")
-@declares("choose_water", "water")
+@declares(
+    "choose_land", "Choose a land for the process awaiting it.", Arg("land", "A land id.", lands)
+)
+@declares(
+    "choose_area", "Choose an area for the effect awaiting it.", Arg("area", "An area id.", areas)
+)
+@declares(
+    "choose_water",
+    "Choose a sea or ocean for the effect awaiting it.",
+    Arg("water", "A sea or ocean id.", waters),
+)
 def resolve_choice(ctx: Ctx, seat: int, command: Command) -> None:
     """The choice the innermost agenda process waits for (an Event's or Honor's effect, a
     monument's land, a building taken from an Enemy, a Great Wall fort removed, a start-land)."""

@@ -16,7 +16,7 @@ from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.board import Board
 from domain.hotw.cards import Building
-from domain.hotw.commands import declares, refused
+from domain.hotw.commands import Arg, declares, lands, refused
 from domain.hotw.edition import ConquestNumbers, InvasionDice
 from domain.hotw.evolve import (
     HotwEvent,
@@ -392,14 +392,21 @@ def why_not_end_conquest(
     return None
 
 
-@declares("conquer_land", "land", why_not=why_not_conquer_land)
+@declares(
+    "conquer_land",
+    "Option 3: conquer a land.",
+    Arg("land", "A land id.", lands),
+    why_not=why_not_conquer_land,
+)
 def do_conquer_land(ctx: Ctx, seat: int, command: Command) -> None:
     task = ctx.state.agenda[-1]
     assert isinstance(task, ConquestTask)
     conquer(ctx, task, str(command.arg("land")))
 
 
-@declares("end_conquest", why_not=why_not_end_conquest)
+@declares(
+    "end_conquest", "Option 3: give up the remaining conquest points.", why_not=why_not_end_conquest
+)
 def do_end_conquest(ctx: Ctx, seat: int, command: Command) -> None:
     task = ctx.state.agenda[-1]
     assert isinstance(task, ConquestTask)

@@ -11,7 +11,7 @@ from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.board import Board
 from domain.hotw.cards import Building, Phase
-from domain.hotw.commands import declares, refused
+from domain.hotw.commands import Arg, declares, lands, refused, waters
 from domain.hotw.edition import Edition
 from domain.hotw.evolve import (
     HotwEvent,
@@ -400,12 +400,22 @@ def why_not_use_leader(
     )
 
 
-@declares("place_army", "land", why_not=why_not_place_army)
+@declares(
+    "place_army",
+    "Expansion: place an army in a land.",
+    Arg("land", "A land id.", lands),
+    why_not=why_not_place_army,
+)
 def do_place_army(ctx: Ctx, seat: int, command: Command) -> None:
     place_army(ctx, current_army(ctx), str(command.arg("land")))
 
 
-@declares("place_fleet", "water", why_not=why_not_place_fleet)
+@declares(
+    "place_fleet",
+    "Expansion: place a fleet in a sea or ocean.",
+    Arg("water", "A sea or ocean id.", waters),
+    why_not=why_not_place_fleet,
+)
 def do_place_fleet(ctx: Ctx, seat: int, command: Command) -> None:
     pool = "event" if in_event_expansion(ctx.turn) else "empire"
     ctx.emit(
@@ -418,14 +428,24 @@ def do_place_fleet(ctx: Ctx, seat: int, command: Command) -> None:
     )
 
 
-@declares("build_fort", "land", why_not=why_not_build_fort)
+@declares(
+    "build_fort",
+    "Build a fort in a land you hold.",
+    Arg("land", "A land id.", lands),
+    why_not=why_not_build_fort,
+)
 def do_build_fort(ctx: Ctx, seat: int, command: Command) -> None:
     land = str(command.arg("land"))
     ctx.emit(FortBuilt(rule=ctx.cite("forts.build"), seat=seat, land=land))
     place_building(ctx, seat, Building.FORT, land, "forts.build")
 
 
-@declares("place_great_wall", "land", why_not=why_not_place_great_wall)
+@declares(
+    "place_great_wall",
+    "Place a Great Wall fort in a land.",
+    Arg("land", "A land id.", lands),
+    why_not=why_not_place_great_wall,
+)
 def do_place_great_wall(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         GreatWallFortPlaced(
@@ -434,7 +454,12 @@ def do_place_great_wall(ctx: Ctx, seat: int, command: Command) -> None:
     )
 
 
-@declares("use_leader", "ignore", why_not=why_not_use_leader)
+@declares(
+    "use_leader",
+    "Use your Empire's Leader (without dice, say what it ignores).",
+    Arg("ignore", "What the Leader ignores.", (IGNORE_DIFFICULT, IGNORE_FORT), required=False),
+    why_not=why_not_use_leader,
+)
 def do_use_leader(ctx: Ctx, seat: int, command: Command) -> None:
     ignore = command.arg("ignore")
     rule = "invasion.dice.leader" if ignore is None else "invasion.no-dice.leader"

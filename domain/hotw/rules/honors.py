@@ -8,7 +8,7 @@ from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.cards import Cards, Honor, Phase
-from domain.hotw.commands import declares, refused
+from domain.hotw.commands import Arg, declares, honors, refused
 from domain.hotw.evolve import (
     HotwEvent,
     handles,
@@ -172,7 +172,12 @@ def why_not_play_honor(
     )
 
 
-@declares("play_honor", "honor", why_not=why_not_play_honor)
+@declares(
+    "play_honor",
+    "Play one of your Honors.",
+    Arg("honor", "An Honor id.", honors),
+    why_not=why_not_play_honor,
+)
 def play_honor(ctx: Ctx, seat: int, command: Command) -> None:
     """Expand: a coin Honor for its effect. Revenue: coinless for effect, coins for gold.
     Endgame: coinless for their effect on Friendly lands (endgame.honors)."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event, private_to
-from domain.hotw.commands import declares, refused
+from domain.hotw.commands import Arg, area_tokens, declares, empire_cards, event_cards, refused
 from domain.hotw.evolve import (
     HotwEvent,
     handles,
@@ -733,17 +733,32 @@ def why_not_choose_empire_card(
     return refused("that Empire card is not on offer", "organization.empire-cards.choice", command)
 
 
-@declares("choose_area_token", "token", why_not=why_not_choose_area_token)
+@declares(
+    "choose_area_token",
+    "Organization: take one of the Area tokens on offer.",
+    Arg("token", "An Area token id.", area_tokens),
+    why_not=why_not_choose_area_token,
+)
 def do_choose_area_token(ctx: Ctx, seat: int, command: Command) -> None:
     choose_area_token(ctx, seat, str(command.arg("token")))
 
 
-@declares("choose_event_card", "card", why_not=why_not_choose_event_card)
+@declares(
+    "choose_event_card",
+    "Organization (Option 1): keep one Event card of those dealt to you.",
+    Arg("card", "An Event card id.", event_cards),
+    why_not=why_not_choose_event_card,
+)
 def do_choose_event_card(ctx: Ctx, seat: int, command: Command) -> None:
     choose_event_card(ctx, seat, str(command.arg("card")))
 
 
-@declares("choose_empire_card", "card", why_not=why_not_choose_empire_card)
+@declares(
+    "choose_empire_card",
+    "Organization: take an Empire card for this epoch (or pass one on).",
+    Arg("card", "An Empire card id.", empire_cards),
+    why_not=why_not_choose_empire_card,
+)
 def do_choose_empire_card(ctx: Ctx, seat: int, command: Command) -> None:
     card = str(command.arg("card"))
     if ctx.state.step is OrganizationStep.SELECT_HIDDEN_EMPIRE_CARDS:

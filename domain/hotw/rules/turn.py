@@ -10,7 +10,12 @@ from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.cards import Building, EmpireSpec, EventCard, EventKind, Phase
-from domain.hotw.commands import declares, refused
+from domain.hotw.commands import (
+    Arg,
+    any_area_tokens,
+    declares,
+    refused,
+)
 from domain.hotw.evolve import (
     HotwEvent,
     handles,
@@ -697,12 +702,17 @@ def why_not_play_area_token(
     return refused("Area tokens are played in Conclude the turn", "conclude.area-tokens", command)
 
 
-@declares("end_phase", why_not=why_not_end_phase)
+@declares("end_phase", "End the current phase of your turn.", why_not=why_not_end_phase)
 def do_end_phase(ctx: Ctx, seat: int, command: Command) -> None:
     end_phase(ctx)
 
 
-@declares("play_area_token", "token", why_not=why_not_play_area_token)
+@declares(
+    "play_area_token",
+    "Conclude the turn: play one of your Area tokens.",
+    Arg("token", "An Area token id (or a Paired Area token's).", any_area_tokens),
+    why_not=why_not_play_area_token,
+)
 def play_area_token(ctx: Ctx, seat: int, command: Command) -> None:
     """conclude.area-tokens: building and land gold in the token's area, counted on
     Friendly lands; the token leaves the game (conclude.area-token-spent). A Paired Area
