@@ -261,11 +261,15 @@ class RemoveGarrisonsSchema(_EffectSchema):
     )
     where = _where()
     chooser = _chooser()
+    up_to = fields.Boolean(load_default=False)
 
     @post_load
     def _make(self, data: dict[str, Any], **_: Any) -> RemoveGarrisons:
         return RemoveGarrisons(
-            count=data["count"], where=data["where"], chooser=Chooser(data["chooser"])
+            count=data["count"],
+            where=data["where"],
+            chooser=Chooser(data["chooser"]),
+            up_to=data["up_to"],
         )
 
 

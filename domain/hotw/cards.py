@@ -195,6 +195,8 @@ class RemoveGarrisons:
     count: int | None
     where: LandSelector
     chooser: Chooser = Chooser.CURRENT_PLAYER
+    up_to: bool = False
+    """"Choose up to `count`": the chooser may stop after fewer, even none (stop_choosing)."""
 
 
 @dataclass(frozen=True)

@@ -123,7 +123,7 @@ def command_rules() -> Mapping[str, CommandRule]:
 
 def command_specs(pack: HotwPack) -> tuple[CommandSpec, ...]:
     """Every command of the family as the API documents it, ids from `pack`."""
-    return tuple(rule.spec(pack) for rule in _COMMANDS.values())
+    return tuple(_COMMANDS[name].spec(pack) for name in sorted(_COMMANDS))
 
 
 def refused(message: str, rule: str, command: Command) -> RuleViolation:

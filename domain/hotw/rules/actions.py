@@ -55,6 +55,7 @@ from domain.hotw.rules.effects import (
     advance_effect,
     choose_for_effect,
     effect_choice,
+    may_stop_choosing,
 )
 from domain.hotw.rules.expand import NEVER_MOVE, GreatWallFortRemoved
 from domain.hotw.rules.honors import endgame_effect_honors, seats_with_endgame_honors
@@ -62,6 +63,8 @@ from domain.hotw.rules.organization import ORGANIZATION_COMMANDS, organization_a
 from domain.hotw.rules.turn import MonumentsUnbuilt, turn_actions
 
 END_CONQUEST = Command.of("end_conquest")
+STOP_CHOOSING = Command.of("stop_choosing")
+AGENDA_COMMANDS = frozenset({"choose_land", "choose_area", "choose_water", "stop_choosing"})
 MAX_FORCED = 10_000
 
 
@@ -113,6 +116,8 @@ def listed_actions(pack: HotwPack, state: HotwState, seat: int) -> Iterator[Comm
         if choice is not None:
             for option in choice.options:
                 yield Command.of(choice.command, **{choice.arg: option})
+        if isinstance(task, EffectTask) and may_stop_choosing(pack, state, task):
+            yield STOP_CHOOSING
         if isinstance(task, ConquestTask):
             yield END_CONQUEST
     elif state.stage is Stage.ORGANIZATION:
@@ -134,10 +139,7 @@ def sole_action(pack: HotwPack, state: HotwState, seat: int) -> Command | None:
 
 
 def apply_command(ctx: Ctx, seat: int, command: Command) -> None:
-    """Play a listed command: the agenda's choice, else the chapter's command."""
-    if ctx.state.agenda and command.type not in CONQUEST_COMMANDS:
-        resolve_choice(ctx, seat, command)
-        return
+    """Play a listed command: what the chapter that declares it says it does."""
     rule = command_rule(command.type)
     if rule is None:  # pragma: no cover - the kernel only passes listed commands
         raise ValueError(f"unknown command {command.type}")
@@ -203,7 +205,7 @@ def why_not(pack: HotwPack, state: HotwState, seat: int, command: Command) -> Ru
     pending = pending_conquest_refusal(pack, state, command)
     if pending is not None:
         return pending
-    if state.agenda and not kind.startswith("choose_") and kind not in CONQUEST_COMMANDS:
+    if state.agenda and kind not in AGENDA_COMMANDS | CONQUEST_COMMANDS:
         return refused("a choice is awaited first", "turn.current-player-only", command)
     if state.stage is Stage.ORGANIZATION and kind not in ORGANIZATION_COMMANDS:
         return refused("Epoch organization is in progress", "epoch.structure", command)

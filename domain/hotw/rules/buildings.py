@@ -57,7 +57,9 @@ def building_reduction(land: LandState, city_in_supply: bool) -> tuple[tuple[Bui
 
 
 def reduce_buildings(ctx: Ctx, land: str, rule: str = "building-reduction.when") -> None:
-    """Carry out building reduction in `land` if it holds buildings (p6)."""
+    """Carry out building reduction in `land` if it holds buildings (p6). A capital replaced
+    by a city when every city is placed: the current player must take one from an Enemy land
+    (buildings.supply-exhausted, p10)."""
     state = ctx.state.land(land)
     if not state.buildings:
         return
@@ -71,6 +73,9 @@ def reduce_buildings(ctx: Ctx, land: str, rule: str = "building-reduction.when")
                 city_added=city,
             )
         )
+    replaces_capital = Building.CAPITAL in removed and Building.CITY not in state.buildings
+    if replaces_capital and not city and ctx.state.turn is not None:
+        place_building(ctx, ctx.state.turn.seat, Building.CITY, land, rule)
 
 
 def plunder(ctx: Ctx, seat: int, land: str, rule: str) -> None:

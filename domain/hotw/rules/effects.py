@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.core.frozen import evolved
-from domain.core.messages import event
+from domain.core.messages import Command, event
 from domain.hotw.board import Board
 from domain.hotw.cards import (
     AddPeople,
@@ -32,6 +32,7 @@ from domain.hotw.cards import (
     RemoveGarrisons,
     Scope,
 )
+from domain.hotw.commands import declares
 from domain.hotw.evolve import (
     HotwEvent,
     evolved_task,
@@ -248,6 +249,19 @@ def fleet_options(pack: HotwPack, state: HotwState) -> list[str]:
         return []
     kind = fleet_kind_for_honor(pack, state)
     return sorted(fleet_targets(pack.board, state, turn.seat, turn.fleets, kind))
+
+
+def may_stop_choosing(pack: HotwPack, state: HotwState, task: EffectTask) -> bool:
+    """An effect that says "choose up to" lets the chooser stop while it awaits a choice."""
+    effects = effects_of(pack, task)
+    if task.index >= len(effects):
+        return False
+    effect = effects[task.index]
+    return (
+        isinstance(effect, RemoveGarrisons)
+        and effect.up_to
+        and effect_choice(pack, state, task) is not None
+    )
 
 
 def effect_choice(pack: HotwPack, state: HotwState, task: EffectTask) -> Choice | None:
@@ -557,3 +571,21 @@ def _effect_completed(pack: HotwPack, state: HotwState, e: EffectCompleted) -> H
 @handles(EffectsEnded)
 def _effects_ended(pack: HotwPack, state: HotwState, e: EffectsEnded) -> HotwState:
     return replace_top(state, None)
+
+
+# --- commands: choosing no more ------------------------------------------------------------------
+
+
+@declares(
+    "stop_choosing",
+    'Choose no more: end an effect that lets you choose "up to" a number of lands.',
+)
+def stop_choosing(ctx: Ctx, seat: int, command: Command) -> None:
+    """ "Choose up to two": the effect is done with the lands chosen so far (even none)."""
+    task = ctx.state.agenda[-1]
+    assert isinstance(task, EffectTask)
+    effect = effects_of(ctx.pack, task)[task.index]
+    rule = effect_rule(effect, task)
+    ctx.emit(
+        EffectCompleted(rule=ctx.cite(rule), seat=task.seat, index=task.index, lands=task.acted)
+    )

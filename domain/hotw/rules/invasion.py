@@ -135,14 +135,14 @@ def invade_without_dice(ctx: Ctx, land: str, army: Invader) -> None:
 
 
 def after_invasion(ctx: Ctx, land: str, army: Invader, enemy: int, succeeded: bool) -> None:
-    """A frustrating Enemy is awarded an Honor (honors.award.frustrated); a barbarian's
-    success plunders first (plunder.value); then building reduction either way
-    (invasion.building-reduction)."""
-    if succeeded:
-        if army.barbarian:
-            plunder(ctx, army.seat, land, army.plunder_rule)
-    else:
+    """A frustrating Enemy is awarded an Honor (honors.award.frustrated). Succeeded or
+    frustrated, the Enemy garrison has been removed, so a barbarian plunders the buildings
+    first (plunder.value: p7 applies it to Play Example 2, a frustrated invasion), then building
+    reduction is carried out (invasion.building-reduction)."""
+    if not succeeded:
         award_honor(ctx, enemy, "honors.award.frustrated")
+    if army.barbarian:
+        plunder(ctx, army.seat, land, army.plunder_rule)
     reduce_buildings(ctx, land, "invasion.building-reduction")
 
 

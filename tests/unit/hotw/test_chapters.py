@@ -71,6 +71,7 @@ def test_every_command_a_seat_is_ever_offered_is_declared_by_a_chapter():
         "choose_land",
         "choose_area",
         "choose_water",
+        "stop_choosing",
     }
     owners = {name: rule.chapter for name, rule in rules.items()}
     assert owners["place_army"] == "expand"

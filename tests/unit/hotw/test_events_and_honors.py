@@ -12,8 +12,10 @@ from domain.hotw.events import (
     AreaChosen,
     ArmyPlaced,
     BuildingPlaced,
+    BuildingReduced,
     BuildingRemoved,
     BuildingsPlundered,
+    EffectCompleted,
     EventCarriedOut,
     EventConcluded,
     EventPoolFilled,
@@ -23,6 +25,7 @@ from domain.hotw.events import (
     GoldCollected,
     GoldLost,
     HonorAwarded,
+    InvasionFrustrated,
     InvasionSucceeded,
     LandChosen,
 )
@@ -88,6 +91,20 @@ def test_nomads_invade_enemy_lands_and_plunder_as_barbarians():
     assert (plunder.gold, plunder.rule) == (1, "hotw24.events.plunder")
 
 
+def test_the_armies_of_a_barbarian_event_plunder_when_their_invasion_is_frustrated():
+    """p7: "Some Event cards show the barbarian icon. These Events may also cause buildings to
+    be plundered": a frustrated invasion removes the Enemy garrison too, so the Nomads plunder
+    the city of Tigris before building reduction (hotw24.events.plunder)."""
+    state = position({"tigris": garrison(BLUE, "city"), "zagros": garrison(BLUE)})
+    events, state = start_turn(state, "nomads-1")
+    _, state = act(state, "choose_area", area="middle-east")
+    events, state = act(state, "choose_land", dice=[1, 2, 6], land="tigris")
+    assert of_type(events, InvasionFrustrated)
+    (plunder,) = of_type(events, BuildingsPlundered)
+    assert (plunder.gold, plunder.rule) == (1, "hotw24.events.plunder")
+    assert events.index(plunder) < events.index(of_type(events, BuildingReduced)[0])
+
+
 def test_an_event_played_as_an_empire_expands_without_honors_leader_or_forts():
     """hotw24.events.as-empire, hotw24.events.no-leader, hotw24.events.no-forts,
     hotw24.reveal.no-honor-play, hotw24.forts.not-in-reveal, hotw24.events.no-power-icon."""
@@ -131,6 +148,59 @@ def test_black_death_removes_every_garrison_of_an_area_each_owner_gaining_an_hon
     assert sorted(e.seat for e in of_type(events, HonorAwarded)) == [BLUE, GREEN]
     assert state.land("tigris").buildings == {Building.CAPITAL}
     assert state.control_of("indus", RED) is Control.ENEMY
+
+
+def liberate_position():
+    """Red's Friendly Tigris has Blue garrisons in Euphrates and Zagros next to it."""
+    state = position(
+        {"tigris": garrison(RED), "euphrates": garrison(BLUE), "zagros": garrison(BLUE)},
+        epoch=3,
+        card="celts",
+    )
+    _, state = start_turn(state, "liberate-3")
+    assert [c.as_dict() for c in RULES.legal_actions(state, RED)] == [
+        {"type": "choose_land", "land": "euphrates"},
+        {"type": "choose_land", "land": "zagros"},
+        {"type": "stop_choosing"},
+    ]
+    return state
+
+
+def test_liberate_lets_the_player_choose_two_enemy_lands():
+    """Liberate: "Choose up to two Enemy lands next to your Friendly lands" - both taken."""
+    state = liberate_position()
+    _, state = act(state, "choose_land", land="euphrates")
+    events, state = act(state, "choose_land", land="zagros")
+    assert {e.land for e in of_type(events, GarrisonRemoved)} == {"zagros"}
+    events, state = act(state, "choose_land", land="euphrates")  # Zagros follows: no choice left
+    placed = [e.land for e in of_type(events, ArmyPlaced) if e.pool == "event"]
+    assert placed == ["euphrates", "zagros"]
+    assert state.control_of("euphrates", RED) is Control.FRIENDLY
+    assert state.control_of("zagros", RED) is Control.FRIENDLY
+
+
+def test_liberate_lets_the_player_stop_after_one_land():
+    """ "Up to two": after Euphrates the player may choose no more; Zagros stays Blue's and Red
+    places its one army in Euphrates (hotw24.events.effects)."""
+    state = liberate_position()
+    _, state = act(state, "choose_land", land="euphrates")
+    assert Command.of("stop_choosing") in RULES.legal_actions(state, RED)
+    events, state = act(state, "stop_choosing")
+    assert of_type(events, EffectCompleted)[0].rule == "hotw24.events.effects"
+    assert state.control_of("euphrates", RED) is Control.FRIENDLY
+    assert state.control_of("zagros", RED) is Control.ENEMY
+    assert [e.land for e in of_type(events, ArmyPlaced) if e.pool == "event"] == ["euphrates"]
+
+
+def test_liberate_lets_the_player_choose_no_land_at_all():
+    """ "Up to two" includes none: nothing is removed and no army is placed."""
+    state = liberate_position()
+    events, state = act(state, "stop_choosing")
+    assert not of_type(events, GarrisonRemoved)
+    assert not [e for e in of_type(events, ArmyPlaced) if e.pool == "event"]
+    assert state.control_of("euphrates", RED) is Control.ENEMY
+    assert state.control_of("zagros", RED) is Control.ENEMY
+    assert not state.agenda
 
 
 def test_revolution_removes_a_capital_garrison_reduces_and_takes_the_land():

@@ -12,6 +12,7 @@ from domain.hotw.cards import Building, Phase
 from domain.hotw.events import (
     ArmiesLaidDown,
     ArmyPlaced,
+    BuildingNotPlaced,
     BuildingPlaced,
     BuildingReduced,
     BuildingRemoved,
@@ -29,6 +30,7 @@ from domain.hotw.events import (
     GreatWallLimitReached,
     HonorAwarded,
     HonorPlayed,
+    InvasionFrustrated,
     InvasionSucceeded,
     LeaderRemoved,
     PhaseBegan,
@@ -245,15 +247,39 @@ def test_an_enemy_land_is_invaded_at_once():
 
 
 def test_a_barbarian_plunders_before_building_reduction():
-    """hotw24.plunder.value, hotw24.empires.barbarian.plunders: the capital pays 2 in play
-    example 2."""
+    """hotw24.plunder.value, hotw24.empires.barbarian.plunders: a barbarian's successful
+    invasion removes the garrison, and the buildings are plundered before reduction."""
     state = position(
         {"tigris": army(RED), "zagros": garrison(BLUE, "capital", "fort")}, people=1, card="aryans"
     )
     events, _after = act(state, "place_army", dice=[6, 1, 2, 3], land="zagros")
+    assert of_type(events, InvasionSucceeded)
     (plunder,) = of_type(events, BuildingsPlundered)
     assert (plunder.gold, plunder.rule) == (2, "hotw24.plunder.value")
     assert events.index(plunder) < events.index(of_type(events, BuildingReduced)[0])
+
+
+def test_if_red_is_a_barbarian_empire_in_play_example_2_red_collects_two_gold():
+    """p7 Plundering: "If red is a barbarian Empire in Play Example 2, then the capital building
+    is plundered prior to building reduction being carried out. Red collects TWO gold." Play
+    Example 2 is a frustrated invasion (a tie in the mountains of Zagros): the blue garrison is
+    removed all the same, so the barbarian plunders."""
+    state = position(
+        {"tigris": army(RED), "zagros": garrison(BLUE, "capital", "fort")}, people=1, card="aryans"
+    )
+    assert PACK.cards.empire("aryans").barbarian
+    gold_before = state.players[RED].gold
+    events, after = act(state, "place_army", dice=[5, 2, 3, 5], land="zagros")
+    (frustrated,) = of_type(events, InvasionFrustrated)
+    assert frustrated.rule == "hotw24.invasion.dice.tie-terrain"
+    (plunder,) = of_type(events, BuildingsPlundered)
+    assert (plunder.seat, plunder.gold, plunder.rule) == (RED, 2, "hotw24.plunder.value")
+    (reduced,) = of_type(events, BuildingReduced)
+    assert events.index(plunder) < events.index(reduced)
+    assert after.players[RED].gold == gold_before + 2
+    assert after.land("zagros").buildings == {Building.CITY}
+    (honor,) = of_type(events, HonorAwarded)
+    assert honor.seat == BLUE
 
 
 def test_building_reduction_takes_the_fort_then_one_step():
@@ -297,6 +323,50 @@ def test_a_building_kind_run_out_is_taken_from_an_enemy_land_a_capital_leaving_a
     assert of_type(events, BuildingTaken)[0].rule == "hotw24.buildings.supply-exhausted"
     assert Building.FORT in state.land("tigris").buildings
     assert Building.FORT not in state.land("indus").buildings
+
+
+def test_a_capital_reduced_when_every_city_is_placed_takes_a_city_from_an_enemy_land():
+    """p10: "If all buildings of a type are placed and another such building is required, then
+    the player must remove one from an Enemy land." Building reduction replaces Blue's capital in
+    Tigris with a city; none is left in the supply, so Red chooses an Enemy city to take: Greece's
+    (Indus' was the other choice)."""
+    state = position(
+        {
+            "euphrates": army(RED),
+            "tigris": garrison(BLUE, "capital"),
+            "greece": garrison(GREEN, "city"),
+            "indus": garrison(GREEN, "city"),
+        },
+        people=1,
+    )
+    state = evolved(state, supply={**state.supply, "city": 0})
+    events, state = act(state, "place_army", dice=[6, 5, 1], land="tigris")
+    (reduced,) = of_type(events, BuildingReduced)
+    assert reduced.removed == ("capital",) and not reduced.city_added
+    (exhausted,) = of_type(events, BuildingSupplyExhausted)
+    assert (exhausted.seat, exhausted.building, exhausted.land) == (RED, "city", "tigris")
+    assert exhausted.rule == "hotw24.buildings.supply-exhausted"
+    assert [c.as_dict() for c in RULES.legal_actions(state, RED)] == [
+        {"type": "choose_land", "land": "greece"},
+        {"type": "choose_land", "land": "indus"},
+    ]
+    events, state = act(state, "choose_land", land="greece")
+    (taken,) = of_type(events, BuildingTaken)
+    assert (taken.land, taken.building) == ("greece", "city")
+    assert state.land("tigris").buildings == {Building.CITY}
+    assert state.land("greece").buildings == frozenset()
+    assert state.land("indus").buildings == {Building.CITY}
+
+
+def test_a_capital_reduced_with_no_city_anywhere_to_take_leaves_the_land_empty():
+    """hotw24.buildings.supply-exhausted reading: no Enemy land holds a city, so none is
+    placed."""
+    state = position({"euphrates": army(RED), "tigris": garrison(BLUE, "capital")}, people=1)
+    state = evolved(state, supply={**state.supply, "city": 0})
+    events, state = act(state, "place_army", dice=[6, 5, 1], land="tigris")
+    (not_placed,) = of_type(events, BuildingNotPlaced)
+    assert (not_placed.land, not_placed.rule) == ("tigris", "hotw24.buildings.supply-exhausted")
+    assert state.land("tigris").buildings == frozenset()
 
 
 def test_expansion_ends_only_when_no_people_piece_is_left_to_place():
