@@ -804,7 +804,15 @@ def _check_power_icon(spec: EmpireSpec, entry: str, prefix: str, check: _Checker
         check.add(EMPIRES_FILE, entry, name, f"'{spec.power_icon}' is shown on no land")
     for land_id in spec.start_lands:
         land = check.board.lands.get(land_id)
-        if land is not None and land.power_icon not in (None, spec.power_icon):
+        if land is not None and land.power_icon is None:
+            check.add(
+                EMPIRES_FILE,
+                entry,
+                name,
+                f"the start-land '{land_id}' shows no power icon: an Empire's icon pairs include "
+                f"the one in its start-land (p7)",
+            )
+        elif land is not None and land.power_icon != spec.power_icon:
             check.add(
                 EMPIRES_FILE,
                 entry,

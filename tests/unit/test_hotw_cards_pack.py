@@ -691,3 +691,25 @@ def test_a_broken_card_fact_names_the_fact_the_file_and_the_entry(
         and f"fact '{fact}'" in p.message
         for p in problems
     ), "\n".join(map(str, problems))
+
+
+def test_every_empire_start_land_shows_the_empires_power_icon(board: Board, cards: Cards) -> None:
+    """p7: monuments come of "each pair of these icons, including the one in the start-land",
+    so every non-barbarian Empire's start-land shows its icon (the Sassanids' Zagros and Spain's
+    Eastern Iberia are reconstructed so)."""
+    for deck in cards.empires_by_epoch.values():
+        for card in deck:
+            for spec in card.empires:
+                if spec.barbarian:
+                    continue
+                for land in spec.start_lands:
+                    assert board.lands[land].power_icon is spec.power_icon, (card.id, land)
+    assert board.lands["zagros"].power_icon is PowerIcon.CROWN
+    assert board.lands["eastern-iberia"].power_icon is PowerIcon.SWORD
+
+
+def test_a_start_land_without_a_power_icon_is_refused(broken_pack: Path) -> None:
+    pack = broken_pack
+    mutate(pack, "board.yaml", lambda d: entry(d, "lands", "zagros").update(power_icon=None))
+    problems = problems_of(lambda: load_cards(pack, load_board(pack)))
+    assert has_problem(problems, "empires.yaml", "sassanids", "power_icon")
