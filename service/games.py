@@ -470,7 +470,9 @@ class GameService:
         if game.seed_revealed is not None:
             return None
         revealed = SeedRevealed(
-            rule=rules.end_rule, seed=self.vault.seed(game_id).hex(), early=early
+            rule=rules.chance_rule or rules.end_rule,
+            seed=self.vault.seed(game_id).hex(),
+            early=early,
         )
         try:
             outcome = self._append(

@@ -30,8 +30,11 @@ class OptionSpec:
     default: Any
     description: str
     allowed: tuple[Any, ...] | None = None
+    rule: str = ""
+    """The rule id a refused value of this option cites (empty: the ruleset's options rule)."""
 
     def check(self, value: Any, rule: str) -> Any:
+        rule = self.rule or rule
         if self.kind is bool and not isinstance(value, bool):
             raise InvalidOptions(
                 f"option {self.name!r} must be true or false", rule, {"option": self.name}
@@ -140,7 +143,11 @@ class Ruleset(ABC, Generic[S]):
     end_rule: ClassVar[str]
     """Rule id cited when anything is played after the game has ended."""
     setup_rule: ClassVar[str]
-    """Rule id cited for refused options or player counts."""
+    """Rule id cited for refused player counts (and options, when `options_rule` is empty)."""
+    options_rule: ClassVar[str] = ""
+    """Rule id cited for unknown or ill-typed options (an option may name its own rule)."""
+    chance_rule: ClassVar[str] = ""
+    """Rule id cited when the chance seed is revealed (the end rule when empty)."""
     undo_rule: ClassVar[str] = ""
     """Rule id cited by undo and rewind (the table procedure; the turn rule when empty)."""
 
@@ -153,15 +160,16 @@ class Ruleset(ABC, Generic[S]):
         """Declared options with defaults filled in; unknown or ill-typed ones refused."""
         specs = {spec.name: spec for spec in self.options}
         unknown = sorted(set(given) - set(specs))
+        rule = self.options_rule or self.setup_rule
         if unknown:
             raise InvalidOptions(
                 f"unknown option(s) {unknown} for {self.name}",
-                self.setup_rule,
+                rule,
                 {"unknown": unknown, "known": sorted(specs)},
             )
         chosen = {name: spec.default for name, spec in specs.items()}
         for name, value in given.items():
-            chosen[name] = specs[name].check(value, self.setup_rule)
+            chosen[name] = specs[name].check(value, rule)
         self.check_option_combination(chosen)
         return chosen
 

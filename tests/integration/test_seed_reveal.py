@@ -71,3 +71,15 @@ def test_a_whole_hotw_game_ends_with_its_seed_revealed_and_a_clean_audit(store, 
     assert report.seed_commitment == commitment(b"q" * 32)
     assert report.clean
     assert report.outcomes_checked > 100
+
+
+def test_a_history_of_the_world_seed_is_revealed_citing_the_chance_procedure(store, vault):
+    """The seed's reveal is the table's chance procedure (hotw24.table.chance), not the rule
+    that decides the winner."""
+    service = GameService(store, vault, rulesets=ruleset)
+    created = service.create_game("hotw-2024", ["a", "b", "c"], {})
+    outcome = service.reveal_seed(created.game_id, early=True)
+    assert outcome is not None
+    (revealed,) = [r for r in service.events(created.game_id) if isinstance(r.event, SeedRevealed)]
+    assert revealed.event.rule == "hotw24.table.chance"
+    assert revealed.event.early is True

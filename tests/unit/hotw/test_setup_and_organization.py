@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.core.chance import Chance
-from domain.core.errors import InvalidPlayerCount
+from domain.core.errors import InvalidOptions, InvalidPlayerCount
 from domain.core.kernel import creation_events, decide, fold, replay
 from domain.core.messages import Command, Recorded
 from domain.hotw.events import (
@@ -60,6 +60,26 @@ def test_two_players_are_refused_by_the_player_count_rule():
     with pytest.raises(InvalidPlayerCount) as refused:
         new_game(players=2)
     assert refused.value.rule == "hotw24.setup.player-count"
+
+
+def test_an_option_the_edition_does_not_have_is_refused_by_the_optional_rules_rule():
+    with pytest.raises(InvalidOptions) as refused:
+        RULES.check_options({"fog_of_war": True})
+    assert refused.value.rule == "hotw24.options"
+    with pytest.raises(InvalidOptions) as refused:
+        RULES.check_options({"event_card_selection": "yes"})
+    assert refused.value.rule == "hotw24.options"
+
+
+def test_dice_maybe_is_refused_by_the_rule_that_has_players_choose_dice_or_no_dice():
+    with pytest.raises(InvalidOptions) as refused:
+        RULES.check_options({"dice": "maybe"})
+    assert refused.value.rule == "hotw24.setup.dice"
+
+
+def test_the_seed_is_revealed_citing_the_chance_procedure_not_the_winner():
+    assert RULES.chance_rule == "hotw24.table.chance"
+    assert RULES.chance_rule != RULES.end_rule
 
 
 def test_chests_go_on_spaces_one_to_n_in_random_order():

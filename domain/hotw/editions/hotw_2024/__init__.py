@@ -38,6 +38,7 @@ class Hotw2024(HotwRuleset):
             True,
             "play invasions with dice (true) or without dice (false); every player uses the "
             "same system (hotw24.intro.one-system, hotw24.setup.dice)",
+            rule="hotw24.setup.dice",
         ),
         OptionSpec(
             Option.EVENT_CARD_SELECTION.value,
@@ -75,6 +76,8 @@ class Hotw2024(HotwRuleset):
     turn_rule = "hotw24.turn.current-player-only"
     end_rule = "hotw24.winning.most-gold"
     setup_rule = "hotw24.setup.player-count"
+    options_rule = "hotw24.options"
+    chance_rule = "hotw24.table.chance"
     undo_rule = "hotw24.table.undo-and-rewind"
 
     def check_option_combination(self, options: Mapping[str, Any]) -> None:
