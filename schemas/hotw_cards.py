@@ -607,12 +607,15 @@ class RuleEntrySchema(_Strict):
     section = fields.String(required=True, validate=validate.Length(min=1))
     text = fields.String(required=True, validate=validate.Length(min=1))
     reading = fields.String(load_default="")
+    departs_from = fields.String(load_default="")
 
     @validates_schema
     def _one_line(self, data: dict[str, Any], **_: Any) -> None:
-        for name in ("text", "reading"):
+        for name in ("text", "reading", "departs_from"):
             if "\n" in data.get(name, "").strip():
                 raise ValidationError("must be one line", name)
+        if data.get("departs_from") and not data.get("reading"):
+            raise ValidationError("a reading that departs from the text must say itself", "reading")
 
     @post_load
     def _make(self, data: dict[str, Any], **_: Any) -> RuleEntry:

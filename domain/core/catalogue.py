@@ -19,6 +19,9 @@ class RuleEntry:
     text: str
     reading: str = ""
     """How we read the clause where the rulebook leaves it open (empty when it does not)."""
+    departs_from: str = ""
+    """The rulebook's words, quoted, that the reading departs from (empty when it does not
+    depart: the text is silent or open, or the reading follows it)."""
 
 
 @dataclass(frozen=True)
