@@ -191,6 +191,13 @@ class EventSchema(Schema):
         fields.List(fields.Integer()),
         metadata={"description": "Chance draws used, each `[k, n, result]`."},
     )
+    cites = fields.List(
+        fields.String(),
+        metadata={
+            "description": "The other rules-catalogue ids that decided the event, beside `rule` "
+            "(absent when none)."
+        },
+    )
     actor = fields.Raw(
         required=True,
         metadata={
@@ -242,6 +249,32 @@ class RuleEntrySchema(Schema):
     reading = fields.String(
         metadata={"description": "How we read the rule where the rulebook leaves it open."}
     )
+    departs_from = fields.String(
+        metadata={
+            "description": "The rulebook's words the reading departs from (empty when it does "
+            "not depart from the text)."
+        }
+    )
+
+
+class DepartureSchema(Schema):
+    id = fields.String(required=True)
+    reading = fields.String(required=True)
+    departs_from = fields.String(required=True, metadata={"description": "Quoted rulebook text."})
+
+
+class DataUsedSchema(Schema):
+    what = fields.String(
+        required=True, metadata={"description": "land, water, area, card, honor, numbers..."}
+    )
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    provenance = fields.String(required=True, metadata={"description": "As the data pack says."})
+    printed = fields.Boolean(required=True, metadata={"description": "Printed in the rulebook."})
+    reconstructed = fields.Boolean(
+        required=True, metadata={"description": "Reconstructed (in whole or in part)."}
+    )
+    rule = fields.String(metadata={"description": "For numbers: the rule that prints them."})
 
 
 class InputsSchema(Schema):
@@ -267,6 +300,22 @@ class ExplanationSchema(Schema):
         RuleEntrySchema,
         allow_none=True,
         metadata={"description": "Page and paraphrase, when the ruleset has a rules catalogue."},
+    )
+    cites = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "The other rules that decided the event."},
+    )
+    cited_entries = fields.List(fields.Nested(RuleEntrySchema), required=True)
+    departures = fields.List(
+        fields.Nested(DepartureSchema),
+        required=True,
+        metadata={"description": "Readings that depart from the rulebook's text and decided it."},
+    )
+    data_used = fields.List(
+        fields.Nested(DataUsedSchema),
+        required=True,
+        metadata={"description": "Cards, lands and numbers used, printed or reconstructed."},
     )
     actor = fields.Raw(required=True, metadata={"component": "Actor"})
     command_id = fields.String(required=True)

@@ -148,6 +148,8 @@ def load_edition(directory: Path, catalogue: RulesCatalogue) -> Edition:
         conquest=ConquestNumbers(**data["conquest"]),
         revenue=RevenueGold(**data["revenue"]),
         building_gold=dict(data["building_gold"]),
+        provenance=data["provenance"],
+        cites=dict(data["cites"]),
         rule_aliases=dict(data["rule_aliases"]),
         rule_ids=citable_ids(
             data["rule_prefix"], frozenset(catalogue.entries), data["rule_aliases"]

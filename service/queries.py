@@ -78,7 +78,8 @@ def rule_entry(rules: Ruleset[Any], rule_id: str) -> dict[str, Any] | None:
     entry = catalogue.get(rule_id) if catalogue is not None else None
     if entry is None:
         return None
-    return {name: getattr(entry, name, "") for name in ("id", "page", "section", "text", "reading")}
+    fields = ("id", "page", "section", "text", "reading", "departs_from")
+    return {name: getattr(entry, name, "") for name in fields}
 
 
 class GameQueries:
@@ -251,12 +252,22 @@ class GameQueries:
         seen = recorded.seen_by(viewer)
         rules = self.games.ruleset_of(game_id)
         data = seen["data"]
+        cited = [rule_entry(rules, rule) for rule in recorded.event.cites]
+        entries = [rule_entry(rules, recorded.event.rule), *cited]
         return {
             "game_id": game_id,
             "version": version,
             "type": seen["type"],
             "rule": seen["rule"],
-            "rule_entry": rule_entry(rules, recorded.event.rule),
+            "rule_entry": entries[0],
+            "cites": list(recorded.event.cites),
+            "cited_entries": [entry for entry in cited if entry is not None],
+            "departures": [
+                {key: entry[key] for key in ("id", "reading", "departs_from")}
+                for entry in entries
+                if entry is not None and entry["departs_from"]
+            ],
+            "data_used": rules.data_used(seen["type"], data if isinstance(data, dict) else {}),
             "actor": seen["actor"],
             "command_id": seen["command_id"],
             "recorded_at": seen["recorded_at"],

@@ -115,7 +115,7 @@ def private_to(*seats: int, redacted: Mapping[str, Any] | None = None) -> Visibi
     return Visibility(frozenset(seats), dict(redacted or {}))
 
 
-ENVELOPE_FIELDS = frozenset({"rule", "visibility", "draws"})
+ENVELOPE_FIELDS = frozenset({"rule", "visibility", "draws", "cites"})
 
 E = TypeVar("E", bound="Event")
 _EVENT_TYPES: dict[str, type[Event]] = {}
@@ -141,6 +141,9 @@ class Event:
     rule: str
     visibility: Visibility = PUBLIC
     draws: tuple[Draw, ...] = field(default=())
+    cites: tuple[str, ...] = field(default=())
+    """The other rules that decided the event, beside `rule` (e.g. the fort's die in an
+    invasion the terrain tie frustrated); stored only when there are any."""
 
     @property
     def type(self) -> str:
@@ -209,6 +212,8 @@ def event_record(ev: Event) -> dict[str, Any]:
     }
     if ev.draws:
         record["draws"] = [[d.k, d.n, d.result] for d in ev.draws]
+    if ev.cites:
+        record["cites"] = list(ev.cites)
     return record
 
 
@@ -234,6 +239,7 @@ def event_from_record(record: Mapping[str, Any]) -> Event:
         rule=record["rule"],
         visibility=Visibility.from_dict(record.get("visibility") or {}),
         draws=draws,
+        cites=tuple(record.get("cites") or ()),
         **kwargs,
     )
 

@@ -291,6 +291,12 @@ class Ruleset(ABC, Generic[S]):
         check it after every event)."""
         return []
 
+    def data_used(self, event_type: str, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """What of the data pack an event used (given its data as the caller sees it): each
+        card, land or number with its provenance, printed in the rulebook or reconstructed
+        (`{what, id, name, provenance, printed, reconstructed}`). Empty by default."""
+        return []
+
     def draw_board(self, state: S, viewer: Seat | None) -> str | None:
         """An SVG picture (a whole SVG document) of the table as `viewer` may see it (None: a
         spectator); drawn from `initial_state`, the bare board. None: the ruleset draws

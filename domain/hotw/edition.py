@@ -70,6 +70,10 @@ class Edition:
     revenue: RevenueGold
     building_gold: Mapping[str, int]
     """Gold a building is worth in revenue and plunder, by building kind."""
+    provenance: str = ""
+    """Where the numbers come from (`text pN...`, or `reconstructed`)."""
+    cites: Mapping[str, str] = field(default_factory=dict)
+    """Each group of numbers (`invasion_dice`, `revenue`, ...) → the rule id that prints it."""
     rule_aliases: Mapping[str, str] = field(default_factory=dict)
     rule_ids: Mapping[str, str] = field(default_factory=dict)
     """Every citable key → the catalogue's id (built by the loader from the catalogue)."""

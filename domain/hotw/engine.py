@@ -16,6 +16,7 @@ from domain.hotw.commands import command_specs
 from domain.hotw.evolve import evolve
 from domain.hotw.model import FLEET, GREAT_WALL, HotwState, Player, Stage, Variant
 from domain.hotw.pack import HotwPack
+from domain.hotw.provenance import provenance_of
 from domain.hotw.rules import actions, endgame, organization
 from domain.hotw.rules.conquest import invade_with_conquest
 from domain.hotw.rules.context import Ctx, Invader
@@ -180,6 +181,9 @@ class HotwRuleset(Ruleset[HotwState]):
         from domain.hotw.strategy import HotwStrategy
 
         return HotwStrategy(self)
+
+    def data_used(self, event_type: str, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return provenance_of(self.pack, event_type, data)
 
     def command_schemas(self) -> tuple[CommandSpec, ...]:
         """Each command as its chapter declares it (domain/hotw/commands.py)."""

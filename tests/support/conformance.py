@@ -422,8 +422,9 @@ def _record(
     game = fold(run.rules, game, recorded)
     run.games.append(game)
     where = f"{run.where()} after version {version} {ev.type}"
-    if not cites_catalogue(run.subject, ev.rule):
-        run.failures.append(f"{where}: the event cites {ev.rule!r}, not in the rules catalogue")
+    for rule in (ev.rule, *ev.cites):
+        if not cites_catalogue(run.subject, rule):
+            run.failures.append(f"{where}: the event cites {rule!r}, not in the rules catalogue")
     try:
         found = run.rules.invariant_failures(game.state)
     except Exception as exc:

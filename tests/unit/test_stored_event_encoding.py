@@ -109,3 +109,17 @@ def test_two_families_may_each_name_an_event_game_ended_without_colliding():
     assert GameEnded(rule="x.end", winner=1).type == "otherfamily.GameEnded"
     assert event_type("otherfamily.GameEnded") is GameEnded
     assert event_type("hotw.GameEnded") is HotwGameEnded
+
+
+def test_the_other_rules_an_event_cites_are_stored_and_read_back_and_absent_when_none():
+    from domain.core.messages import event_from_record, event_record
+    from domain.hotw.events import FortBuilt
+
+    plain = FortBuilt(rule="hotw24.forts.build", seat=2, land="lower-egypt")
+    assert "cites" not in event_record(plain)
+    citing = FortBuilt(
+        rule="hotw24.forts.build", cites=("hotw24.forts.purpose",), seat=2, land="lower-egypt"
+    )
+    stored = json.loads(json.dumps(event_record(citing)))
+    assert stored["cites"] == ["hotw24.forts.purpose"]
+    assert event_from_record(stored) == citing

@@ -86,10 +86,21 @@ def invade_with_conquest(ctx: Ctx, land: str, army: Invader) -> None:
     enemy_dice = ctx.chance.dice(enemy_dice_count(ctx.pack, ctx.state, land))
     draws = ctx.chance.take_draws()
     empire, defence = highest(empire_dice) + modifier, highest(enemy_dice)
+    also = tuple(
+        ctx.cite(key)
+        for key, applies in (
+            ("option3.dice", True),
+            ("invasion.dice.leader", army.leader),
+            ("forts.purpose", has_fort(ctx.state, land)),
+            ("option3.modifier", modifier > 0),
+        )
+        if applies
+    )
     if defence > empire:
         ctx.emit(
             InvasionRepulsed(
                 rule=ctx.cite("option3.frustrated"),
+                cites=also,
                 seat=army.seat,
                 land=land,
                 enemy=enemy,
@@ -105,6 +116,7 @@ def invade_with_conquest(ctx: Ctx, land: str, army: Invader) -> None:
     ctx.emit(
         InvasionSucceeded(
             rule=ctx.cite("option3.ties" if empire == defence else "option3.dice"),
+            cites=tuple(c for c in also if c != ctx.cite("option3.dice") or empire == defence),
             seat=army.seat,
             land=land,
             enemy=enemy,

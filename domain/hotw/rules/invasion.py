@@ -93,10 +93,16 @@ def invade_with_dice(ctx: Ctx, land: str, army: Invader) -> None:
     else:
         succeeds = ctx.board.lands[land].is_clear
         rule = "invasion.dice.tie-terrain"
+    also = [
+        "invasion.dice.leader" if army.leader else "invasion.dice.empire-roll",
+        "invasion.dice.enemy-roll",
+        *(["forts.purpose"] if fort else []),
+    ]
     outcome = InvasionSucceeded if succeeds else InvasionFrustrated
     ctx.emit(
         outcome(
             rule=ctx.cite(rule),
+            cites=tuple(map(ctx.cite, also)),
             seat=army.seat,
             land=land,
             enemy=enemy,
@@ -129,8 +135,25 @@ def invade_without_dice(ctx: Ctx, land: str, army: Invader) -> None:
         rule = "invasion.no-dice.leader"
     else:
         rule = "invasion.no-dice.succeeds" if succeeds else "invasion.no-dice.frustrated"
+    also = [
+        *(["forts.purpose"] if fort and ignores != IGNORE_FORT else []),
+        *(
+            ["invasion.no-dice.leader"]
+            if ignores is not None and rule != "invasion.no-dice.leader"
+            else []
+        ),
+    ]
     outcome = InvasionSucceeded if succeeds else InvasionFrustrated
-    ctx.emit(outcome(rule=ctx.cite(rule), seat=army.seat, land=land, enemy=enemy, pool=army.pool))
+    ctx.emit(
+        outcome(
+            rule=ctx.cite(rule),
+            cites=tuple(map(ctx.cite, also)),
+            seat=army.seat,
+            land=land,
+            enemy=enemy,
+            pool=army.pool,
+        )
+    )
     after_invasion(ctx, land, army, enemy, succeeds)
 
 

@@ -60,6 +60,11 @@ def test_tie_in_difficult_terrain_frustrates_the_invasion_example_2():
     (frustrated,) = of_type(events, InvasionFrustrated)
     assert frustrated.rule == "hotw24.invasion.dice.tie-terrain"
     assert frustrated.enemy_dice == (3, 5)
+    assert frustrated.cites == (
+        "hotw24.invasion.dice.empire-roll",
+        "hotw24.invasion.dice.enemy-roll",
+        "hotw24.forts.purpose",
+    )  # the fort's second die decided the tie as much as the terrain did
     assert after.control_of("zagros", RED) is Control.UNCONTROLLED
     (reduced,) = of_type(events, BuildingReduced)
     assert reduced.rule == "hotw24.invasion.building-reduction"
