@@ -31,7 +31,10 @@ def test_explanations_and_refusals_cite_the_rules_catalogue_entry(api, monkeypat
         "section": "Bidding",
         "text": "Seal a bid of at most your chips.",
         "reading": "",
+        "departs_from": "",
     }
+    assert explained["cites"] == [] and explained["departures"] == []
+    assert explained["data_used"] == []  # the toy has no data pack to cite
     seating = api.get(f"/games/{game['game_id']}/events/2/explain").get_json()
     assert seating["rule"] == "toy.seating" and seating["rule_entry"] is None
     refused = api.post(

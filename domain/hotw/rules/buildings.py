@@ -65,9 +65,14 @@ def reduce_buildings(ctx: Ctx, land: str, rule: str = "building-reduction.when")
         return
     removed, city = building_reduction(state, ctx.state.supply.get("city", 0) > 0)
     if removed:
+        steps = [
+            *(["building-reduction.fort-first"] if Building.FORT in removed else []),
+            *(["building-reduction.one-step"] if set(removed) - {Building.FORT} else []),
+        ]
         ctx.emit(
             BuildingReduced(
                 rule=ctx.cite(rule),
+                cites=tuple(ctx.cite(step) for step in steps if step != rule),
                 land=land,
                 removed=tuple(b.value for b in removed),
                 city_added=city,

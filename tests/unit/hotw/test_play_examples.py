@@ -68,6 +68,10 @@ def test_tie_in_difficult_terrain_frustrates_the_invasion_example_2():
     assert after.control_of("zagros", RED) is Control.UNCONTROLLED
     (reduced,) = of_type(events, BuildingReduced)
     assert reduced.rule == "hotw24.invasion.building-reduction"
+    assert reduced.cites == (
+        "hotw24.building-reduction.fort-first",
+        "hotw24.building-reduction.one-step",
+    )
     assert after.land("zagros").buildings == {Building.CITY}  # hotw24.building-reduction.fort-first
     (honor,) = of_type(events, HonorAwarded)
     assert (honor.seat, honor.rule) == (BLUE, "hotw24.honors.award.frustrated")
