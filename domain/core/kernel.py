@@ -514,9 +514,7 @@ def decide_table(ruleset: Ruleset[S], game: Game[S], actor: Actor, command: Comm
             raise IllegalAction("only the game's admin may order a rewind", rule)
         target = _rewind_target(ruleset, game, command.arg("to_version"), rule)
         return [
-            GameRewound(
-                rule=rule, from_version=target + 1, to_version=game.version, ordered_by=ADMIN
-            )
+            GameRewound(rule=rule, to_version=target, undone_through=game.version, ordered_by=ADMIN)
         ]
     if not isinstance(actor, int):
         raise IllegalAction(f"{command.type} is for seats", rule)
@@ -532,10 +530,10 @@ def decide_table(ruleset: Ruleset[S], game: Game[S], actor: Actor, command: Comm
             )
         # The last undoable command takes everything after it back with it (as ever); a sealed
         # command with other seats' commands after it, exactly its own versions.
-        to_version = game.version if step is game.undoable[-1] else step.to_version
+        through = game.version if step is game.undoable[-1] else step.to_version
         return [
             ActionsUndone(
-                rule=rule, seat=seat, from_version=step.from_version, to_version=to_version
+                rule=rule, seat=seat, undone_from=step.from_version, undone_through=through
             )
         ]
     if command.type == PROPOSE_REWIND:
@@ -554,8 +552,8 @@ def decide_table(ruleset: Ruleset[S], game: Game[S], actor: Actor, command: Comm
         events.append(
             GameRewound(
                 rule=rule,
-                from_version=proposal.to_version + 1,
-                to_version=game.version + 1,
+                to_version=proposal.to_version,
+                undone_through=game.version + 1,
                 ordered_by="table",
             )
         )
