@@ -157,7 +157,8 @@ def get_game(game_id: str) -> ResponseReturnValue:
         Header(
             "Idempotency-Key",
             "Makes the request safe to retry: the same key and body give the first answer again "
-            "and append nothing; the same key with another body is a 409.",
+            "and append nothing; the same key with another body is a 409. Keys are per seat: "
+            "another seat's use of the same key is its own request.",
         ),
     ),
     tags=PLAY,
@@ -258,14 +259,15 @@ def get_result(game_id: str) -> ResponseReturnValue:
     query=AtQuerySchema,
     response=PositionSchema,
     errors=(400, 401, 403, 404, 409),
-    auth=True,
+    auth="optional",
     tags=("sandbox",),
 )
 def get_position(game_id: str) -> ResponseReturnValue:
-    """For the game's admin, once the game is finished: the whole position now or after
-    version `at`, every seat's hidden items included, as a document that the sandbox endpoint
-    takes. 409 while the game is being played, when it would reveal hidden information."""
-    access().admin(game_id, bearer_token())
+    """For anyone, once the game is finished and its seed revealed (nothing is hidden any
+    more): the whole position now or after version `at`, every seat's hidden items included,
+    as a document that the sandbox endpoint takes. 409 while the game is being played, when it
+    would reveal hidden information."""
+    access().identify(game_id, bearer_token())
     args = query(AtQuerySchema)
     return one(PositionSchema).dump(queries().position(game_id, args.get("at")))
 
