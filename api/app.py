@@ -32,6 +32,7 @@ def create_app(redis_url: str | None = None, **config: Any) -> Flask:
     app.config.update(config)
     app.json.sort_keys = False  # type: ignore[attr-defined]
     errors.install(app)
+    errors.refuse_large_bodies(app)
     cors.install(app, app.config["CORS_ORIGINS"])
     for blueprint in (health.bp, rulesets.bp, games.bp, feeds.bp, trust.bp, reference.bp):
         app.register_blueprint(blueprint)

@@ -6,10 +6,10 @@ import logging
 from typing import Any
 
 import redis.exceptions
-from flask import Flask, jsonify
+from flask import Flask, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException, MethodNotAllowed
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
 from domain.core.errors import RuleViolation, UnknownRuleset
 from service.access import Forbidden, NotAuthenticated
@@ -154,6 +154,8 @@ def translate(exc: Exception) -> ApiError:
             details={"retry_after_s": BUSY_RETRY_AFTER_S},
             headers={"Retry-After": str(BUSY_RETRY_AFTER_S)},
         )
+    if isinstance(exc, RequestEntityTooLarge):
+        return too_large()
     if isinstance(exc, HTTPException):
         code = (exc.name or "error").lower().replace(" ", "_")
         allow = {"Allow": exc.valid_methods} if isinstance(exc, MethodNotAllowed) else {}
@@ -165,6 +167,30 @@ def translate(exc: Exception) -> ApiError:
         )
     log.exception("unexpected error", exc_info=exc)
     return ApiError(500, "internal_error", "an unexpected error occurred; it has been logged")
+
+
+def too_large() -> ApiError:
+    """The 413 of a body over the app's limit (`MAX_CONTENT_LENGTH`), with the limit."""
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    return ApiError(
+        413,
+        "body_too_large",
+        f"the request body is larger than {limit} bytes",
+        details={"max_bytes": limit},
+    )
+
+
+def refuse_large_bodies(app: Flask) -> None:
+    """A body whose declared length is over the limit is refused before any view runs (or
+    parses anything), whatever the route and method."""
+
+    @app.before_request
+    def check_length() -> ResponseReturnValue | None:
+        limit = app.config.get("MAX_CONTENT_LENGTH")
+        length = request.content_length
+        if limit is not None and length is not None and length > limit:
+            return error_response(too_large())
+        return None
 
 
 def install(app: Flask) -> None:

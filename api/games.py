@@ -10,7 +10,7 @@ from flask.typing import ResponseReturnValue
 from api.background import schedule_snapshot, settle_system_steps
 from api.context import access, games, queries
 from api.docs import Header, route
-from api.errors import refused
+from api.errors import ApiError, refused
 from api.inputs import bearer_token, idempotency_key, json_body, query
 from domain.core.errors import RuleViolation
 from domain.core.kernel import GameCreated
@@ -59,6 +59,26 @@ def created_response(created: CreatedGame, sandbox_of: str | None = None) -> Res
     return body, 201, {"Location": location, "Cache-Control": "no-store"}
 
 
+def refuse_duplicate_names(players: list[str]) -> None:
+    """Two seats may not share a name (compared without case or surrounding spaces): the names
+    are how people tell the seats apart in every view, result and replay."""
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(players):
+        key = name.strip().casefold()
+        if key in seen:
+            raise ApiError(
+                400,
+                "invalid_request",
+                f"players {seen[key]} and {seat} have the same name {name!r}",
+                details={
+                    "fields": {
+                        "players": [f"Duplicate name {name!r} (seats {seen[key]} and {seat})."]
+                    }
+                },
+            )
+        seen[key] = seat
+
+
 @route(
     bp,
     "/games",
@@ -76,6 +96,7 @@ def create_game() -> ResponseReturnValue:
     their hashes), and the commitment to the game's secret chance seed. An unknown ruleset is
     404; a player count or options the ruleset does not allow are 422 with the rule."""
     body = json_body(CreateGameSchema)
+    refuse_duplicate_names(body["players"])
     created = games().create_game(body["ruleset"], body["players"], body["options"])
     settle_system_steps(created.game_id, created.version)
     return created_response(created)
@@ -136,7 +157,8 @@ def get_game(game_id: str) -> ResponseReturnValue:
         Header(
             "Idempotency-Key",
             "Makes the request safe to retry: the same key and body give the first answer again "
-            "and append nothing; the same key with another body is a 409.",
+            "and append nothing; the same key with another body is a 409. Keys are per seat: "
+            "another seat's use of the same key is its own request.",
         ),
     ),
     tags=PLAY,
@@ -237,14 +259,15 @@ def get_result(game_id: str) -> ResponseReturnValue:
     query=AtQuerySchema,
     response=PositionSchema,
     errors=(400, 401, 403, 404, 409),
-    auth=True,
+    auth="optional",
     tags=("sandbox",),
 )
 def get_position(game_id: str) -> ResponseReturnValue:
-    """For the game's admin, once the game is finished: the whole position now or after
-    version `at`, every seat's hidden items included, as a document that the sandbox endpoint
-    takes. 409 while the game is being played, when it would reveal hidden information."""
-    access().admin(game_id, bearer_token())
+    """For anyone, once the game is finished and its seed revealed (nothing is hidden any
+    more): the whole position now or after version `at`, every seat's hidden items included,
+    as a document that the sandbox endpoint takes. 409 while the game is being played, when it
+    would reveal hidden information."""
+    access().identify(game_id, bearer_token())
     args = query(AtQuerySchema)
     return one(PositionSchema).dump(queries().position(game_id, args.get("at")))
 

@@ -12,12 +12,14 @@ from typing import Any
 
 from flask import request
 from marshmallow import Schema
+from werkzeug.exceptions import RequestEntityTooLarge
 
-from api.errors import ApiError
+from api.errors import ApiError, too_large
 from schemas.instances import one
 from service.access import NotAuthenticated
 
 MAX_JSON_DEPTH = 32
+BODY_CHUNK = 64 * 1024
 TOKEN = re.compile(r"^[A-Za-z0-9_.-]{1,200}$")
 IDEMPOTENCY_KEY_PATTERN = "^[!-~]{1,128}$"
 """1 to 128 printable ASCII characters, no spaces (the OpenAPI document gives the same)."""
@@ -45,6 +47,28 @@ def _depth(value: Any) -> int:
     return deepest
 
 
+def body_bytes() -> bytes:
+    """The request's body, read at most one chunk past the limit (`MAX_CONTENT_LENGTH`): a body
+    sent without a length (chunked) that runs over it is a 413 too, never silently cut short."""
+    limit = request.max_content_length
+    if limit is None:
+        return request.get_data(cache=True)
+    if request.content_length is not None and request.content_length > limit:
+        raise too_large()
+    chunks: list[bytes] = []
+    size = 0
+    stream = request.stream
+    try:
+        while chunk := stream.read(BODY_CHUNK):
+            size += len(chunk)
+            if size > limit:
+                raise too_large()
+            chunks.append(chunk)
+    except RequestEntityTooLarge:
+        raise too_large() from None
+    return b"".join(chunks)
+
+
 def json_body(schema: type[Schema]) -> dict[str, Any]:
     """The request's JSON body, loaded by `schema` (400 with field errors when it does not fit)."""
     if request.mimetype != "application/json":
@@ -53,7 +77,7 @@ def json_body(schema: type[Schema]) -> dict[str, Any]:
             "unsupported_media_type",
             "send the body as JSON with `Content-Type: application/json`",
         )
-    raw = request.get_data(cache=True)
+    raw = body_bytes()
     try:
         body = json.loads(raw, parse_constant=_refuse_constant)
     except (ValueError, RecursionError) as exc:

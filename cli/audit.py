@@ -63,16 +63,35 @@ def audit_in_redis(args: argparse.Namespace) -> dict[str, Any] | None:
 
 
 def audit_over_http(args: argparse.Namespace) -> dict[str, Any] | None:
+    """Once the game is over, its export holds every event in full, private ones included:
+    re-verify every draw here, with no token and without trusting the server's report. Before
+    that (a seed revealed early by the admin), the server's audit of its own log."""
     import requests
 
     from cli.http import ApiClient, ApiError
+    from service.audit import EventsHidden, SeedNotRevealed, audit_export
 
+    client = ApiClient(args.url)
     try:
-        report: dict[str, Any] = ApiClient(args.url).get(f"/games/{args.game_id}/audit")
+        response = client.request("GET", f"/games/{args.game_id}/export")
+        if response.status_code != 200:
+            report: dict[str, Any] = client.get(f"/games/{args.game_id}/audit")
+            return report
+        lines = [json.loads(line) for line in response.text.splitlines() if line.strip()]
+        try:
+            local = audit_export(args.game_id, lines).as_dict()
+            local["verified_from"] = "export"
+            return local
+        except EventsHidden:
+            report = client.get(f"/games/{args.game_id}/audit")
+            report["verified_from"] = "server"
+            return report
+    except SeedNotRevealed as exc:
+        print(f"chronicle audit: {exc}", file=sys.stderr)
+        return None
     except ApiError as exc:
         print(f"chronicle audit: {exc}", file=sys.stderr)
         return None
     except requests.RequestException as exc:
         print(f"chronicle audit: cannot reach {args.url}: {exc}", file=sys.stderr)
         return None
-    return report

@@ -31,7 +31,7 @@ from typing import Any
 from bots.base import BOT_NAMES, Bot, make_bot
 from cli.http import ApiClient, ApiError
 from domain.core.chance import Chance
-from domain.core.errors import RuleViolation
+from domain.core.errors import RuleViolation, UnknownRuleset
 from domain.core.kernel import Game, creation_events, decide, fold, replay
 from domain.core.messages import SYSTEM, Actor, Command, Recorded
 from domain.core.ruleset import Ruleset
@@ -294,7 +294,21 @@ def run(args: argparse.Namespace) -> int:
         return 2
     options = dict(parse_option(o) for o in args.option or [])
     needs_rules = args.via_api is None or "greedy" in bots
-    rules = ruleset(args.ruleset) if needs_rules else None
+    try:
+        rules: Ruleset[Any] | None = ruleset(args.ruleset)
+    except UnknownRuleset as exc:
+        if needs_rules:  # over the API the server may know rulesets this process does not
+            print(f"chronicle selfplay: {exc}", file=sys.stderr)
+            return 2
+        rules = None
+    if rules is not None:
+        try:
+            rules.check_players([f"player-{n + 1}" for n in range(args.players)])
+        except RuleViolation as exc:  # a usage error, not a failure of any game
+            print(f"chronicle selfplay: --players {args.players}: {exc}", file=sys.stderr)
+            return 2
+    if not needs_rules:
+        rules = None
     if rules is not None:
         try:
             rules.check_options(options)

@@ -8,27 +8,161 @@ SIGTERM stops every child: the web server first, then the workers, then Redis.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from service.config import Settings
 from store.server import RedisServer
 
+LOCK_NAME = "serve.lock"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: its environment variable (the README's settings table) and its flag."""
+
+    env: str
+    flag: str
+    help: str
+    type: Callable[[str], Any] = str
+    metavar: str | None = None
+
+
+SETTINGS = (
+    Setting(
+        "REDIS_URL",
+        "--redis-url",
+        "use this Redis and start none (redis://host:6379/0, unix:///path.sock); "
+        "default: an embedded redis-server",
+        metavar="URL",
+    ),
+    Setting(
+        "CHRONICLE_DATA_DIR",
+        "--data-dir",
+        "where the embedded Redis keeps its AOF (default .chronicle); one server at a time: "
+        f"the directory's {LOCK_NAME} is locked while it runs",
+        Path,
+        "DIR",
+    ),
+    Setting("CHRONICLE_HOST", "--host", "address to listen on (default 127.0.0.1)", metavar="HOST"),
+    Setting("CHRONICLE_PORT", "--port", "HTTP port (default 8000)", int, "PORT"),
+    Setting(
+        "CHRONICLE_REDIS_PORT",
+        "--redis-port",
+        "embedded Redis TCP port (default 0: a free one)",
+        int,
+        "PORT",
+    ),
+    Setting(
+        "CHRONICLE_REDIS_FSYNC",
+        "--redis-fsync",
+        "embedded Redis appendfsync: always or everysec (default always)",
+        metavar="{always,everysec}",
+    ),
+    Setting("CHRONICLE_WORKERS", "--workers", "RQ worker processes (default 1)", int, "N"),
+    Setting(
+        "CHRONICLE_WEB_WORKERS", "--web-workers", "gunicorn worker processes (default 2)", int, "N"
+    ),
+    Setting("CHRONICLE_QUEUE", "--queue", "RQ queue name (default chronicle)", metavar="NAME"),
+    Setting(
+        "CHRONICLE_RULESET_MODULES",
+        "--ruleset-modules",
+        "extra modules to import that register rulesets (comma list; default none)",
+        metavar="MODULES",
+    ),
+    Setting(
+        "CHRONICLE_SNAPSHOT_EVERY",
+        "--snapshot-every",
+        "events between snapshots written by the worker, also at every epoch close (default 200)",
+        int,
+        "N",
+    ),
+    Setting(
+        "CHRONICLE_SYSTEM_STEPS",
+        "--system-steps",
+        "worker: epoch closes run in RQ; inline: inside the request (default worker)",
+        metavar="{worker,inline}",
+    ),
+    Setting(
+        "CHRONICLE_SWEEP_EVERY_S",
+        "--sweep-every-s",
+        "seconds between the worker's sweeps for games stuck closing (default 30)",
+        float,
+        "SECONDS",
+    ),
+    Setting(
+        "CHRONICLE_CORS_ORIGINS",
+        "--cors-origins",
+        "browser origins allowed to call the API (comma list, or *; default none)",
+        metavar="ORIGINS",
+    ),
+)
+CHOICES = {"--redis-fsync": ("always", "everysec"), "--system-steps": ("worker", "inline")}
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser("serve", help="run the HTTP service (and embedded Redis)")
-    parser.add_argument("--host", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, help="HTTP port (default 8000)")
-    parser.add_argument("--data-dir", type=Path, help="embedded Redis data (default .chronicle)")
-    parser.add_argument("--redis-port", type=int, help="embedded Redis port (default: a free one)")
-    parser.add_argument("--workers", type=int, help="RQ worker processes (default 1)")
-    parser.add_argument("--web-workers", type=int, help="gunicorn worker processes (default 2)")
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the HTTP service (and embedded Redis)",
+        description="Run the HTTP service: gunicorn, RQ workers and, unless a Redis is given, "
+        "an embedded redis-server. Every setting is a flag or an environment variable (the "
+        "flag wins).",
+    )
+    for setting in SETTINGS:
+        parser.add_argument(
+            setting.flag,
+            dest=setting.env.lower(),
+            type=setting.type,
+            choices=CHOICES.get(setting.flag),
+            metavar=setting.metavar,
+            help=f"{setting.help} [env {setting.env}]",
+        )
     parser.set_defaults(func=run)
+
+
+def environment(args: argparse.Namespace, base: Mapping[str, str]) -> dict[str, str]:
+    """The environment with the flags given on the command line applied over it."""
+    env = dict(base)
+    for setting in SETTINGS:
+        value = getattr(args, setting.env.lower(), None)
+        if value is not None:
+            env[setting.env] = str(value)
+    return env
+
+
+class DataDirInUse(Exception):
+    pass
+
+
+def lock_data_dir(data_dir: Path) -> int:
+    """Lock the data directory for this server's life (an fcntl lock on its `serve.lock`, which
+    the embedded redis-server inherits, so that even an orphaned one keeps it): a second
+    `chronicle serve` on it must not open the same AOF. Returns the lock's file descriptor."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = data_dir / LOCK_NAME
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 64, 0).decode(errors="replace").strip()
+        os.close(fd)
+        raise DataDirInUse(
+            f"the data directory {data_dir} is in use by another chronicle serve"
+            + (f" (pid {holder})" if holder else "")
+            + f": its lock {path} is held. Stop that server, or give another --data-dir."
+        ) from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
 
 
 class Supervisor:
@@ -72,30 +206,37 @@ class Supervisor:
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = Settings.from_env()
-    host = args.host or settings.host
-    port = args.port or settings.port
+    env = environment(args, os.environ)
+    settings = Settings.from_env(env)
+    host, port = settings.host, settings.port
+    lock: int | None = None
+    if not settings.redis_url:
+        try:
+            lock = lock_data_dir(settings.data_dir)
+        except DataDirInUse as exc:
+            print(f"chronicle serve: {exc}", file=sys.stderr, flush=True)
+            return 1
     supervisor = Supervisor()
     signal.signal(signal.SIGINT, supervisor.request_stop)
     signal.signal(signal.SIGTERM, supervisor.request_stop)
-    env = dict(os.environ)
     try:
         if settings.redis_url:
             url = settings.redis_url
             print(f"chronicle serve: using Redis at {url}", flush=True)
         else:
-            data_dir = (args.data_dir or settings.data_dir).resolve()
+            data_dir = settings.data_dir
             supervisor.redis = RedisServer(
                 data_dir=data_dir / "redis",
-                port=args.redis_port if args.redis_port is not None else settings.redis_port,
+                port=settings.redis_port,
                 fsync=settings.redis_fsync,
+                inherited_fds=(lock,) if lock is not None else (),
             ).start()
             url = supervisor.redis.url
             print(
                 f"chronicle serve: embedded redis-server at {url}, data in {data_dir}", flush=True
             )
         env["REDIS_URL"] = url
-        for i in range(args.workers if args.workers is not None else settings.workers):
+        for i in range(settings.workers):
             supervisor.spawn(f"worker-{i}", [sys.executable, "-m", "cli.main", "worker"], env)
         supervisor.spawn(
             "gunicorn",
@@ -106,7 +247,7 @@ def run(args: argparse.Namespace) -> int:
                 "--bind",
                 f"{host}:{port}",
                 "--workers",
-                str(args.web_workers or settings.web_workers),
+                str(settings.web_workers),
                 "--worker-class",
                 "gthread",
                 "--threads",
@@ -121,3 +262,5 @@ def run(args: argparse.Namespace) -> int:
         return supervisor.watch()
     finally:
         supervisor.stop_all()
+        if lock is not None:
+            os.close(lock)

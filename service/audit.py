@@ -6,7 +6,7 @@ SeedRevealed, and each event's draws `[k, n, result]`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +14,25 @@ from domain.core.chance import outcome_in_range
 from domain.core.kernel import GameCreated, SeedRevealed
 from domain.core.messages import Recorded
 from service.chance import raw_outcome, verify_commitment
+
+
+class EventsHidden(Exception):
+    """Some events of the log are redacted (the game is not over): they cannot be re-verified
+    from the public log yet."""
+
+
+def audit_export(game_id: str, lines: Iterable[Mapping[str, Any]]) -> AuditReport:
+    """The audit of a game from its exported log as anyone may read it: once the game is over,
+    every event is there in full (private ones included), so every draw is re-verified here,
+    with no token and without trusting the server's own report."""
+    from service.rulesets import import_rulesets_once
+
+    import_rulesets_once()
+    bodies = list(lines)
+    hidden = [int(body["version"]) for body in bodies if body.get("redacted")]
+    if hidden:
+        raise EventsHidden(f"{len(hidden)} events of game {game_id} are still hidden")
+    return audit_events(game_id, (Recorded.from_dict(body) for body in bodies))
 
 
 class SeedNotRevealed(Exception):

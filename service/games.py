@@ -41,6 +41,7 @@ from service.auth import IssuedTokens
 from service.rulesets import import_rulesets_once
 from service.rulesets import ruleset as bound_ruleset
 from store.redis_store import (
+    AppendResult,
     EventStore,
     GameNotFound,
     IdempotencyKeyReused,
@@ -338,8 +339,9 @@ class GameService:
             if idempotency_key
             else ""
         )
-        if idempotency_key:
-            prior = self.store.idempotent_result(game_id, idempotency_key)
+        record = idempotency_record(actor, idempotency_key) if idempotency_key else None
+        if idempotency_key and record:
+            prior = self._prior(game_id, actor, idempotency_key, record)
             if prior is not None:
                 return self._replayed_outcome(game_id, idempotency_key, fingerprint, prior)
         try:
@@ -349,11 +351,28 @@ class GameService:
         except (VersionConflict, RuleViolation, GameBusy):
             # A concurrent request with the same key may have landed since the check above (the
             # game then moved on, so this one finds it stale or illegal): its answer stands.
-            if idempotency_key:
-                prior = self.store.idempotent_result(game_id, idempotency_key)
+            if idempotency_key and record:
+                prior = self.store.idempotent_result(game_id, record)
                 if prior is not None:
                     return self._replayed_outcome(game_id, idempotency_key, fingerprint, prior)
             raise
+
+    def _prior(
+        self, game_id: str, actor: Actor, key: str, record: str
+    ) -> tuple[str, AppendResult] | None:
+        """The recorded result of this actor's key: under its per-actor record, or under the
+        bare key that logs recorded before keys were scoped per seat, if that was this actor's
+        (its first event's actor); another seat's bare record is not this one's."""
+        prior = self.store.idempotent_result(game_id, record)
+        if prior is not None:
+            return prior
+        legacy = self.store.idempotent_result(game_id, key)
+        if legacy is None:
+            return None
+        first = self.store.read(game_id, legacy[1].first_version, legacy[1].first_version)
+        if first and recorded_from(first[0]).actor == actor:
+            return legacy
+        return None
 
     def _decide_and_append(
         self,
@@ -428,7 +447,7 @@ class GameService:
         decision has it (None: fold them)."""
         if actor == WORKER and FAULT_PAUSE_S:
             time.sleep(FAULT_PAUSE_S)  # fault injection: a worker killed between decide and append
-        command_id = idempotency_key or secrets.token_hex(8)  # unique within its game
+        command_id = idempotency_key or secrets.token_hex(8)  # unique per actor in its game
         at = now_iso()
         recorded = tuple(
             Recorded(game.version + i, e, actor, command_id, at)
@@ -445,7 +464,7 @@ class GameService:
             game_id,
             [stored_payload(envelope) for envelope in envelopes],
             expected_version=game.version,
-            idempotency_key=idempotency_key,
+            idempotency_key=idempotency_record(actor, idempotency_key) if idempotency_key else None,
             fingerprint=fingerprint,
             meta={"status": self.status_of(rules, after), **self.meta_of(rules, after)},
         )
@@ -496,9 +515,10 @@ class GameService:
         if not isinstance(version, int) or isinstance(version, bool) or version < 1:
             return  # the kernel refuses it with the rule
         pair = self.store.read(game_id, version, version + 1)
-        if (
-            len(pair) == 2
-            and recorded_from(pair[0]).command_id == recorded_from(pair[1]).command_id
+        ends = [recorded_from(stored) for stored in pair]
+        if len(ends) == 2 and (ends[0].actor, ends[0].command_id) == (
+            ends[1].actor,
+            ends[1].command_id,
         ):
             rules = self.ruleset_of(game_id)
             raise IllegalAction(
@@ -555,6 +575,13 @@ def fault_pause(where: str, seconds: float, game_id: str, command_id: str) -> No
         flush=True,
     )
     time.sleep(seconds)
+
+
+def idempotency_record(actor: Actor, key: str) -> str:
+    """The field under which the store records an idempotency key: keys are scoped per actor
+    (seat 2 may use a key seat 0 used, and gets its own result). Neither an actor nor a key
+    holds a space, so the pair is unambiguous."""
+    return f"{actor} {key}"
 
 
 def new_game_id() -> str:

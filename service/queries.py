@@ -2,7 +2,9 @@
 
 Every answer here goes through one of two filters: `Ruleset.view(state, viewer)` for states and
 `Recorded.seen_by(viewer)` for events, where the viewer is a seat or None (spectators and the
-admin). Nothing here reads the secrets slot.
+admin). Once a game is finished and its seed revealed nothing is hidden any more: events read in
+full to everyone, and anyone may export the whole position at any version. Nothing here reads
+the secrets slot.
 """
 
 from __future__ import annotations
@@ -86,6 +88,17 @@ class GameQueries:
     def __init__(self, games: GameService) -> None:
         self.games = games
         self.store = games.store
+
+    def open_book(self, game_id: str) -> bool:
+        """Whether the game is finished and its seed revealed: then nothing is hidden any more,
+        and every event (shuffles, draws and secret choices included) reads in full to anyone,
+        so that anyone can re-verify every outcome."""
+        meta = self.store.meta(game_id)
+        return meta.status == "finished" and meta.extra.get("seed_revealed") == "true"
+
+    @staticmethod
+    def seen(recorded: Recorded, viewer: int | None, open_book: bool) -> dict[str, Any]:
+        return recorded.as_dict() if open_book else recorded.seen_by(viewer)
 
     # --- rulesets and games ---------------------------------------------------------------
 
@@ -182,7 +195,8 @@ class GameQueries:
     ) -> dict[str, Any]:
         current = self.store.version(game_id)
         stored = self.store.read(game_id, from_version, current, limit) if current else []
-        events = [recorded_from(s).seen_by(viewer) for s in stored]
+        whole = self.open_book(game_id)
+        events = [self.seen(recorded_from(s), viewer, whole) for s in stored]
         last = stored[-1].version if stored else None
         return {
             "game_id": game_id,
@@ -194,6 +208,7 @@ class GameQueries:
     def export(self, game_id: str, viewer: int | None) -> Iterator[str]:
         """Every event up to now as `viewer` may see it, one JSON document per line."""
         current = self.store.version(game_id)
+        whole = self.open_book(game_id)
 
         def lines() -> Iterator[str]:
             start = 1
@@ -202,7 +217,7 @@ class GameQueries:
                 if not page:
                     return
                 for stored in page:
-                    yield canonical_json(recorded_from(stored).seen_by(viewer)) + "\n"
+                    yield canonical_json(self.seen(recorded_from(stored), viewer, whole)) + "\n"
                 start = page[-1].version + 1
 
         return lines()
@@ -234,9 +249,10 @@ class GameQueries:
                     if not page:
                         yield Frame.comment("keep-alive")
                         continue
+                whole = self.open_book(game_id)
                 for stored in page:
                     recorded = recorded_from(stored)
-                    data = canonical_json(recorded.seen_by(viewer))
+                    data = canonical_json(self.seen(recorded, viewer, whole))
                     yield Frame.event(recorded.version, recorded.event.type, data)
                     last = recorded.version
 
@@ -249,7 +265,7 @@ class GameQueries:
         if not 1 <= version <= current:
             raise EventNotFound(version, current)
         recorded = recorded_from(self.store.read(game_id, version, version)[0])
-        seen = recorded.seen_by(viewer)
+        seen = self.seen(recorded, viewer, self.open_book(game_id))
         rules = self.games.ruleset_of(game_id)
         data = seen["data"]
         cited = [rule_entry(rules, rule) for rule in recorded.event.cites]
@@ -318,7 +334,7 @@ class GameQueries:
         """The whole position (every seat's hidden items included) as a document a sandbox can
         start from. Only once the game is finished, when nothing is left to hide."""
         rules, now = self.games.load(game_id)
-        if not rules.is_over(now.state):
+        if not rules.is_over(now.state) or now.seed_revealed is None:
             raise GameNotFinished(game_id, now.version)
         _, game = self._game(game_id, at)
         return {

@@ -46,6 +46,8 @@ class RedisServer:
     unix_socket: Path | None = None
     fsync: str = "always"
     host: str = "127.0.0.1"
+    inherited_fds: tuple[int, ...] = ()
+    """Descriptors the server keeps open for its life (a data directory's lock)."""
     process: subprocess.Popen[bytes] | None = field(default=None, init=False)
 
     @property
@@ -94,7 +96,10 @@ class RedisServer:
         if self.unix_socket is None and not self.port:
             self.port = free_port(self.host)
         self.process = subprocess.Popen(
-            self.command_line(), stdin=subprocess.DEVNULL, start_new_session=True
+            self.command_line(),
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            pass_fds=self.inherited_fds,
         )
         self._wait_until_ready(timeout)
         return self

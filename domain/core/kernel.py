@@ -94,7 +94,8 @@ class Game(Generic[S]):
     """The commands that may still be undone, oldest first: the acting seat's in sequential
     play, every committed seat's sealed commands of an open simultaneous round."""
     barrier_command: str = ""
-    """A command that drew chance or revealed something: none of its events may be undone."""
+    """A command that drew chance or revealed something (`command_key`: actor and id): none of
+    its events may be undone."""
     proposal: Proposal | None = None
     last_commands: tuple[int, ...] = ()
     """Per seat, the first version of its most recent command (0: none yet)."""
@@ -353,18 +354,25 @@ def _undo_bookkeeping(
     if not isinstance(actor, int):
         return (), "", last
     undoable, barrier = game.undoable, game.barrier_command
+    this = command_key(actor, command_id)
     top = undoable[-1] if undoable else None
-    continues_top = top is not None and top.command_id == command_id
-    if not continues_top and command_id != barrier and 0 <= actor < len(last):
+    continues_top = top is not None and top.command_id == command_id and top.seat == actor
+    if not continues_top and this != barrier and 0 <= actor < len(last):
         last = (*last[:actor], version, *last[actor + 1 :])
-    if command_id == barrier or is_barrier(recorded):
-        return (), command_id, last
+    if this == barrier or is_barrier(recorded):
+        return (), this, last
     if top is not None and continues_top:
         extended = UndoStep(top.seat, command_id, top.from_version, version, top.scope)
         return (*undoable[:-1], extended), "", last
     scope = scope_key(ruleset, game.state)
     kept = undoable if top is not None and top.scope == scope else ()
     return (*kept, UndoStep(actor, command_id, version, version, scope)), "", last
+
+
+def command_key(actor: Actor, command_id: str) -> str:
+    """A command's identity in the game: its actor and its id (two seats may give one id, such
+    as an idempotency key each chose; neither holds a space)."""
+    return f"{actor} {command_id}"
 
 
 def fold_decided(
@@ -375,7 +383,9 @@ def fold_decided(
     The undo bookkeeping reads the state only at a command's first event: the state decided
     on."""
     if state is None or any(
-        isinstance(r.event, _KERNEL_AND_TABLE_EVENTS) or r.command_id != recorded[0].command_id
+        isinstance(r.event, _KERNEL_AND_TABLE_EVENTS)
+        or r.command_id != recorded[0].command_id
+        or r.actor != recorded[0].actor
         for r in recorded
     ):
         return replay(ruleset, recorded, game)
@@ -398,8 +408,9 @@ def _folded_command(
     first, final = run[0], run[-1]
     command_id = first.command_id
     undoable, barrier, last = _undo_bookkeeping(ruleset, game, first)
-    if barrier != command_id and any(is_barrier(r) for r in run[1:]):
-        undoable, barrier = (), command_id
+    this = command_key(first.actor, command_id)
+    if barrier != this and any(is_barrier(r) for r in run[1:]):
+        undoable, barrier = (), this
     elif undoable and len(run) > 1:
         top = undoable[-1]
         extended = UndoStep(top.seat, command_id, top.from_version, final.version, top.scope)
@@ -514,9 +525,7 @@ def decide_table(ruleset: Ruleset[S], game: Game[S], actor: Actor, command: Comm
             raise IllegalAction("only the game's admin may order a rewind", rule)
         target = _rewind_target(ruleset, game, command.arg("to_version"), rule)
         return [
-            GameRewound(
-                rule=rule, from_version=target + 1, to_version=game.version, ordered_by=ADMIN
-            )
+            GameRewound(rule=rule, to_version=target, undone_through=game.version, ordered_by=ADMIN)
         ]
     if not isinstance(actor, int):
         raise IllegalAction(f"{command.type} is for seats", rule)
@@ -532,10 +541,10 @@ def decide_table(ruleset: Ruleset[S], game: Game[S], actor: Actor, command: Comm
             )
         # The last undoable command takes everything after it back with it (as ever); a sealed
         # command with other seats' commands after it, exactly its own versions.
-        to_version = game.version if step is game.undoable[-1] else step.to_version
+        through = game.version if step is game.undoable[-1] else step.to_version
         return [
             ActionsUndone(
-                rule=rule, seat=seat, from_version=step.from_version, to_version=to_version
+                rule=rule, seat=seat, undone_from=step.from_version, undone_through=through
             )
         ]
     if command.type == PROPOSE_REWIND:
@@ -554,8 +563,8 @@ def decide_table(ruleset: Ruleset[S], game: Game[S], actor: Actor, command: Comm
         events.append(
             GameRewound(
                 rule=rule,
-                from_version=proposal.to_version + 1,
-                to_version=game.version + 1,
+                to_version=proposal.to_version,
+                undone_through=game.version + 1,
                 ordered_by="table",
             )
         )

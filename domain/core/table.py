@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
-from domain.core.messages import Command, Event, Recorded, event
+from domain.core.messages import Command, Event, Recorded, event, upcaster
 from domain.core.ruleset import ArgSpec, CommandSpec
 from domain.core.turns import SealedCommand
 
@@ -47,13 +47,22 @@ TABLE_COMMAND_SPECS: tuple[CommandSpec, ...] = (
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ActionsUndone(Event):
-    """The seat took back its own last command: versions from_version..to_version no longer
+    """The seat took back its own last command: versions undone_from..undone_through no longer
     count (under sealed, simultaneous play exactly its command's versions, other seats' later
-    commands staying)."""
+    commands staying).
+
+    Schema 2 (schema 1 named the range `from_version`..`to_version`, where `to_version` was the
+    last version taken back, not a version returned to)."""
+
+    SCHEMA_VERSION: ClassVar[int] = 2
 
     seat: int
-    from_version: int
-    to_version: int
+    undone_from: int
+    undone_through: int
+
+    @property
+    def skipped(self) -> tuple[int, int]:
+        return self.undone_from, self.undone_through
 
 
 @event
@@ -75,12 +84,40 @@ class RewindAnswered(Event):
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GameRewound(Event):
-    """Versions from_version..to_version no longer count: the game stands as after
-    from_version - 1. `ordered_by` is `table` (every seat accepted) or `admin`."""
+    """The game stands again as it stood after `to_version` (the version returned to, as in
+    `RewindProposed` and the rewind commands): versions to_version + 1..undone_through no longer
+    count. `ordered_by` is `table` (every seat accepted) or `admin`.
 
-    from_version: int
+    Schema 2 (schema 1 named the range taken back `from_version`..`to_version`, so that its
+    `to_version` was the last version taken back, not the version returned to)."""
+
+    SCHEMA_VERSION: ClassVar[int] = 2
+
     to_version: int
+    undone_through: int
     ordered_by: str
+
+    @property
+    def skipped(self) -> tuple[int, int]:
+        return self.to_version + 1, self.undone_through
+
+
+@upcaster("ActionsUndone", 1)
+def _undo_range_named_undone(data: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "seat": data["seat"],
+        "undone_from": data["from_version"],
+        "undone_through": data["to_version"],
+    }
+
+
+@upcaster("GameRewound", 1)
+def _rewind_names_the_version_returned_to(data: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "to_version": data["from_version"] - 1,
+        "undone_through": data["to_version"],
+        "ordered_by": data["ordered_by"],
+    }
 
 
 TABLE_EVENTS = (ActionsUndone, RewindProposed, RewindAnswered, GameRewound)
@@ -110,7 +147,7 @@ def skipped_ranges(events: Iterable[Recorded]) -> list[tuple[int, int]]:
     for recorded in events:
         ev = recorded.event
         if isinstance(ev, ActionsUndone | GameRewound):
-            ranges.append((ev.from_version, ev.to_version))
+            ranges.append(ev.skipped)
     return ranges
 
 

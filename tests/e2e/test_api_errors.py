@@ -159,10 +159,13 @@ def test_a_token_of_another_game_is_a_403(api, game):
     error_of(state, 403)
 
 
-def test_only_the_admin_may_export_positions_and_make_sandboxes(api, game):
+def test_nobody_may_export_a_position_while_the_game_is_played_and_only_the_admin_sandboxes(
+    api, game
+):
     seat = bearer(game["seat_tokens"][0])
-    error_of(api.get(f"/games/{game['game_id']}/position", headers=seat), 403)
-    error_of(api.get(f"/games/{game['game_id']}/position"), 401)
+    for headers in (seat, {}, bearer(game["admin_token"])):
+        refused = api.get(f"/games/{game['game_id']}/position", headers=headers)
+        assert error_of(refused, 409)["code"] == "game_not_finished"
     sandbox = api.post(f"/games/{game['game_id']}/sandbox", json={}, headers=seat)
     error_of(sandbox, 403)
 

@@ -36,6 +36,8 @@ class Probe:
         own = {token} if token else set()
         self.foreign_tokens = {game["admin_token"], *game["seat_tokens"]} - own
         self.answers = 0
+        self.open_book = False
+        """Set once the game is finished and its seed revealed: every event then reads in full."""
 
     def check_text(self, text: str) -> None:
         self.answers += 1
@@ -48,7 +50,9 @@ class Probe:
         self.check_text(json.dumps(body))
         for bid in toy_bids_seen(body):
             data = bid["data"] if "data" in bid else bid["inputs"]["data"]  # event or explanation
-            if data["seat"] != self.viewer:
+            if self.open_book:
+                assert "chips" in data and not bid.get("redacted"), "hidden after the end"
+            elif data["seat"] != self.viewer:
                 assert "chips" not in data, f"seat {data['seat']}'s bid shown to {self.viewer}"
                 assert bid["redacted"] is True and "draws" not in bid
         views = [body.get("view")] if isinstance(body, dict) and "view" in body else []
@@ -74,7 +78,8 @@ class Probe:
         self.get(f"/games/{self.game_id}/position")
 
     def history(self, version: int) -> None:
-        """Everything this caller can ask about the past, once the game has ended."""
+        """Everything this caller can ask about the past, once the game has ended (when every
+        event reads in full to everyone)."""
         for at in range(1, version + 1):
             self.get(f"/games/{self.game_id}/state?at={at}")
             self.get(f"/games/{self.game_id}/events/{at}/explain")
@@ -126,6 +131,7 @@ def test_no_endpoint_shows_another_seats_sealed_bid_or_the_seed(api, vault):
             # refusals must not leak either: bidding again, or bidding what one does not have
             act(api, game, seat, {"command": {"type": "bid", "chips": 99}}, probes)
         for probe in probes.values():
+            probe.open_book = True  # finished, its seed revealed: nothing is hidden any more
             probe.history(summary["version"])
             answers += probe.answers
     assert answers > 1000

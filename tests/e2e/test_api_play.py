@@ -128,6 +128,27 @@ def test_the_same_idempotency_key_and_body_give_the_same_answer_and_append_once(
     assert other.get_json()["current_version"] == 3
 
 
+def test_another_seat_may_reuse_a_key_and_gets_its_own_answer_each_seat_its_first(api):
+    game = create_toy(api, players=3)
+    url = f"/games/{game['game_id']}/commands"
+
+    def post(seat: int, chips: int):
+        headers = {**bearer(game["seat_tokens"][seat]), "Idempotency-Key": "my-move"}
+        return api.post(url, json={"command": {"type": "bid", "chips": chips}}, headers=headers)
+
+    zero, two = post(0, 2), post(2, 1)
+    assert (zero.status_code, two.status_code) == (201, 201), two.get_json()
+    assert [e["actor"] for e in two.get_json()["events"]] == [2]
+    assert two.get_json()["version"] == zero.get_json()["version"] + 1
+    zero_again, two_again = post(0, 2), post(2, 1)
+    assert (zero_again.status_code, two_again.status_code) == (200, 200)
+    assert zero_again.get_json() == zero.get_json()
+    assert two_again.get_json() == two.get_json()
+    assert api.get(f"/games/{game['game_id']}").get_json()["version"] == two.get_json()["version"]
+    reused = post(2, 3)
+    assert reused.status_code == 409 and reused.get_json()["code"] == "idempotency_key_reused"
+
+
 def test_the_state_at_a_past_version_is_the_view_of_that_moment(api):
     game = create_toy(api, players=2, rounds=1)
     rng = random.Random(3)

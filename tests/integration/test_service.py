@@ -12,6 +12,7 @@ from domain.core.messages import Command, Recorded
 from service.auth import role_of
 from service.chance import verify_commitment, verify_draw
 from service.games import GameService, StateCache, VersionOutOfRange
+from store import keys
 from store.redis_store import GameNotFound, IdempotencyKeyReused, TokenHashes, VersionConflict
 from tests.support.toy import SealedBids
 
@@ -91,6 +92,57 @@ def test_the_same_idempotency_key_gives_the_same_result_even_after_other_command
     assert service.store.version(created.game_id) == 4
     with pytest.raises(IdempotencyKeyReused):
         service.handle(created.game_id, 0, bid(2), idempotency_key="k-1")
+
+
+def test_idempotency_keys_are_scoped_per_seat_each_seat_getting_its_own_first_result(service):
+    created = service.create_game("toy-sealed-bids", PLAYERS)
+    game_id = created.game_id
+    zero = service.handle(game_id, 0, bid(1), idempotency_key="same-key")
+    two = service.handle(game_id, 2, bid(3), idempotency_key="same-key")
+    assert not two.duplicate, "seat 2's key is its own, whatever seat 0 used"
+    assert [r.actor for r in two.events] == [2] and two.version == zero.version + 1
+    again_zero = service.handle(game_id, 0, bid(1), idempotency_key="same-key")
+    again_two = service.handle(game_id, 2, bid(3), idempotency_key="same-key")
+    assert again_zero.duplicate and again_two.duplicate
+    assert [r.as_dict() for r in again_zero.events] == [r.as_dict() for r in zero.events]
+    assert [r.as_dict() for r in again_two.events] == [r.as_dict() for r in two.events]
+    assert service.store.version(game_id) == two.version, "the repeats appended nothing"
+    with pytest.raises(IdempotencyKeyReused):
+        service.handle(game_id, 2, bid(2), idempotency_key="same-key")
+
+
+def test_two_seats_commands_under_one_key_stay_two_commands_for_undo(service):
+    """Sealed bids: seat 0 and then seat 1 bid under the same key; seat 1's undo takes back
+    its own bid only, and seat 0 can still undo its own."""
+    created = service.create_game("toy-sealed-bids", PLAYERS)
+    game_id = created.game_id
+    zero = service.handle(game_id, 0, bid(1), idempotency_key="mine")
+    one = service.handle(game_id, 1, bid(2), idempotency_key="mine")
+    undone = service.handle(game_id, 1, Command.of("undo"))
+    data = undone.events[0].as_dict()["data"]
+    assert (data["undone_from"], data["undone_through"]) == (one.version, one.version)
+    _, game = service.load(game_id)
+    assert game.state.sealed == {0: 1}
+    undone_zero = service.handle(game_id, 0, Command.of("undo"))
+    data = undone_zero.events[0].as_dict()["data"]
+    assert data["undone_from"] == zero.version
+    _, game = service.load(game_id)
+    assert game.state.sealed == {}
+
+
+def test_a_key_recorded_before_keys_were_scoped_still_answers_its_own_seat_only(service, client):
+    created = service.create_game("toy-sealed-bids", PLAYERS)
+    game_id = created.game_id
+    first = service.handle(game_id, 0, bid(1), idempotency_key="old-key")
+    records = keys.idempotency(game_id)
+    client.hset(records, "old-key", client.hget(records, "0 old-key"))  # as stored before
+    client.hdel(records, "0 old-key")
+    again = service.handle(game_id, 0, bid(1), idempotency_key="old-key")
+    assert again.duplicate and [r.version for r in again.events] == [first.version]
+    with pytest.raises(IdempotencyKeyReused):
+        service.handle(game_id, 0, bid(2), idempotency_key="old-key")
+    other = service.handle(game_id, 2, bid(2), idempotency_key="old-key")
+    assert not other.duplicate and [r.actor for r in other.events] == [2]
 
 
 def play_to_the_end(service, game_id):

@@ -76,7 +76,7 @@ def test_a_seat_undoes_its_own_last_placement_and_the_log_keeps_it(service):
     undone = service.handle(created.game_id, seat, UNDO)
     event = undone.events[0].event
     assert isinstance(event, ActionsUndone)
-    assert (event.from_version, event.to_version) == (before.version + 1, outcome.version)
+    assert (event.undone_from, event.undone_through) == (before.version + 1, outcome.version)
     assert event.rule == RULE
     _, after = service.load(created.game_id)
     assert after.state == before.state
@@ -125,7 +125,7 @@ def test_repeating_an_invasion_after_a_rewind_rolls_the_same_dice(service):
     last = service.handle(created.game_id, others[-1], Command.of("accept_rewind"))
     rewound = last.events[-1].event
     assert isinstance(rewound, GameRewound) and rewound.ordered_by == "table"
-    assert rewound.from_version == before.version + 1
+    assert rewound.to_version == before.version, "to_version is the version returned to"
     _, now = service.load(created.game_id)
     assert now.state == before.state and now.draws == before.draws
     again = service.handle(created.game_id, seat, command)
@@ -192,7 +192,7 @@ def test_under_simultaneous_play_a_seat_undoes_its_sealed_bid_and_a_later_seats_
         service.handle(game_id, 2, UNDO)
     undone = service.handle(game_id, 0, UNDO).events[0].event
     assert isinstance(undone, ActionsUndone)
-    assert (undone.from_version, undone.to_version) == (first.version, first.version)
+    assert (undone.undone_from, undone.undone_through) == (first.version, first.version)
     rules, game = service.load(game_id)
     assert game.state.sealed == {1: 1}
     assert rules.awaited_seats(game.state) == {0, 2}
@@ -237,7 +237,7 @@ def test_over_http_each_seat_may_undo_its_own_sealed_bid_and_no_other_seats(api)
     assert status == 201
     (event,) = undone["events"]
     assert event["type"] == "ActionsUndone"
-    assert event["data"]["from_version"] == event["data"]["to_version"] == first["version"]
+    assert event["data"]["undone_from"] == event["data"]["undone_through"] == first["version"]
     assert api.get(f"/games/{game_id}").get_json()["awaiting"] == [0, 2]
     seen_by_1 = api.get(f"/games/{game_id}/state", headers=bearer(tokens[1])).get_json()
     seen_by_0 = api.get(f"/games/{game_id}/state", headers=bearer(tokens[0])).get_json()

@@ -386,6 +386,11 @@ class Oracle:
         self._items(where, text, moment.hidden_in_events(viewer), moment, viewer)
         self._envelope(where, version, served, viewer, served.get("draws") or [])
 
+    def event_in_full(self, where: str, text: str, own_token: str | None) -> None:
+        """An event or explanation served once the game is over and its seed revealed: whole
+        to everyone (no hidden items left), but never another caller's token."""
+        self._common(where, text, own_token, seed_public=True)
+
     def explanation(self, where: str, text: str, viewer: int | None, own_token: str | None) -> None:
         body = json.loads(text)
         version = body["version"]

@@ -175,7 +175,7 @@ def test_a_seat_may_undo_its_sealed_bid_while_the_other_seat_has_committed_after
     assert UNDO in table_actions(table.rules, table.game, 0)
     (undone,) = table.play(0, UNDO)
     assert isinstance(undone.event, ActionsUndone)
-    assert (undone.event.seat, undone.event.from_version, undone.event.to_version) == (
+    assert (undone.event.seat, undone.event.undone_from, undone.event.undone_through) == (
         0,
         first.version,
         first.version,
@@ -196,7 +196,10 @@ def test_the_seat_that_committed_later_may_undo_its_own_while_the_earlier_bid_st
     table.play(0, bid(3))
     (second,) = table.play(1, bid(1))
     (undone,) = table.play(1, UNDO)
-    assert (undone.event.from_version, undone.event.to_version) == (second.version, second.version)
+    assert (undone.event.undone_from, undone.event.undone_through) == (
+        second.version,
+        second.version,
+    )
     assert table.state.sealed == {0: 3}
     assert table.awaited() == {1, 2}
     assert can_undo(table.rules, table.game, 0)
@@ -346,5 +349,61 @@ def test_where_commands_do_not_stand_apart_only_the_last_commands_seat_may_undo(
     with pytest.raises(IllegalAction):
         table.play(0, UNDO)
     (undone,) = table.play(1, UNDO)
-    assert (undone.event.from_version, undone.event.to_version) == (second.version, second.version)
+    assert (undone.event.undone_from, undone.event.undone_through) == (
+        second.version,
+        second.version,
+    )
     assert can_undo(table.rules, table.game, 0)
+
+
+def schema_1(envelope: dict) -> dict:
+    """An undo or rewind as logs recorded it before schema 2: the range taken back as
+    `from_version`..`to_version`."""
+    data = envelope["data"]
+    if envelope["type"] == "ActionsUndone":
+        old = {"seat": data["seat"], "from_version": data["undone_from"]}
+        old["to_version"] = data["undone_through"]
+    else:
+        old = {"from_version": data["to_version"] + 1, "to_version": data["undone_through"]}
+        old["ordered_by"] = data["ordered_by"]
+    return {**envelope, "schema_version": 1, "data": old}
+
+
+def test_a_rewind_names_the_version_it_returns_to_as_to_version_like_its_proposal():
+    table = Table()
+    table.play(0, bid(3))
+    (second,) = table.play(1, bid(1))
+    proposed, *_ = table.play(2, Command.of("propose_rewind", to_version=second.version - 1))
+    table.play(0, Command.of("accept_rewind"))
+    *_, rewound = table.play(1, Command.of("accept_rewind"))
+    assert proposed.event.to_version == second.version - 1
+    assert rewound.event.to_version == second.version - 1, "the version returned to"
+    assert rewound.event.undone_through == rewound.version - 1, "through the last answer"
+    assert rewound.as_dict()["data"] == {
+        "to_version": second.version - 1,
+        "undone_through": rewound.version - 1,
+        "ordered_by": "table",
+    }
+    assert rewound.as_dict()["schema_version"] == 2
+    table.game = replay(table.rules, table.log)
+    assert table.state.sealed == {0: 3}, "seat 1's bid no longer counts"
+
+
+def test_undos_and_rewinds_stored_in_schema_1_read_as_the_same_events_and_replay_alike():
+    table = Table()
+    table.play(0, bid(3))
+    table.play(1, bid(1))
+    table.play(1, UNDO)
+    (again,) = table.play(1, bid(2))
+    table.play("admin", Command.of("order_rewind", to_version=again.version - 1))
+    table.game = replay(table.rules, table.log)
+    table.play(1, bid(4))
+    kinds = {"ActionsUndone", "GameRewound"}
+    old_log = [
+        Recorded.from_dict(schema_1(r.as_dict()) if r.event.type in kinds else r.as_dict())
+        for r in table.log
+    ]
+    assert sum(r.event.type in kinds for r in old_log) == 2
+    assert [r.event for r in old_log] == [r.event for r in table.log]
+    assert replay(table.rules, old_log) == table.game
+    assert table.state.sealed == {0: 3, 1: 4}
