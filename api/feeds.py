@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response, current_app, url_for
 from flask.typing import ResponseReturnValue
 
-from api.context import access, queries
+from api.context import access, games, queries
 from api.docs import Header, route
 from api.errors import translate
 from api.inputs import bearer_token, last_event_id, query
@@ -18,8 +18,11 @@ from schemas.api import (
     FeedQuerySchema,
     FeedSchema,
     StreamQuerySchema,
+    StreamTicketSchema,
 )
 from schemas.instances import one
+from service import tickets
+from service.access import Caller, NotAuthenticated
 from service.queries import Frame
 
 bp = Blueprint("feeds", __name__)
@@ -93,9 +96,10 @@ def export_events(game_id: str) -> ResponseReturnValue:
 def stream_events(game_id: str) -> ResponseReturnValue:
     """Sends each event once and in order, from version `from` (default 1) or after the
     `Last-Event-ID` header, then each new event as it is appended. The stream ends once the
-    game is finished and every event has been sent."""
-    caller = access().identify(game_id, bearer_token())
+    game is finished and every event has been sent. A seat's private feed: its token as a
+    bearer token, or a stream ticket as `?ticket=` (for EventSource, 401 once it expired)."""
     args = query(StreamQuerySchema)
+    caller = stream_caller(game_id, args.get("ticket"))
     resume = last_event_id()
     after = resume if resume is not None else max(args.get("from_", 1) - 1, 0)
     frames = queries().stream(game_id, caller.viewer, after, current_app.config["SSE_HEARTBEAT_S"])
@@ -104,6 +108,44 @@ def stream_events(game_id: str) -> ResponseReturnValue:
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+
+
+def stream_caller(game_id: str, ticket: str | None) -> Caller:
+    """Who follows the stream: the bearer token's caller, or the seat a valid ticket names."""
+    token = bearer_token()
+    if ticket is None:
+        return access().identify(game_id, token)
+    if token is not None:
+        raise NotAuthenticated("send a bearer token or a stream ticket, not both")
+    access().identify(game_id, None)  # 404 for a game that does not exist
+    try:
+        named = tickets.check(ticket, game_id, games().vault.seed)
+    except tickets.TicketRefused as refused:
+        raise NotAuthenticated(str(refused)) from None
+    return Caller("seat", named.seat)
+
+
+@route(
+    bp,
+    "/games/<game_id>/stream-tickets",
+    "POST",
+    summary="Get a short-lived ticket to follow the stream from a browser",
+    response=StreamTicketSchema,
+    status=201,
+    errors=(401, 403, 404),
+    auth=True,
+    tags=TAGS,
+)
+def issue_stream_ticket(game_id: str) -> ResponseReturnValue:
+    """For a seat: a ticket that opens this seat's private stream for 60 seconds, to pass as
+    `?ticket=` where no Authorization header can be sent (a browser's EventSource). The seat
+    token itself never goes into a URL."""
+    caller = access().seat(game_id, bearer_token())
+    assert caller.seat is not None
+    ticket, expires_at = tickets.issue(games().vault.seed(game_id), game_id, caller.seat)
+    stream_url = url_for("feeds.stream_events", game_id=game_id, ticket=ticket)
+    body = {"ticket": ticket, "expires_at": expires_at, "seat": caller.seat}
+    return one(StreamTicketSchema).dump(body | {"stream_url": stream_url}), 201
 
 
 def ending_cleanly(frames: Iterator[Frame]) -> Iterator[Frame]:

@@ -233,6 +233,23 @@ class StreamQuerySchema(StrictSchema):
         data_key="from",
         metadata={"description": "First version to send (the Last-Event-ID header wins)."},
     )
+    ticket = fields.String(
+        validate=validate.Length(min=1, max=512),
+        metadata={
+            "description": "A stream ticket (POST /games/{game_id}/stream-tickets) for a "
+            "browser's EventSource, which cannot send the seat token in a header; never put "
+            "the token itself in a URL."
+        },
+    )
+
+
+class StreamTicketSchema(Schema):
+    ticket = fields.String(required=True, metadata={"description": "Pass as `?ticket=`."})
+    expires_at = fields.Float(
+        required=True, metadata={"description": "Unix time after which it opens nothing."}
+    )
+    seat = fields.Integer(required=True)
+    stream_url = fields.String(required=True, metadata={"description": "The stream, ticketed."})
 
 
 class DrawSchema(Schema):

@@ -1,0 +1,84 @@
+"""A browser's EventSource cannot send the seat token in a header: a seat trades its token for a
+short-lived stream ticket and follows its private feed with `?ticket=`; the token never goes
+into a URL."""
+
+from __future__ import annotations
+
+from itertools import islice
+from urllib.parse import parse_qs, urlparse
+
+from service import tickets
+from tests.support.api import bearer, create_toy, sse_frames
+
+
+def bid_made(api):
+    """A 2-player toy game in which the seat the game awaits first has sealed a bid."""
+    game = create_toy(api, players=2)
+    game_id = game["game_id"]
+    summary = api.get(f"/games/{game_id}").get_json()
+    seat = summary["awaiting"][0]
+    token = game["seat_tokens"][seat]
+    api.post(
+        f"/games/{game_id}/commands",
+        json={"command": {"type": "bid", "chips": 1}},
+        headers=bearer(token),
+    )
+    return game, seat, token
+
+
+def first_events(api, url, count):
+    response = api.get(url, buffered=False)
+    assert response.status_code == 200, response.get_json()
+    frames = [f for f in islice(sse_frames(response.response), 40) if f.id is not None]
+    response.close()
+    return frames[:count], response
+
+
+def test_a_seat_follows_its_private_feed_with_a_ticket_and_no_token_in_the_url(api):
+    game, seat, token = bid_made(api)
+    game_id = game["game_id"]
+    issued = api.post(f"/games/{game_id}/stream-tickets", headers=bearer(token))
+    assert issued.status_code == 201
+    body = issued.get_json()
+    assert body["seat"] == seat and token not in body["ticket"] and token not in body["stream_url"]
+    assert parse_qs(urlparse(body["stream_url"]).query)["ticket"] == [body["ticket"]]
+    version = api.get(f"/games/{game_id}").get_json()["version"]
+    mine, _ = first_events(api, body["stream_url"], version)
+    public, _ = first_events(api, f"/games/{game_id}/stream", version)
+    (bid,) = [f for f in mine if f.event == "ToyBidSealed"]
+    (hidden,) = [f for f in public if f.event == "ToyBidSealed"]
+    assert bid.data["data"]["chips"] == 1 and not bid.data.get("redacted")
+    assert hidden.data.get("redacted") is True and "chips" not in hidden.data["data"]
+
+
+def test_a_ticket_is_refused_when_tampered_expired_or_for_another_game(api, vault):
+    game, seat, token = bid_made(api)
+    game_id = game["game_id"]
+    ticket = api.post(f"/games/{game_id}/stream-tickets", headers=bearer(token)).get_json()[
+        "ticket"
+    ]
+    payload, _, signature = ticket.partition(".")
+    forged = payload + "." + ("0" if signature[0] != "0" else "1") + signature[1:]
+    other = create_toy(api, players=2)["game_id"]
+    expired, _ = tickets.issue(vault.seed(game_id), game_id, seat, now=0)
+    for url in (
+        f"/games/{game_id}/stream?ticket={forged}",
+        f"/games/{other}/stream?ticket={ticket}",
+        f"/games/{game_id}/stream?ticket={expired}",
+        f"/games/{game_id}/stream?ticket=not-a-ticket",
+    ):
+        response = api.get(url)
+        assert response.status_code == 401, url
+        assert response.get_json()["code"] == "unauthenticated"
+
+
+def test_only_a_seat_gets_a_ticket_and_a_ticket_with_a_token_is_refused(api):
+    game, _, token = bid_made(api)
+    game_id = game["game_id"]
+    assert api.post(f"/games/{game_id}/stream-tickets").status_code == 401
+    admin = api.post(f"/games/{game_id}/stream-tickets", headers=bearer(game["admin_token"]))
+    assert admin.status_code == 403
+    ticket = api.post(f"/games/{game_id}/stream-tickets", headers=bearer(token)).get_json()
+    both = api.get(f"/games/{game_id}/stream?ticket={ticket['ticket']}", headers=bearer(token))
+    assert both.status_code == 401
+    assert api.post("/games/nope/stream-tickets", headers=bearer(token)).status_code in (403, 404)
