@@ -124,6 +124,7 @@ def creation_events(
     chosen = ruleset.check_options(options)
     created = GameCreated(
         rule=ruleset.setup_rule,
+        cites=ruleset.setup_cites,
         ruleset=ruleset.name,
         players=tuple(players),
         options=chosen,

@@ -144,6 +144,8 @@ class Ruleset(ABC, Generic[S]):
     """Rule id cited when anything is played after the game has ended."""
     setup_rule: ClassVar[str]
     """Rule id cited for refused player counts (and options, when `options_rule` is empty)."""
+    setup_cites: ClassVar[tuple[str, ...]] = ()
+    """Rule ids that fix the state a game starts in (cited by GameCreated)."""
     options_rule: ClassVar[str] = ""
     """Rule id cited for unknown or ill-typed options (an option may name its own rule)."""
     chance_rule: ClassVar[str] = ""

@@ -126,6 +126,10 @@ def command_specs(pack: HotwPack) -> tuple[CommandSpec, ...]:
     return tuple(_COMMANDS[name].spec(pack) for name in sorted(_COMMANDS))
 
 
-def refused(message: str, rule: str, command: Command) -> RuleViolation:
-    """A refusal of `command` citing the shared rule key `rule`."""
-    return IllegalAction(message, rule, {"command": command.as_dict()})
+def refused(message: str, rule: str, command: Command, also: tuple[str, ...] = ()) -> RuleViolation:
+    """A refusal of `command` citing the shared rule key `rule` (and the keys `also`, the other
+    rules that decide it, listed under `cites`)."""
+    context: dict[str, object] = {"command": command.as_dict()}
+    if also:
+        context["cites"] = list(also)
+    return IllegalAction(message, rule, context)

@@ -103,7 +103,13 @@ class HotwRuleset(Ruleset[HotwState]):
     def refusal(self, state: HotwState, seat: int, command: Command) -> RuleViolation:
         refusal = actions.why_not(self.pack, state, seat, command)
         if refusal is not None:
-            refusal.rule = self.pack.edition.cite(refusal.rule)
+            cite = self.pack.edition.cite
+            refusal.rule = cite(refusal.rule)
+            if "cites" in refusal.context:
+                refusal.context = {
+                    **refusal.context,
+                    "cites": [cite(key) for key in refusal.context["cites"]],
+                }
             return refusal
         return RuleViolation(
             f"{command.type!r} is not a legal action for seat {seat} now",

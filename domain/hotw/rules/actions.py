@@ -146,8 +146,34 @@ def apply_command(ctx: Ctx, seat: int, command: Command) -> None:
     rule.do(ctx, seat, command)
 
 
+def why_not_choose_land(
+    pack: HotwPack, state: HotwState, seat: int, command: Command
+) -> RuleViolation | None:
+    """A monument's land: never one holding a monument already, else by the placement order."""
+    task = state.agenda[-1] if state.agenda else None
+    if not isinstance(task, MonumentTask) or seat != task.seat:
+        return None
+    land = str(command.arg("land"))
+    if Building.MONUMENT in state.land(land).buildings:
+        return refused(
+            "a land never holds more than one monument",
+            "monuments.one-per-land",
+            command,
+            ("buildings.one-of-each",),
+        )
+    return refused(
+        "a monument goes in the start-land if possible, else in a land with a city, else in "
+        "any Empire land",
+        "monuments.placement",
+        command,
+    )
+
+
 @declares(
-    "choose_land", "Choose a land for the process awaiting it.", Arg("land", "A land id.", lands)
+    "choose_land",
+    "Choose a land for the process awaiting it.",
+    Arg("land", "A land id.", lands),
+    why_not=why_not_choose_land,
 )
 @declares(
     "choose_area", "Choose an area for the effect awaiting it.", Arg("area", "An area id.", areas)

@@ -68,6 +68,7 @@ def reduce_buildings(ctx: Ctx, land: str, rule: str = "building-reduction.when")
         steps = [
             *(["building-reduction.fort-first"] if Building.FORT in removed else []),
             *(["building-reduction.one-step"] if set(removed) - {Building.FORT} else []),
+            "buildings.remove-to-supply",
         ]
         ctx.emit(
             BuildingReduced(
@@ -87,7 +88,16 @@ def plunder(ctx: Ctx, seat: int, land: str, rule: str) -> None:
     """A barbarian collects the value of the buildings before reduction (plunder.value)."""
     gold = building_value(ctx.state.land(land).buildings, ctx.pack.edition.building_gold)
     if gold:
-        ctx.emit(BuildingsPlundered(rule=ctx.cite(rule), seat=seat, land=land, gold=gold))
+        barbarian = (
+            ("plunder.events",)
+            if rule == "events.plunder"
+            else ("plunder.barbarian-icon", "empires.barbarian.plunders")
+        )
+        ctx.emit(
+            BuildingsPlundered(
+                rule=ctx.cite(rule), cites=ctx.cites(*barbarian), seat=seat, land=land, gold=gold
+            )
+        )
 
 
 def enemy_lands_holding(state: HotwState, seat: int, building: Building) -> list[str]:
@@ -115,7 +125,14 @@ def place_building(ctx: Ctx, seat: int, building: Building, land: str, rule: str
     if building in ctx.state.land(land).buildings:
         return
     if ctx.state.supply.get(building.value, 0) > 0:
-        ctx.emit(BuildingPlaced(rule=ctx.cite(rule), land=land, building=building.value))
+        ctx.emit(
+            BuildingPlaced(
+                rule=ctx.cite(rule),
+                cites=building_sources(ctx, building, rule),
+                land=land,
+                building=building.value,
+            )
+        )
         return
     sources = enemy_lands_holding(ctx.state, seat, building)
     if not sources:
@@ -149,7 +166,20 @@ def take_building(ctx: Ctx, seat: int, source: str, building: Building, land: st
             rule=ctx.cite(rule), seat=seat, land=source, building=building.value, city_added=city
         )
     )
-    ctx.emit(BuildingPlaced(rule=ctx.cite(rule), land=land, building=building.value))
+    ctx.emit(
+        BuildingPlaced(
+            rule=ctx.cite(rule),
+            cites=building_sources(ctx, building, rule),
+            land=land,
+            building=building.value,
+        )
+    )
+
+
+def building_sources(ctx: Ctx, building: Building, rule: str) -> tuple[str, ...]:
+    """The rules listing where a building may come from (buildings.sources, forts.sources)."""
+    keys = ("buildings.sources", *(("forts.sources",) if building is Building.FORT else ()))
+    return tuple(c for c in ctx.cites(*keys) if c != ctx.cite(rule))
 
 
 # --- vocabulary: the events of this chapter, and how each changes the state ----------------

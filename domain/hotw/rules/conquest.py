@@ -93,6 +93,10 @@ def invade_with_conquest(ctx: Ctx, land: str, army: Invader) -> None:
             ("invasion.dice.leader", army.leader),
             ("forts.purpose", has_fort(ctx.state, land)),
             ("option3.modifier", modifier > 0),
+            ("expand.outcome.invasion", True),
+            ("general.land.enemy", True),
+            ("general.remove-to-supply", True),
+            *((key, True) for key in army.reached_by),
         )
         if applies
     )
@@ -116,7 +120,10 @@ def invade_with_conquest(ctx: Ctx, land: str, army: Invader) -> None:
     ctx.emit(
         InvasionSucceeded(
             rule=ctx.cite("option3.ties" if empire == defence else "option3.dice"),
-            cites=tuple(c for c in also if c != ctx.cite("option3.dice") or empire == defence),
+            cites=(
+                *(c for c in also if c != ctx.cite("option3.dice") or empire == defence),
+                ctx.cite("option3.success"),
+            ),
             seat=army.seat,
             land=land,
             enemy=enemy,
@@ -223,6 +230,11 @@ def conquer(ctx: Ctx, task: ConquestTask, land: str) -> None:
     ctx.emit(
         LandConquered(
             rule=ctx.cite("option3.conquest-cost"),
+            cites=ctx.cites(
+                "option3.conquest-same-enemy",
+                "option3.conquest-adjacency",
+                "option3.conquest-no-fleets",
+            ),
             seat=task.seat,
             land=land,
             enemy=task.enemy,

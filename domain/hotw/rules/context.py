@@ -31,6 +31,8 @@ class Invader:
     expanding: bool = False
     """Placed by the player while expanding (the Empire, or an Event played as if an Empire),
     not by a text Event's instructions: Option 3's counter and conquests follow such armies."""
+    reached_by: tuple[str, ...] = ()
+    """The rules (keys) that made the land reachable: a strait, a fleet, an ocean's seas."""
 
     @property
     def plunder_rule(self) -> str:
@@ -58,6 +60,10 @@ class Ctx:
         self.events: list[Event] = []
         self.cite = engine.pack.edition.cite
         """The edition's catalogue id of a shared rule key."""
+
+    def cites(self, *keys: str) -> tuple[str, ...]:
+        """The edition's ids of the shared rules `keys`, each once."""
+        return tuple(self.cite(key) for key in dict.fromkeys(keys))
 
     def emit(self, event: Event) -> None:
         self.events.append(event)

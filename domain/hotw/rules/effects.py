@@ -312,8 +312,9 @@ def _carry_out(ctx: Ctx, task: EffectTask, effect: Effect, rule: str) -> tuple[s
             targets: list[int] = [seat] * effect.count
         else:
             targets = [s for s in range(len(ctx.state.players)) if s != seat] * effect.count
+        also = ("events.honors",) if task.source == "event" else ()
         for target in targets:
-            award_honor(ctx, target, rule)
+            award_honor(ctx, target, rule, also)
         return ()
     if isinstance(effect, AddPeople):
         count = min(effect.count, ctx.state.players[seat].supply)

@@ -18,9 +18,9 @@ from domain.hotw.model import (
 )
 from domain.hotw.pack import HotwPack
 from domain.hotw.rules.context import Ctx
-from domain.hotw.rules.gold import GoldCollected
+from domain.hotw.rules.gold import collect_gold
 from domain.hotw.rules.honors import HonorPlayed, playable_honors
-from domain.hotw.rules.revenue import revenue_items
+from domain.hotw.rules.revenue import revenue_cites, revenue_items
 
 
 def epoch_five_order(state: HotwState) -> tuple[int, ...]:
@@ -38,14 +38,7 @@ def begin_endgame(ctx: Ctx) -> None:
         player = ctx.state.players[seat]
         leftovers = len(player.area_tokens) + (1 if player.leader else 0)
         if leftovers:
-            ctx.emit(
-                GoldCollected(
-                    rule=ctx.cite("endgame.leftovers"),
-                    seat=seat,
-                    amount=leftovers,
-                    reason="leftovers",
-                )
-            )
+            collect_gold(ctx, seat, leftovers, "endgame.leftovers", "leftovers")
     for seat in order:
         for honor_id in playable_honors(ctx.state.players[seat]):
             honor = ctx.cards.honor(honor_id)
@@ -54,20 +47,14 @@ def begin_endgame(ctx: Ctx) -> None:
                 ctx.emit(
                     HonorPlayed(
                         rule=ctx.cite(rule),
+                        cites=ctx.cites("honors.play.endgame"),
                         seat=seat,
                         honor=honor_id,
                         for_effect=False,
                         endgame=True,
                     )
                 )
-                ctx.emit(
-                    GoldCollected(
-                        rule=ctx.cite(rule),
-                        seat=seat,
-                        amount=honor.coins,
-                        reason=f"honor:{honor_id}",
-                    )
-                )
+                collect_gold(ctx, seat, honor.coins, rule, f"honor:{honor_id}")
 
 
 def score_endgame(ctx: Ctx) -> None:
@@ -85,22 +72,38 @@ def score_endgame(ctx: Ctx) -> None:
             for amount, rule, reason in revenue_items(
                 ctx.pack, ctx.state, seat, [area], standing=False
             ):
+                also = revenue_cites(rule, standing=False)
                 rule = "endgame.area-tokens" if rule == "revenue.buildings" else rule
-                ctx.emit(
-                    GoldCollected(
-                        rule=ctx.cite(rule), seat=seat, amount=amount, reason=f"endgame:{reason}"
-                    )
-                )
+                collect_gold(ctx, seat, amount, rule, f"endgame:{reason}", also)
     gold, ranked, people, icons = final_standing(ctx.pack, ctx.state)
     ctx.emit(
         GameEnded(
             rule=ctx.cite("winning.most-gold"),
+            cites=ctx.cites(*tie_breaks(gold, people, icons)),
             gold=gold,
             ranking=ranked,
             people_shown=people,
             honor_icons=icons,
         )
     )
+
+
+def tie_breaks(
+    gold: tuple[int, ...], people: tuple[int, ...], icons: tuple[int, ...]
+) -> tuple[str, ...]:
+    """The tie-breaks the final standing needed: chests sharing a space go to the fewest
+    people shown (winning.tie.people), then the most Honor icons (winning.tie.honor-icons);
+    still level, the win is shared (winning.tie.shared)."""
+    seats = range(len(gold))
+    pairs = [(a, b) for a in seats for b in seats if a < b and gold[a] == gold[b]]
+    needed: list[str] = []
+    if pairs:
+        needed.append("winning.tie.people")
+    if any(people[a] == people[b] for a, b in pairs):
+        needed.append("winning.tie.honor-icons")
+    if any(people[a] == people[b] and icons[a] == icons[b] for a, b in pairs):
+        needed.append("winning.tie.shared")
+    return tuple(needed)
 
 
 def people_shown(pack: HotwPack, state: HotwState, seat: int) -> int:

@@ -4,7 +4,7 @@ the Leader, and when the phase may end."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
@@ -336,6 +336,12 @@ def why_not_place_army(
             "expand.place-army",
             command,
         )
+    if placing and turn is not None and active_pool(turn).people == 0:
+        return refused(
+            "the pool has no people piece left to stand up as an army",
+            "general.people.army-from-pool",
+            command,
+        )
     return refused("no army can be placed now", "expand.place-army", command)
 
 
@@ -361,10 +367,18 @@ def why_not_build_fort(
     land = str(command.arg("land"))
     if state.turn is not None and state.turn.phase is Phase.REVEAL:
         return refused(
-            "no fort may be built in the Reveal the Event phase", "forts.not-in-reveal", command
+            "no fort may be built in the Reveal the Event phase",
+            "forts.not-in-reveal",
+            command,
+            ("events.no-forts",),
         )
     if Building.FORT in state.land(land).buildings:
-        return refused("a land holds at most one fort", "forts.one-per-land", command)
+        return refused(
+            "a land holds at most one fort",
+            "forts.one-per-land",
+            command,
+            ("buildings.one-of-each",),
+        )
     return refused(
         "a fort is built in an Empire land from a pool people piece", "forts.build", command
     )
@@ -407,7 +421,29 @@ def why_not_use_leader(
     why_not=why_not_place_army,
 )
 def do_place_army(ctx: Ctx, seat: int, command: Command) -> None:
-    place_army(ctx, current_army(ctx), str(command.arg("land")))
+    land = str(command.arg("land"))
+    army = current_army(ctx)
+    reached_by = reach_rules(ctx.board, ctx.state, seat, active_fleets(ctx.turn), land)
+    place_army(ctx, replace(army, reached_by=reached_by), land)
+
+
+def reach_rules(
+    board: Board, state: HotwState, seat: int, fleets: tuple[str, ...], land: str
+) -> tuple[str, ...]:
+    """Why `land` is within reach, when it is not by a shared border: a strait
+    (expand.straits), or a fleet in a sea or ocean it touches (fleets.stepping-stone), an
+    ocean's fleet reaching it through one of the ocean's seas (fleets.ocean-includes-seas)."""
+    armies = state.lands_of(seat, standing=True)
+    if any(land in board.lands[army].neighbours for army in armies):
+        return ()
+    if any(board.is_strait(army, land) for army in armies):
+        return ("expand.straits",)
+    if any(water in board.waters_of(land) for water in fleets):
+        return ("fleets.stepping-stone",)
+    for water in fleets:
+        if land in board.lands_reachable_by_fleet_in(water):
+            return ("fleets.stepping-stone", "fleets.ocean-includes-seas")
+    return ()
 
 
 @declares(
@@ -436,7 +472,11 @@ def do_place_fleet(ctx: Ctx, seat: int, command: Command) -> None:
 )
 def do_build_fort(ctx: Ctx, seat: int, command: Command) -> None:
     land = str(command.arg("land"))
-    ctx.emit(FortBuilt(rule=ctx.cite("forts.build"), seat=seat, land=land))
+    ctx.emit(
+        FortBuilt(
+            rule=ctx.cite("forts.build"), cites=ctx.cites("forts.sources"), seat=seat, land=land
+        )
+    )
     place_building(ctx, seat, Building.FORT, land, "forts.build")
 
 

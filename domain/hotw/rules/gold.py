@@ -17,10 +17,28 @@ from domain.hotw.pack import HotwPack
 from domain.hotw.rules.context import Ctx
 
 
-def collect_gold(ctx: Ctx, seat: int, amount: int, rule: str, reason: str = "") -> None:
-    """Move `seat`'s chest `amount` spaces on (general.gold.track); nothing for 0."""
-    if amount > 0:
-        ctx.emit(GoldCollected(rule=ctx.cite(rule), seat=seat, amount=amount, reason=reason))
+def collect_gold(
+    ctx: Ctx, seat: int, amount: int, rule: str, reason: str = "", also: tuple[str, ...] = ()
+) -> None:
+    """Move `seat`'s chest `amount` spaces on (general.gold.track), into a further circuit
+    past the last space (general.gold.wrap); nothing for 0. `also`: the other rules that
+    decided the amount."""
+    if amount <= 0:
+        return
+    keys = ["general.gold.track", *also]
+    spaces = ctx.pack.cards.pieces.gold_track_spaces
+    before = ctx.state.players[seat].gold
+    if circuits(before + amount, spaces) > circuits(before, spaces):
+        keys.append("general.gold.wrap")
+    ctx.emit(
+        GoldCollected(
+            rule=ctx.cite(rule),
+            cites=tuple(ctx.cite(key) for key in dict.fromkeys(keys) if key != rule),
+            seat=seat,
+            amount=amount,
+            reason=reason,
+        )
+    )
 
 
 def most_gold(state: HotwState) -> int:

@@ -22,22 +22,27 @@ from domain.hotw.model import (
 )
 from domain.hotw.pack import HotwPack
 from domain.hotw.rules.context import Ctx
-from domain.hotw.rules.gold import GoldCollected, collect_gold
+from domain.hotw.rules.gold import collect_gold
 
 EMPTY_STACK_RULE = "honors.track.empty-stack"
 
 
-def award_honor(ctx: Ctx, seat: int, rule: str) -> None:
+def award_honor(ctx: Ctx, seat: int, rule: str, also: tuple[str, ...] = ()) -> None:
     """Flip the top of `seat`'s Honor stack onto track space 1, pushing the others along; one
     pushed off space 3 drops into the Empire pool (honors.track.award). With an empty
     stack the player collects one gold instead (honors.track.empty-stack)."""
     player = ctx.state.players[seat]
     if not player.honor_stack:
-        ctx.emit(
-            GoldCollected(rule=ctx.cite(EMPTY_STACK_RULE), seat=seat, amount=1, reason="honor")
-        )
+        collect_gold(ctx, seat, 1, EMPTY_STACK_RULE, "honor", also)
         return
-    ctx.emit(HonorAwarded(rule=ctx.cite(rule), seat=seat, honor=player.honor_stack[0]))
+    ctx.emit(
+        HonorAwarded(
+            rule=ctx.cite(rule),
+            cites=tuple(map(ctx.cite, ("honors.track.award", *also))),
+            seat=seat,
+            honor=player.honor_stack[0],
+        )
+    )
 
 
 def honor_track_full(player: Player, spaces: int) -> bool:
@@ -156,6 +161,7 @@ def why_not_play_honor(
             "Honors may not be played in the Reveal the Event phase",
             "reveal.no-honor-play",
             command,
+            ("events.honors",),
         )
     if honor not in state.players[seat].face_up_honors:
         return refused(
@@ -187,6 +193,7 @@ def play_honor(ctx: Ctx, seat: int, command: Command) -> None:
         ctx.emit(
             HonorPlayed(
                 rule=ctx.cite("endgame.honors"),
+                cites=ctx.cites("honors.play.endgame"),
                 seat=seat,
                 honor=honor_id,
                 for_effect=True,

@@ -47,10 +47,14 @@ def place_army(ctx: Ctx, army: Invader, land: str) -> None:
     if control is Control.ENEMY:
         ctx.engine.resolve_invasion(ctx, land, army)
         return
+    unplundered = ("plunder.exclusions",) if army.barbarian else ()
     if control is Control.FRIENDLY:
         ctx.emit(
             GarrisonSurrendered(
-                rule=ctx.cite("expand.outcome.surrender"), seat=army.seat, land=land
+                rule=ctx.cite("expand.outcome.surrender"),
+                cites=ctx.cites("general.land.friendly", *unplundered, *army.reached_by),
+                seat=army.seat,
+                land=land,
             )
         )
         ctx.emit(
@@ -67,7 +71,23 @@ def place_army(ctx: Ctx, army: Invader, land: str) -> None:
             if army.pool == "event"
             else "building-reduction.uncontrolled"
         )
-    ctx.emit(ArmyPlaced(rule=ctx.cite(rule), seat=army.seat, land=land, pool=army.pool))
+    also = ("expand.outcome.uncontrolled", "general.land.uncontrolled", *army.reached_by)
+    if ctx.state.land(land).buildings:
+        also += unplundered
+    ctx.emit(
+        ArmyPlaced(
+            rule=ctx.cite(rule),
+            cites=tuple(c for c in ctx.cites(*also) if c != ctx.cite(rule)),
+            seat=army.seat,
+            land=land,
+            pool=army.pool,
+        )
+    )
+
+
+INVADED = ("expand.outcome.invasion", "general.land.enemy", "general.remove-to-supply")
+"""What every invasion cites besides its deciding rule: the army entered an Enemy land, and
+the pieces it removes go back to their owners' supplies."""
 
 
 def highest(dice: tuple[int, ...]) -> int:
@@ -97,6 +117,8 @@ def invade_with_dice(ctx: Ctx, land: str, army: Invader) -> None:
         "invasion.dice.leader" if army.leader else "invasion.dice.empire-roll",
         "invasion.dice.enemy-roll",
         *(["forts.purpose"] if fort else []),
+        *INVADED,
+        *army.reached_by,
     ]
     outcome = InvasionSucceeded if succeeds else InvasionFrustrated
     ctx.emit(
@@ -142,6 +164,8 @@ def invade_without_dice(ctx: Ctx, land: str, army: Invader) -> None:
             if ignores is not None and rule != "invasion.no-dice.leader"
             else []
         ),
+        *INVADED,
+        *army.reached_by,
     ]
     outcome = InvasionSucceeded if succeeds else InvasionFrustrated
     ctx.emit(

@@ -30,6 +30,8 @@ from domain.hotw.rules.gold import least_gold_first, most_gold
 from domain.hotw.rules.honors import HonorTurnedUp
 
 NOBODY = private_to()
+KEPT_SECRET = ("general.area-tokens.selection", "organization.area-tokens.secret")
+"""Drawn Area tokens are kept to be cashed in later, and their areas stay hidden."""
 
 
 def set_up(ctx: Ctx) -> None:
@@ -62,6 +64,7 @@ def set_up(ctx: Ctx) -> None:
         ctx.emit(
             CardsCountedOut(
                 rule=ctx.cite("setup.cards.unseen"),
+                cites=ctx.cites("setup.cards"),
                 epoch=epoch,
                 empire_cards=empires,
                 event_cards=events,
@@ -110,7 +113,11 @@ def begin_epoch(ctx: Ctx, epoch: int) -> None:
     tokens = ctx.board.tokens_activated_in(epoch)
     ctx.emit(
         AreasActivated(
-            rule=ctx.cite("organization.activate-areas"), epoch=epoch, areas=areas, tokens=tokens
+            rule=ctx.cite("organization.activate-areas"),
+            cites=ctx.cites("general.area-tokens.active"),
+            epoch=epoch,
+            areas=areas,
+            tokens=tokens,
         )
     )
     players = len(ctx.state.players)
@@ -131,6 +138,9 @@ def begin_epoch(ctx: Ctx, epoch: int) -> None:
             ctx.emit(
                 AreaTokenDrawn(
                     rule=ctx.cite(rule),
+                    cites=ctx.cites(
+                        "general.area-tokens.selection", "organization.area-tokens.secret"
+                    ),
                     seat=seat,
                     token=token,
                     visibility=private_to(seat, redacted={"seat": seat}),
@@ -144,6 +154,7 @@ def begin_epoch(ctx: Ctx, epoch: int) -> None:
     ctx.emit(
         AreaTokensDrawn(
             rule=ctx.cite("organization.area-tokens.later"),
+            cites=ctx.cites(*KEPT_SECRET),
             seat=richest,
             tokens=drawn,
             visibility=private_to(richest, redacted={"seat": richest, "count": len(drawn)}),
@@ -159,6 +170,7 @@ def choose_area_token(ctx: Ctx, seat: int, token: str) -> None:
     ctx.emit(
         AreaTokenChosen(
             rule=ctx.cite(rule),
+            cites=ctx.cites("organization.area-tokens.secret"),
             seat=seat,
             token=token,
             visibility=private_to(seat, redacted={"seat": seat}),
@@ -186,6 +198,7 @@ def choose_area_token(ctx: Ctx, seat: int, token: str) -> None:
         ctx.emit(
             EndgameTokenPlaced(
                 rule=ctx.cite("organization.area-tokens.leftover"),
+                cites=ctx.cites("organization.area-tokens.secret"),
                 epoch=state.epoch,
                 token=leftover,
                 face_up=False,

@@ -96,6 +96,17 @@ def buildings_gold(
     )
 
 
+def revenue_cites(rule: str, standing: bool) -> tuple[str, ...]:
+    """The rules besides `rule` that decide a revenue item: what is scored where
+    (revenue.scope), the Empire lands of revenue or the Friendly lands of Area tokens and the
+    Endgame, and for lands the one level paid per active area."""
+    counted = "general.land.empire" if standing else "general.land.friendly"
+    scope = ("revenue.scope",) if standing else ()
+    if rule == "revenue.buildings":
+        return (*scope, counted)
+    return (*scope, "revenue.lands.per-area", "general.area-tokens.active", counted)
+
+
 def revenue_items(
     pack: HotwPack, state: HotwState, seat: int, areas: list[str] | None, standing: bool
 ) -> list[tuple[int, str, str]]:

@@ -47,7 +47,7 @@ from domain.hotw.rules.expand import (
     PoolCleared,
     expansion_actions,
 )
-from domain.hotw.rules.gold import GoldCollected, collect_gold, has_most_gold
+from domain.hotw.rules.gold import collect_gold, has_most_gold
 from domain.hotw.rules.honors import award_honor, honor_track_full, honors_for_phase
 from domain.hotw.rules.invasion import (
     ArmyPlaced,
@@ -55,7 +55,10 @@ from domain.hotw.rules.invasion import (
     LeaderRemoved,
     remove_invasion_modifier,
 )
-from domain.hotw.rules.revenue import revenue_items
+from domain.hotw.rules.revenue import revenue_cites, revenue_items
+
+MOST_GOLD = ("honors.award.most-gold", "general.gold.stacking")
+"""The rules that decide who holds the most gold when concluding a turn."""
 
 
 def begin_turn(ctx: Ctx) -> None:
@@ -66,7 +69,9 @@ def begin_turn(ctx: Ctx) -> None:
     seat = state.empire_choices[card]
     if card in state.unrevealed:
         ctx.emit(EmpireCardRevealed(rule=ctx.cite("option2.secret"), seat=seat, card=card))
-    ctx.emit(TurnBegan(rule=ctx.cite("turn.order"), seat=seat, card=card))
+    ctx.emit(
+        TurnBegan(rule=ctx.cite("turn.order"), cites=ctx.cites("turn.terms"), seat=seat, card=card)
+    )
     begin_phase(ctx, Phase(ctx.pack.edition.phases[0]))
 
 
@@ -125,7 +130,7 @@ def reveal_entry(ctx: Ctx) -> None:
     seat = ctx.seat
     ctx.emit(EventRevealed(rule=ctx.cite("reveal.flip"), seat=seat, card=card.id))
     if card.honor_icon:
-        award_honor(ctx, seat, "reveal.honor-icon")
+        award_honor(ctx, seat, "reveal.honor-icon", ("honors.award.event-icon",))
     if card.later_event is not None:
         return
     if card.kind is EventKind.TEXT:
@@ -134,9 +139,11 @@ def reveal_entry(ctx: Ctx) -> None:
         event_as_empire(ctx, card)
 
 
-def carry_out_text_event(ctx: Ctx, card: EventCard) -> None:
+def carry_out_text_event(ctx: Ctx, card: EventCard, also: tuple[str, ...] = ()) -> None:
     rule = "reveal.kinds" if card.later_event is None else "reveal.later-event"
-    ctx.emit(EventCarriedOut(rule=ctx.cite(rule), seat=ctx.seat, card=card.id))
+    ctx.emit(
+        EventCarriedOut(rule=ctx.cite(rule), cites=ctx.cites(*also), seat=ctx.seat, card=card.id)
+    )
     people = min(people_for_event(ctx.pack, card.id), ctx.state.players[ctx.seat].supply)
     if people:
         ctx.emit(EventPoolFilled(rule=ctx.cite("events.pool"), seat=ctx.seat, people=people))
@@ -147,7 +154,10 @@ def carry_out_later_event(ctx: Ctx, phase: Phase) -> None:
     turn (so twice for the Incas & Aztecs, empires.incas-aztecs.ocean-trade)."""
     card = event_card(ctx)
     if card is not None and card.later_event is phase and card.kind is EventKind.TEXT:
-        carry_out_text_event(ctx, card)
+        two_empires = len(ctx.cards.empire(ctx.turn.card).empires) > 1
+        carry_out_text_event(
+            ctx, card, ("empires.incas-aztecs.ocean-trade",) if two_empires else ()
+        )
 
 
 def event_as_empire(ctx: Ctx, card: EventCard) -> None:
@@ -193,6 +203,7 @@ def reveal_exit(ctx: Ctx) -> None:
         ctx.emit(
             EventConcluded(
                 rule=ctx.cite("events.lay-down"),
+                cites=ctx.cites("events.revenue"),
                 seat=turn.seat,
                 card=turn.event_card or "",
                 lands=armies,
@@ -261,9 +272,17 @@ def establish_in(ctx: Ctx, spec: EmpireSpec, lands: tuple[str, ...], pool: str) 
                 )
             )
             award_honor(ctx, owner, "honors.award.garrison-removed")
+        also = (
+            *(("events.as-empire",) if pool == "event" else ()),
+            *(("empires.huns",) if len(lands) > 1 else ()),
+        )
         ctx.emit(
             ArmyPlaced(
-                rule=ctx.cite("establish.start-land.uncontrolled"), seat=seat, land=land, pool=pool
+                rule=ctx.cite("establish.start-land.uncontrolled"),
+                cites=ctx.cites(*also),
+                seat=seat,
+                land=land,
+                pool=pool,
             )
         )
         placed.append(land)
@@ -342,7 +361,14 @@ def monuments_entry(ctx: Ctx) -> None:
     seat = ctx.seat
     count = monuments_due(ctx.pack, ctx.state, current_spec(ctx.pack, ctx.turn), seat)
     if count:
-        ctx.emit(MonumentsDue(rule=ctx.cite("monuments.pairs"), seat=seat, count=count))
+        ctx.emit(
+            MonumentsDue(
+                rule=ctx.cite("monuments.pairs"),
+                cites=ctx.cites("monuments.power-icon"),
+                seat=seat,
+                count=count,
+            )
+        )
 
 
 def monuments_exit(ctx: Ctx) -> None:
@@ -356,7 +382,7 @@ def revenue_entry(ctx: Ctx) -> None:
     """revenue.scope: buildings in Empire lands anywhere, lands in active areas."""
     seat = ctx.seat
     for gold, rule, reason in revenue_items(ctx.pack, ctx.state, seat, None, standing=True):
-        collect_gold(ctx, seat, gold, rule, reason)
+        collect_gold(ctx, seat, gold, rule, reason, revenue_cites(rule, standing=True))
 
 
 def revenue_exit(ctx: Ctx) -> None:
@@ -379,12 +405,20 @@ def lay_down_and_remove_fleets(ctx: Ctx, rule: str | None = None) -> None:
     armies = tuple(sorted(ctx.state.lands_of(turn.seat, standing=True)))
     if armies:
         ctx.emit(
-            ArmiesLaidDown(rule=ctx.cite(rule or "conclude.lay-down"), seat=turn.seat, lands=armies)
+            ArmiesLaidDown(
+                rule=ctx.cite(rule or "conclude.lay-down"),
+                cites=ctx.cites("general.people.laid-down", "general.people.army-or-garrison"),
+                seat=turn.seat,
+                lands=armies,
+            )
         )
     if turn.fleets:
         ctx.emit(
             FleetsRemoved(
-                rule=ctx.cite(rule or "conclude.fleets"), seat=turn.seat, waters=turn.fleets
+                rule=ctx.cite(rule or "conclude.fleets"),
+                cites=ctx.cites("fleets.removed-at-conclude"),
+                seat=turn.seat,
+                waters=turn.fleets,
             )
         )
 
@@ -398,13 +432,9 @@ def conclude_exit(ctx: Ctx) -> None:
     seat = ctx.seat
     if has_most_gold(ctx.state, seat):
         if honor_track_full(ctx.state.players[seat], ctx.pack.edition.honor_track_spaces):
-            ctx.emit(
-                GoldCollected(
-                    rule=ctx.cite("conclude.track-full"), seat=seat, amount=1, reason="most-gold"
-                )
-            )
+            collect_gold(ctx, seat, 1, "conclude.track-full", "most-gold", MOST_GOLD)
         else:
-            award_honor(ctx, seat, "conclude.most-gold-honor")
+            award_honor(ctx, seat, "conclude.most-gold-honor", MOST_GOLD)
     ctx.emit(TurnEnded(rule=ctx.cite("conclude.cards-stay"), seat=seat, card=ctx.turn.card))
     next_turn_or_epoch_end(ctx)
 
@@ -723,7 +753,6 @@ def play_area_token(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(AreaTokenPlayed(rule=ctx.cite(spent), seat=seat, token=token))
     areas = token_areas(ctx.pack, token)
     for gold, rule, reason in revenue_items(ctx.pack, ctx.state, seat, areas, standing=False):
+        also = revenue_cites(rule, standing=False)
         rule = "conclude.area-tokens" if rule == "revenue.buildings" else rule
-        ctx.emit(
-            GoldCollected(rule=ctx.cite(rule), seat=seat, amount=gold, reason=f"token:{reason}")
-        )
+        collect_gold(ctx, seat, gold, rule, f"token:{reason}", also)

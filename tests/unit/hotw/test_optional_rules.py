@@ -188,6 +188,7 @@ def tigris_position(people=3, **lands):
     return position(held, people=people, options=CONQUEST)
 
 
+@pytest.mark.rulebook_example("hotw24.example.10")
 def test_red_fails_in_tigris_retries_at_plus_two_and_may_conquer_euphrates_or_zagros_example_10():
     """hotw24.example.10: Red's first army is removed and Blue gains an Honor; the second,
     with the +2 modifier, scores 7 against 4 and earns three conquest points: enough for

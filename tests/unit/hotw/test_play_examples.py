@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from domain.hotw.cards import Building, Phase
 from domain.hotw.events import (
     BuildingPlaced,
@@ -35,6 +37,7 @@ def cited(gold_and_rule: tuple[int, str]) -> tuple[int, str]:
     return gold, PACK.edition.cite(rule)
 
 
+@pytest.mark.rulebook_example("hotw24.example.1")
 def test_a_higher_empire_score_takes_tigris_example_1():
     """hotw24.example.1: Red rolls two dice (best 4), Blue one (2): the invasion succeeds."""
     state = position({"euphrates": army(RED), "tigris": garrison(BLUE)}, people=1)
@@ -51,6 +54,7 @@ def test_a_higher_empire_score_takes_tigris_example_1():
     )  # hotw24.general.remove-to-supply
 
 
+@pytest.mark.rulebook_example("hotw24.example.2")
 def test_tie_in_difficult_terrain_frustrates_the_invasion_example_2():
     """hotw24.example.2: Blue rolls a second die for the fort in Zagros and ties Red; Zagros is
     mountains, so both pieces go, the fort goes and the capital becomes a city, Blue gains an
@@ -64,6 +68,9 @@ def test_tie_in_difficult_terrain_frustrates_the_invasion_example_2():
         "hotw24.invasion.dice.empire-roll",
         "hotw24.invasion.dice.enemy-roll",
         "hotw24.forts.purpose",
+        "hotw24.expand.outcome.invasion",
+        "hotw24.general.land.enemy",
+        "hotw24.general.remove-to-supply",
     )  # the fort's second die decided the tie as much as the terrain did
     assert after.control_of("zagros", RED) is Control.UNCONTROLLED
     (reduced,) = of_type(events, BuildingReduced)
@@ -71,6 +78,7 @@ def test_tie_in_difficult_terrain_frustrates_the_invasion_example_2():
     assert reduced.cites == (
         "hotw24.building-reduction.fort-first",
         "hotw24.building-reduction.one-step",
+        "hotw24.buildings.remove-to-supply",
     )
     assert after.land("zagros").buildings == {Building.CITY}  # hotw24.building-reduction.fort-first
     (honor,) = of_type(events, HonorAwarded)
@@ -108,6 +116,7 @@ def test_the_leader_rolls_a_third_die_for_the_rest_of_the_phase():
     assert of_type(events, InvasionSucceeded)[0].empire_dice == (1, 1, 4)
 
 
+@pytest.mark.rulebook_example("hotw24.example.3")
 def test_without_dice_clear_terrain_and_no_fort_succeeds_example_3():
     """hotw24.example.3."""
     state = position({"euphrates": army(RED), "tigris": garrison(BLUE)}, people=1, dice=False)
@@ -118,6 +127,7 @@ def test_without_dice_clear_terrain_and_no_fort_succeeds_example_3():
     assert after.control_of("tigris", RED) is Control.EMPIRE
 
 
+@pytest.mark.rulebook_example("hotw24.example.4")
 def test_without_dice_difficult_terrain_frustrates_example_4():
     """hotw24.example.4: both pieces removed, reduction, Blue gains an Honor."""
     state = position(
@@ -129,6 +139,7 @@ def test_without_dice_difficult_terrain_frustrates_example_4():
     assert of_type(events, HonorAwarded)[0].seat == BLUE
 
 
+@pytest.mark.rulebook_example("hotw24.example.4")
 def test_a_leader_ignoring_difficult_terrain_wins_zagros_unless_a_fort_is_there_too():
     """hotw24.example.4 and hotw24.invasion.no-dice.leader: the Leader ignores EITHER difficult
     terrain OR forts."""
@@ -144,6 +155,7 @@ def test_a_leader_ignoring_difficult_terrain_wins_zagros_unless_a_fort_is_there_
     assert of_type(events, InvasionFrustrated)
 
 
+@pytest.mark.rulebook_example("hotw24.example.5")
 def test_a_pair_of_crowns_builds_a_monument_in_the_start_land_example_5():
     """hotw24.example.5: the Vedic States hold Hindu Kush, Ganges Valley and Ganges Delta."""
     state = position(
@@ -167,6 +179,7 @@ def _sea_lands() -> list[str]:
     return sorted(PACK.board.lands_in_area(SEA))
 
 
+@pytest.mark.rulebook_example("hotw24.example.6")
 def test_one_empire_land_in_an_active_area_is_presence_example_6():
     """hotw24.example.6: two gold."""
     (first, *_) = _sea_lands()
@@ -179,6 +192,7 @@ def test_one_empire_land_in_an_active_area_is_presence_example_6():
     assert [(g.amount, g.rule) for g in gold] == [(2, "hotw24.revenue.presence")]
 
 
+@pytest.mark.rulebook_example("hotw24.example.7")
 def test_two_armies_outnumbering_blue_and_red_garrisons_is_dominance_example_7():
     """hotw24.example.7: four gold."""
     first, second, third, *_ = _sea_lands()
@@ -202,6 +216,7 @@ def test_dominance_needs_more_empire_lands_than_friendly_lands():
     )
 
 
+@pytest.mark.rulebook_example("hotw24.example.8")
 def test_three_empire_lands_alone_in_the_area_is_mastery_example_8():
     """hotw24.example.8: six gold; only the highest level pays (hotw24.revenue.lands.per-area)."""
     first, second, third, *_ = _sea_lands()
@@ -216,6 +231,7 @@ def test_three_empire_lands_alone_in_the_area_is_mastery_example_8():
     )
 
 
+@pytest.mark.rulebook_example("hotw24.example.9")
 def test_a_south_america_token_over_three_friendly_lands_pays_nine_example_9():
     """hotw24.example.9: capital 2 + monument 1 + mastery 6; the token is then spent."""
     state = position(

@@ -76,6 +76,14 @@ class Hotw2024(HotwRuleset):
     turn_rule = "hotw24.turn.current-player-only"
     end_rule = "hotw24.winning.most-gold"
     setup_rule = "hotw24.setup.player-count"
+    setup_cites = (
+        "hotw24.setup.player-set",
+        "hotw24.setup.leader",
+        "hotw24.setup.arctic",
+        "hotw24.setup.area-tokens",
+        "hotw24.setup.dice",
+        "hotw24.setup.options",
+    )
     options_rule = "hotw24.options"
     chance_rule = "hotw24.table.chance"
     undo_rule = "hotw24.table.undo-and-rewind"
