@@ -58,6 +58,7 @@ OPERATORS = (
 )  # fmt: skip
 SOURCE = r"^(text p\d+|reconstructed)"
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+RULE_ID = r"^[a-z0-9]+(\.[a-z0-9]+(-[a-z0-9]+)*)+$"
 
 FileSpec = Schema | Mapping[str, Schema]
 """What a loader knows of one of its files: the schema of the whole file (a file that is one
@@ -125,6 +126,10 @@ class FactSchema(_Strict):
         validate=validate.Regexp(SOURCE, error="must start 'text pN' or 'reconstructed'"),
     )
     says = fields.String(required=True, validate=validate.Length(min=1))
+    rule = fields.String(
+        validate=validate.Regexp(RULE_ID, error="a rules-catalogue id"),
+        metadata={"description": "The catalogue id of the rule the fact belongs to."},
+    )
     count = SelectorsField()
     each = SelectorsField()
     named = SelectorsField()
@@ -167,6 +172,7 @@ class UncheckedFactSchema(_Strict):
         validate=validate.Regexp(SOURCE, error="must start 'text pN' or 'reconstructed'"),
     )
     says = fields.String(required=True, validate=validate.Length(min=1))
+    rule = fields.String(validate=validate.Regexp(RULE_ID, error="a rules-catalogue id"))
     why = fields.String(required=True, validate=validate.Length(min=1))
 
 
@@ -180,6 +186,8 @@ class Fact:
     kind: str
     selectors: tuple[dict[str, Any], ...]
     spec: Mapping[str, Any]
+    rule: str = ""
+    """The rules-catalogue id of the rule that states the fact, when one does."""
 
     def files(self) -> set[str]:
         selectors = [*self.selectors]
@@ -190,9 +198,8 @@ class Fact:
         return {f"{selector['file']}.yaml" for selector in selectors}
 
     def problem(self, file: str, entry: str, field: str, detail: str) -> PackProblem:
-        return PackProblem(
-            file, entry, field, f"{detail} - fact '{self.id}' ({self.source}): {self.says}"
-        )
+        where = f"{self.source}, {self.rule}" if self.rule else self.source
+        return PackProblem(file, entry, field, f"{detail} - fact '{self.id}' ({where}): {self.says}")
 
 
 def read_facts(pack_dir: Path) -> tuple[list[Fact], list[PackProblem]]:
@@ -231,9 +238,17 @@ def _read_facts(
     facts = []
     for entry in loaded:
         kind = next(kind for kind in KINDS if kind in entry)
-        spec = {k: v for k, v in entry.items() if k not in {"id", "source", "says", kind}}
+        spec = {k: v for k, v in entry.items() if k not in {"id", "source", "says", "rule", kind}}
         facts.append(
-            Fact(entry["id"], entry["source"], entry["says"], kind, tuple(entry[kind]), spec)
+            Fact(
+                entry["id"],
+                entry["source"],
+                entry["says"],
+                kind,
+                tuple(entry[kind]),
+                spec,
+                entry.get("rule", ""),
+            )
         )
     return tuple(facts), tuple(problems)
 

@@ -211,7 +211,7 @@ def _decide_for_seat(
     if seat not in ruleset.awaited_seats(game.state):
         raise NotYourTurn(
             f"seat {seat} may not act now",
-            ruleset.turn_rule,
+            ruleset.out_of_turn_rule(command),
             {"awaited": sorted(ruleset.awaited_seats(game.state))},
         )
     if not ruleset.is_legal(game.state, seat, command):

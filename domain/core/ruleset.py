@@ -175,6 +175,11 @@ class Ruleset(ABC, Generic[S]):
         self.check_option_combination(chosen)
         return chosen
 
+    def out_of_turn_rule(self, command: Command) -> str:
+        """The rule id cited when a seat the game is not waiting for sends `command` (a rule of
+        the command's own may say more than the turn rule)."""
+        return self.turn_rule
+
     def check_option_combination(self, options: Mapping[str, Any]) -> None:
         """Refuse combinations of options the rules do not allow (override where needed)."""
 

@@ -100,6 +100,12 @@ class HotwRuleset(Ruleset[HotwState]):
     def evolve(self, state: HotwState, event: Event) -> HotwState:
         return evolve(self.pack, state, event)
 
+    def out_of_turn_rule(self, command: Command) -> str:
+        """Honors are never played in another player's turn (honors.play.not-others-turn)."""
+        if command.type == "play_honor":
+            return self.pack.edition.cite("honors.play.not-others-turn")
+        return self.turn_rule
+
     def refusal(self, state: HotwState, seat: int, command: Command) -> RuleViolation:
         refusal = actions.why_not(self.pack, state, seat, command)
         if refusal is not None:

@@ -8,7 +8,8 @@ docstring or a comment:
   key (`assert e.rule == PACK.edition.cite("turn.order")`);
 - as an argument of an asserting helper (a call whose name starts with `assert_` or `expect_`),
   or as `pytest.raises(..., match=...)`;
-- in a `pytest.mark.parametrize` value list whose parameter the test then asserts on;
+- in a `pytest.mark.parametrize` value list, or the cases of a `for` loop, whose names the test
+  then asserts on;
 - for a rulebook play example: the example's id given to `@rulebook_example(...)` on a test
   that asserts something.
 
@@ -110,12 +111,33 @@ def _parametrized(function: ast.FunctionDef, known: Catalogue, scope: _Scope) ->
     for decorator in function.decorator_list:
         if not (isinstance(decorator, ast.Call) and _called(decorator) == "parametrize"):
             continue
-        if len(decorator.args) < 2 or not isinstance(decorator.args[0], ast.Constant):
+        if len(decorator.args) < 2:
             continue
-        names = {name.strip() for name in str(decorator.args[0].value).split(",")}
+        names = _parameter_names(decorator.args[0])
         if names & checked:
             found |= _strings(decorator.args[1], known, scope)
     return found
+
+
+def _looped(function: ast.FunctionDef, known: Catalogue, scope: _Scope) -> set[str]:
+    """Ids in the cases a `for` loop walks through when the loop's names are asserted on."""
+    checked = _names_in(_asserting_nodes(function))
+    found: set[str] = set()
+    for loop in ast.walk(function):
+        if isinstance(loop, ast.For) and _names_in([loop.target]) & checked:
+            found |= _strings(loop.iter, known, scope)
+    return found
+
+
+def _parameter_names(node: ast.AST) -> set[str]:
+    """`"a, b"` or `("a", "b")`: the names a parametrize decorator gives."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return {name.strip() for name in node.value.split(",")}
+    if isinstance(node, ast.Tuple | ast.List):
+        return {
+            n.value for n in node.elts if isinstance(n, ast.Constant) and isinstance(n.value, str)
+        }
+    return set()
 
 
 def _examples(function: ast.FunctionDef, known: Catalogue) -> set[str]:
@@ -141,5 +163,6 @@ def asserted_ids(test_files: Iterable[Path], known: Catalogue) -> set[str]:
             for checked in _asserting_nodes(node):
                 asserted |= _strings(checked, known, scope)
             asserted |= _parametrized(node, known, scope)
+            asserted |= _looped(node, known, scope)
             asserted |= _examples(node, known)
     return asserted

@@ -349,6 +349,14 @@ def why_not_place_fleet(
     pack: HotwPack, state: HotwState, seat: int, command: Command
 ) -> RuleViolation:
     water = str(command.arg("water"))
+    turn = state.turn
+    if turn is not None and turn.phase is Phase.EXPAND and active_pool(turn).fleets == 0:
+        return refused(
+            "the card's fleets are all placed: a card of Epochs I-III shows one sea fleet at "
+            "most, a card of Epochs IV-V two ocean fleets",
+            "fleets.cards-by-epoch",
+            command,
+        )
     if water in pack.board.seas:
         wanted = fleet_kind_for_pool(pack.edition, state.epoch)
         if pack.board.is_ocean(water) != (wanted == "ocean"):

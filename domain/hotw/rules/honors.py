@@ -175,6 +175,7 @@ def why_not_play_honor(
         "Honors are played in Expand the Empire and Raise revenue",
         "honors.play.not-others-turn",
         command,
+        ("general.honors.who-and-when",),
     )
 
 

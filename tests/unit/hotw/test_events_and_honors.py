@@ -10,6 +10,7 @@ from domain.core.messages import Command
 from domain.hotw.cards import Building, Phase
 from domain.hotw.events import (
     AreaChosen,
+    ArmiesLaidDown,
     ArmyPlaced,
     BuildingPlaced,
     BuildingReduced,
@@ -52,6 +53,7 @@ def test_an_honor_icon_event_awards_an_honor_on_reveal_and_pays_its_text():
     events, state = start_turn(position({}), "writing-1")
     assert of_type(events, EventRevealed)[0].rule == "hotw24.reveal.flip"
     assert of_type(events, HonorAwarded)[0].rule == "hotw24.reveal.honor-icon"
+    assert "hotw24.honors.award.event-icon" in of_type(events, HonorAwarded)[0].cites
     assert of_type(events, EventCarriedOut)[0].rule == "hotw24.reveal.kinds"
     assert next((g.amount, g.rule) for g in of_type(events, GoldCollected)) == (
         1,
@@ -64,7 +66,8 @@ def test_migration_places_armies_in_a_chosen_area_laid_down_before_establishing(
     """hotw24.events.pool, hotw24.events.lay-down, hotw24.events.revenue,
     hotw24.building-reduction.reveal-armies, hotw24.turn.current-player-only."""
     events, state = start_turn(position({}), "migration-1")
-    assert of_type(events, EventPoolFilled)[0].people == 2
+    (pool,) = of_type(events, EventPoolFilled)
+    assert (pool.people, pool.rule) == (2, "hotw24.events.pool")
     areas = [c.arg("area") for c in RULES.legal_actions(state, RED)]
     assert set(areas) == PACK.board.areas_active_in(1)
     with pytest.raises(RuleViolation):
@@ -76,6 +79,7 @@ def test_migration_places_armies_in_a_chosen_area_laid_down_before_establishing(
     events, state = act(state, "choose_land", land=second)
     (laid,) = of_type(events, EventConcluded)
     assert laid.rule == "hotw24.events.lay-down" and set(laid.lands) == {first, second}
+    assert laid.cites == ("hotw24.events.revenue",)  # Friendly lands from now on
     assert state.control_of(first, RED) is Control.FRIENDLY
     assert state.turn.phase is Phase.EXPAND  # established: Sumeria in Tigris
 
@@ -89,6 +93,7 @@ def test_nomads_invade_enemy_lands_and_plunder_as_barbarians():
     assert of_type(events, InvasionSucceeded)
     (plunder,) = of_type(events, BuildingsPlundered)
     assert (plunder.gold, plunder.rule) == (1, "hotw24.events.plunder")
+    assert plunder.cites == ("hotw24.plunder.events",)
 
 
 def test_the_armies_of_a_barbarian_event_plunder_when_their_invasion_is_frustrated():
@@ -111,6 +116,7 @@ def test_an_event_played_as_an_empire_expands_without_honors_leader_or_forts():
     state = position({}, honor_track={RED: ("recruit-1",)})
     events, state = start_turn(state, "hyksos")
     assert of_type(events, ArmyPlaced)[0].land == "levant"
+    assert of_type(events, ArmyPlaced)[0].cites == ("hotw24.events.as-empire",)
     legal = list(RULES.legal_actions(state, RED))
     assert {c.type for c in legal} == {"place_army"}
     for command, rule in (
@@ -121,6 +127,12 @@ def test_an_event_played_as_an_empire_expands_without_honors_leader_or_forts():
         with pytest.raises(RuleViolation) as refused:
             act(state, command)
         assert refused.value.rule == rule
+    with pytest.raises(RuleViolation) as refused:
+        act(state, Command.of("build_fort", land="levant"))
+    assert refused.value.context["cites"] == ["hotw24.events.no-forts"]
+    with pytest.raises(RuleViolation) as refused:
+        act(state, Command.of("play_honor", honor="recruit-1"))
+    assert refused.value.context["cites"] == ["hotw24.events.honors"]
     assert PACK.cards.event("hyksos").pieces.power_icon is None
 
 
@@ -227,6 +239,9 @@ def test_ocean_trade_is_a_later_event_played_in_each_revenue_phase_of_the_incas_
             break
     carried = of_type(events, EventCarriedOut)
     assert [c.rule for c in carried] == ["hotw24.reveal.later-event"] * 2
+    assert [c.cites for c in carried] == [("hotw24.empires.incas-aztecs.ocean-trade",)] * 2
+    between = of_type(events, ArmiesLaidDown)[0]  # the Incas, before the Aztecs begin
+    assert between.rule == "hotw24.empires.incas-aztecs"
     established = [
         e.land for e in of_type(events, ArmyPlaced) if e.rule.startswith("hotw24.establish")
     ]
@@ -259,6 +274,10 @@ def test_fortify_and_urbanize_place_a_fort_and_a_city_in_empire_lands():
     assert [(b.building, b.rule) for b in of_type(events, BuildingPlaced)] == [
         ("fort", "hotw24.honors.fortify")
     ]
+    assert of_type(events, BuildingPlaced)[0].cites == (
+        "hotw24.buildings.sources",
+        "hotw24.forts.sources",
+    )
     events, state = act(state, "play_honor", honor="urbanize")
     assert [(b.building, b.rule) for b in of_type(events, BuildingPlaced)] == [
         ("city", "hotw24.honors.urbanize")
@@ -306,9 +325,11 @@ def test_an_honor_pushed_off_space_three_drops_into_the_empire_pool():
         people=1,
         honor_track={BLUE: ("recruit-1", "recruit-2", "recruit-3")},
     )
-    _, after = act(state, "place_army", dice=[1, 1, 6], land="tigris")
+    events, after = act(state, "place_army", dice=[1, 1, 6], land="tigris")
     blue = after.players[BLUE]
     assert len(blue.honor_track) == 3 and blue.pool_honors == ("recruit-3",)
+    (awarded,) = of_type(events, HonorAwarded)
+    assert awarded.cites == ("hotw24.honors.track.award",)
 
 
 def test_an_empty_honor_stack_pays_one_gold_instead():
@@ -328,4 +349,21 @@ def test_honors_are_only_played_by_the_current_player():
     assert list(RULES.legal_actions(state, BLUE)) == []
     with pytest.raises(RuleViolation) as refused:
         act(state, "play_honor", seat=BLUE, honor="recruit-1")
+    assert refused.value.rule == "hotw24.honors.play.not-others-turn"
+    with pytest.raises(RuleViolation) as refused:
+        act(state, "end_phase", seat=BLUE)
     assert refused.value.rule == "hotw24.turn.current-player-only"
+
+
+def test_the_current_player_plays_honors_only_at_their_fixed_moments():
+    """hotw24.general.honors.who-and-when: not while concluding the turn."""
+    state = position(
+        {"tigris": army(RED)},
+        phase=Phase.CONCLUDE,
+        honor_track={RED: ("recruit-1",)},
+        area_tokens={RED: ("china-1",)},
+    )
+    with pytest.raises(RuleViolation) as refused:
+        act(state, "play_honor", honor="recruit-1")
+    assert refused.value.rule == "hotw24.honors.play.not-others-turn"
+    assert refused.value.context["cites"] == ["hotw24.general.honors.who-and-when"]

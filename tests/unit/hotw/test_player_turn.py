@@ -21,6 +21,7 @@ from domain.hotw.events import (
     BuildingTaken,
     EmpirePoolFilled,
     FleetsRemoved,
+    FortBuilt,
     GarrisonRemoved,
     GarrisonSurrendered,
     GoldCollected,
@@ -33,11 +34,13 @@ from domain.hotw.events import (
     InvasionFrustrated,
     InvasionSucceeded,
     LeaderRemoved,
+    MonumentsDue,
+    PeopleRecruited,
     PhaseBegan,
     PoolCleared,
     TurnEnded,
 )
-from domain.hotw.model import Control, LandState, Stage
+from domain.hotw.model import Control, LandState, Pool, Stage
 from domain.hotw.rules.buildings import building_reduction
 from tests.support.hotw import (
     BLUE,
@@ -111,7 +114,9 @@ def test_the_huns_are_established_in_two_start_lands():
     """hotw24.empires.huns; a barbarian never starts with buildings
     (hotw24.empires.barbarian.no-buildings)."""
     events, _state = establish(position({}, epoch=3, card="huns"))
-    assert sorted(e.land for e in of_type(events, ArmyPlaced)) == ["turanian-plain", "volga"]
+    placed = of_type(events, ArmyPlaced)
+    assert sorted(e.land for e in placed) == ["turanian-plain", "volga"]
+    assert all(e.cites == ("hotw24.empires.huns",) for e in placed)
     assert not of_type(events, BuildingPlaced)
     assert PACK.cards.empire("huns").barbarian  # hotw24.plunder.barbarian-icon
 
@@ -131,7 +136,8 @@ def test_a_later_dynasty_takes_a_great_wall_fort_off_the_map():
     )
     events, state = establish(state)
     assert of_type(events, GreatWallLimitReached)[0].count == 1
-    assert of_type(events, GreatWallFortsPooled)[0].count == 1
+    (pooled,) = of_type(events, GreatWallFortsPooled)
+    assert (pooled.count, pooled.rule) == (1, "hotw24.establish.great-wall")
     options = list(RULES.legal_actions(state, RED))
     assert options == [
         Command.of("choose_land", land="yellow-river"),
@@ -180,6 +186,14 @@ def test_armies_go_next_to_an_army_or_a_fleet_never_into_a_wasteland():
     )
     state = position({strait[0]: army(RED)}, people=1)
     assert Command.of("place_army", land=strait[1]) in RULES.legal_actions(state, RED)
+    events, _ = act(state, "place_army", dice=[6, 6, 1], land=strait[1])
+    assert "hotw24.expand.straits" in events[0].cites  # the strait made the land adjacent
+    (taken,) = of_type(events, ArmyPlaced)
+    assert "hotw24.general.land.uncontrolled" in (*taken.cites, taken.rule)
+    assert "hotw24.expand.outcome.uncontrolled" in (*taken.cites, taken.rule)
+    emptied = evolved(state, turn=evolved(state.turn, pool=Pool(0, 0)))
+    refusal = refused(emptied, "place_army", land=strait[1])
+    assert refusal == "hotw24.general.people.army-from-pool"
 
 
 def test_placed_armies_never_move():
@@ -208,6 +222,11 @@ def test_a_sea_fleet_is_a_stepping_stone_in_epochs_one_to_three():
     assert "mediterranean-sea" in PACK.board.waters_of(
         "volga"
     ) and "north-sea" in PACK.board.waters_of("volga")  # hotw24.fleets.volga
+    events, _ = act(state, "place_army", land="western-iberia")
+    (across,) = of_type(events, ArmyPlaced)
+    assert "hotw24.fleets.stepping-stone" in across.cites
+    assert state.turn.pool.fleets == 0  # Egypt's card shows a single sea fleet
+    assert refused(state, "place_fleet", water="arabian-sea") == "hotw24.fleets.cards-by-epoch"
 
 
 def test_an_ocean_fleet_reaches_every_coast_of_its_seas_in_epochs_four_and_five():
@@ -233,7 +252,9 @@ def test_placing_an_army_in_a_friendly_land_surrenders_it_with_reduction_and_no_
         {"euphrates": army(RED), "tigris": garrison(RED, "city")}, people=1, card="aryans"
     )
     events, after = act(state, "place_army", land="tigris")
-    assert of_type(events, GarrisonSurrendered)[0].rule == "hotw24.expand.outcome.surrender"
+    (surrendered,) = of_type(events, GarrisonSurrendered)
+    assert surrendered.rule == "hotw24.expand.outcome.surrender"
+    assert surrendered.cites == ("hotw24.general.land.friendly", "hotw24.plunder.exclusions")
     assert of_type(events, BuildingReduced)[0].rule == "hotw24.building-reduction.when"
     assert not of_type(events, HonorAwarded) and not of_type(events, BuildingsPlundered)
     assert after.land("tigris").buildings == frozenset()
@@ -256,7 +277,20 @@ def test_a_barbarian_plunders_before_building_reduction():
     assert of_type(events, InvasionSucceeded)
     (plunder,) = of_type(events, BuildingsPlundered)
     assert (plunder.gold, plunder.rule) == (2, "hotw24.plunder.value")
+    assert plunder.cites == ("hotw24.plunder.barbarian-icon", "hotw24.empires.barbarian.plunders")
     assert events.index(plunder) < events.index(of_type(events, BuildingReduced)[0])
+
+
+def test_a_barbarian_taking_an_uncontrolled_land_plunders_nothing():
+    """hotw24.plunder.exclusions: buildings in an uncontrolled land are neither plundered nor
+    reduced when a barbarian army takes it."""
+    state = position({"tigris": army(RED), "zagros": empty("city")}, people=1, card="aryans")
+    events, after = act(state, "place_army", land="zagros")
+    assert not of_type(events, BuildingsPlundered) and not of_type(events, BuildingReduced)
+    (taken,) = of_type(events, ArmyPlaced)
+    assert taken.rule == "hotw24.building-reduction.uncontrolled"
+    assert "hotw24.plunder.exclusions" in taken.cites
+    assert after.land("zagros").buildings == {Building.CITY}
 
 
 def test_if_red_is_a_barbarian_empire_in_play_example_2_red_collects_two_gold():
@@ -299,8 +333,12 @@ def test_forts_are_built_from_pool_people_one_per_land_never_in_reveal():
     forts = [c.arg("land") for c in RULES.legal_actions(state, RED) if c.type == "build_fort"]
     assert forts == ["tigris"]
     assert refused(state, "build_fort", land="euphrates") == "hotw24.forts.one-per-land"
+    with pytest.raises(RuleViolation) as second:
+        act(state, "build_fort", land="euphrates")
+    assert second.value.context["cites"] == ["hotw24.buildings.one-of-each"]
     events, after = act(state, "build_fort", land="tigris")
     assert rules_of(events) >= {"hotw24.forts.build"}
+    assert of_type(events, FortBuilt)[0].cites == ("hotw24.forts.sources",)
     assert after.turn.pool.people == 0 and Building.FORT in after.land("tigris").buildings
 
 
@@ -321,6 +359,8 @@ def test_a_building_kind_run_out_is_taken_from_an_enemy_land_a_capital_leaving_a
     assert of_type(events, BuildingSupplyExhausted)
     events, state = act(state, "choose_land", land="indus")
     assert of_type(events, BuildingTaken)[0].rule == "hotw24.buildings.supply-exhausted"
+    (placed,) = of_type(events, BuildingPlaced)
+    assert placed.cites == ("hotw24.buildings.sources", "hotw24.forts.sources")
     assert Building.FORT in state.land("tigris").buildings
     assert Building.FORT not in state.land("indus").buildings
 
@@ -390,6 +430,8 @@ def test_coin_honors_are_played_for_effect_in_expand_but_not_coinless_ones():
     )
     events, state = act(state, "play_honor", honor="recruit-2")
     assert of_type(events, HonorPlayed)[0].rule == "hotw24.expand.honors"
+    (recruited,) = of_type(events, PeopleRecruited)
+    assert (recruited.count, recruited.rule) == (2, "hotw24.honors.recruit")
     assert state.turn.pool.people == 2
     assert state.players[RED].honor_stack[-1] == "recruit-2"  # bottom of the stack
 
@@ -420,6 +462,30 @@ def test_a_monument_goes_to_a_city_land_when_the_start_land_has_one_and_never_tw
     events, _ = act(state, "end_phase")
     monuments = [e for e in of_type(events, BuildingPlaced) if e.building == "monument"]
     assert [m.land for m in monuments] == ["ganges-valley"]
+    assert "hotw24.buildings.sources" in monuments[0].cites
+    (due,) = of_type(events, MonumentsDue)
+    assert due.cites == ("hotw24.monuments.power-icon",)
+
+
+def test_a_land_never_holds_a_second_monument():
+    """hotw24.monuments.one-per-land, hotw24.buildings.one-of-each: with two city lands to
+    choose from, the start-land's monument rules it out."""
+    state = position(
+        {
+            "hindu-kush": army(RED, "monument"),
+            "ganges-valley": army(RED, "city"),
+            "ganges-delta": army(RED, "city"),
+        },
+        epoch=2,
+        card="vedic-states",
+    )
+    _, state = act(state, "end_phase")
+    sites = {c.arg("land") for c in RULES.legal_actions(state, RED)}
+    assert sites == {"ganges-valley", "ganges-delta"}
+    with pytest.raises(RuleViolation) as caught:
+        act(state, "choose_land", land="hindu-kush")
+    assert caught.value.rule == "hotw24.monuments.one-per-land"
+    assert caught.value.context["cites"] == ["hotw24.buildings.one-of-each"]
 
 
 def test_revenue_pays_buildings_in_any_area_and_lands_only_in_active_areas():
@@ -463,9 +529,22 @@ def test_concluding_lays_armies_down_removes_fleets_and_honors_the_richest():
     )
     state = evolved(state, supply={**state.supply, "fleet": state.supply["fleet"] - 1})
     events, after = act(state, "end_phase")
-    assert of_type(events, ArmiesLaidDown)[0].rule == "hotw24.conclude.lay-down"
-    assert of_type(events, FleetsRemoved)[0].rule == "hotw24.conclude.fleets"
-    assert of_type(events, HonorAwarded)[-1].rule == "hotw24.conclude.most-gold-honor"
+    (laid,) = of_type(events, ArmiesLaidDown)
+    assert laid.rule == "hotw24.conclude.lay-down"
+    assert laid.cites == (
+        "hotw24.general.people.laid-down",
+        "hotw24.general.people.army-or-garrison",
+    )
+    (removed,) = of_type(events, FleetsRemoved)
+    assert removed.rule == "hotw24.conclude.fleets"
+    assert removed.cites == ("hotw24.fleets.removed-at-conclude",)
+    honor = of_type(events, HonorAwarded)[-1]
+    assert honor.rule == "hotw24.conclude.most-gold-honor"
+    assert honor.cites == (
+        "hotw24.honors.track.award",
+        "hotw24.honors.award.most-gold",
+        "hotw24.general.gold.stacking",
+    )
     assert of_type(events, TurnEnded)[0].rule == "hotw24.conclude.cards-stay"
     assert after.control_of("tigris", RED) is Control.FRIENDLY
     assert after.stage is Stage.EPOCH_CLOSING

@@ -6,7 +6,7 @@ import pytest
 
 from domain.core.chance import Chance
 from domain.core.errors import InvalidOptions, InvalidPlayerCount
-from domain.core.kernel import creation_events, decide, fold, replay
+from domain.core.kernel import GameCreated, creation_events, decide, fold, replay
 from domain.core.messages import Command, Recorded
 from domain.hotw.events import (
     AreasActivated,
@@ -15,8 +15,11 @@ from domain.hotw.events import (
     AreaTokensDrawn,
     AreaTokensPassed,
     CardsCountedOut,
+    EmpireCardChosen,
     EmpireCardsDisplayed,
     EndgameTokenPlaced,
+    EpochBegan,
+    EpochEnded,
     EventCardDealt,
     GoldChestsPlaced,
     HonorStackShuffled,
@@ -98,6 +101,15 @@ def test_each_honor_stack_is_shuffled_secretly_with_its_top_honor_face_up():
             len(player.honor_track) == 1 and len(player.honor_stack) == 9
         )  # hotw24.setup.player-set
         assert player.leader and player.supply == 30  # hotw24.setup.leader
+    (created,) = of_type(events, GameCreated)
+    assert set(created.cites) == {
+        "hotw24.setup.player-set",
+        "hotw24.setup.leader",
+        "hotw24.setup.arctic",
+        "hotw24.setup.area-tokens",
+        "hotw24.setup.dice",
+        "hotw24.setup.options",
+    }  # the rules that fix the state the game starts in
     shuffled = of_type(events, HonorStackShuffled)
     assert all(e.visibility.seats == frozenset() for e in shuffled)  # nobody sees the order
     assert all(e.rule == "hotw24.setup.honor-stack" for e in of_type(events, HonorTurnedUp))
@@ -108,6 +120,7 @@ def test_as_many_cards_as_players_are_counted_out_per_epoch_unseen():
     counted = of_type([r.event for r in log], CardsCountedOut)
     assert [c.epoch for c in counted] == [1, 2, 3, 4, 5]  # hotw24.setup.cards
     assert all(len(c.empire_cards) == 5 and len(c.event_cards) == 5 for c in counted)
+    assert all(c.cites == ("hotw24.setup.cards",) for c in counted)
     assert all(
         c.rule == "hotw24.setup.cards.unseen" and c.visibility.seats == frozenset() for c in counted
     )
@@ -119,10 +132,17 @@ def test_epoch_one_activates_five_areas_and_deals_tokens_secretly():
     events = [r.event for r in log]
     (activated,) = of_type(events, AreasActivated)
     assert activated.rule == "hotw24.organization.activate-areas"
+    assert activated.cites == ("hotw24.general.area-tokens.active",)
+    assert game.state.active_areas == frozenset(activated.areas)
     assert set(activated.areas) == PACK.board.areas_activated_in(1)  # hotw24.setup.area-tokens
     drawn = of_type(events, AreaTokenDrawn)
     assert [d.seat for d in drawn] == [0, 1, 2, 3]
-    assert all(d.visibility.seats == frozenset({d.seat}) for d in drawn)  # area-tokens.secret
+    assert all(d.visibility.seats == frozenset({d.seat}) for d in drawn)
+    assert all(
+        d.cites
+        == ("hotw24.general.area-tokens.selection", "hotw24.organization.area-tokens.secret")
+        for d in drawn
+    )
     (endgame,) = of_type(events, EndgameTokenPlaced)
     assert endgame.face_up and endgame.rule == "hotw24.organization.area-tokens.epoch-one"
     assert len(game.state.bag) == 15 - 5  # hotw24.general.area-tokens.active
@@ -137,7 +157,10 @@ def test_event_cards_are_dealt_secretly_and_empire_cards_displayed_for_the_poore
     (shown,) = of_type(events, EmpireCardsDisplayed)
     assert shown.rule == "hotw24.organization.empire-cards.display"
     poorest = min(range(4), key=lambda s: game.state.players[s].gold)
-    assert RULES.awaited_seats(game.state) == {poorest}  # hotw24.organization.empire-cards.choice
+    assert RULES.awaited_seats(game.state) == {poorest}
+    game, chosen = play(game, log, poorest, RULES.legal_actions(game.state, poorest)[0])
+    (choice,) = of_type(chosen, EmpireCardChosen)
+    assert (choice.seat, choice.rule) == (poorest, "hotw24.organization.empire-cards.choice")
     numbers = [PACK.cards.empire(c).number for c in shown.cards]
     assert numbers == sorted(numbers)
 
@@ -168,13 +191,18 @@ def test_from_epoch_two_the_richest_draws_players_plus_one_and_passes_down_the_g
     game = play_epoch(game, log)
     assert game.state.stage is Stage.EPOCH_CLOSING
     close = RULES.system_action(game.state)
-    assert close == Command.of("close_epoch", epoch=1)  # hotw24.turn.epoch-end
+    assert close == Command.of("close_epoch", epoch=1)
+    ended = [r.event for r in log if isinstance(r.event, EpochEnded)]
+    assert [(e.epoch, e.rule) for e in ended] == [(1, "hotw24.turn.epoch-end")]
     order = game.state.gold_order()
     game, events = play(game, log, "system", close)
     (drawn,) = of_type(events, AreaTokensDrawn)
     assert drawn.seat == order[0] and len(drawn.tokens) == 5
     assert drawn.rule == "hotw24.organization.area-tokens.later"
-    assert drawn.draws  # drawn from the bag through chance (hotw24.general.area-tokens.selection)
+    assert drawn.draws  # drawn from the bag through chance
+    assert "hotw24.general.area-tokens.selection" in drawn.cites
+    (began,) = of_type(events, EpochBegan)
+    assert (began.epoch, began.rule) == (2, "hotw24.epoch.structure")
     assert drawn.visibility.seats == frozenset({order[0]})
     for position, seat in enumerate(order):
         assert RULES.awaited_seats(game.state) == {seat}
