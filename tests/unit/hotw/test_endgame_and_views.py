@@ -15,7 +15,7 @@ from domain.hotw.events import (
     HonorPlayed,
 )
 from domain.hotw.model import EndgameToken, GameResult, HotwState, Stage
-from domain.hotw.rules.endgame import final_standing
+from domain.hotw.rules.endgame import final_standing, tie_breaks
 from domain.hotw.rules.gold import circuits, most_gold, track_space
 from tests.support.hotw import (
     BLUE,
@@ -77,6 +77,7 @@ def test_the_endgame_pays_leftovers_honors_and_endgame_tokens_then_names_the_win
     assert {(g.seat, g.amount) for g in leftovers} == {(RED, 2), (BLUE, 1), (GREEN, 1)}
     coin = [h for h in of_type(events, HonorPlayed) if not h.for_effect]
     assert {h.honor for h in coin} == {"recruit-2", "recruit-1"}
+    assert all(h.cites == ("hotw24.honors.play.endgame",) for h in coin)
     assert RULES.awaited_seats(state) == {RED}  # two coinless Honors still to play
     assert [c.arg("honor") for c in RULES.legal_actions(state, RED)] == [
         "lands-bonus",
@@ -115,6 +116,21 @@ def test_chests_on_one_space_tie_and_fewest_people_shown_then_honor_icons_break_
     players[RED] = evolved(players[RED], event_cards=())
     _, ranking, _, _ = final_standing(PACK, evolved(state, players=tuple(players)))
     assert ranking == ((RED, GREEN), (BLUE,))
+    assert cited_ties((40, 40, 40), (4, 5, 4), (1, 0, 0)) == (
+        "hotw24.winning.tie.people",
+        "hotw24.winning.tie.honor-icons",
+    )
+    assert cited_ties((40, 40, 40), (4, 5, 4), (0, 0, 0)) == (
+        "hotw24.winning.tie.people",
+        "hotw24.winning.tie.honor-icons",
+        "hotw24.winning.tie.shared",
+    )
+    assert cited_ties((40, 41, 39), (4, 4, 4), (0, 0, 0)) == ()
+
+
+def cited_ties(*standing: tuple[int, ...]) -> tuple[str, ...]:
+    """The ids GameEnded cites for the tie-breaks a final standing needed."""
+    return tuple(map(PACK.edition.cite, tie_breaks(*standing)))
 
 
 def test_the_topmost_chest_has_most_gold_and_the_track_wraps_past_one_hundred():
@@ -133,6 +149,18 @@ def test_the_topmost_chest_has_most_gold_and_the_track_wraps_past_one_hundred():
     )
     assert most_gold(after) == RED
     assert (track_space(101, 100), circuits(101, 100)) == (1, 1)
+    (paid,) = of_type(_events, GoldCollected)
+    assert paid.cites == ("hotw24.general.gold.track",)
+    wrapping = position(
+        {"tigris": army(RED)},
+        phase=Phase.REVENUE,
+        gold=[99, 30, 5],
+        honor_track={RED: ("recruit-3",)},
+    )
+    events, after = act(wrapping, "play_honor", honor="recruit-3")
+    (paid,) = of_type(events, GoldCollected)
+    assert paid.cites == ("hotw24.general.gold.track", "hotw24.general.gold.wrap")
+    assert circuits(after.players[RED].gold, 100) == 1
 
 
 def test_a_spectator_sees_no_secret_and_a_seat_sees_only_its_own():

@@ -39,6 +39,7 @@ from tests.support.hotw import (
     RULES,
     act,
     army,
+    empty,
     garrison,
     of_type,
     position,
@@ -82,6 +83,18 @@ def test_migration_places_armies_in_a_chosen_area_laid_down_before_establishing(
     assert laid.cites == ("hotw24.events.revenue",)  # Friendly lands from now on
     assert state.control_of(first, RED) is Control.FRIENDLY
     assert state.turn.phase is Phase.EXPAND  # established: Sumeria in Tigris
+
+
+def test_armies_an_event_places_in_the_reveal_phase_take_uncontrolled_lands_without_reduction():
+    """hotw24.building-reduction.reveal-armies: Migration's armies leave the buildings of an
+    uncontrolled land standing."""
+    events, state = start_turn(position({"indus": empty("city")}), "migration-1")
+    _, state = act(state, "choose_area", area="india")
+    events, state = act(state, "choose_land", land="indus")
+    (taken,) = of_type(events, ArmyPlaced)
+    assert taken.rule == "hotw24.building-reduction.reveal-armies"
+    assert not of_type(events, BuildingReduced)
+    assert state.land("indus").buildings == {Building.CITY}
 
 
 def test_nomads_invade_enemy_lands_and_plunder_as_barbarians():

@@ -20,6 +20,7 @@ from domain.hotw.events import (
     EmpireCardsDisplayed,
     EmpireCardsPassed,
     EmpireCardsTaken,
+    EventCardChosen,
     EventCardDealt,
     EventCardsPassed,
     EventCardsTaken,
@@ -108,6 +109,10 @@ def test_chosen_event_cards_stay_hidden_from_the_other_players():
     while game.state.step is OrganizationStep.SELECT_EVENT_CARDS:
         (seat,) = RULES.awaited_seats(game.state)
         game, _ = play(game, log, seat, legal(game.state, seat)[0])
+    chosen = of_type([r.event for r in log], EventCardChosen)
+    assert sorted(c.seat for c in chosen) == [0, 1, 2]
+    assert all(c.rule == "hotw24.option1.secret" for c in chosen)
+    assert all(c.visibility.seats == frozenset({c.seat}) for c in chosen)
     for seat in range(3):
         view = RULES.view(game.state, seat)
         others = [p for p in view["players"] if p["seat"] != seat]
@@ -207,6 +212,7 @@ def test_red_fails_in_tigris_retries_at_plus_two_and_may_conquer_euphrates_or_za
     events, state = act(state, "place_army", dice=[5, 1, 4], land="tigris")
     (success,) = of_type(events, InvasionSucceeded)
     assert success.rule == "hotw24.option3.dice"
+    assert "hotw24.option3.success" in success.cites
     assert state.control_of("tigris", RED) is Control.EMPIRE
     assert of_type(events, InvasionModifierRemoved)  # taken off when the invasion succeeds
     (points,) = of_type(events, ConquestPointsAwarded)
@@ -223,6 +229,11 @@ def test_red_fails_in_tigris_retries_at_plus_two_and_may_conquer_euphrates_or_za
     events, after_zagros = act(state, "conquer_land", land="zagros")
     (conquered,) = of_type(events, LandConquered)
     assert (conquered.cost, conquered.rule) == (3, "hotw24.option3.conquest-cost")
+    assert conquered.cites == (
+        "hotw24.option3.conquest-same-enemy",
+        "hotw24.option3.conquest-adjacency",
+        "hotw24.option3.conquest-no-fleets",
+    )
     assert after_zagros.control_of("zagros", RED) is Control.EMPIRE
     (reduced,) = of_type(events, BuildingReduced)
     assert reduced.rule == "hotw24.option3.conquest-reduction"

@@ -263,4 +263,8 @@ def test_an_uncontrolled_land_is_simply_taken_without_reduction():
     state = position({"euphrates": army(RED), "tigris": empty("capital")}, people=1)
     events, after = act(state, "place_army", land="tigris")
     assert events[0].rule == "hotw24.building-reduction.uncontrolled"
+    assert events[0].cites == (
+        "hotw24.expand.outcome.uncontrolled",
+        "hotw24.general.land.uncontrolled",
+    )
     assert after.land("tigris").buildings == {Building.CAPITAL}

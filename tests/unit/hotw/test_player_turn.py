@@ -496,6 +496,19 @@ def test_revenue_pays_buildings_in_any_area_and_lands_only_in_active_areas():
     assert ("buildings", 3, "hotw24.revenue.buildings") in gold
     assert ("lands:middle-east", 2, "hotw24.revenue.presence") in gold
     assert not any(reason == "lands:south-america" for reason, *_ in gold)
+    cites = {g.reason: g.cites for g in of_type(events, GoldCollected)}
+    assert cites["buildings"] == (
+        "hotw24.general.gold.track",
+        "hotw24.revenue.scope",
+        "hotw24.general.land.empire",
+    )
+    assert cites["lands:middle-east"] == (
+        "hotw24.general.gold.track",
+        "hotw24.revenue.scope",
+        "hotw24.revenue.lands.per-area",
+        "hotw24.general.area-tokens.active",
+        "hotw24.general.land.empire",
+    )
 
 
 def test_revenue_honors_pay_coins_or_act_and_pool_honors_must_be_played():

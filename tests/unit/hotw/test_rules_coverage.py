@@ -72,3 +72,66 @@ def test_every_rule_key_the_shared_chapters_cite_is_in_the_editions_catalogue():
         f"{key} ({where})" for key, where in keys.items() if key not in PACK.edition.rule_ids
     )
     assert unknown == []
+
+
+SAMPLE = '''
+"""hotw24.docstring.only is named here and nowhere checked."""
+import pytest
+
+RULE = "hotw24.by.constant"
+
+
+def test_one(event):
+    """hotw24.docstring.only"""
+    x = 1  # hotw24.comment.only
+    assert event.rule == "hotw24.by.literal"
+    assert event.rule == RULE
+    assert event.rule == PACK.edition.cite("by.key")
+    expect_refusal(event, rule="hotw24.by.helper")
+
+
+@pytest.mark.parametrize("rule", ["hotw24.by.parameter"])
+def test_two(event, rule):
+    assert event.rule == rule
+
+
+@pytest.mark.parametrize("unchecked", ["hotw24.parameter.unchecked"])
+def test_three(event, unchecked):
+    assert event
+
+
+@pytest.mark.rulebook_example("hotw24.example.asserted")
+def test_four(event):
+    assert event
+
+
+@pytest.mark.rulebook_example("hotw24.example.unasserted")
+def test_five(event):
+    print(event)
+'''
+
+
+def test_the_coverage_check_counts_assertions_not_mentions(tmp_path):
+    sample = tmp_path / "test_sample.py"
+    sample.write_text(SAMPLE, encoding="utf-8")
+    named = {
+        "hotw24.docstring.only",
+        "hotw24.comment.only",
+        "hotw24.by.constant",
+        "hotw24.by.literal",
+        "hotw24.by.key",
+        "hotw24.by.helper",
+        "hotw24.by.parameter",
+        "hotw24.parameter.unchecked",
+        "hotw24.example.asserted",
+        "hotw24.example.unasserted",
+    }
+    known = Catalogue(ids=frozenset(named), keys={"by.key": "hotw24.by.key"})
+    assert asserted_ids([sample], known) == {
+        "hotw24.by.constant",
+        "hotw24.by.literal",
+        "hotw24.by.key",
+        "hotw24.by.helper",
+        "hotw24.by.parameter",
+        "hotw24.example.asserted",
+    }

@@ -24,6 +24,7 @@ from domain.hotw.events import (
     GoldChestsPlaced,
     HonorStackShuffled,
     HonorTurnedUp,
+    TurnBegan,
 )
 from domain.hotw.model import Stage
 from service.chance import HmacSource, commitment
@@ -177,6 +178,9 @@ def test_turns_follow_the_chronological_card_numbers():
         PACK.cards.empire(c).number for c in order
     )
     assert game.state.turn.card == order[0]
+    (began,) = [r.event for r in log if isinstance(r.event, TurnBegan)]
+    assert (began.card, began.rule) == (order[0], "hotw24.turn.order")
+    assert began.cites == ("hotw24.turn.terms",)  # the Empire now in play, all others Enemy
 
 
 def play_epoch(game, log, choose=lambda actions: actions[0]):
