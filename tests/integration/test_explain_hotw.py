@@ -71,3 +71,19 @@ def test_explain_of_an_event_card_reveal_names_the_card_and_its_provenance(playe
     (card,) = [u for u in used if u["what"] == "event card"]
     assert card["id"] == revealed.event.card
     assert card["reconstructed"] is ("reconstructed" in card["provenance"].lower())
+
+
+def test_explain_shows_the_reading_that_departs_from_the_text_where_it_decided(played):
+    """The Epoch I Endgame token is drawn before the players' tokens, the reverse of the
+    printed order (hotw24.organization.area-tokens.epoch-one departs from the text): explain
+    quotes the words it departs from; an event decided by no departing reading shows none."""
+    queries, game_id, log = played
+    placed = next(r for r in log if r.event.type == "hotw.EndgameTokenPlaced")
+    explained = queries.explain(game_id, placed.version, None)
+    assert explained["rule"] == "hotw24.organization.area-tokens.epoch-one"
+    (departure,) = explained["departures"]
+    assert departure["id"] == "hotw24.organization.area-tokens.epoch-one"
+    assert departure["departs_from"] == "One further token is then drawn and shown to all players."
+    assert "reverse of the printed order" in departure["reading"]
+    invasion = next(r for r in log if r.event.type in INVASIONS)
+    assert queries.explain(game_id, invasion.version, None)["departures"] == []
