@@ -199,7 +199,9 @@ class Fact:
 
     def problem(self, file: str, entry: str, field: str, detail: str) -> PackProblem:
         where = f"{self.source}, {self.rule}" if self.rule else self.source
-        return PackProblem(file, entry, field, f"{detail} - fact '{self.id}' ({where}): {self.says}")
+        return PackProblem(
+            file, entry, field, f"{detail} - fact '{self.id}' ({where}): {self.says}"
+        )
 
 
 def read_facts(pack_dir: Path) -> tuple[list[Fact], list[PackProblem]]:
