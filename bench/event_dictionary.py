@@ -1,5 +1,6 @@
-"""How store/dictionaries/events-1.txt was made: the preset dictionary that stored events are
-deflated with (store/compression.py).
+"""How store/dictionaries/events-N.txt are made: the preset dictionaries that stored events are
+deflated with (store/compression.py). Dictionary 2 followed the namespaced event types
+(`hotw.ArmyPlaced`) and the `cites` every ruling carries, which dictionary 1 had never seen.
 
 The file is data, not output: events stored with it can only be read with it, byte for byte, so
 it is committed once and never regenerated in place. A better dictionary is a new file with the
@@ -41,7 +42,12 @@ def build(payloads: list[str]) -> bytes:
     example: dict[tuple[Any, ...], str] = {}
     for text in payloads:
         body = json.loads(text)
-        kind = (body["type"], body["rule"], tuple(sorted(body["data"])))
+        kind = (
+            body["type"],
+            body["rule"],
+            tuple(sorted(body["data"])),
+            tuple(body.get("cites", ())),
+        )
         kinds[kind] += 1
         example.setdefault(kind, text)
     ordered = sorted(kinds, key=lambda kind: (kinds[kind], kind))
@@ -63,6 +69,11 @@ def write(path: Path) -> int:
 
 
 if __name__ == "__main__":
-    target = Path(__file__).resolve().parents[1] / "store" / "dictionaries" / "events-1.txt"
+    import sys
+
+    number = sys.argv[1] if len(sys.argv) > 1 else "2"
+    target = Path(__file__).resolve().parents[1] / "store" / "dictionaries" / f"events-{number}.txt"
+    if target.exists():
+        raise SystemExit(f"{target} exists: events stored with it need it as it is")
     target.parent.mkdir(exist_ok=True)
     print(write(target), "bytes written to", target)

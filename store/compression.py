@@ -1,10 +1,11 @@
 """Stored events and snapshots, deflated.
 
 An event payload is small JSON that repeats the same keys, types and rule ids, so each is
-deflated on its own with a preset dictionary of typical payloads (events-1.txt): about 270
+deflated on its own with a preset dictionary of typical payloads (events-2.txt): about 270
 bytes become about 80, and any single entry still decodes without its neighbours. A stored
-value names its dictionary (`1:` + base64 of raw deflate); a value that starts with `{` is plain
-JSON, as events were first stored. Snapshots, larger, are deflated without a dictionary (`z:`).
+value names its dictionary (`2:` + base64 of raw deflate; values written with dictionary 1 read
+as before); a value that starts with `{` is plain JSON, as events were first stored.
+Snapshots, larger, are deflated without a dictionary (`z:`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from functools import cache
 from pathlib import Path
 
 DICTIONARIES = Path(__file__).resolve().parent / "dictionaries"
-CURRENT = "1"
+CURRENT = "2"
 WINDOW_BITS = 14  # a 16 KB window, the dictionary's size: small states copy fast
 MEMORY_LEVEL = 4
 _local = threading.local()

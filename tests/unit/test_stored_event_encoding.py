@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from store.compression import (
+    CURRENT,
     DICTIONARIES,
     UnreadablePayload,
     pack_event,
@@ -35,16 +36,31 @@ EVENT = json.dumps(
 )
 
 
-def test_the_dictionary_that_stored_events_need_never_changes():
-    data = (DICTIONARIES / "events-1.txt").read_bytes()
-    assert hashlib.sha256(data).hexdigest() == (
-        "9b9759fba4bb97cce847102ce217adca8830638014e081219eb1610fe95816df"
-    ), "events stored with dictionary 1 can only be read with it: add events-2.txt instead"
+SHA256 = {
+    "1": "9b9759fba4bb97cce847102ce217adca8830638014e081219eb1610fe95816df",
+    "2": "1d7446ab7299487aeff5f5eee347fd67f66094a05fb7da3f049a748426d03a2a",
+}
+STORED_WITH_DICTIONARY_1 = (
+    "1:w1lZmqYZJBslmadaJFqmmCQbJlmmGqeZJZqnWCRbJhkkGqZiSQj55alFuqnplQWI6MdRGxoa6hoZhRiYW5lYWBkb6Z"
+    "kZWJiaGtClhAQA"
+)
+
+
+@pytest.mark.parametrize("number", sorted(SHA256))
+def test_the_dictionaries_that_stored_events_need_never_change(number):
+    data = (DICTIONARIES / f"events-{number}.txt").read_bytes()
+    assert hashlib.sha256(data).hexdigest() == SHA256[number], (
+        f"events stored with dictionary {number} can only be read with it: add a new one instead"
+    )
+
+
+def test_an_event_stored_with_the_first_dictionary_still_reads():
+    assert unpack_event(STORED_WITH_DICTIONARY_1) == EVENT
 
 
 def test_a_stored_event_reads_back_as_the_json_written_and_is_much_smaller():
     stored = pack_event(EVENT)
-    assert stored.startswith("1:")
+    assert stored.startswith(f"{CURRENT}:") and CURRENT == "2"
     assert unpack_event(stored) == EVENT
     assert len(stored) < len(EVENT) / 2
 
