@@ -26,7 +26,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from bots.base import BOT_NAMES, Bot, make_bot
 from cli.http import ApiClient, ApiError
@@ -42,6 +42,14 @@ API_TIMEOUT_S = 30
 BUSY_WAIT_S = 0.05
 
 Checker = Callable[[Any], list[str]]
+
+
+class Observer(Protocol):
+    """Sees every event of a game with the states before and after it; answers problems."""
+
+    def observe(self, before: Any, event: Any, after: Any) -> list[str]: ...
+
+    def finish(self) -> list[str]: ...
 
 
 @dataclass
@@ -75,9 +83,11 @@ def play_game(
     index: int,
     check: bool = True,
     bots: list[str] | None = None,
+    observer: Observer | None = None,
 ) -> GameReport:
     """Play one game to its end with bots (`random` by default, or one name per seat); never
-    raises for a rules failure."""
+    raises for a rules failure. `observer` sees every event with the states around it and
+    answers what it finds wrong (an independent oracle, in the tests)."""
     report = GameReport(index)
     secret = game_seed(seed, index)
     rng = random.Random(f"{seed}:{index}")
@@ -103,8 +113,14 @@ def play_game(
             chance = Chance(HmacSource(secret), game.draws)
             for ev in decide(rules, game, actor, command, chance):
                 log.append(Recorded(game.version + 1, ev, actor))
+                before = game.state
                 game = fold(rules, game, log[-1])
                 _check(checker, game.state, report, ev)
+                if observer is not None:
+                    found = observer.observe(before, ev, game.state)
+                    report.failures += [f"game {index} {problem}" for problem in found]
+        if observer is not None:
+            report.failures += [f"game {index} {problem}" for problem in observer.finish()]
         report.completed = rules.is_over(game.state)
         if not report.completed:
             report.failures.append(f"game {index} did not finish ({rules.summary(game.state)})")
