@@ -206,10 +206,10 @@ class RulingsOracle:
         else:
             expected = not land.is_difficult
         if expected != succeeded:
+            terrain = "difficult" if land.is_difficult else "clear"
             yield (
-                f"{empire} v {enemy} in {event.land} ({'difficult' if land.is_difficult else 'clear'}"
-                f"{', fort' if fort else ''}) should "
-                f"{'succeed' if expected else 'be frustrated'}"
+                f"{empire} v {enemy} in {event.land} ({terrain}{', fort' if fort else ''}) "
+                f"should {'succeed' if expected else 'be frustrated'}"
             )
 
     def _without_dice(
@@ -247,10 +247,9 @@ class RulingsOracle:
         """p11 (Option 3): only the Empire's army goes; the Enemy gains an Honor each time;
         the modifier becomes +2, then +4."""
         found = list(self._invasion_outcome(before, event, False))
-        if event.modifier != self._modifier(before, event.land):
-            found.append(
-                f"modifier {event.modifier}, the counter showed {self._modifier(before, event.land)}"
-            )
+        showed = self._modifier(before, event.land)
+        if event.modifier != showed:
+            found.append(f"modifier {event.modifier}, the counter showed {showed}")
         self.pending_honor.append((event.enemy, f"repulsing the invasion of {event.land}"))
         if after.land(event.land).owner != event.enemy:
             found.append("the Enemy garrison should hold the land")
@@ -351,9 +350,9 @@ class RulingsOracle:
                 found.append(f"seat {seat} took a gold for an Honor with Honors in the stack")
         if event.reason == "most-gold":
             self.most_gold_paid = True
-        if self.revenue_due is not None and event.seat == self.revenue_seat:
-            if event.reason == "buildings" or event.reason.startswith("lands:"):
-                self.revenue_paid[event.reason] += event.amount
+        counted = event.reason == "buildings" or event.reason.startswith("lands:")
+        if self.revenue_due is not None and event.seat == self.revenue_seat and counted:
+            self.revenue_paid[event.reason] += event.amount
         return found
 
     def _close_revenue(self) -> Iterator[str]:

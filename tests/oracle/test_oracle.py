@@ -111,7 +111,7 @@ CASES: dict[str, tuple[Callable[[Any], bool], Callable[[Any], Any], str]] = {
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_the_oracle_names_a_ruling_the_rulebook_forbids(case: str) -> None:
     match, change, words = CASES[case]
-    steps, kind = tampered(match, change)
+    steps, _ = tampered(match, change)
     found = problems(steps)
     assert found, f"the oracle missed {case}"
     assert any(words in problem for problem in found), found
