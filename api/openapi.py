@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -12,9 +13,12 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 import api.app  # noqa: F401  (importing the app registers every documented route)
 from api.docs import OPERATIONS, Operation
 from api.inputs import IDEMPOTENCY_KEY_PATTERN, LAST_EVENT_ID_PATTERN
+from domain.core.messages import Event, registered_event_classes
 from domain.core.ruleset import ruleset_names
+from schemas.api import EventSchema
 from schemas.commands import command_components, component_field, option_components
 from schemas.common import ErrorSchema
+from schemas.event_data import event_components
 from service.rulesets import built_in, import_rulesets_once, ruleset
 
 ERROR_TEXT = {
@@ -201,11 +205,17 @@ def build_spec(rulesets: Sequence[str] | None = None) -> APISpec:
         {"type": "http", "scheme": "bearer", "description": "A game's admin or seat token."},
     )
     spec.components.schema("Actor", component=ACTOR)
+    spec.components.schema("EventEnvelope", schema=EventSchema)
+    envelope = spec.to_dict()["components"]["schemas"]["EventEnvelope"]
+    for name, component in event_components(documented_events(names), envelope).items():
+        spec.components.schema(name, component=component)
     spec.components.schema("StreamFrame", component=STREAM_FRAME)
     options = ruleset_options(names)
     for name, described in options.items():
         spec.components.schema(f"Options_{name}", component=described)
     for name, component in option_components(options.items()).items():
+        spec.components.schema(name, component=component)
+    for name, component in view_components(names).items():
         spec.components.schema(name, component=component)
     for name, component in command_components({n: ruleset(n) for n in names}).items():
         spec.components.schema(name, component=component)
@@ -216,6 +226,36 @@ def build_spec(rulesets: Sequence[str] | None = None) -> APISpec:
 
 
 OPTION_TYPES = {"boolean": "boolean", "integer": "integer", "string": "string"}
+
+
+def view_components(names: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """`View_<ruleset>` for each ruleset that describes its view, and `View`: any of them (any
+    object when a served ruleset describes none)."""
+    components: dict[str, dict[str, Any]] = {}
+    undescribed = False
+    for name in names:
+        located = ruleset(name).view_schema
+        if located is None:
+            undescribed = True
+            continue
+        module, _, attribute = located.partition(":")
+        components[f"View_{name}"] = getattr(importlib.import_module(module), attribute)
+    choices = [{"$ref": f"#/components/schemas/{n}"} for n in components]
+    if undescribed:
+        choices.append({"type": "object", "description": "A ruleset that describes no view."})
+    components["View"] = {
+        "description": "The state as the caller may see it, by the game's ruleset.",
+        **({"anyOf": choices} if len(choices) > 1 else choices[0]),
+    }
+    return components
+
+
+def documented_events(names: Sequence[str]) -> list[type[Event]]:
+    """The kernel's and the table's events, and each ruleset's own."""
+    found = [cls for cls in registered_event_classes() if cls.__module__.startswith("domain.core")]
+    for name in names:
+        found += ruleset(name).event_types()
+    return found
 
 
 def ruleset_options(names: Sequence[str]) -> dict[str, dict[str, Any]]:

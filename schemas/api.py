@@ -222,7 +222,7 @@ class FeedQuerySchema(StrictSchema):
 class FeedSchema(Schema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True, metadata={"description": "The game's version now."})
-    events = fields.List(fields.Nested(EventSchema), required=True)
+    events = fields.List(fields.Nested(EventSchema, metadata={"component": "Event"}), required=True)
     next = fields.Integer(
         allow_none=True, metadata={"description": "`from` of the next page; null at the end."}
     )
@@ -364,7 +364,7 @@ class CommandResultSchema(Schema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True, metadata={"description": "The game's new version."})
     events = fields.List(
-        fields.Nested(EventSchema),
+        fields.Nested(EventSchema, metadata={"component": "Event"}),
         required=True,
         metadata={"description": "The events the command produced, as the acting seat sees them."},
     )
@@ -412,7 +412,11 @@ class StateSchema(Schema):
     )
     awaiting = seats_field("Seats the game waits for at that version.")
     view = fields.Dict(
-        required=True, metadata={"description": "The ruleset's view of the state for the caller."}
+        required=True,
+        metadata={
+            "component": "View",
+            "description": "The ruleset's view of the state for the caller.",
+        },
     )
 
 

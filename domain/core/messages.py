@@ -201,6 +201,11 @@ def registered_event_types() -> Iterator[str]:
     return iter(sorted(_EVENT_TYPES))
 
 
+def registered_event_classes() -> tuple[type[Event], ...]:
+    """Every registered event type (of whatever module has been imported)."""
+    return tuple(_EVENT_TYPES.values())
+
+
 def event_record(ev: Event) -> dict[str, Any]:
     """The stored form of an event's own part of the envelope (contracts §2)."""
     record: dict[str, Any] = {

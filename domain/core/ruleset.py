@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from domain.core.chance import Chance
 from domain.core.errors import IllegalAction, InvalidOptions, InvalidPlayerCount, UnknownRuleset
-from domain.core.messages import Command, Event, Seat
+from domain.core.messages import Command, Event, Seat, registered_event_classes
 from domain.core.strategy import Strategy
 
 S = TypeVar("S")
@@ -175,6 +175,13 @@ class Ruleset(ABC, Generic[S]):
         self.check_option_combination(chosen)
         return chosen
 
+    def event_types(self) -> tuple[type[Event], ...]:
+        """The ruleset's own event types, as the API documents them (by default those defined
+        beside the ruleset class or a class it derives from; the kernel's and the table's are
+        everybody's)."""
+        homes = {base.__module__ for base in type(self).__mro__} - {__name__, "abc", "typing"}
+        return tuple(cls for cls in registered_event_classes() if cls.__module__ in homes)
+
     def out_of_turn_rule(self, command: Command) -> str:
         """The rule id cited when a seat the game is not waiting for sends `command` (a rule of
         the command's own may say more than the turn rule)."""
@@ -291,6 +298,10 @@ class Ruleset(ABC, Generic[S]):
     the object the ruleset is built with; loading is I/O, so it lives outside `domain/`. It is
     called as `function(data_pack, root)`, `root` being the folder holding the packs (None:
     `data/`), and raises for a bad pack (`service.rulesets` binds rulesets with it)."""
+
+    view_schema: ClassVar[str | None] = None
+    """`module:attribute` naming the JSON Schema of this ruleset's `view` (it lives outside
+    `domain/`, with the other schemas); None: the API documents the view as any object."""
 
     def invariant_failures(self, state: S) -> list[str]:
         """What is wrong with `state` by the ruleset's own bookkeeping (pieces and gold

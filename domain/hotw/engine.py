@@ -13,7 +13,7 @@ from domain.core.messages import Command, Event
 from domain.core.ruleset import CommandSpec, Decision, Ruleset, Setup
 from domain.hotw import codec
 from domain.hotw.commands import command_specs
-from domain.hotw.evolve import evolve
+from domain.hotw.evolve import evolve, handled_types
 from domain.hotw.model import FLEET, GREAT_WALL, HotwState, Player, Stage, Variant
 from domain.hotw.pack import HotwPack
 from domain.hotw.provenance import provenance_of
@@ -33,6 +33,7 @@ class HotwRuleset(Ruleset[HotwState]):
     """History of the World: every rule of the base game; editions subclass it."""
 
     pack: HotwPack
+    view_schema = "schemas.hotw_view:VIEW"
     variant_options: ClassVar[Mapping[str, Variant]] = {}
     """The edition's boolean options that switch on a shared variant rule, by option name."""
 
@@ -99,6 +100,10 @@ class HotwRuleset(Ruleset[HotwState]):
 
     def evolve(self, state: HotwState, event: Event) -> HotwState:
         return evolve(self.pack, state, event)
+
+    def event_types(self) -> tuple[type[Event], ...]:
+        """The family's vocabulary: every event the chapters declare."""
+        return tuple(handled_types())
 
     def out_of_turn_rule(self, command: Command) -> str:
         """Honors are never played in another player's turn (honors.play.not-others-turn)."""

@@ -82,6 +82,7 @@ def test_the_generated_client_plays_a_whole_four_player_game_by_posting_legal_ac
     post_command = part("api.play.post_games_game_id_commands")
     result_of = part("api.play.get_games_game_id_result")
     events_of = part("api.events.get_games_game_id_events")
+    state_of = part("api.play.get_games_game_id_state")
 
     public = generated.Client(base_url=server, raise_on_unexpected_status=True)
     created = create.sync(
@@ -141,11 +142,25 @@ def test_the_generated_client_plays_a_whole_four_player_game_by_posting_legal_ac
     assert statuses["finished"] == 1
     # and the events as typed envelopes: the worker closed the epochs
     actors: set[str] = set()
+    typed: Counter[str] = Counter()
     start: int | None = 1
     while start is not None:
         feed = events_of.sync(created.game_id, client=public, from_=start, limit=500)
         assert isinstance(feed, models.Feed), feed
         actors |= {str(getattr(e.actor, "value", e.actor)) for e in feed.events}
+        typed.update(type(e).__name__ for e in feed.events)
+        for event in feed.events:
+            if isinstance(event, models.EventHotwArmyPlaced):
+                assert isinstance(event.data.land, str) and event.data.seat in range(4)
+            if isinstance(event, models.EventHotwGoldCollected):
+                assert event.data.amount > 0
         start = feed.next_ if isinstance(feed.next_, int) else None
     assert {"system", "worker", "0", "1", "2", "3"} <= actors
+    # each event parsed as its own type's model, its data typed fields
+    assert typed["EventHotwArmyPlaced"] > 0 and typed["EventHotwGoldCollected"] > 0
+    assert typed["EventGameCreated"] == 1 and "dict" not in typed
+    state = state_of.sync(created.game_id, client=seats[0])
+    assert isinstance(state, models.State), state
+    assert state.view.epoch == 5 and len(state.view.players) == 4
+    assert state.view.players[0].area_tokens is not None  # seat 0 sees its own tokens
     print(f"\n{sum(played.values())} commands ({busy} busy answers): {dict(played)}")
