@@ -72,6 +72,9 @@ def _human_summary(summary: dict[str, Any]) -> str:
             f"  honors per player: {summary['honors_per_player']}",
             f"  rules catalogue entries: {summary['rules']}",
         ]
+    for key in ("empires_by_epoch", "greater_events", "lesser_events", "areas", "rules"):
+        if key in summary and "empire_cards" not in summary and "lands" not in summary:
+            lines.append(f"  {key.replace('_', ' ')}: {summary[key]}")
     errors = summary["errors"]
     if errors:
         lines.append(f"INVALID: {len(errors)} problem(s)")

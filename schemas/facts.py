@@ -56,7 +56,7 @@ COMPARISONS = ("equals", "at_least", "at_most")
 OPERATORS = (
     "eq", "in", "not_in", "min", "max", "len", "contains", "lacks", "includes", "set_of",
 )  # fmt: skip
-SOURCE = r"^(text p\d+|reconstructed)"
+SOURCE = r"^(text (p\d+|chapter [IVX]+|tables)|reconstructed)"
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 RULE_ID = r"^[a-z0-9]+(\.[a-z0-9]+(-[a-z0-9]+)*)+$"
 
@@ -123,7 +123,9 @@ class FactSchema(_Strict):
     id = fields.String(required=True, validate=validate.Regexp(KEBAB, error="a kebab-case id"))
     source = fields.String(
         required=True,
-        validate=validate.Regexp(SOURCE, error="must start 'text pN' or 'reconstructed'"),
+        validate=validate.Regexp(
+            SOURCE, error="must start 'text pN', 'text chapter N', 'text tables' or 'reconstructed'"
+        ),
     )
     says = fields.String(required=True, validate=validate.Length(min=1))
     rule = fields.String(
@@ -169,7 +171,9 @@ class UncheckedFactSchema(_Strict):
     id = fields.String(required=True, validate=validate.Regexp(KEBAB, error="a kebab-case id"))
     source = fields.String(
         required=True,
-        validate=validate.Regexp(SOURCE, error="must start 'text pN' or 'reconstructed'"),
+        validate=validate.Regexp(
+            SOURCE, error="must start 'text pN', 'text chapter N', 'text tables' or 'reconstructed'"
+        ),
     )
     says = fields.String(required=True, validate=validate.Length(min=1))
     rule = fields.String(validate=validate.Regexp(RULE_ID, error="a rules-catalogue id"))

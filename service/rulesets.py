@@ -119,6 +119,10 @@ def ruleset(name: str) -> Ruleset[Any]:
         return _bound[name]
 
 
+PACKS_WITHOUT_RULESET = {"hotw-ah2001": "schemas.ah2001_pack:check_tables"}
+"""Data packs checked ahead of their ruleset (`module:function(root)` summarising the pack)."""
+
+
 def check_pack(name: str, root: Path | None = None) -> dict[str, Any]:
     """The `chronicle data check` summary of ruleset `name`'s data pack: the loader module's own
     `check_pack(data_pack, root)` where it has one, else whether the pack loads. Never raises
@@ -131,6 +135,10 @@ def check_pack(name: str, root: Path | None = None) -> dict[str, Any]:
     try:
         cls = find(name)
     except UnknownRuleset:
+        if name in PACKS_WITHOUT_RULESET:
+            module_name, _, function = PACKS_WITHOUT_RULESET[name].partition(":")
+            ahead: dict[str, Any] = getattr(importlib.import_module(module_name), function)(root)
+            return ahead
         return refused(f"unknown ruleset (known: {', '.join(available())})")
     if not cls.data_pack:
         return refused("this ruleset has no data pack")

@@ -1,0 +1,91 @@
+"""The tables the Avalon Hill 2001 rulebook prints: the Empire statistics, the Event cards, the
+Victory Points Table and the pieces. Pure data, loaded from `data/hotw-ah2001/` by
+`schemas.ah2001_pack.load_tables`; nothing here reads files."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+EPOCHS = range(1, 8)
+
+
+@dataclass(frozen=True)
+class EmpireStats:
+    """One Empire of the Statistics table (ah2001.empires.card)."""
+
+    id: str
+    epoch: int
+    number: int
+    """Its place in the epoch's calling order (ah2001.epoch.call-order)."""
+    card: str
+    name: str
+    leader: str
+    strength: int
+    start_land: str
+    capital: bool
+    navigation: tuple[str, ...]
+    provenance: str
+
+
+@dataclass(frozen=True)
+class EventCardKind:
+    """One kind of Event card and how many copies the deck holds."""
+
+    id: str
+    deck: str
+    """`greater` or `lesser`."""
+    kind: str
+    name: str
+    epochs: frozenset[int]
+    count: int
+    before_first_army: bool
+    effect: Mapping[str, Any]
+    erratum: str = ""
+
+    def playable_in(self, epoch: int) -> bool:
+        """ah2001.events.epochs."""
+        return epoch in self.epochs
+
+
+@dataclass(frozen=True)
+class VictoryPoints:
+    """Each area's base score per epoch (ah2001.scoring.table)."""
+
+    scores: Mapping[str, tuple[int, ...]]
+
+    def base(self, area: str, epoch: int) -> int:
+        return self.scores[area][epoch - 1]
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """Chapter I's contents (ah2001.components.pieces)."""
+
+    armies_per_colour_by_epoch: Mapping[int, int]
+    capitals_and_cities: int
+    forts: int
+    monuments: int
+    coins_and_fleets: int
+    pre_eminence_markers: tuple[int, ...]
+    dice: int
+    greater_dealt: int
+    lesser_dealt: int
+
+
+@dataclass(frozen=True)
+class Ah2001Tables:
+    empires: tuple[EmpireStats, ...]
+    events: tuple[EventCardKind, ...]
+    victory_points: VictoryPoints
+    pieces: Pieces
+    empires_by_epoch: Mapping[int, tuple[EmpireStats, ...]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        by_epoch = {e: tuple(x for x in self.empires if x.epoch == e) for e in EPOCHS}
+        object.__setattr__(self, "empires_by_epoch", by_epoch)
+
+    def deck(self, name: str) -> tuple[str, ...]:
+        """Every card of the `greater` or `lesser` deck, one id per copy."""
+        return tuple(e.id for e in self.events if e.deck == name for _ in range(e.count))

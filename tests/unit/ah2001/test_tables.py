@@ -1,0 +1,123 @@
+"""The Avalon Hill 2001 printed tables in data/hotw-ah2001/: they load and check, every value
+matches the rulebook's tables, and the rulebook's scoring example adds up with them."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from schemas.ah2001_pack import check_tables, load_tables
+from schemas.pack_base import DATA_ROOT, PackError
+
+RULEBOOK = DATA_ROOT.parents[1] / "shared" / "rules" / "hotw-avalon-hill-2001.txt"
+TABLES, CATALOGUE = load_tables()
+
+
+def rulebook() -> str:
+    if not RULEBOOK.is_file():
+        pytest.skip(f"the rulebook text {RULEBOOK} is not beside this checkout")
+    return RULEBOOK.read_text(encoding="utf-8")
+
+
+def test_the_pack_checks_with_seven_epochs_of_empires_and_both_event_decks() -> None:
+    summary = check_tables()
+    assert summary["valid"] and summary["errors"] == []
+    assert summary["empires_by_epoch"] == {str(e): 8 if e == 6 else 7 for e in range(1, 8)}
+    assert (summary["greater_events"], summary["lesser_events"], summary["areas"]) == (22, 47, 13)
+
+
+def test_every_area_score_is_the_victory_points_tables() -> None:
+    text = rulebook()
+    table = text[text.index("Victory Points Table") :]
+    rows = 0
+    for area, scores in TABLES.victory_points.scores.items():
+        name = area.replace("-", " ")
+        line = next(line for line in table.splitlines() if line.lower().startswith(name.lower()))
+        printed = [int(n) for n in re.findall(r"\d+", line)]
+        assert [s for s in scores if s] == printed, area
+        assert scores[-len(printed) :] == tuple(printed)  # blank cells are the early epochs
+        rows += 1
+    assert rows == 13
+
+
+def test_every_empire_has_its_printed_strength_capital_and_calling_place() -> None:
+    text = rulebook()
+    statistics = text[text.index("## Statistics") : text.index("Greater Event Cards\t")]
+    printed = {}
+    for line in statistics.splitlines():
+        cells = line.split("\t")
+        if len(cells) >= 6 and cells[3].strip().isdigit():
+            printed[cells[1].strip()] = (int(cells[3]), cells[5].strip() == "Yes")
+    assert len(printed) == 50
+    for empire in TABLES.empires:
+        assert printed[empire.name] == (empire.strength, empire.capital), empire.id
+    numbers = {e: [x.number for x in TABLES.empires_by_epoch[e]] for e in range(1, 8)}
+    assert numbers[6] == [1, 2, 3, 3, 4, 5, 6, 7]  # the Incas and Aztecs share the third card
+    assert all(numbers[e] == list(range(1, 8)) for e in (1, 2, 3, 4, 5, 7))
+
+
+def test_the_purple_players_eighteen_points_add_up_with_the_epoch_two_values() -> None:
+    """Chapter VI's example: North Africa dominance, Middle East presence, India control, two
+    capitals and a monument make 18 - with Epoch II's base scores (the text says Epoch I, whose
+    values make 12: ah2001.example.purple-scoring departs from that word)."""
+
+    def purple(epoch: int) -> int:
+        base = TABLES.victory_points.base
+        lands = base("north-africa", epoch) * 2 + base("middle-east", epoch)
+        return lands + base("india", epoch) * 3 + 2 * 2 + 1
+
+    assert purple(2) == 18
+    assert purple(1) == 12
+    entry = CATALOGUE.get("ah2001.example.purple-scoring")
+    assert entry is not None and entry.departs_from
+
+
+def test_the_lesser_table_prints_fewer_cards_than_the_text_counts() -> None:
+    printed = yaml.safe_load((DATA_ROOT / "hotw-ah2001" / "events.yaml").read_text())
+    assert printed["printed_totals"] == {"greater": 22, "lesser": 49, "lesser_kinds": 22}
+    assert len(TABLES.deck("lesser")) == 47
+    assert len({e.kind for e in TABLES.events if e.deck == "lesser"}) == 20
+
+
+def test_every_example_the_issue_names_is_in_the_catalogue() -> None:
+    examples = {
+        "greeks-stepping-stones",
+        "romans-repeated-attack",
+        "guptas-four-battles",
+        "british-sea-attack",
+        "mongols-great-wall",
+        "purple-scoring",
+    }
+    assert {f"ah2001.example.{name}" for name in examples} <= set(CATALOGUE.entries)
+    assert all(rule.startswith("ah2001.") for rule in CATALOGUE.entries)
+
+
+def broken(tmp_path: Path, file: str, mutate: Callable[[dict[str, Any]], None]) -> str:
+    copy = tmp_path / "hotw-ah2001"
+    shutil.copytree(DATA_ROOT / "hotw-ah2001", copy)
+    data = yaml.safe_load((copy / file).read_text(encoding="utf-8"))
+    mutate(data)
+    (copy / file).write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    with pytest.raises(PackError) as refused:
+        load_tables(tmp_path)
+    return "\n".join(map(str, refused.value.problems))
+
+
+def test_a_table_that_breaks_what_the_text_states_is_refused_naming_the_rule(tmp_path) -> None:
+    def weaker_carthage(data: dict[str, Any]) -> None:
+        next(e for e in data["empires"] if e["id"] == "carthagina")["strength"] = 6
+
+    assert "ah2001.turn.army-pool" in broken(tmp_path, "empires.yaml", weaker_carthage)
+
+
+def test_an_unknown_field_is_refused_by_file_entry_and_field(tmp_path) -> None:
+    def typo(data: dict[str, Any]) -> None:
+        data["empires"][0]["strenght"] = 4
+
+    assert "empires.yaml" in broken(tmp_path, "empires.yaml", typo)
