@@ -1,0 +1,77 @@
+"""Scoring in the Avalon Hill 2001 edition (Chapter VI): after each of a player's turns, every
+land holding an army of the player's colour counts, whatever its epoch."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from enum import IntEnum
+
+from domain.hotw.editions.ah2001.tables import VictoryPoints
+
+BUILDING_POINTS = {"capital": 2, "city": 1, "monument": 1}
+"""ah2001.scoring.buildings: forts score nothing."""
+
+
+class Level(IntEnum):
+    """The level of control in an area, worth the base score times its value."""
+
+    NONE = 0
+    PRESENCE = 1
+    DOMINANCE = 2
+    CONTROL = 3
+
+
+LEVEL_RULES = {
+    Level.PRESENCE: "scoring.presence",
+    Level.DOMINANCE: "scoring.dominance",
+    Level.CONTROL: "scoring.control",
+}
+
+
+def level_in_area(own: int, others: Iterable[int]) -> Level:
+    """Control: three or more armies and no other player's there; dominance: two or more and
+    more than any other player; presence: at least one."""
+    rivals = [n for n in others if n]
+    if own >= 3 and not rivals:
+        return Level.CONTROL
+    if own >= 2 and own > max(rivals, default=0):
+        return Level.DOMINANCE
+    return Level.PRESENCE if own >= 1 else Level.NONE
+
+
+def area_points(table: VictoryPoints, area: str, epoch: int, level: Level) -> int:
+    return table.base(area, epoch) * int(level)
+
+
+def buildings_points(buildings: Iterable[str]) -> int:
+    return sum(BUILDING_POINTS.get(b, 0) for b in buildings)
+
+
+def turn_score(
+    table: VictoryPoints,
+    epoch: int,
+    seat: int,
+    armies: Mapping[str, int],
+    area_of: Mapping[str, str | None],
+    buildings: Mapping[str, Iterable[str]],
+) -> dict[str, int]:
+    """The points `seat` scores now, by area and for buildings: `armies` is each occupied
+    land's owner, `area_of` each land's area (None for a barren land), `buildings` what stands
+    in each land."""
+    per_area: dict[str, list[int]] = {}
+    for land, owner in armies.items():
+        area = area_of[land]
+        if area is None:
+            continue
+        per_area.setdefault(area, []).append(owner)
+    points: dict[str, int] = {}
+    for area, owners in sorted(per_area.items()):
+        own = owners.count(seat)
+        others = [owners.count(o) for o in set(owners) if o != seat]
+        level = level_in_area(own, others)
+        if level:
+            points[area] = area_points(table, area, epoch, level)
+    held = [b for land, owner in armies.items() if owner == seat for b in buildings.get(land, ())]
+    if held:
+        points["buildings"] = buildings_points(held)
+    return points
