@@ -120,3 +120,32 @@ def test_the_purple_player_scores_eighteen_after_epoch_two() -> None:
     points = turn_score(TABLES.victory_points, 2, purple, armies, area_of, buildings)
     assert points == {"north-africa": 4, "middle-east": 3, "india": 6, "buildings": 5}
     assert sum(points.values()) == 18
+
+
+def test_the_minoan_player_draws_before_the_egyptian_on_equal_points() -> None:
+    """Chapter VII's examples: 8 points each, the Minoans (3) drew before Egypt (5); with equal
+    strengths, Egypt (earlier in the epoch) before the Aryans."""
+    from domain.hotw.editions.ah2001.between import Record, draw_order
+
+    egypt, minoans, leader = Record(8, (5,), (2,)), Record(8, (3,), (3,)), Record(20, (4,), (1,))
+    assert draw_order([egypt, minoans, leader]) == (1, 0, 2)
+    aryans = Record(8, (5,), (7,))
+    assert draw_order([aryans, egypt]) == (1, 0)
+
+
+def test_only_a_sole_leader_is_pre_eminent() -> None:
+    from domain.hotw.editions.ah2001.between import pre_eminent
+
+    assert pre_eminent([10, 14, 9]) == 1
+    assert pre_eminent([14, 14, 9]) is None
+
+
+def test_tied_players_compare_strengths_then_pre_eminence_then_epoch_seven() -> None:
+    from domain.hotw.editions.ah2001.between import Record, final_ranking
+
+    weaker = Record(90, (5, 6, 8, 10, 7, 8, 10), pre_eminence=4)
+    stronger = Record(90, (5, 6, 8, 10, 7, 8, 16), pre_eminence=9)
+    assert final_ranking([stronger, weaker, Record(95)]) == ((2,), (1,), (0,))
+    same = Record(90, (5, 6, 8, 10, 7, 8, 10), pre_eminence=3)
+    assert final_ranking([same, weaker]) == ((1,), (0,))
+    assert final_ranking([weaker, weaker]) == ((0, 1),)
