@@ -56,7 +56,7 @@ def _per_epoch(counts: dict[str, int] | None) -> str:
 
 def _human_summary(summary: dict[str, Any]) -> str:
     lines = [f"data pack {summary['ruleset']}"]
-    if summary.get("lands") is not None:
+    if summary.get("oceans") is not None:
         lines += [
             f"  board: {summary['lands']} lands, {summary['oceans']} oceans, "
             f"{summary['seas']} seas, {summary['wastelands']} wastelands",
@@ -72,8 +72,9 @@ def _human_summary(summary: dict[str, Any]) -> str:
             f"  honors per player: {summary['honors_per_player']}",
             f"  rules catalogue entries: {summary['rules']}",
         ]
-    for key in ("empires_by_epoch", "greater_events", "lesser_events", "areas", "rules"):
-        if key in summary and "empire_cards" not in summary and "lands" not in summary:
+    ahead = ("lands", "barren_lands", "resource_lands", "areas", "empires_by_epoch")
+    for key in (*ahead, "greater_events", "lesser_events", "rules"):
+        if key in summary and "empire_cards" not in summary and "oceans" not in summary:
             lines.append(f"  {key.replace('_', ' ')}: {summary[key]}")
     errors = summary["errors"]
     if errors:

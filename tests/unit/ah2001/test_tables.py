@@ -121,3 +121,11 @@ def test_an_unknown_field_is_refused_by_file_entry_and_field(tmp_path) -> None:
         data["empires"][0]["strenght"] = 4
 
     assert "empires.yaml" in broken(tmp_path, "empires.yaml", typo)
+
+
+def test_a_border_listed_one_way_only_is_refused(tmp_path) -> None:
+    def one_way(data: dict[str, Any]) -> None:
+        land = next(x for x in data["lands"] if x["id"] == "morea")
+        land["neighbours"].append("albion")
+
+    assert "albion does not list it back" in broken(tmp_path, "board.yaml", one_way)

@@ -1,5 +1,5 @@
-"""The tables the Avalon Hill 2001 rulebook prints: the Empire statistics, the Event cards, the
-Victory Points Table and the pieces. Pure data, loaded from `data/hotw-ah2001/` by
+"""The tables the Avalon Hill 2001 rulebook prints (the Empire statistics, the Event cards, the
+Victory Points Table and the pieces) and the board. Pure data, loaded from `data/hotw-ah2001/` by
 `schemas.ah2001_pack.load_tables`; nothing here reads files."""
 
 from __future__ import annotations
@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from domain.hotw.editions.ah2001.board import Ah2001Board
 
 EPOCHS = range(1, 8)
 
@@ -80,6 +82,7 @@ class Ah2001Tables:
     events: tuple[EventCardKind, ...]
     victory_points: VictoryPoints
     pieces: Pieces
+    board: Ah2001Board
     empires_by_epoch: Mapping[int, tuple[EmpireStats, ...]] = field(init=False)
 
     def __post_init__(self) -> None:
