@@ -281,3 +281,11 @@ def board_problems(board: Ah2001Board) -> list[PackProblem]:
         cut = sorted(set(board.lands) - board.connected())
         problems.append(PackProblem("board.yaml", "", "lands", f"cut off from the rest: {cut}"))
     return problems
+
+
+def load_pack(data_pack: str = PACK, root: Path | None = None) -> Any:
+    """The ruleset's pack: tables, board and catalogue (`pack_loader` of hotw-ah2001)."""
+    from domain.hotw.editions.ah2001.engine import Ah2001Pack
+
+    tables, catalogue = load_tables(root)
+    return Ah2001Pack(tables, catalogue, data_pack)

@@ -135,6 +135,9 @@ class Event:
     """The ruleset family whose vocabulary the event belongs to: its type is stored as
     `<family>.<ClassName>`, so two games may each have a `GameEnded` (empty: the kernel's)."""
     TYPE_NAME: ClassVar[str] = ""
+    READS_BARE_NAMES: ClassVar[bool] = False
+    """The family whose logs were recorded before event types were namespaced: a bare stored
+    name (`ArmyPlaced`) reads as its event, whatever other family was imported first."""
     REVEALS_HIDDEN: ClassVar[bool] = False
     """A public event that turns a hidden item face up (an undo cannot go back past it)."""
 
@@ -173,7 +176,7 @@ def event(cls: type[E]) -> type[E]:
         raise ValueError(f"event type {name} registered twice")
     cls.TYPE_NAME = name
     _EVENT_TYPES[name] = cls
-    if cls.FAMILY:
+    if cls.FAMILY and cls.READS_BARE_NAMES:
         _UNQUALIFIED.setdefault(cls.__name__, name)
     return cls
 

@@ -4,6 +4,7 @@ so that a field added to the model needs no codec change. Round trips exactly.""
 from __future__ import annotations
 
 import dataclasses
+import sys
 import types
 import typing
 from collections.abc import Mapping
@@ -18,7 +19,8 @@ _TAGGED = {cls.__name__: cls for cls in typing.get_args(model.Task)}
 
 @cache
 def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls, vars(model))
+    module = sys.modules[cls.__module__]
+    return typing.get_type_hints(cls, {**vars(model), **vars(module)})
 
 
 def encode(value: Any) -> Any:

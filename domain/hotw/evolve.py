@@ -34,6 +34,7 @@ class HotwEvent(Event):
     """An event of the History of the World family (every edition shares the vocabulary)."""
 
     FAMILY = "hotw"
+    READS_BARE_NAMES = True
 
 
 Handler = Callable[[HotwPack, HotwState, Any], HotwState]

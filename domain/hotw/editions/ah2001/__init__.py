@@ -1,2 +1,37 @@
-"""History of the World, Avalon Hill 2001 (`hotw-ah2001`): its printed tables so far (the
-ruleset itself is still to come; see issue "History of the World, Avalon Hill 2001")."""
+"""History of the World, Avalon Hill 2001: the registered ruleset `hotw-ah2001`.
+
+Drawing Empire cards (keep or pass), each Empire's turn (army pool, capital, fleets, start
+land, expansion over land and fleets, combat with its terrain, sea and fort rules, forts,
+monuments, clean-up and scoring), pre-eminence between epochs, and the end with its tie-breaks.
+Event cards are dealt but cannot be played yet, and the optional rules other than dropping
+pre-eminence are still to come (see the issue's closing note).
+"""
+
+from __future__ import annotations
+
+from domain.core.ruleset import OptionSpec, register_ruleset
+from domain.hotw.editions.ah2001.engine import NO_PRE_EMINENCE, Ah2001Ruleset
+
+
+@register_ruleset
+class HotwAh2001(Ah2001Ruleset):
+    name = "hotw-ah2001"
+    title = "History of the World (Avalon Hill, 2001)"
+    player_counts = (3, 4, 5, 6)
+    """ah2001.setup.player-count."""
+    options = (
+        OptionSpec(
+            NO_PRE_EMINENCE,
+            bool,
+            False,
+            "Optional rule: no pre-eminence markers are awarded (ah2001.option.no-pre-eminence)",
+            rule="ah2001.option.no-pre-eminence",
+        ),
+    )
+    data_pack = "hotw-ah2001"
+    pack_loader = "schemas.ah2001_pack:load_pack"
+    turn_rule = "ah2001.turn.parts"
+    end_rule = "ah2001.winning.most-points"
+    setup_rule = "ah2001.setup.player-count"
+    options_rule = "ah2001.setup.options"
+    undo_rule = "ah2001.turn.parts"

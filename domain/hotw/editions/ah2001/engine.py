@@ -1,0 +1,812 @@
+"""The Avalon Hill 2001 rules as a kernel Ruleset: drawing Empire cards, each Empire's turn
+(pool, capital, fleets, start land, expansion and combat, forts, monuments, clean-up,
+scoring), pre-eminence between epochs and the end of the game. Every event cites its rule."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from domain.core.catalogue import RulesCatalogue
+from domain.core.chance import Chance
+from domain.core.errors import IllegalAction, RuleViolation
+from domain.core.messages import Command, Event, private_to
+from domain.core.ruleset import ArgSpec, CommandSpec, Ruleset, Setup
+from domain.hotw import codec
+from domain.hotw.editions.ah2001 import events as ev
+from domain.hotw.editions.ah2001.between import Record, draw_order, final_ranking, pre_eminent
+from domain.hotw.editions.ah2001.combat import (
+    Approach,
+    Edge,
+    Result,
+    Via,
+    attack_dice,
+    defence_dice,
+    fight_round,
+    sacked,
+)
+from domain.hotw.editions.ah2001.model import Ah2001State, Player, Stage
+from domain.hotw.editions.ah2001.scoring import turn_score
+from domain.hotw.editions.ah2001.tables import Ah2001Tables, EmpireStats
+
+NO_PRE_EMINENCE = "no_pre_eminence"
+NOBODY = private_to()
+
+
+@dataclass(frozen=True)
+class Ah2001Pack:
+    """What the ruleset is built with: the printed tables, the board and the catalogue."""
+
+    tables: Ah2001Tables
+    rules: RulesCatalogue
+    ruleset: str = "hotw-ah2001"
+
+
+def rule(key: str) -> str:
+    return f"ah2001.{key}"
+
+
+class Ctx:
+    """The decide-side working state: events pile up and are applied at once."""
+
+    def __init__(self, tables: Ah2001Tables, state: Ah2001State, chance: Chance) -> None:
+        self.tables = tables
+        self.state = state
+        self.chance = chance
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        self.state = ev.evolve(self.tables, self.state, event)
+
+
+# --- queries -------------------------------------------------------------------------------
+
+
+def calling_order(tables: Ah2001Tables, epoch: int) -> tuple[EmpireStats, ...]:
+    return tables.empires_by_epoch[epoch]
+
+
+def empire(tables: Ah2001Tables, empire_id: str) -> EmpireStats:
+    (found,) = [e for e in tables.empires if e.id == empire_id]
+    return found
+
+
+def drawer(state: Ah2001State) -> int | None:
+    drawing = state.drawing
+    if drawing is None or drawing.position >= len(drawing.order):
+        return None
+    return drawing.order[drawing.position]
+
+
+def without_card(state: Ah2001State) -> list[int]:
+    assert state.drawing is not None
+    holding = set(state.drawing.holders.values())
+    return [seat for seat in range(len(state.players)) if seat not in holding]
+
+
+def targets(tables: Ah2001Tables, state: Ah2001State) -> Iterator[tuple[str, Via]]:
+    """Where the Active Empire may place an army: next to one of its armies (straits
+    included), or over its chain of fleets; never a barren land, never a land it holds."""
+    turn = state.turn
+    assert turn is not None
+    board = tables.board
+    held = set(turn.lands)
+    overland: set[str] = set()
+    for land in held:
+        overland |= board.adjacent(land)
+    by_sea = board.fleet_reach(held, turn.fleets) if turn.fleets else frozenset()
+    for land in sorted(overland | by_sea):
+        if land in held or board.lands[land].barren:
+            continue
+        if land in overland:
+            yield land, Via.LAND
+        if land in by_sea:
+            yield land, Via.SEA
+
+
+def approach(tables: Ah2001Tables, state: Ah2001State, land: str, via: Via) -> Approach:
+    """From the sea, or from the adjacent Empire land the defender gets fewest dice against
+    (ah2001.combat.from-sea reading: the attacker names the way, and takes the best border)."""
+    if via is Via.SEA:
+        return Approach(Via.SEA)
+    assert state.turn is not None
+    board = tables.board
+    options = []
+    for source in state.turn.lands:
+        if land in board.lands[source].neighbours:
+            wall = board.crosses_great_wall(source, land)
+            options.append(Approach(Via.LAND, great_wall=wall))
+        elif land in board.lands[source].straits:
+            options.append(Approach(Via.LAND, strait=True))
+    return min(options, key=lambda a: (a.strait or a.great_wall, a.strait))
+
+
+def pool_size(tables: Ah2001Tables, state: Ah2001State, seat: int, strength: int) -> int:
+    """The Empire's strength, as far as the player's figures of the epoch allow."""
+    figures = tables.pieces.armies_per_colour_by_epoch[state.epoch]
+    return max(0, min(strength, figures - state.figures_out(seat, state.epoch)))
+
+
+def monument_sites(tables: Ah2001Tables, state: Ah2001State) -> list[str]:
+    """ah2001.monuments.placement: the capital's land, else a city the Empire holds, else one
+    of its resource lands; never a land that has a monument."""
+    turn = state.turn
+    assert turn is not None
+    lands = [
+        land
+        for land in turn.lands
+        if state.land(land).owner == turn.seat and "monument" not in state.land(land).buildings
+    ]
+    spec = empire(tables, turn.empire)
+    for tier in (
+        [
+            land
+            for land in lands
+            if land == spec.start_land and "capital" in state.land(land).buildings
+        ],
+        [land for land in lands if "city" in state.land(land).buildings],
+        [land for land in lands if tables.board.lands[land].resource],
+    ):
+        if tier:
+            return sorted(tier)
+    return []
+
+
+def records(tables: Ah2001Tables, state: Ah2001State) -> list[Record]:
+    return [
+        Record(
+            p.points,
+            tuple(empire(tables, e).strength for e in p.empires),
+            p.called,
+            sum(p.pre_eminence),
+        )
+        for p in state.players
+    ]
+
+
+# --- the ruleset ---------------------------------------------------------------------------
+
+
+class Ah2001Ruleset(Ruleset[Ah2001State]):
+    pack: Ah2001Pack
+
+    @property
+    def tables(self) -> Ah2001Tables:
+        return self.pack.tables
+
+    # creation
+
+    def initial_state(self, setup: Setup) -> Ah2001State:
+        pieces = self.tables.pieces
+        return Ah2001State(
+            epoch=0,
+            stage=Stage.DRAWING,
+            players=tuple(Player(name) for name in setup.players),
+            supply={
+                "capitals_and_cities": pieces.capitals_and_cities,
+                "forts": pieces.forts,
+                "monuments": pieces.monuments,
+                "counters": pieces.coins_and_fleets,
+            },
+            options=frozenset(k for k, v in setup.options.items() if v is True),
+        )
+
+    def set_up(self, state: Ah2001State, chance: Chance) -> list[Event]:
+        ctx = Ctx(self.tables, state, chance)
+        seats = len(state.players)
+        rolls: list[tuple[int, ...]] = [chance.dice(2) for _ in range(seats)]
+        contenders = list(range(seats))
+        while True:
+            best = max(sum(rolls[s]) for s in contenders)
+            contenders = [s for s in contenders if sum(rolls[s]) == best]
+            if len(contenders) == 1:
+                break
+            for seat in contenders:
+                rolls[seat] = (*rolls[seat], *chance.dice(2))
+        first = contenders[0]
+        order = tuple((first + i) % seats for i in range(seats))
+        ctx.emit(
+            ev.DrawOrderRolled(
+                rule=rule("empires.first-draw-order"),
+                rolls=tuple(rolls),
+                order=order,
+                draws=chance.take_draws(),
+            )
+        )
+        greater = list(chance.shuffled(self.tables.deck("greater")))
+        lesser = list(chance.shuffled(self.tables.deck("lesser")))
+        pieces = self.tables.pieces
+        dealt = chance.take_draws()
+        for seat in range(seats):
+            hand = (
+                *greater[seat * pieces.greater_dealt : (seat + 1) * pieces.greater_dealt],
+                *lesser[seat * pieces.lesser_dealt : (seat + 1) * pieces.lesser_dealt],
+            )
+            ctx.emit(
+                ev.EventCardsDealt(
+                    rule=rule("setup.event-cards"),
+                    seat=seat,
+                    cards=hand,
+                    visibility=private_to(seat, redacted={"seat": seat, "count": len(hand)}),
+                    draws=dealt if seat == 0 else (),
+                )
+            )
+        markers = chance.shuffled(pieces.pre_eminence_markers)
+        ctx.emit(
+            ev.MarkersShuffled(
+                rule=rule("setup.pre-eminence"),
+                markers=markers,
+                visibility=private_to(redacted={"count": len(markers)}),
+                draws=chance.take_draws(),
+            )
+        )
+        ctx.emit(ev.EpochBegan(rule=rule("object.epochs"), epoch=1, order=order))
+        self.proceed(ctx)
+        return ctx.events
+
+    # whose move
+
+    def awaited_seats(self, state: Ah2001State) -> frozenset[int]:
+        if state.stage is Stage.DRAWING:
+            seat = drawer(state)
+            return frozenset() if seat is None else frozenset({seat})
+        if state.turn is not None and state.stage in (Stage.TURNS, Stage.MONUMENTS):
+            return frozenset({state.turn.seat})
+        return frozenset()
+
+    def legal_actions(self, state: Ah2001State, seat: int) -> Iterable[Command]:
+        return list(self.listed(state, seat))
+
+    def listed(self, state: Ah2001State, seat: int) -> Iterator[Command]:
+        if seat not in self.awaited_seats(state):
+            return
+        if state.stage is Stage.DRAWING:
+            assert state.drawing is not None
+            if seat not in state.drawing.holders.values():
+                yield Command.of("keep_empire")
+            for other in without_card(state):
+                if other != seat:
+                    yield Command.of("pass_empire", to=other)
+            return
+        turn = state.turn
+        assert turn is not None
+        if state.stage is Stage.MONUMENTS:
+            for land in monument_sites(self.tables, state):
+                yield Command.of("build_monument", land=land)
+            return
+        if turn.pool > 0:
+            for land, via in targets(self.tables, state):
+                yield Command.of("place_army", land=land, via=via.value)
+            if state.supply.get("forts", 0) > 0:
+                for land in turn.lands:
+                    cell = state.land(land)
+                    if cell.owner == seat and "fort" not in cell.buildings:
+                        yield Command.of("build_fort", land=land)
+        yield Command.of("end_expansion")
+
+    def is_legal(self, state: Ah2001State, seat: int, command: Command) -> bool:
+        return command in self.listed(state, seat)
+
+    def refusal(self, state: Ah2001State, seat: int, command: Command) -> RuleViolation:
+        kind = command.type
+        why = {
+            "keep_empire": ("a player given a card must pass the one drawn", "empires.one-card"),
+            "pass_empire": ("a card goes to a player still without one", "empires.draw"),
+            "place_army": (
+                "an army goes next to one of the Active Empire's armies or over its fleets, "
+                "never into a barren land or a land it holds",
+                "expand.adjacent",
+            ),
+            "build_fort": (
+                "a fort replaces a pool army in a land of the Active Empire without a fort",
+                "forts.build",
+            ),
+            "build_monument": (
+                "a monument goes where the placement order says",
+                "monuments.placement",
+            ),
+        }
+        message, key = why.get(kind, (f"{kind!r} is not a legal action now", "turn.parts"))
+        return IllegalAction(message, rule(key), {"command": command.as_dict()})
+
+    # deciding
+
+    def decide(
+        self, state: Ah2001State, seat: int, command: Command, chance: Chance
+    ) -> list[Event]:
+        ctx = Ctx(self.tables, state, chance)
+        getattr(self, f"do_{command.type}")(ctx, seat, command)
+        self.proceed(ctx)
+        return ctx.events
+
+    def do_keep_empire(self, ctx: Ctx, seat: int, command: Command) -> None:
+        self.give(ctx, seat, seat)
+
+    def do_pass_empire(self, ctx: Ctx, seat: int, command: Command) -> None:
+        self.give(ctx, seat, int(command.arg("to")))
+
+    def give(self, ctx: Ctx, seat: int, to: int) -> None:
+        drawing = ctx.state.drawing
+        assert drawing is not None and drawing.drawn is not None
+        key = "empires.draw" if to == seat else "empires.passed-unseen"
+        ctx.emit(
+            ev.EmpireCardGiven(
+                rule=rule(key),
+                from_seat=seat,
+                to_seat=to,
+                card=drawing.drawn,
+                visibility=private_to(seat, redacted={"from_seat": seat, "to_seat": to}),
+            )
+        )
+
+    def do_place_army(self, ctx: Ctx, seat: int, command: Command) -> None:
+        land = str(command.arg("land"))
+        via = Via(str(command.arg("via")))
+        cell = ctx.state.land(land)
+        epoch = ctx.state.epoch
+        if cell.owner is None:
+            ctx.emit(
+                ev.ArmyPlaced(
+                    rule=rule("expand.fleets" if via is Via.SEA else "expand.adjacent"),
+                    seat=seat,
+                    land=land,
+                    figure=epoch,
+                )
+            )
+            return
+        if cell.owner == seat:
+            ctx.emit(
+                ev.ArmyPlaced(
+                    rule=rule("expand.own-colour"),
+                    seat=seat,
+                    land=land,
+                    figure=epoch,
+                    replaced=True,
+                )
+            )
+            return
+        self.battle(ctx, seat, land, via)
+
+    def battle(self, ctx: Ctx, seat: int, land: str, via: Via) -> None:
+        """ah2001.combat.*: rounds until one side's army is gone (a fort falls first)."""
+        tables = self.tables
+        edge = Edge()
+        way = approach(tables, ctx.state, land, via)
+        terrain = frozenset({tables.board.lands[land].terrain})
+        first = True
+        while True:
+            cell = ctx.state.land(land)
+            defender = cell.owner
+            assert defender is not None
+            attacking, attack_rule = attack_dice(edge)
+            defending, defence_rule = defence_dice(terrain, way, edge)
+            attack = ctx.chance.dice(attacking)
+            defence = ctx.chance.dice(defending)
+            fought = fight_round(attack, defence, cell.buildings, edge)
+            cites = tuple(
+                dict.fromkeys(
+                    rule(k)
+                    for k in (attack_rule, defence_rule, *fought.rules)
+                    if k != "combat.dice"
+                )
+            )
+            ctx.emit(
+                ev.BattleFought(
+                    rule=rule(
+                        "combat.when" if fought.result is not Result.BOTH_LOST else "combat.tie"
+                    ),
+                    cites=(rule("combat.dice"), *cites),
+                    seat=seat,
+                    land=land,
+                    defender=defender,
+                    via=via.value,
+                    attack_dice=attack,
+                    defence_dice=defence,
+                    attack=fought.attack,
+                    defence=fought.defence,
+                    result=fought.result.value,
+                    first_round=first,
+                    draws=ctx.chance.take_draws(),
+                )
+            )
+            first = False
+            if fought.result is Result.FORT_LOST:
+                continue
+            if fought.result in (Result.DEFENDER_LOST, Result.FORT_AND_DEFENDER_LOST):
+                after = sacked(ctx.state.land(land).buildings)
+                if after != ctx.state.land(land).buildings:
+                    ctx.emit(
+                        ev.LandSacked(
+                            rule=rule("combat.sack"), land=land, buildings=tuple(sorted(after))
+                        )
+                    )
+            return
+
+    def do_build_fort(self, ctx: Ctx, seat: int, command: Command) -> None:
+        ctx.emit(ev.FortBuilt(rule=rule("forts.build"), seat=seat, land=str(command.arg("land"))))
+
+    def do_end_expansion(self, ctx: Ctx, seat: int, command: Command) -> None:
+        self.end_expansion(ctx)
+
+    def end_expansion(self, ctx: Ctx) -> None:
+        turn = ctx.state.turn
+        assert turn is not None
+        resources = sum(
+            1
+            for land in turn.lands
+            if ctx.state.land(land).owner == turn.seat and self.tables.board.lands[land].resource
+        )
+        due = min(resources // 2, ctx.state.supply.get("monuments", 0))
+        ctx.emit(
+            ev.ExpansionEnded(
+                rule=rule("monuments.count"), seat=turn.seat, monuments=due, unused=turn.pool
+            )
+        )
+
+    def do_build_monument(self, ctx: Ctx, seat: int, command: Command) -> None:
+        ctx.emit(
+            ev.MonumentBuilt(
+                rule=rule("monuments.placement"), seat=seat, land=str(command.arg("land"))
+            )
+        )
+
+    # running on by itself
+
+    def proceed(self, ctx: Ctx) -> None:
+        for _ in range(1000):
+            if not self.step(ctx):
+                return
+        raise RuntimeError("the rules did not come to rest")
+
+    def step(self, ctx: Ctx) -> bool:
+        """One thing that needs nobody's choice; False when a seat must act or the game is over."""
+        state = ctx.state
+        if state.stage is Stage.OVER:
+            return False
+        if state.stage is Stage.DRAWING:
+            return self.drawing_step(ctx)
+        if state.stage is Stage.MONUMENTS:
+            return self.monument_step(ctx)
+        turn = state.turn
+        if turn is None:
+            return self.call_next(ctx)
+        if turn.pool <= 0:
+            self.end_expansion(ctx)
+            return True
+        return False
+
+    def drawing_step(self, ctx: Ctx) -> bool:
+        state = ctx.state
+        drawing = state.drawing
+        assert drawing is not None
+        if len(drawing.holders) == len(state.players):
+            for card, seat in sorted(drawing.holders.items()):
+                ctx.emit(
+                    ev.EmpireCardLearned(
+                        rule=rule("empires.passed-unseen"),
+                        seat=seat,
+                        card=card,
+                        visibility=private_to(seat, redacted={"seat": seat}),
+                    )
+                )
+            ctx.emit(ev.EmpireCardsHandedOut(rule=rule("empires.unused"), epoch=state.epoch))
+            return True
+        current = drawer(state)
+        if current is None:
+            return False
+        seat = current
+        if drawing.drawn is None:
+            card = ctx.chance.pick(sorted(drawing.deck))
+            ctx.emit(
+                ev.EmpireCardDrawn(
+                    rule=rule("empires.draw"),
+                    seat=seat,
+                    card=card,
+                    visibility=private_to(seat, redacted={"seat": seat}),
+                    draws=ctx.chance.take_draws(),
+                )
+            )
+            return True
+        options = list(self.listed(state, seat))
+        if len(options) == 1:  # the last drawer has no choice (ah2001.empires.last-drawer)
+            command = options[0]
+            to = seat if command.type == "keep_empire" else int(command.arg("to"))
+            ctx.emit(
+                ev.EmpireCardGiven(
+                    rule=rule("empires.last-drawer"),
+                    from_seat=seat,
+                    to_seat=to,
+                    card=drawing.drawn,
+                    visibility=private_to(seat, redacted={"from_seat": seat, "to_seat": to}),
+                )
+            )
+            return True
+        return False
+
+    def call_next(self, ctx: Ctx) -> bool:
+        state = ctx.state
+        order = calling_order(self.tables, state.epoch)
+        if state.call_index >= len(order):
+            self.end_epoch(ctx)
+            return True
+        spec = order[state.call_index]
+        holder = state.holders.get(spec.card)
+        if holder is None:
+            ctx.emit(ev.EmpireSkipped(rule=rule("epoch.call-order"), empire=spec.id))
+            return True
+        self.begin_turn(ctx, holder, spec)
+        return True
+
+    def begin_turn(self, ctx: Ctx, seat: int, spec: EmpireStats) -> None:
+        state = ctx.state
+        board = self.tables.board
+        armies = pool_size(self.tables, state, seat, spec.strength)
+        fleets = tuple(sorted(board.navigation(spec.navigation)))[: state.supply.get("counters", 0)]
+        capital = spec.capital and state.supply.get("capitals_and_cities", 0) > 0
+        ctx.emit(
+            ev.TurnBegan(
+                rule=rule("epoch.call-order"),
+                cites=(rule("turn.army-pool"), rule("turn.capital"), rule("turn.fleets")),
+                seat=seat,
+                empire=spec.id,
+                armies=armies,
+                capital=capital,
+                fleets=fleets,
+            )
+        )
+        if armies <= 0:
+            return
+        cell = ctx.state.land(spec.start_land)
+        if cell.owner is not None or cell.buildings & {"fort", "city", "capital"}:
+            ctx.emit(
+                ev.StartLandCleared(
+                    rule=rule("turn.start-land"),
+                    land=spec.start_land,
+                    owner=cell.owner,
+                    fort="fort" in cell.buildings,
+                )
+            )
+        ctx.emit(
+            ev.ArmyPlaced(
+                rule=rule("turn.start-land"),
+                seat=seat,
+                land=spec.start_land,
+                figure=state.epoch,
+                capital=capital,
+            )
+        )
+
+    def monument_step(self, ctx: Ctx) -> bool:
+        turn = ctx.state.turn
+        assert turn is not None
+        if turn.monuments_due <= 0 or ctx.state.supply.get("monuments", 0) <= 0:
+            self.score_turn(ctx)
+            return True
+        sites = monument_sites(self.tables, ctx.state)
+        if not sites:
+            ctx.emit(
+                ev.MonumentsUnbuilt(
+                    rule=rule("monuments.supply"), seat=turn.seat, count=turn.monuments_due
+                )
+            )
+            return True
+        if len(sites) == 1:
+            ctx.emit(
+                ev.MonumentBuilt(rule=rule("monuments.placement"), seat=turn.seat, land=sites[0])
+            )
+            return True
+        return False
+
+    def score_turn(self, ctx: Ctx) -> None:
+        state = ctx.state
+        turn = state.turn
+        assert turn is not None
+        board = self.tables.board
+        armies = {land: cell.owner for land, cell in state.lands.items() if cell.owner is not None}
+        points = turn_score(
+            self.tables.victory_points,
+            state.epoch,
+            turn.seat,
+            armies,
+            {land: board.lands[land].area for land in armies},
+            {land: cell.buildings for land, cell in state.lands.items()},
+        )
+        ctx.emit(
+            ev.TurnScored(
+                rule=rule("scoring.when"),
+                cites=(rule("turn.clean-up"), rule("scoring.table"), rule("scoring.buildings")),
+                seat=turn.seat,
+                points=points,
+                total=sum(points.values()),
+            )
+        )
+
+    def end_epoch(self, ctx: Ctx) -> None:
+        state = ctx.state
+        if NO_PRE_EMINENCE not in state.options and state.markers:
+            leader = pre_eminent([p.points for p in state.players])
+            if leader is not None:
+                ctx.emit(
+                    ev.PreEminenceTaken(
+                        rule=rule("between.pre-eminence"),
+                        seat=leader,
+                        marker=state.markers[0],
+                        visibility=private_to(redacted={"seat": leader}),
+                    )
+                )
+        if ctx.state.epoch < 7:
+            order = draw_order(records(self.tables, ctx.state))
+            ctx.emit(
+                ev.EpochBegan(
+                    rule=rule("between.draw-order"), epoch=ctx.state.epoch + 1, order=order
+                )
+            )
+            return
+        final = records(self.tables, ctx.state)
+        markers = tuple(sum(p.pre_eminence) for p in ctx.state.players)
+        totals = tuple(r.points + m for r, m in zip(final, markers, strict=True))
+        ranked = final_ranking(
+            [
+                Record(t, r.strengths, r.called, m)
+                for t, r, m in zip(totals, final, markers, strict=True)
+            ]
+        )
+        ctx.emit(
+            ev.GameEnded(
+                rule=rule("winning.most-points"),
+                cites=(rule("winning.pre-eminence"), rule("winning.tie.strength")),
+                markers=markers,
+                points=totals,
+                ranking=ranked,
+            )
+        )
+
+    # folding and reading
+
+    def evolve(self, state: Ah2001State, event: Event) -> Ah2001State:
+        return ev.evolve(self.tables, state, event)
+
+    def is_over(self, state: Ah2001State) -> bool:
+        return state.stage is Stage.OVER
+
+    def event_types(self) -> tuple[type[Event], ...]:
+        return ev.event_types()
+
+    def command_schemas(self) -> tuple[CommandSpec, ...]:
+        lands = tuple(sorted(self.tables.board.lands))
+        return (
+            CommandSpec(
+                "build_fort",
+                "Exchange a pool army for a fort.",
+                (ArgSpec("land", str, "A land id.", allowed=lands),),
+            ),
+            CommandSpec(
+                "build_monument",
+                "Place a monument earned this turn.",
+                (ArgSpec("land", str, "A land id.", allowed=lands),),
+            ),
+            CommandSpec("end_expansion", "Stop expanding."),
+            CommandSpec("keep_empire", "Keep the Empire card drawn."),
+            CommandSpec(
+                "pass_empire",
+                "Give the Empire card drawn to a player without one.",
+                (ArgSpec("to", int, "A seat.", minimum=0),),
+            ),
+            CommandSpec(
+                "place_army",
+                "Place an army from the pool (combat if another player's army is there).",
+                (
+                    ArgSpec("land", str, "A land id.", allowed=lands),
+                    ArgSpec(
+                        "via",
+                        str,
+                        "`land` (from an adjacent land) or `sea` (over fleets).",
+                        allowed=("land", "sea"),
+                    ),
+                ),
+            ),
+        )
+
+    def view(self, state: Ah2001State, viewer: int | None) -> dict[str, Any]:
+        drawing = state.drawing
+        handed_out = state.stage is not Stage.DRAWING
+        return {
+            "epoch": state.epoch,
+            "stage": state.stage.value,
+            "players": [
+                {
+                    "seat": seat,
+                    "name": p.name,
+                    "points": p.points,
+                    "hand": list(p.hand) if seat == viewer else None,
+                    "hand_count": len(p.hand),
+                    "empires": list(p.empires),
+                    "pre_eminence_markers": len(p.pre_eminence),
+                    "pre_eminence": sum(p.pre_eminence) if state.stage is Stage.OVER else None,
+                }
+                for seat, p in enumerate(state.players)
+            ],
+            "lands": {
+                land: {"owner": c.owner, "figure": c.figure, "buildings": sorted(c.buildings)}
+                for land, c in sorted(state.lands.items())
+            },
+            "drawing": None
+            if drawing is None
+            else {
+                "order": list(drawing.order),
+                "position": drawing.position,
+                "cards_left": len(drawing.deck),
+                "drawn": drawing.drawn if viewer == drawer(state) else None,
+                "holding": sorted(set(drawing.holders.values())),
+            },
+            "my_empire": next(
+                (card for card, seat in state.holders.items() if seat == viewer and handed_out),
+                None,
+            ),
+            "turn": None
+            if state.turn is None
+            else {
+                "seat": state.turn.seat,
+                "empire": state.turn.empire,
+                "pool": state.turn.pool,
+                "fleets": list(state.turn.fleets),
+                "lands": list(state.turn.lands),
+                "monuments_due": state.turn.monuments_due,
+            },
+            "supply": dict(state.supply),
+            "markers_left": len(state.markers),
+            "awaiting": sorted(self.awaited_seats(state)),
+            "result": None if state.result is None else [list(g) for g in state.result],
+        }
+
+    def summary(self, state: Ah2001State) -> dict[str, Any]:
+        return {
+            "epoch": state.epoch,
+            "stage": state.stage.value,
+            "points": [p.points for p in state.players],
+            "awaiting": sorted(self.awaited_seats(state)),
+        }
+
+    def result(self, state: Ah2001State) -> dict[str, Any]:
+        """Final points (pre-eminence added) and the ranking with the values that broke ties;
+        before the end, the standing as it would be now."""
+        standing = records(self.tables, state)
+        ranking = state.result or final_ranking(standing)
+        scores = [p.points for p in state.players]
+        rows = []
+        place = 1
+        for group in ranking:
+            for seat in group:
+                rows.append(
+                    {
+                        "seat": seat,
+                        "place": place,
+                        "score": scores[seat],
+                        "tie_break": {
+                            "combined_strength": sum(standing[seat].strengths),
+                            "pre_eminence": standing[seat].pre_eminence,
+                            "epoch_seven_strength": (standing[seat].strengths or (0,))[-1],
+                        },
+                    }
+                )
+            place += len(group)
+        return {
+            "scores": scores,
+            "ranking": rows,
+            "tie_breaks": [
+                "most Victory Points (pre-eminence markers added)",
+                "lower combined strength of the seven Empires",
+                "more pre-eminence points",
+                "lower strength in Epoch VII",
+            ],
+            "details": {"final": state.result is not None, "winners": list(ranking[0])},
+        }
+
+    def encode_state(self, state: Ah2001State) -> Any:
+        return codec.encode(state)
+
+    def decode_state(self, data: Any) -> Ah2001State:
+        decoded: Ah2001State = codec.decode(Ah2001State, data)
+        return decoded

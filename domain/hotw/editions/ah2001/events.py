@@ -1,0 +1,424 @@
+"""The events of an Avalon Hill 2001 game, and how each changes the state (never checks,
+never draws). Stored as `ah2001.<Name>`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from domain.core.frozen import evolved
+from domain.core.messages import Event, event
+from domain.hotw.editions.ah2001.model import Ah2001State, Cell, Drawing, Stage, Turn
+from domain.hotw.editions.ah2001.tables import Ah2001Tables
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Ah2001Event(Event):
+    FAMILY = "ah2001"
+
+
+Handler = Callable[[Ah2001Tables, Ah2001State, Any], Ah2001State]
+_HANDLERS: dict[type[Event], Handler] = {}
+
+
+def handles(kind: type[Event]) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        _HANDLERS[kind] = fn
+        return fn
+
+    return register
+
+
+def evolve(tables: Ah2001Tables, state: Ah2001State, ev: Event) -> Ah2001State:
+    return _HANDLERS[type(ev)](tables, state, ev)
+
+
+def event_types() -> tuple[type[Event], ...]:
+    return tuple(_HANDLERS)
+
+
+def with_player(state: Ah2001State, seat: int, **changes: Any) -> Ah2001State:
+    players = list(state.players)
+    players[seat] = evolved(players[seat], **changes)
+    return evolved(state, players=tuple(players))
+
+
+def with_cell(state: Ah2001State, land: str, cell: Cell) -> Ah2001State:
+    lands = dict(state.lands)
+    if cell.is_empty:
+        lands.pop(land, None)
+    else:
+        lands[land] = cell
+    return evolved(state, lands=lands)
+
+
+def with_supply(state: Ah2001State, **deltas: int) -> Ah2001State:
+    supply = dict(state.supply)
+    for key, delta in deltas.items():
+        supply[key] = supply.get(key, 0) + delta
+    return evolved(state, supply=supply)
+
+
+def with_turn(state: Ah2001State, **changes: Any) -> Ah2001State:
+    assert state.turn is not None
+    return evolved(state, turn=evolved(state.turn, **changes))
+
+
+# --- setting up and drawing Empire cards ---------------------------------------------------
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DrawOrderRolled(Ah2001Event):
+    """Epoch I: each player's two dice, and the drawing order they give."""
+
+    rolls: tuple[tuple[int, ...], ...]
+    order: tuple[int, ...]
+
+
+@handles(DrawOrderRolled)
+def _draw_order(t: Ah2001Tables, s: Ah2001State, e: DrawOrderRolled) -> Ah2001State:
+    return evolved(s, first_order=tuple(e.order))
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EventCardsDealt(Ah2001Event):
+    seat: int
+    cards: tuple[str, ...]
+
+
+@handles(EventCardsDealt)
+def _dealt(t: Ah2001Tables, s: Ah2001State, e: EventCardsDealt) -> Ah2001State:
+    return with_player(s, e.seat, hand=tuple(e.cards))
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MarkersShuffled(Ah2001Event):
+    markers: tuple[int, ...]
+
+
+@handles(MarkersShuffled)
+def _markers(t: Ah2001Tables, s: Ah2001State, e: MarkersShuffled) -> Ah2001State:
+    return evolved(s, markers=tuple(e.markers))
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EpochBegan(Ah2001Event):
+    epoch: int
+    order: tuple[int, ...]
+    """The drawing order for this epoch's Empire cards."""
+
+
+@handles(EpochBegan)
+def _epoch(t: Ah2001Tables, s: Ah2001State, e: EpochBegan) -> Ah2001State:
+    cards = tuple(dict.fromkeys(x.card for x in t.empires_by_epoch[e.epoch]))
+    drawing = Drawing(order=tuple(e.order), deck=cards, holders={})
+    return evolved(
+        s, epoch=e.epoch, stage=Stage.DRAWING, drawing=drawing, holders={}, call_index=0, turn=None
+    )
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmpireCardDrawn(Ah2001Event):
+    REVEALS_HIDDEN = True
+
+    seat: int
+    card: str
+
+
+@handles(EmpireCardDrawn)
+def _drawn(t: Ah2001Tables, s: Ah2001State, e: EmpireCardDrawn) -> Ah2001State:
+    assert s.drawing is not None
+    deck = tuple(c for c in s.drawing.deck if c != e.card)
+    return evolved(s, drawing=evolved(s.drawing, deck=deck, drawn=e.card))
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmpireCardGiven(Ah2001Event):
+    """The drawer keeps the card (`to_seat` is the drawer) or passes it on unseen."""
+
+    from_seat: int
+    to_seat: int
+    card: str
+
+
+@handles(EmpireCardGiven)
+def _given(t: Ah2001Tables, s: Ah2001State, e: EmpireCardGiven) -> Ah2001State:
+    assert s.drawing is not None
+    holders = {**s.drawing.holders, e.card: e.to_seat}
+    drawing = evolved(s.drawing, holders=holders, drawn=None, position=s.drawing.position + 1)
+    return evolved(s, drawing=drawing)
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmpireCardLearned(Ah2001Event):
+    """Once every card is handed out, a player given a card may look at it."""
+
+    REVEALS_HIDDEN = True
+
+    seat: int
+    card: str
+
+
+@handles(EmpireCardLearned)
+def _learned(t: Ah2001Tables, s: Ah2001State, e: EmpireCardLearned) -> Ah2001State:
+    return s
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmpireCardsHandedOut(Ah2001Event):
+    epoch: int
+
+
+@handles(EmpireCardsHandedOut)
+def _handed_out(t: Ah2001Tables, s: Ah2001State, e: EmpireCardsHandedOut) -> Ah2001State:
+    assert s.drawing is not None
+    return evolved(s, holders=dict(s.drawing.holders), drawing=None, stage=Stage.TURNS)
+
+
+# --- calling Empires and their turns -------------------------------------------------------
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmpireSkipped(Ah2001Event):
+    empire: str
+
+
+@handles(EmpireSkipped)
+def _skipped(t: Ah2001Tables, s: Ah2001State, e: EmpireSkipped) -> Ah2001State:
+    return evolved(s, call_index=s.call_index + 1)
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TurnBegan(Ah2001Event):
+    """The holder turns the called Empire's card over; its army pool, capital and fleets."""
+
+    REVEALS_HIDDEN = True
+
+    seat: int
+    empire: str
+    armies: int
+    capital: bool
+    fleets: tuple[str, ...]
+
+
+@handles(TurnBegan)
+def _turn(t: Ah2001Tables, s: Ah2001State, e: TurnBegan) -> Ah2001State:
+    (spec,) = [x for x in t.empires if x.id == e.empire]
+    player = s.players[e.seat]
+    s = with_player(
+        s, e.seat, empires=(*player.empires, e.empire), called=(*player.called, spec.number)
+    )
+    turn = Turn(e.seat, e.empire, pool=e.armies, capital=e.capital, fleets=tuple(e.fleets))
+    return with_supply(
+        evolved(s, turn=turn),
+        counters=-len(e.fleets),
+        capitals_and_cities=-1 if e.capital else 0,
+    )
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class StartLandCleared(Ah2001Event):
+    land: str
+    owner: int | None
+    fort: bool
+
+
+@handles(StartLandCleared)
+def _cleared(t: Ah2001Tables, s: Ah2001State, e: StartLandCleared) -> Ah2001State:
+    cell = s.land(e.land)
+    kept = cell.buildings - {"fort", "city", "capital"}
+    freed = len(cell.buildings & {"city", "capital"})
+    s = with_supply(s, forts=1 if e.fort else 0, capitals_and_cities=freed)
+    return with_cell(s, e.land, Cell(None, 0, kept))
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ArmyPlaced(Ah2001Event):
+    """An army from the pool claims a land (empty, or its own colour's, replaced); with the
+    first army the capital goes down too."""
+
+    seat: int
+    land: str
+    figure: int
+    capital: bool = False
+    replaced: bool = False
+
+
+@handles(ArmyPlaced)
+def _placed(t: Ah2001Tables, s: Ah2001State, e: ArmyPlaced) -> Ah2001State:
+    cell = s.land(e.land)
+    buildings = cell.buildings | ({"capital"} if e.capital else set())
+    s = with_cell(s, e.land, Cell(e.seat, e.figure, frozenset(buildings)))
+    assert s.turn is not None
+    lands = s.turn.lands if e.land in s.turn.lands else (*s.turn.lands, e.land)
+    return with_turn(s, pool=s.turn.pool - 1, lands=lands, capital=s.turn.capital and not e.capital)
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BattleFought(Ah2001Event):
+    """One round of combat for a land: both sides' dice and what it removed."""
+
+    seat: int
+    land: str
+    defender: int
+    via: str
+    attack_dice: tuple[int, ...]
+    defence_dice: tuple[int, ...]
+    attack: int
+    defence: int
+    result: str
+    first_round: bool = True
+
+
+@handles(BattleFought)
+def _battle(t: Ah2001Tables, s: Ah2001State, e: BattleFought) -> Ah2001State:
+    turn = s.turn
+    assert turn is not None
+    cell = s.land(e.land)
+    if e.first_round:
+        s = with_turn(s, pool=turn.pool - 1)
+    if e.result in ("fort_lost", "fort_and_attacker_lost", "fort_and_defender_lost"):
+        s = with_supply(s, forts=1)
+        cell = evolved(cell, buildings=cell.buildings - {"fort"})
+    if e.result in ("both_lost",):
+        cell = Cell(None, 0, cell.buildings)
+    if e.result in ("defender_lost", "fort_and_defender_lost"):
+        cell = Cell(e.seat, s.epoch, cell.buildings)
+        s = with_turn(s, lands=(*turn.lands, e.land))
+    return with_cell(s, e.land, cell)
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LandSacked(Ah2001Event):
+    land: str
+    buildings: tuple[str, ...]
+
+
+@handles(LandSacked)
+def _sacked(t: Ah2001Tables, s: Ah2001State, e: LandSacked) -> Ah2001State:
+    cell = s.land(e.land)
+    freed = len(cell.buildings & {"capital", "city"}) - len(set(e.buildings) & {"capital", "city"})
+    s = with_supply(s, capitals_and_cities=freed)
+    return with_cell(s, e.land, evolved(cell, buildings=frozenset(e.buildings)))
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FortBuilt(Ah2001Event):
+    seat: int
+    land: str
+
+
+@handles(FortBuilt)
+def _fort(t: Ah2001Tables, s: Ah2001State, e: FortBuilt) -> Ah2001State:
+    cell = s.land(e.land)
+    s = with_cell(s, e.land, evolved(cell, buildings=cell.buildings | {"fort"}))
+    assert s.turn is not None
+    return with_supply(with_turn(s, pool=s.turn.pool - 1), forts=-1)
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ExpansionEnded(Ah2001Event):
+    seat: int
+    monuments: int
+    unused: int
+
+
+@handles(ExpansionEnded)
+def _expansion_ended(t: Ah2001Tables, s: Ah2001State, e: ExpansionEnded) -> Ah2001State:
+    return with_turn(evolved(s, stage=Stage.MONUMENTS), pool=0, monuments_due=e.monuments)
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MonumentBuilt(Ah2001Event):
+    seat: int
+    land: str
+
+
+@handles(MonumentBuilt)
+def _monument(t: Ah2001Tables, s: Ah2001State, e: MonumentBuilt) -> Ah2001State:
+    cell = s.land(e.land)
+    s = with_cell(s, e.land, evolved(cell, buildings=cell.buildings | {"monument"}))
+    assert s.turn is not None
+    return with_supply(with_turn(s, monuments_due=s.turn.monuments_due - 1), monuments=-1)
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MonumentsUnbuilt(Ah2001Event):
+    seat: int
+    count: int
+
+
+@handles(MonumentsUnbuilt)
+def _unbuilt(t: Ah2001Tables, s: Ah2001State, e: MonumentsUnbuilt) -> Ah2001State:
+    return with_turn(s, monuments_due=0)
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TurnScored(Ah2001Event):
+    """Clean-up (the fleets leave the board) and the player's score for all its pieces."""
+
+    seat: int
+    points: Mapping[str, int]
+    total: int
+
+
+@handles(TurnScored)
+def _scored(t: Ah2001Tables, s: Ah2001State, e: TurnScored) -> Ah2001State:
+    assert s.turn is not None
+    s = with_supply(s, counters=len(s.turn.fleets))
+    s = with_player(s, e.seat, points=s.players[e.seat].points + e.total)
+    return evolved(s, turn=None, stage=Stage.TURNS, call_index=s.call_index + 1)
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PreEminenceTaken(Ah2001Event):
+    seat: int
+    marker: int
+
+
+@handles(PreEminenceTaken)
+def _pre_eminence(t: Ah2001Tables, s: Ah2001State, e: PreEminenceTaken) -> Ah2001State:
+    player = s.players[e.seat]
+    s = with_player(s, e.seat, pre_eminence=(*player.pre_eminence, e.marker))
+    return evolved(s, markers=s.markers[1:])
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GameEnded(Ah2001Event):
+    REVEALS_HIDDEN = True
+
+    markers: tuple[int, ...]
+    """Each player's pre-eminence points, added to the score."""
+    points: tuple[int, ...]
+    ranking: tuple[tuple[int, ...], ...]
+
+
+@handles(GameEnded)
+def _ended(t: Ah2001Tables, s: Ah2001State, e: GameEnded) -> Ah2001State:
+    players = tuple(
+        evolved(p, points=points) for p, points in zip(s.players, e.points, strict=True)
+    )
+    ranking = tuple(tuple(group) for group in e.ranking)
+    return evolved(s, players=players, stage=Stage.OVER, result=ranking, turn=None)

@@ -1,0 +1,106 @@
+"""The state of an Avalon Hill 2001 game: who holds which lands with which pieces, the Empire
+cards being drawn, the turn in progress, the scores and the cards in hand."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Stage(StrEnum):
+    DRAWING = "drawing"
+    """Players draw Empire cards and keep or pass them (ah2001.empires.draw)."""
+    TURNS = "turns"
+    """The epoch's Empires are called and played (ah2001.epoch.call-order)."""
+    MONUMENTS = "monuments"
+    """The Active Empire places the monuments it has earned (ah2001.monuments.*)."""
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """What stands in a land: one player's army (a figure of some epoch) and buildings."""
+
+    owner: int | None = None
+    figure: int = 0
+    """The epoch whose figure the army is (pieces are counted per epoch)."""
+    buildings: frozenset[str] = frozenset()
+
+    @property
+    def is_empty(self) -> bool:
+        return self.owner is None and not self.buildings
+
+
+EMPTY = Cell()
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    points: int = 0
+    hand: tuple[str, ...] = ()
+    """Event cards in hand (secret)."""
+    played_cards: tuple[str, ...] = ()
+    empires: tuple[str, ...] = ()
+    """The Empires played, in order (their strengths break final ties)."""
+    called: tuple[int, ...] = ()
+    """Each played Empire's place in its epoch's calling order."""
+    pre_eminence: tuple[int, ...] = ()
+    """Markers taken, face down (values unknown to all until the end)."""
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """Empire cards being handed out for an epoch (Chapter III / VII)."""
+
+    order: tuple[int, ...]
+    position: int = 0
+    deck: tuple[str, ...] = ()
+    """Cards still undrawn (their order is chance's, drawn at random)."""
+    drawn: str | None = None
+    """The card the current drawer looks at."""
+    holders: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The Active Empire's turn (Chapter V)."""
+
+    seat: int
+    empire: str
+    pool: int = 0
+    capital: bool = False
+    """The capital still to place (placed with the first army)."""
+    fleets: tuple[str, ...] = ()
+    lands: tuple[str, ...] = ()
+    """Lands holding this Empire's armies (expansion starts from any of them)."""
+    monuments_due: int = 0
+
+
+@dataclass(frozen=True)
+class Ah2001State:
+    epoch: int
+    stage: Stage
+    players: tuple[Player, ...]
+    lands: Mapping[str, Cell] = field(default_factory=dict)
+    drawing: Drawing | None = None
+    holders: Mapping[str, int] = field(default_factory=dict)
+    """This epoch's Empire cards and who holds each (kept once handed out)."""
+    call_index: int = 0
+    """The next Empire to call, as an index into the epoch's calling order."""
+    turn: Turn | None = None
+    first_order: tuple[int, ...] = ()
+    """Epoch I's drawing order (the dice, ah2001.empires.first-draw-order)."""
+    markers: tuple[int, ...] = ()
+    """The face-down pre-eminence markers still in the pile, in the pile's order."""
+    supply: Mapping[str, int] = field(default_factory=dict)
+    """Shared pieces left: capital/city counters, forts, monuments, coin/fleet counters."""
+    options: frozenset[str] = frozenset()
+    result: tuple[tuple[int, ...], ...] | None = None
+
+    def land(self, land: str) -> Cell:
+        return self.lands.get(land, EMPTY)
+
+    def figures_out(self, seat: int, epoch: int) -> int:
+        return sum(1 for c in self.lands.values() if c.owner == seat and c.figure == epoch)
