@@ -23,7 +23,9 @@ from schemas.api import (
 from schemas.instances import one
 from service import tickets
 from service.access import Caller, NotAuthenticated
+from service.auth import seat_role
 from service.queries import Frame
+from store.redis_store import GameNotFound
 
 bp = Blueprint("feeds", __name__)
 
@@ -117,11 +119,15 @@ def stream_caller(game_id: str, ticket: str | None) -> Caller:
         return access().identify(game_id, token)
     if token is not None:
         raise NotAuthenticated("send a bearer token or a stream ticket, not both")
-    access().identify(game_id, None)  # 404 for a game that does not exist
+    hashes = access().tokens.of(game_id)
+    if not hashes:
+        raise GameNotFound(game_id)
     try:
         named = tickets.check(ticket, game_id, games().vault.seed)
     except tickets.TicketRefused as refused:
         raise NotAuthenticated(str(refused)) from None
+    if named.binding != tickets.binding(hashes.get(seat_role(named.seat), "")):
+        raise NotAuthenticated("the stream ticket's seat token has been replaced: ask again")
     return Caller("seat", named.seat)
 
 
@@ -142,7 +148,10 @@ def issue_stream_ticket(game_id: str) -> ResponseReturnValue:
     token itself never goes into a URL."""
     caller = access().seat(game_id, bearer_token())
     assert caller.seat is not None
-    ticket, expires_at = tickets.issue(games().vault.seed(game_id), game_id, caller.seat)
+    token_hash = access().tokens.of(game_id).get(seat_role(caller.seat), "")
+    ticket, expires_at = tickets.issue(
+        games().vault.seed(game_id), game_id, caller.seat, token_hash
+    )
     stream_url = url_for("feeds.stream_events", game_id=game_id, ticket=ticket)
     body = {"ticket": ticket, "expires_at": expires_at, "seat": caller.seat}
     return one(StreamTicketSchema).dump(body | {"stream_url": stream_url}), 201

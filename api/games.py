@@ -28,9 +28,11 @@ from schemas.api import (
     PositionSchema,
     ResultSchema,
     SandboxRequestSchema,
+    SeatTokenSchema,
     StateSchema,
 )
 from schemas.instances import one
+from service.auth import new_token, seat_role, token_hash
 from service.games import CreatedGame, GameBusy
 from service.queries import rule_entry, seen_events
 
@@ -295,3 +297,36 @@ def create_sandbox(game_id: str) -> ResponseReturnValue:
     created = games().create_sandbox(game_id, position)
     settle_system_steps(created.game_id, created.version)
     return created_response(created, sandbox_of=game_id)
+
+
+@route(
+    bp,
+    "/games/<game_id>/seats/<int:seat>/token",
+    "POST",
+    summary="Re-issue a seat's token (admin)",
+    response=SeatTokenSchema,
+    status=201,
+    errors=(401, 403, 404),
+    auth=True,
+    tags=TAGS,
+)
+def reissue_seat_token(game_id: str, seat: int) -> ResponseReturnValue:
+    """For the game's admin, when a player has lost their seat's token (or it leaked): a new
+    token for the seat, shown only here. The old token is revoked at once, in every API
+    process: it answers 401 from now on, and so do stream tickets issued for it. A stream
+    already open with it runs on until it ends. 404 `seat_not_found` for a seat the game does
+    not have."""
+    access().admin(game_id, bearer_token())
+    players = games().store.meta(game_id).players
+    if not 0 <= seat < len(players):
+        raise ApiError(
+            404,
+            "seat_not_found",
+            f"the game has seats 0..{len(players) - 1}, not {seat}",
+            details={"seats": len(players)},
+        )
+    token = new_token(game_id)
+    if not access().tokens.replace(game_id, seat_role(seat), token_hash(token)):
+        raise ApiError(404, "seat_not_found", f"the game has no token for seat {seat}")
+    body = {"game_id": game_id, "seat": seat, "player": players[seat], "seat_token": token}
+    return one(SeatTokenSchema).dump(body), 201, {"Cache-Control": "no-store"}

@@ -114,6 +114,21 @@ class CreatedGameSchema(Schema):
     )
 
 
+class SeatTokenSchema(Schema):
+    """A seat's new token, re-issued by the admin: the seat's old token no longer works."""
+
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    player = fields.String(required=True, metadata={"description": "The seat's player name."})
+    seat_token = fields.String(
+        required=True,
+        metadata={
+            "description": "Shown once: the seat's only valid token from now on (the old one, "
+            "and stream tickets issued for it, are refused with 401)."
+        },
+    )
+
+
 class GameListQuerySchema(StrictSchema):
     status = fields.String(
         validate=validate.OneOf(GAME_STATUSES), metadata={"description": STATUS_TEXT}
