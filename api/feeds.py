@@ -17,6 +17,7 @@ from schemas.api import (
     ExplanationSchema,
     FeedQuerySchema,
     FeedSchema,
+    NarrativeSchema,
     StreamQuerySchema,
     StreamTicketSchema,
 )
@@ -50,6 +51,29 @@ def list_events(game_id: str) -> ResponseReturnValue:
     args = query(FeedQuerySchema)
     return one(FeedSchema).dump(
         queries().feed(game_id, caller.viewer, args["from_"], args["limit"])
+    )
+
+
+@route(
+    bp,
+    "/games/<game_id>/narrative",
+    "GET",
+    summary="A page of the game's events, in words",
+    query=FeedQuerySchema,
+    response=NarrativeSchema,
+    errors=(400, 401, 403, 404),
+    auth="optional",
+    tags=TAGS,
+)
+def narrative(game_id: str) -> ResponseReturnValue:
+    """The events from version `from` (at most `limit`), each told in a sentence by the
+    ruleset, with the rule it applied, that rule's rulebook page and paraphrase, and the chance
+    draws behind it: what a replay shows a person. Filtered like the feed (another seat's
+    private event shows its redacted form, in words that say so)."""
+    caller = access().identify(game_id, bearer_token())
+    args = query(FeedQuerySchema)
+    return one(NarrativeSchema).dump(
+        queries().narrative(game_id, caller.viewer, args["from_"], args["limit"])
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, url_for
+from flask import Blueprint, Response, url_for
 from flask.typing import ResponseReturnValue
 
 from api.background import schedule_snapshot, settle_system_steps
@@ -234,6 +234,34 @@ def get_state(game_id: str) -> ResponseReturnValue:
     caller = access().identify(game_id, bearer_token())
     args = query(AtQuerySchema)
     return one(StateSchema).dump(queries().view(game_id, caller.viewer, args.get("at")))
+
+
+@route(
+    bp,
+    "/games/<game_id>/board",
+    "GET",
+    summary="The table drawn, as the caller may see it",
+    query=AtQuerySchema,
+    media_type="image/svg+xml",
+    success_text="An SVG document: the ruleset's drawing of the table.",
+    errors=(400, 401, 403, 404),
+    auth="optional",
+    tags=PLAY,
+)
+def get_board(game_id: str) -> ResponseReturnValue:
+    """The table now, or after version `at`, drawn by the ruleset as an SVG picture showing
+    what the caller may see (a seat its own hidden pieces, spectators the public ones). For
+    History of the World a map: every land a region (`data-land`), every water one
+    (`data-water`), the pieces in their players' colours and a legend. 404 `no_board` for a
+    ruleset that draws nothing (check `board` in `GET /rulesets/{name}`)."""
+    caller = access().identify(game_id, bearer_token())
+    args = query(AtQuerySchema)
+    svg = queries().board(game_id, caller.viewer, args.get("at"))
+    headers = {
+        "Cache-Control": "no-store" if caller.seat is not None else "no-cache",
+        "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+    }
+    return Response(svg, mimetype="image/svg+xml", headers=headers)
 
 
 @route(
