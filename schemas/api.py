@@ -109,6 +109,15 @@ class RulesetDetailSchema(RulesetSchema):
             "description": "Whether the ruleset draws its table: `GET /games/{game_id}/board`."
         },
     )
+    event_types = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "Every event type this server records, the kernel's and every "
+            "ruleset's: a stream frame's `event` is one of them (an EventSource listens for "
+            "each by name)."
+        },
+    )
 
 
 # --- creating and listing games ------------------------------------------------------------

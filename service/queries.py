@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from domain.core.kernel import Game, table_actions
-from domain.core.messages import Recorded
+from domain.core.messages import Recorded, registered_event_types
 from domain.core.ruleset import Ruleset, find_ruleset
 from domain.core.table import TABLE_COMMAND_SPECS
 from service.games import GameService, VersionOutOfRange, canonical_json, recorded_from
@@ -128,6 +128,7 @@ class GameQueries:
             "commands": [spec.describe() for spec in specs],
             "names": dict(rules.names()),
             "board": draws_board(rules),
+            "event_types": list(registered_event_types()),
         }
 
     def listing(

@@ -392,7 +392,8 @@ def _defs() -> str:
         ' stroke-width="1.1" stroke-opacity="0.55"/></pattern>'
     )
     style = (
-        "<style>.label,.piece,.pieces,.power-icon,.legend-text{pointer-events:none}"
+        "<style>.label,.piece,.pieces,.power-icon,.legend-text,.strait,.border-link,.water-link"
+        "{pointer-events:none}"
         ".land .region{transition:fill-opacity .1s}</style>"
     )
     return f"<defs>{heads}{hatch}</defs>{style}"
@@ -425,6 +426,7 @@ def _water_layer(board: Board, plan: Layout) -> list[str]:
         out.append(
             f'<g class="water" id="{water.kind.value}-{escape(water.id)}"'
             f" {_attrs(data_water=water.id, data_name=water.name, data_kind=water.kind.value)}"
+            f" {_attrs(data_x=_f(water.x), data_y=_f(water.y))}"
             f' data-coasts="{escape(" ".join(coasts))}"><title>{escape(title)}</title>'
             f'<path class="region" d="{region.path()}" fill="{fill}" stroke="#6f93ad"'
             ' stroke-width="0.6"/></g>'

@@ -1,4 +1,6 @@
-"""Headless Chromium (Debian's `chromium` package) for the tests that look at a page."""
+"""Headless Chromium (Debian's `chromium` package) for the tests that look at a page, and
+Selenium driving it through Debian's `chromium-driver` (no browser or driver is downloaded:
+Selenium is given both binaries, so Selenium Manager never runs)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 FLAGS = [
     "--headless",
@@ -42,6 +45,34 @@ def chromium_binary() -> str:
     return found
 
 
+def apt_install(package: str) -> None:
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env, timeout=900)
+    subprocess.run(
+        ["apt-get", "install", "-y", "-qq", package],
+        check=True,
+        env=env,
+        timeout=1800,
+        stdout=subprocess.DEVNULL,
+    )
+
+
+def chromedriver_binary() -> str:
+    """Debian's chromedriver (package chromium-driver), installed when missing and we are root."""
+    found = shutil.which("chromedriver")
+    if found:
+        return found
+    if os.geteuid() != 0:
+        raise RuntimeError(
+            "the browser tests need Debian's chromium-driver: apt-get install chromium-driver"
+        )
+    apt_install("chromium-driver")
+    found = shutil.which("chromedriver")
+    if not found:
+        raise RuntimeError("chromium-driver did not install")
+    return found
+
+
 def run_chromium(binary: str, url: str, *extra: str) -> str:
     with tempfile.TemporaryDirectory(prefix="chronicle-chromium-") as profile:
         result = subprocess.run(
@@ -62,4 +93,36 @@ def dump_dom(binary: str, url: str) -> str:
 def screenshot(binary: str, url: str, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     run_chromium(binary, url, "--window-size=1600,1000", f"--screenshot={path}")
+    return path
+
+
+def selenium_driver(width: int = 1500, height: int = 1000) -> Any:
+    """A Selenium WebDriver on headless Debian Chromium through Debian's chromedriver."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = chromium_binary()
+    for flag in FLAGS:
+        options.add_argument(flag.replace("--headless", "--headless=new"))
+    options.add_argument(f"--window-size={width},{height}")
+    options.add_argument("--disable-features=Translate,MediaRouter")
+    options.add_argument("--disable-renderer-backgrounding")
+    options.add_argument("--disable-background-timer-throttling")
+    options.add_argument("--disable-backgrounding-occluded-windows")
+    service = Service(executable_path=chromedriver_binary(), log_output=subprocess.DEVNULL)
+    driver = webdriver.Chrome(options=options, service=service)
+    driver.set_page_load_timeout(60)
+    driver.set_script_timeout(60)
+    return driver
+
+
+def jpeg_screenshot(driver: Any, path: Path, quality: int = 60) -> Path:
+    """The window as a JPEG (DevTools `Page.captureScreenshot`: smaller and quicker than PNG)."""
+    import base64
+
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "jpeg", "quality": quality})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(base64.b64decode(shot["data"]))
     return path
