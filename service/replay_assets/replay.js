@@ -38,17 +38,18 @@ function draw(g) {
       'data-buildings': buildings.join(' ')}, layer);
     if (owner !== null) {
       const colour = D.colours[owner];
-      if (army) mark('rect', {x: p[0] + 9, y: p[1] - 9, width: 7, height: 12, fill: colour, stroke: '#000'}, grp);
-      else mark('rect', {x: p[0] + 8, y: p[1] - 2, width: 11, height: 6, fill: colour, stroke: '#000'}, grp);
+      // within the row the map keeps free for a land's pieces (centred on its place)
+      if (army) mark('rect', {x: p[0] - 20, y: p[1] - 5, width: 7, height: 10, fill: colour, stroke: '#000'}, grp);
+      else mark('rect', {x: p[0] - 21, y: p[1] - 2, width: 10, height: 5, fill: colour, stroke: '#000'}, grp);
     }
     buildings.forEach((b, i) => {
-      const t = mark('text', {x: p[0] - 10 + 7 * i, y: p[1] + 20, 'font-size': 9, 'class': 'building'}, grp);
+      const t = mark('text', {x: p[0] - 9 + 9 * i, y: p[1] + 4, 'font-size': 9, 'class': 'building'}, grp);
       t.textContent = {capital: 'C', city: 'c', monument: 'M', fort: wall ? 'W' : 'F'}[b] || '?';
     });
   }
   for (const [water, seat] of g.fleets) {
     const p = D.places[water]; if (!p) continue;
-    mark('path', {d: `M${p[0] - 8},${p[1] + 12} l16,0 l-4,6 l-8,0 z`, fill: D.colours[seat] || '#000',
+    mark('path', {d: `M${p[0] - 8},${p[1] - 18} l16,0 l-4,6 l-8,0 z`, fill: D.colours[seat] || '#000',
       stroke: '#000', 'class': 'fleet', 'data-water': water, 'data-owner': seat}, layer);
   }
 }
