@@ -191,6 +191,10 @@ class Box:
             and other.y < self.y + self.h
         )
 
+    @property
+    def middle(self) -> Point:
+        return self.x + self.w / 2, self.y + self.h / 2
+
     def inside(self, width: float, height: float) -> bool:
         return (
             self.x >= 0 and self.y >= 0 and self.x + self.w <= width and self.y + self.h <= height
@@ -237,6 +241,15 @@ def place_labels(
         placed[label.id] = best
         taken.append(best)
     return placed
+
+
+def free_box(w: float, h: float, spots: Iterable[Point], taken: Sequence[Box]) -> Box | None:
+    """The first of `spots` (top-left corners) where a w x h box overlaps nothing `taken`."""
+    for x, y in spots:
+        box = Box(x, y, w, h)
+        if not any(box.overlaps(other) for other in taken):
+            return box
+    return None
 
 
 def _overlap_area(a: Box, b: Box) -> float:

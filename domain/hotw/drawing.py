@@ -12,7 +12,8 @@ name. Names are placed so that no two overlap and none covers a land's pieces.
 fleets, each a distinct shape in its player's colour, explained in the legend under the map.
 `table_svg` draws them from a view (what its viewer may see), which is what the ruleset's
 `draw_board` hook answers. Every land is a `<g class="land" data-land=ID>` and every water a
-`<g class="water" data-water=ID>`, so that a page can make them clickable.
+`<g class="water" data-water=ID>`, so that a page can make them clickable; `data-x`/`data-y`
+is a point inside it, `data-px`/`data-py` where its pieces are drawn.
 
 Pure string building: no I/O.
 """
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from domain.core.geometry import Box, Label, Region, Site, place_labels, regions
+from domain.core.geometry import Box, Label, Region, Site, free_box, place_labels, regions
 from domain.hotw.board import Board, Land, PowerIcon
 
 WIDTH = 1000
@@ -34,7 +35,8 @@ LEGEND_HEIGHT = 112
 SCALE = 1.5
 GAP = 2.5
 """Half the channel kept between regions of places that do not border each other."""
-FONT = 8.5
+FONT = 9.5
+SMALL_FONT = 8.0
 """Land names (map units: the map is 1000 wide)."""
 CHAR = 0.64
 """Width of a character as a share of the font size (generous for DejaVu Sans and Arial)."""
@@ -96,7 +98,15 @@ class Layout:
     water_links: tuple[tuple[str, str], ...]
     """Waters joined across the map's edge (or otherwise not meeting)."""
     labels: Mapping[str, Box]
+    """Where each name goes (a land's name box has room for its power icon at its right)."""
     lines: Mapping[str, tuple[str, ...]]
+    anchors: Mapping[str, tuple[float, float]]
+    """The centre of the row where a land's (or a water's) pieces are drawn: a land's row sits
+    just above its name, the two kept together inside its region where there is room."""
+    fonts: Mapping[str, float]
+    """The size of each land's name (smaller where its region is crowded)."""
+    leaders: Mapping[str, tuple[float, float, float, float]]
+    """A line from a name that had to sit outside its land's region to the land's place."""
 
 
 def _attrs(**attrs: object) -> str:
@@ -139,13 +149,65 @@ def _lines(name: str) -> tuple[str, ...]:
     return (" ".join(words[:best]), " ".join(words[best:]))
 
 
+ADVANCE = dict(
+    zip(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ -.'",
+        (
+            0.613, 0.635, 0.550, 0.635, 0.615, 0.352, 0.635, 0.634, 0.278, 0.278, 0.579, 0.278,
+            0.974, 0.634, 0.612, 0.635, 0.635, 0.411, 0.521, 0.392, 0.634, 0.592, 0.818, 0.592,
+            0.592, 0.525, 0.684, 0.686, 0.698, 0.770, 0.632, 0.575, 0.775, 0.752, 0.295, 0.295,
+            0.656, 0.557, 0.863, 0.748, 0.787, 0.603, 0.787, 0.695, 0.635, 0.611, 0.732, 0.684,
+            0.989, 0.685, 0.611, 0.685, 0.318, 0.361, 0.318, 0.275,
+        ),
+        strict=True,
+    )
+)  # fmt: skip
+"""DejaVu Sans's advance widths (in ems); the map's names are set in it (Arial, the fallback,
+is narrower)."""
+
+
+def text_width(text: str, font: float) -> float:
+    """How wide `text` is drawn at `font` size, with the white halo around it."""
+    return sum(ADVANCE.get(c, CHAR) for c in text) * font + 2.4
+
+
 def _text_box_size(lines: Sequence[str], font: float) -> tuple[float, float]:
-    width = max(len(line) for line in lines) * font * CHAR + 2
+    width = max(text_width(line, font) for line in lines) + 1
     return width, len(lines) * font * 1.15 + 1
 
 
-def _piece_box(land: Land) -> Box:
-    return Box(land.x - ROW_WIDTH / 2, land.y - ICON / 2 - 1, ROW_WIDTH, ICON + 2)
+def piece_row(anchor: tuple[float, float]) -> Box:
+    """The room kept for the pieces drawn around `anchor`."""
+    return Box(anchor[0] - ROW_WIDTH / 2, anchor[1] - ICON / 2 - 1, ROW_WIDTH, ICON + 2)
+
+
+def fleet_row(x: float, y: float) -> Box:
+    """The room kept for a water's fleets, above its name."""
+    return Box(x - ROW_WIDTH / 2, y - 12 - ICON / 2 - 1, ROW_WIDTH, ICON + 2)
+
+
+BADGE_REACH = 56.0
+BADGE_STEP = 4.0
+
+
+def _badge_spots(land: Land, region: Region, w: float, h: float) -> list[tuple[int, float, float]]:
+    """Top-left corners for a land's badge (its piece row over its name), near its place, each
+    with its tier: 0 where the badge lies inside the land's region, 1 where its middle does, 2
+    elsewhere; by tier, then nearer first."""
+    reach = int(BADGE_REACH / BADGE_STEP)
+    ranked = []
+    for i in range(-reach, reach + 1):
+        for j in range(-reach, reach + 1):
+            cx, cy = land.x + i * BADGE_STEP, land.y + j * BADGE_STEP
+            if not region.contains((cx, cy)):
+                tier = 2
+            else:
+                corners = ((cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2),
+                           (cx - w / 2, cy + h / 2), (cx + w / 2, cy + h / 2))  # fmt: skip
+                tier = 0 if all(region.contains(c) for c in corners) else 1
+            ranked.append((tier, math.hypot(cx - land.x, cy - land.y), cx - w / 2, cy - h / 2))
+    ranked.sort()
+    return [(tier, x, y) for tier, _, x, y in ranked]
 
 
 _LAYOUTS: dict[int, tuple[Board, Layout]] = {}
@@ -207,27 +269,76 @@ def _layout(board: Board) -> Layout:
         if frozenset((a, b)) not in water_meets
     )
     lines: dict[str, tuple[str, ...]] = {}
+    crowd = {
+        land.id: sum(
+            1
+            for other in board.lands.values()
+            if other.id != land.id and math.dist((land.x, land.y), (other.x, other.y)) < 70
+        )
+        for land in board.lands.values()
+    }
+    taken = [fleet_row(w.x, w.y) for w in board.seas.values()]
+    anchors: dict[str, tuple[float, float]] = {}
+    names: dict[str, Box] = {}
+    fonts: dict[str, float] = {}
+    order = sorted(board.lands.values(), key=lambda land: (-crowd[land.id], land.id))
+    badges: dict[str, tuple[Box, float]] = {}
+
+    def badge_size(land: Land, font: float) -> tuple[float, float]:
+        w, h = _text_box_size(lines[land.id], font)
+        return max(ROW_WIDTH, w + 6), ICON + 2 + h  # room for the power icon
+
+    for land in order:
+        lines[land.id] = _lines(land.name)
+    # Every land first tries to keep its badge inside its region (at the normal size, then
+    # smaller), before any badge may reach over a border; the rest go where they overlap least.
+    for tiers, font in (((0,), FONT), ((0,), SMALL_FONT), ((0, 1), FONT), ((0, 1), SMALL_FONT)):
+        for land in order:
+            if land.id in badges:
+                continue
+            bw, bh = badge_size(land, font)
+            spots = _badge_spots(land, places[land.id], bw, bh)
+            box = free_box(bw, bh, [(x, y) for tier, x, y in spots if tier in tiers], taken)
+            if box is not None:
+                badges[land.id] = (box, font)
+                taken.append(box)
+    for land in order:
+        if land.id not in badges:
+            bw, bh = badge_size(land, SMALL_FONT)
+            spots = _badge_spots(land, places[land.id], bw, bh)
+            label = Label(land.id, bw, bh, tuple((x, y) for _, x, y in spots))
+            badges[land.id] = (place_labels([label], taken, WIDTH, HEIGHT)[land.id], SMALL_FONT)
+            taken.append(badges[land.id][0])
+    for land in order:
+        badge, font = badges[land.id]
+        w, h = _text_box_size(lines[land.id], font)
+        fonts[land.id] = font
+        cx = badge.x + badge.w / 2
+        anchors[land.id] = (cx, badge.y + ICON / 2 + 1)
+        names[land.id] = Box(cx - (w + 6) / 2, badge.y + ICON + 2, w + 6, h)
+    leaders: dict[str, tuple[float, float, float, float]] = {}
+    for land in order:
+        badge, _ = badges[land.id]
+        middle = (badge.x + badge.w / 2, badge.y + badge.h / 2)
+        inside = places[land.id].contains
+        if not (inside(middle) and inside(anchors[land.id]) and inside(names[land.id].middle)):
+            x = min(max(land.x, badge.x), badge.x + badge.w)
+            y = min(max(land.y, badge.y), badge.y + badge.h)
+            leaders[land.id] = (x, y, land.x, land.y)
     wanted: list[Label] = []
     for name, x, y, font in [
         *((w.id, w.x, w.y, FONT) for w in board.seas.values()),
-        *((w.id, w.x, w.y, FONT - 1) for w in board.wastelands.values()),
+        *((w.id, w.x, w.y, FONT - 2) for w in board.wastelands.values()),
     ]:
         lines[name] = _lines(
             board.seas[name].name if name in board.seas else board.wastelands[name].name
         )
         w, h = _text_box_size(lines[name], font)
-        spots = [(x - w / 2, y - h / 2), *_around(x, y, w, h, Box(x - 1, y - 1, 2, 2))]
-        wanted.append(Label(name, w, h, tuple(spots)))
-    for land in board.lands.values():
-        lines[land.id] = _lines(land.name)
-        w, h = _text_box_size(lines[land.id], FONT)
-        own = places[land.id]
-        spots = _around(land.x, land.y, w + 6, h, _piece_box(land))
-        spots.sort(key=lambda spot: not own.contains((spot[0] + (w + 6) / 2, spot[1] + h / 2)))
-        wanted.append(Label(land.id, w + 6, h, tuple(spots)))
-    placed = place_labels(
-        wanted, [_piece_box(land) for land in board.lands.values()], WIDTH, HEIGHT
-    )
+        around = [(x - w / 2, y - h / 2), *_around(x, y, w, h, Box(x - 1, y - 1, 2, 2))]
+        wanted.append(Label(name, w, h, tuple(around)))
+        if name in board.seas:
+            anchors[name] = (x, y - 12)
+    names |= place_labels(wanted, taken, WIDTH, HEIGHT)
     return Layout(
         lands={k: v for k, v in places.items() if k in board.lands},
         wastelands={k: v for k, v in places.items() if k in board.wastelands},
@@ -235,8 +346,11 @@ def _layout(board: Board) -> Layout:
         links=tuple(links),
         straits=tuple((a, b) for a, b in straits),
         water_links=tuple(water_links),
-        labels=placed,
+        labels=names,
         lines=lines,
+        anchors=anchors,
+        fonts=fonts,
+        leaders=leaders,
     )
 
 
@@ -392,7 +506,7 @@ def _defs() -> str:
         ' stroke-width="1.1" stroke-opacity="0.55"/></pattern>'
     )
     style = (
-        "<style>.label,.piece,.pieces,.power-icon,.legend-text,.strait,.border-link,.water-link"
+        "<style>.label,.piece,.pieces,.power-icon,.legend-text,.strait,.border-link,.water-link,.leader"
         "{pointer-events:none}"
         ".land .region{transition:fill-opacity .1s}</style>"
     )
@@ -427,6 +541,7 @@ def _water_layer(board: Board, plan: Layout) -> list[str]:
             f'<g class="water" id="{water.kind.value}-{escape(water.id)}"'
             f" {_attrs(data_water=water.id, data_name=water.name, data_kind=water.kind.value)}"
             f" {_attrs(data_x=_f(water.x), data_y=_f(water.y))}"
+            f" {_attrs(data_px=_f(water.x), data_py=_f(water.y - 12))}"
             f' data-coasts="{escape(" ".join(coasts))}"><title>{escape(title)}</title>'
             f'<path class="region" d="{region.path()}" fill="{fill}" stroke="#6f93ad"'
             ' stroke-width="0.6"/></g>'
@@ -460,6 +575,8 @@ def _land_layer(board: Board, plan: Layout, colours: Mapping[str, str]) -> list[
             data_coasts=" ".join(sorted(land.seas)),
             data_x=_f(land.x),
             data_y=_f(land.y),
+            data_px=_f(plan.anchors[land.id][0]),
+            data_py=_f(plan.anchors[land.id][1]),
         )
         parts = [
             f'<g class="land" id="land-{escape(land.id)}" {data}><title>{escape(title)}</title>',
@@ -486,6 +603,12 @@ def _land_layer(board: Board, plan: Layout, colours: Mapping[str, str]) -> list[
 
 def _links_layer(board: Board, plan: Layout) -> list[str]:
     out: list[str] = []
+    for land_id, (x1, y1, x2, y2) in sorted(plan.leaders.items()):
+        out.append(
+            f'<g class="leader" data-for="{escape(land_id)}"><line x1="{_f(x1)}" y1="{_f(y1)}"'
+            f' x2="{_f(x2)}" y2="{_f(y2)}" stroke="#111" stroke-width="0.8"/>'
+            f'<circle cx="{_f(x2)}" cy="{_f(y2)}" r="1.8" fill="#111"/></g>'
+        )
     for a, b in plan.links:
         p, q = board.lands[a], board.lands[b]
         out += _link((p.x, p.y), (q.x, q.y), LINK_COLOUR, "border-link", "none")
@@ -508,34 +631,37 @@ def _labels_layer(board: Board, plan: Layout) -> list[str]:
         )  # fmt: skip
     for waste in board.wastelands.values():
         out.append(
-            _label(plan.labels[waste.id], plan.lines[waste.id], FONT - 1, "label", "#303030",
+            _label(plan.labels[waste.id], plan.lines[waste.id], FONT - 2, "label", "#303030",
                    waste.id)
         )  # fmt: skip
     for land in board.lands.values():
         box = plan.labels[land.id]
         text_box = Box(box.x, box.y, box.w - 6, box.h)
-        out.append(_label(text_box, plan.lines[land.id], FONT, "label land-label", "#111", land.id))
+        font = plan.fonts[land.id]
+        out.append(_label(text_box, plan.lines[land.id], font, "label land-label", "#111", land.id))
         if land.power_icon is not None:
             out.append(
                 f'<g class="power-icon"><title>{land.power_icon.value} power icon</title>'
-                f"{_power_icon(land.power_icon, box.x + box.w - 3.5, box.y + FONT * 0.55)}</g>"
+                f"{_power_icon(land.power_icon, box.x + box.w - 3.5, box.y + font * 0.55)}</g>"
             )
     return out
 
 
-def _pieces_layer(board: Board, pieces: Mapping[str, Sequence[PieceMark]]) -> list[str]:
+def _pieces_layer(
+    board: Board, plan: Layout, pieces: Mapping[str, Sequence[PieceMark]]
+) -> list[str]:
     out: list[str] = []
     for place_id, marks in sorted(pieces.items()):
-        place = board.lands.get(place_id) or board.seas.get(place_id)
-        if place is None or not marks:
+        anchor = plan.anchors.get(place_id)
+        if anchor is None or not marks:
             continue
         holder = next((m for m in marks if m.kind in ("army", "garrison")), None)
         buildings = [m.kind for m in marks if m.kind not in ("army", "garrison", "fleet")]
         fleets = [m for m in marks if m.kind == "fleet"]
         shown = list(marks) if place_id in board.lands else fleets[:1]
         step = ICON + 1
-        x0 = place.x - step * (len(shown) - 1) / 2
-        y = place.y if place_id in board.lands else place.y - 12
+        x0 = anchor[0] - step * (len(shown) - 1) / 2
+        y = anchor[1]
         data = _attrs(
             data_place=place_id,
             data_owner="" if holder is None or holder.seat is None else str(holder.seat),
@@ -552,8 +678,8 @@ def _pieces_layer(board: Board, pieces: Mapping[str, Sequence[PieceMark]]) -> li
             )
         if place_id not in board.lands and len(fleets) > 1:
             parts.append(
-                f'<text class="piece-count" x="{_f(place.x + ICON)}" y="{_f(y + 3)}" font-size="7"'
-                f' fill="#000">x{len(fleets)}</text>'
+                f'<text class="piece-count" x="{_f(anchor[0] + ICON)}" y="{_f(y + 3)}"'
+                f' font-size="7" fill="#000">x{len(fleets)}</text>'
             )
         parts.append("</g>")
         out += parts
@@ -656,7 +782,7 @@ def board_svg(
         _land_layer(board, plan, colours),
         _links_layer(board, plan),
         _labels_layer(board, plan),
-        _pieces_layer(board, pieces or {}),
+        _pieces_layer(board, plan, pieces or {}),
         _legend(board, colours, players),
     )
     for layer in layers:

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from domain.core.geometry import RIM, Box, Label, Site, place_labels, regions
-from domain.hotw.drawing import PIECE_KINDS, PieceMark, _piece_box, board_svg, layout
+from domain.hotw.drawing import PIECE_KINDS, PieceMark, board_svg, fleet_row, layout, piece_row
 from tests.support.hotw import PACK, RULES, army, garrison, position
 
 BOARD = PACK.board
@@ -58,10 +58,24 @@ def test_names_overlap_neither_each_other_nor_any_lands_pieces():
     assert {name for name, _ in boxes} == set(BOARD.lands) | set(BOARD.seas) | set(BOARD.wastelands)
     for (a, one), (b, other) in itertools.combinations(boxes, 2):
         assert not one.overlaps(other), (a, b)
+    rows = [piece_row(plan.anchors[land]) for land in BOARD.lands]
+    rows += [fleet_row(water.x, water.y) for water in BOARD.seas.values()]
     for name, box in boxes:
         assert box.inside(1000, 500), name
-        for land in BOARD.lands.values():
-            assert not box.overlaps(_piece_box(land)), (name, land.id)
+        assert not any(box.overlaps(row) for row in rows), name
+    for (a, one), (b, other) in itertools.combinations(zip(BOARD.lands, rows, strict=False), 2):
+        assert not one.overlaps(other), (a, b)
+
+
+def test_a_lands_name_and_pieces_stay_in_its_region_or_point_to_it():
+    plan = layout(BOARD)
+    for land in BOARD.lands.values():
+        inside = plan.lands[land.id].contains
+        if inside(plan.labels[land.id].middle) and inside(plan.anchors[land.id]):
+            continue
+        *_, x2, y2 = plan.leaders[land.id]
+        assert (x2, y2) == (land.x, land.y), land.id
+    assert len(plan.leaders) <= 6, sorted(plan.leaders)
 
 
 def test_the_map_draws_each_piece_kind_as_its_own_shape_with_a_legend():
