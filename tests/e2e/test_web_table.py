@@ -33,7 +33,12 @@ import requests
 from service.games import GameService
 from service.rulesets import ruleset
 from tests.support.a11y import axe_violations, tab_stops
-from tests.support.browser import chromedriver_binary, chromium_binary, selenium_driver
+from tests.support.browser import (
+    chromedriver_binary,
+    chromium_binary,
+    selenium_driver,
+    sent_requests,
+)
 from tests.support.http import serving
 from tests.support.table_page import (
     Shots,
@@ -252,6 +257,9 @@ def test_a_whole_3_player_game_is_played_by_clicking_through_the_page(server, br
         parts = urlsplit(link)
         assert parts.query == "" and "token=" in parts.fragment
     game_id = parse_qs(urlsplit(links[0]).fragment)["game"][0]
+    admin_link = by_css(driver, "#created a.admin-link")[0].get_attribute("href")
+    tokens = [parse_qs(urlsplit(link).fragment)["token"][0] for link in links]
+    tokens.append(parse_qs(urlsplit(admin_link).fragment)["admin"][0])
 
     handles = [driver.current_window_handle]
     for seat, link in enumerate(links):
@@ -327,6 +335,8 @@ def test_a_whole_3_player_game_is_played_by_clicking_through_the_page(server, br
         if outcome == "message":  # the epoch is closing, or another seat moved first: again
             assert not by_css(driver, "#message .error"), text_of(driver, "#message")
         moves[how] = moves.get(how, 0) + 1
+        if sum(moves.values()) % 40 == 0:  # and keeps the browser's network log short
+            assert_tokens_only_in_headers(driver, tokens)
         args = " ".join(str(v) for v in action["args"].values())
         shots.take(driver, f"seat {seat} {how} {action['type']} {args}")
 
@@ -482,9 +492,24 @@ def create(server: str, ruleset_name: str, players: list[str]) -> dict[str, Any]
     return body
 
 
+def assert_tokens_only_in_headers(driver: Any, tokens: list[str]) -> None:
+    """No request the page sent carries a token in its URL; the seat's token went in the
+    Authorization header of the API calls."""
+    sent = sent_requests(driver)
+    assert sent, "the page sent requests"
+    for request in sent:
+        url = request["url"]
+        assert urlsplit(url).fragment == "" or url.startswith("data:"), url
+        for token in tokens:
+            assert token not in url, f"a token in {url}"
+    authorised = [r for r in sent if r["headers"].get("Authorization", "").startswith("Bearer ")]
+    assert authorised, "the page sends its token in Authorization headers"
+
+
 def test_a_ruleset_without_a_board_is_played_from_its_state_and_buttons(server, browser):
     driver, shots = browser, Shots(artifacts_dir("web-toy"))
     game = create(server, "toy-sealed-bids", ["ann", "bob"])
+    sent_requests(driver)  # forget what earlier tests sent
     driver.get(f"{server}/#game={game['game_id']}&token={game['seat_tokens'][0]}")
     wait_ready(driver, "table")
     assert not by_css(driver, "#board svg") and by_css(driver, "#board dl")
@@ -499,12 +524,14 @@ def test_a_ruleset_without_a_board_is_played_from_its_state_and_buttons(server, 
     shots.take(driver, "toy bid sealed")
     assert dataset(driver)["yourTurn"] == "false"
     assert by_css(driver, '#log li[data-type="ToyBidSealed"]')
+    assert_tokens_only_in_headers(driver, [*game["seat_tokens"], game["admin_token"]])
 
 
 def test_the_admin_page_reissues_a_lost_seat_link_and_the_old_one_stops_working(server, browser):
     driver, shots = browser, Shots(artifacts_dir("web-admin"))
     game = create(server, "toy-sealed-bids", ["ann", "bob"])
     game_id, old = game["game_id"], game["seat_tokens"][1]
+    sent_requests(driver)  # forget what earlier tests sent
     driver.get(f"{server}/#game={game_id}&admin={game['admin_token']}")
     wait_ready(driver, "admin")
     shots.take(driver, "admin page")
@@ -523,3 +550,5 @@ def test_the_admin_page_reissues_a_lost_seat_link_and_the_old_one_stops_working(
     assert not by_css(driver, "#message .error")
     assert dataset(driver)["yourTurn"] == "true" and actions(driver)
     shots.take(driver, "the new link plays")
+    new = parse_qs(urlsplit(new_link).fragment)["token"][0]
+    assert_tokens_only_in_headers(driver, [*game["seat_tokens"], game["admin_token"], new])

@@ -111,6 +111,7 @@ def selenium_driver(width: int = 1500, height: int = 1000) -> Any:
     options.add_argument("--disable-renderer-backgrounding")
     options.add_argument("--disable-background-timer-throttling")
     options.add_argument("--disable-backgrounding-occluded-windows")
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     service = Service(executable_path=chromedriver_binary(), log_output=subprocess.DEVNULL)
     driver = webdriver.Chrome(options=options, service=service)
     driver.set_page_load_timeout(60)
@@ -126,3 +127,17 @@ def jpeg_screenshot(driver: Any, path: Path, quality: int = 60) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(base64.b64decode(shot["data"]))
     return path
+
+
+def sent_requests(driver: Any) -> list[dict[str, Any]]:
+    """Every request the browser sent since the last call (DevTools network log): its URL and
+    headers. Reading the log empties it."""
+    import json
+
+    found = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") == "Network.requestWillBeSent":
+            request = message["params"]["request"]
+            found.append({"url": request["url"], "headers": request.get("headers", {})})
+    return found
