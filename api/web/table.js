@@ -358,7 +358,7 @@
     }
     const info = await rulesetInfo(first.body.ruleset);
     table = {gameId, token, info, summary: first.body, seat: null, version: first.body.version, legal: null,
-      refreshing: false, dirty: false, posting: false, stream: null, closed: false};
+      refreshing: false, dirty: false, posting: false, stream: null, closed: false, viewOpen: false};
     const t = table;
     fill(main(), 
       el('h1', {}, `${first.body.title} — game `, el('code', {text: gameId})),
@@ -416,7 +416,7 @@
         if (t.legal) t.seat = t.legal.seat;
         const [picture, state, log] = await Promise.all([
           t.info.board ? call('GET', `/games/${id}/board`, {token: t.token}) : Promise.resolve(null),
-          call('GET', `/games/${id}/state`, {token: t.token}),
+          !t.info.board || t.viewOpen ? call('GET', `/games/${id}/state`, {token: t.token}) : Promise.resolve(null),
           call('GET', `/games/${id}/narrative?from=${Math.max(1, t.version - 24)}&limit=25`, {token: t.token}),
         ]);
         if (t.closed) return;
@@ -465,19 +465,30 @@
     } else if (picture) {
       fill(box, errorBox(picture, 'The board cannot be drawn: '));
     }
-    const details = $('#view-details');
-    if (state && state.ok) {
-      const view = state.body.view;
-      if (!t.info.board) {
-        fill(box, el('h2', {text: 'The table'}), definitionList(t.info, view));
-      }
-      fill(details, el('details', {}, el('summary', {text: t.token ? 'Everything your seat may see' : 'Everything a spectator may see'}),
-        el('div', {class: 'state-view'}, definitionList(t.info, view))));
+    if (state && state.ok && !t.info.board) {
+      fill(box, el('h2', {text: 'The table'}), definitionList(t.info, state.body.view));
     }
+    renderViewDetails(t, state);
     if (focusedPlace) {
       const again = box.querySelector(`[data-land="${CSS.escape(focusedPlace)}"].target, [data-water="${CSS.escape(focusedPlace)}"].target`);
       if (again) again.focus();
     }
+  }
+
+  /** Everything the caller may see, as the ruleset's view: read only while it is open. */
+  function renderViewDetails(t, state) {
+    const box = $('#view-details');
+    let details = box.querySelector('details');
+    if (!details) {
+      details = el('details', {}, el('summary', {text: t.token ? 'Everything your seat may see' : 'Everything a spectator may see'}),
+        el('div', {class: 'state-view'}));
+      details.addEventListener('toggle', () => {
+        t.viewOpen = details.open;
+        if (details.open) refresh(t);
+      });
+      fill(box, details);
+    }
+    if (state && state.ok) fill(details.querySelector('.state-view'), definitionList(t.info, state.body.view));
   }
 
   function wireBoard(t, svg) {
@@ -703,7 +714,8 @@
     if (t.token) {
       const ticket = await call('POST', `/games/${id}/stream-tickets`, {token: t.token});
       if (!ticket.ok) {
-        setTimeout(() => follow(t), 3000);
+        // a token the game refuses (401, 403) stays refused: the page says so, and stops
+        if (![401, 403, 404].includes(ticket.status)) setTimeout(() => follow(t), 3000);
         return;
       }
       url = `${ticket.body.stream_url}&from=${t.version + 1}`;

@@ -282,6 +282,10 @@ def test_a_whole_3_player_game_is_played_by_clicking_through_the_page(server, br
             assert_accessible(
                 driver, "the table", reach=("#board .target", "#actions button.action")
             )
+            click_css(driver, "#view-details summary")  # the seat's whole view, on demand
+            wait_until(driver, lambda d: by_css(d, "#view-details .state-view dl"), what="view")
+            shots.take(driver, f"seat {seat} reads its view")
+            click_css(driver, "#view-details summary")
             done["a11y"] = step
         if "undo" not in done and by_css(driver, "#undo") and sum(moves.values()) >= 3:
             click_css(driver, "#undo")
