@@ -29,16 +29,8 @@ def chromium_binary() -> str:
     if found:
         return found
     if os.geteuid() != 0:
-        raise RuntimeError("the replay tests need Debian's chromium: apt-get install chromium")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env, timeout=900)
-    subprocess.run(
-        ["apt-get", "install", "-y", "-qq", "chromium"],
-        check=True,
-        env=env,
-        timeout=1800,
-        stdout=subprocess.DEVNULL,
-    )
+        raise RuntimeError("the browser tests need Debian's chromium: apt-get install chromium")
+    apt_install("chromium")
     found = shutil.which("chromium")
     if not found:
         raise RuntimeError("chromium did not install")
