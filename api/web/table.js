@@ -407,8 +407,14 @@
           fill($('#message'), errorBox(summary));
           continue;
         }
-        if (legal && !legal.ok) {
-          fill($('#message'), errorBox(legal, 'This seat link does not work: '));
+        if (legal && !legal.ok && [401, 403].includes(legal.status)) {
+          // a lost or replaced link: say so, and go on watching as a spectator
+          fill($('#message'), errorBox(legal, 'This seat link does not work: '),
+            el('p', {text: 'You are watching; ask the game\'s admin for a new link.'}));
+          t.token = null;
+          t.refused = true;
+          t.dirty = true;
+          continue;
         }
         t.summary = summary.body;
         t.version = summary.body.version;
@@ -521,7 +527,7 @@
     fill(box, );
     const status = t.summary.status;
     if (!t.token) {
-      box.append(el('p', {class: 'muted', text: 'You are watching: open a seat\'s join link to play it.'}));
+      if (!t.refused) box.append(el('p', {class: 'muted', text: 'You are watching: open a seat\'s join link to play it.'}));
       return;
     }
     if (!t.legal) return;

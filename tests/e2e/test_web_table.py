@@ -548,6 +548,7 @@ def test_the_admin_page_reissues_a_lost_seat_link_and_the_old_one_stops_working(
     driver.get(f"{server}/#game={game_id}&token={old}")
     wait_ready(driver, "table")
     assert "does not work" in text_of(driver, "#message")
+    assert by_css(driver, "#log li") and not actions(driver), "it goes on as a spectator"
     shots.take(driver, "the old link refused")
     driver.get(new_link)
     wait_ready(driver, "table")
