@@ -14,7 +14,7 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTo
 from domain.core.errors import RuleViolation, UnknownRuleset
 from service.access import Forbidden, NotAuthenticated
 from service.games import GameBusy, InvalidPosition, VersionOutOfRange
-from service.queries import EventNotFound, GameNotFinished, ResultNotAvailable
+from service.queries import EventNotFound, GameNotFinished, NoBoard, ResultNotAvailable
 from store.redis_store import GameNotFound, IdempotencyKeyReused, VersionConflict
 
 log = logging.getLogger("chronicle.api")
@@ -134,6 +134,8 @@ def translate(exc: Exception) -> ApiError:
         return ApiError(409, "game_not_finished", str(exc), current_version=exc.version)
     if isinstance(exc, ResultNotAvailable):
         return ApiError(404, "result_not_available", str(exc))
+    if isinstance(exc, NoBoard):
+        return ApiError(404, "no_board", str(exc))
     if isinstance(exc, InvalidPosition):
         return ApiError(400, "invalid_position", exc.message, details=exc.details)
     if isinstance(exc, GameNotFound):

@@ -17,13 +17,16 @@ from schemas.api import (
     ExplanationSchema,
     FeedQuerySchema,
     FeedSchema,
+    NarrativeSchema,
     StreamQuerySchema,
     StreamTicketSchema,
 )
 from schemas.instances import one
 from service import tickets
 from service.access import Caller, NotAuthenticated
+from service.auth import seat_role
 from service.queries import Frame
+from store.redis_store import GameNotFound
 
 bp = Blueprint("feeds", __name__)
 
@@ -48,6 +51,29 @@ def list_events(game_id: str) -> ResponseReturnValue:
     args = query(FeedQuerySchema)
     return one(FeedSchema).dump(
         queries().feed(game_id, caller.viewer, args["from_"], args["limit"])
+    )
+
+
+@route(
+    bp,
+    "/games/<game_id>/narrative",
+    "GET",
+    summary="A page of the game's events, in words",
+    query=FeedQuerySchema,
+    response=NarrativeSchema,
+    errors=(400, 401, 403, 404),
+    auth="optional",
+    tags=TAGS,
+)
+def narrative(game_id: str) -> ResponseReturnValue:
+    """The events from version `from` (at most `limit`), each told in a sentence by the
+    ruleset, with the rule it applied, that rule's rulebook page and paraphrase, and the chance
+    draws behind it: what a replay shows a person. Filtered like the feed (another seat's
+    private event shows its redacted form, in words that say so)."""
+    caller = access().identify(game_id, bearer_token())
+    args = query(FeedQuerySchema)
+    return one(NarrativeSchema).dump(
+        queries().narrative(game_id, caller.viewer, args["from_"], args["limit"])
     )
 
 
@@ -117,11 +143,15 @@ def stream_caller(game_id: str, ticket: str | None) -> Caller:
         return access().identify(game_id, token)
     if token is not None:
         raise NotAuthenticated("send a bearer token or a stream ticket, not both")
-    access().identify(game_id, None)  # 404 for a game that does not exist
+    hashes = access().tokens.of(game_id)
+    if not hashes:
+        raise GameNotFound(game_id)
     try:
         named = tickets.check(ticket, game_id, games().vault.seed)
     except tickets.TicketRefused as refused:
         raise NotAuthenticated(str(refused)) from None
+    if named.binding != tickets.binding(hashes.get(seat_role(named.seat), "")):
+        raise NotAuthenticated("the stream ticket's seat token has been replaced: ask again")
     return Caller("seat", named.seat)
 
 
@@ -142,7 +172,10 @@ def issue_stream_ticket(game_id: str) -> ResponseReturnValue:
     token itself never goes into a URL."""
     caller = access().seat(game_id, bearer_token())
     assert caller.seat is not None
-    ticket, expires_at = tickets.issue(games().vault.seed(game_id), game_id, caller.seat)
+    token_hash = access().tokens.of(game_id).get(seat_role(caller.seat), "")
+    ticket, expires_at = tickets.issue(
+        games().vault.seed(game_id), game_id, caller.seat, token_hash
+    )
     stream_url = url_for("feeds.stream_events", game_id=game_id, ticket=ticket)
     body = {"ticket": ticket, "expires_at": expires_at, "seat": caller.seat}
     return one(StreamTicketSchema).dump(body | {"stream_url": stream_url}), 201

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, url_for
+from flask import Blueprint, Response, url_for
 from flask.typing import ResponseReturnValue
 
 from api.background import schedule_snapshot, settle_system_steps
@@ -28,9 +28,11 @@ from schemas.api import (
     PositionSchema,
     ResultSchema,
     SandboxRequestSchema,
+    SeatTokenSchema,
     StateSchema,
 )
 from schemas.instances import one
+from service.auth import new_token, seat_role, token_hash
 from service.games import CreatedGame, GameBusy
 from service.queries import rule_entry, seen_events
 
@@ -236,6 +238,34 @@ def get_state(game_id: str) -> ResponseReturnValue:
 
 @route(
     bp,
+    "/games/<game_id>/board",
+    "GET",
+    summary="The table drawn, as the caller may see it",
+    query=AtQuerySchema,
+    media_type="image/svg+xml",
+    success_text="An SVG document: the ruleset's drawing of the table.",
+    errors=(400, 401, 403, 404),
+    auth="optional",
+    tags=PLAY,
+)
+def get_board(game_id: str) -> ResponseReturnValue:
+    """The table now, or after version `at`, drawn by the ruleset as an SVG picture showing
+    what the caller may see (a seat its own hidden pieces, spectators the public ones). For
+    History of the World a map: every land a region (`data-land`), every water one
+    (`data-water`), the pieces in their players' colours and a legend. 404 `no_board` for a
+    ruleset that draws nothing (check `board` in `GET /rulesets/{name}`)."""
+    caller = access().identify(game_id, bearer_token())
+    args = query(AtQuerySchema)
+    svg = queries().board(game_id, caller.viewer, args.get("at"))
+    headers = {
+        "Cache-Control": "no-store" if caller.seat is not None else "no-cache",
+        "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+    }
+    return Response(svg, mimetype="image/svg+xml", headers=headers)
+
+
+@route(
+    bp,
     "/games/<game_id>/result",
     "GET",
     summary="The result of a finished game",
@@ -295,3 +325,36 @@ def create_sandbox(game_id: str) -> ResponseReturnValue:
     created = games().create_sandbox(game_id, position)
     settle_system_steps(created.game_id, created.version)
     return created_response(created, sandbox_of=game_id)
+
+
+@route(
+    bp,
+    "/games/<game_id>/seats/<int:seat>/token",
+    "POST",
+    summary="Re-issue a seat's token (admin)",
+    response=SeatTokenSchema,
+    status=201,
+    errors=(401, 403, 404),
+    auth=True,
+    tags=TAGS,
+)
+def reissue_seat_token(game_id: str, seat: int) -> ResponseReturnValue:
+    """For the game's admin, when a player has lost their seat's token (or it leaked): a new
+    token for the seat, shown only here. The old token is revoked at once, in every API
+    process: it answers 401 from now on, and so do stream tickets issued for it. A stream
+    already open with it runs on until it ends. 404 `seat_not_found` for a seat the game does
+    not have."""
+    access().admin(game_id, bearer_token())
+    players = games().store.meta(game_id).players
+    if not 0 <= seat < len(players):
+        raise ApiError(
+            404,
+            "seat_not_found",
+            f"the game has seats 0..{len(players) - 1}, not {seat}",
+            details={"seats": len(players)},
+        )
+    token = new_token(game_id)
+    if not access().tokens.replace(game_id, seat_role(seat), token_hash(token)):
+        raise ApiError(404, "seat_not_found", f"the game has no token for seat {seat}")
+    body = {"game_id": game_id, "seat": seat, "player": players[seat], "seat_token": token}
+    return one(SeatTokenSchema).dump(body), 201, {"Cache-Control": "no-store"}

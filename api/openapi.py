@@ -286,6 +286,7 @@ PATH_PARAMETER_TYPES = {"int": {"type": "integer", "minimum": 0}, "string": {"ty
 PATH_PARAMETER_TEXT = {
     "game_id": "The game's id (from `POST /games`).",
     "version": "An event's version: 1 for the game's first event.",
+    "seat": "A seat number: 0 for the first player.",
 }
 
 

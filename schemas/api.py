@@ -63,6 +63,63 @@ class RulesetListSchema(Schema):
     rulesets = fields.List(fields.Nested(RulesetSchema), required=True)
 
 
+class ArgumentSchema(Schema):
+    name = fields.String(required=True)
+    type = fields.String(required=True, metadata={"description": "boolean, integer or string"})
+    description = fields.String(required=True)
+    allowed = fields.List(
+        fields.Raw(),
+        allow_none=True,
+        metadata={"description": "The values it may take (ids of the data pack), or null."},
+    )
+    required = fields.Boolean(required=True)
+    minimum = fields.Integer(allow_none=True)
+
+
+class CommandSpecSchema(Schema):
+    type = fields.String(required=True)
+    description = fields.String(required=True)
+    args = fields.List(fields.Nested(ArgumentSchema), required=True)
+
+
+class RulesetDetailSchema(RulesetSchema):
+    """A ruleset for a client that shows its games to people: its commands in words, the name
+    of every id its commands and events use, and whether it draws its table."""
+
+    commands = fields.List(
+        fields.Nested(CommandSpecSchema),
+        required=True,
+        metadata={
+            "description": "Every command a seat may post (the table procedures `undo`, "
+            "`propose_rewind`, `accept_rewind` and `refuse_rewind` included), with its arguments."
+        },
+    )
+    names = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={
+            "description": "The name people read for each id of the data pack that commands "
+            "and events name (lands, waters, cards...); empty when the ruleset has none."
+        },
+    )
+    board = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Whether the ruleset draws its table: `GET /games/{game_id}/board`."
+        },
+    )
+    event_types = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "Every event type this server records, the kernel's and every "
+            "ruleset's: a stream frame's `event` is one of them (an EventSource listens for "
+            "each by name)."
+        },
+    )
+
+
 # --- creating and listing games ------------------------------------------------------------
 
 
@@ -111,6 +168,21 @@ class CreatedGameSchema(Schema):
     version = fields.Integer(required=True)
     sandbox_of = fields.String(
         allow_none=True, metadata={"description": "The game a sandbox was made from."}
+    )
+
+
+class SeatTokenSchema(Schema):
+    """A seat's new token, re-issued by the admin: the seat's old token no longer works."""
+
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    player = fields.String(required=True, metadata={"description": "The seat's player name."})
+    seat_token = fields.String(
+        required=True,
+        metadata={
+            "description": "Shown once: the seat's only valid token from now on (the old one, "
+            "and stream tickets issued for it, are refused with 401)."
+        },
     )
 
 
@@ -258,6 +330,45 @@ class DrawSchema(Schema):
     result = fields.Integer(required=True)
 
 
+class NarrativeEntrySchema(Schema):
+    """One event told in words, as the caller may see it."""
+
+    version = fields.Integer(required=True)
+    type = fields.String(required=True)
+    actor = fields.Raw(required=True, metadata={"component": "Actor"})
+    words = fields.String(
+        required=True, metadata={"description": "The event in a sentence (the ruleset's words)."}
+    )
+    rule = fields.String(required=True, metadata={"description": "Rules-catalogue id."})
+    page = fields.String(
+        required=True,
+        metadata={"description": "The rulebook page of the rule (empty without a catalogue)."},
+    )
+    section = fields.String(required=True)
+    rule_text = fields.String(
+        required=True, metadata={"description": "The rule in our own words (the catalogue's)."}
+    )
+    cites = fields.List(fields.String(), required=True)
+    draws = fields.List(
+        fields.Nested(DrawSchema),
+        required=True,
+        metadata={"description": "The chance draws behind the event (none when redacted)."},
+    )
+    data = fields.Dict(required=True, metadata={"description": "The event's data (as seen)."})
+    redacted = fields.Boolean(required=True)
+    recorded_at = fields.String(required=True)
+
+
+class NarrativeSchema(Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "The game's version now."})
+    players = fields.List(fields.String(), required=True)
+    entries = fields.List(fields.Nested(NarrativeEntrySchema), required=True)
+    next = fields.Integer(
+        allow_none=True, metadata={"description": "`from` of the next page; null at the end."}
+    )
+
+
 class RuleEntrySchema(Schema):
     id = fields.String(required=True)
     page = fields.String(required=True)
@@ -335,6 +446,9 @@ class ExplanationSchema(Schema):
         metadata={"description": "Cards, lands and numbers used, printed or reconstructed."},
     )
     actor = fields.Raw(required=True, metadata={"component": "Actor"})
+    words = fields.String(
+        required=True, metadata={"description": "The event in a sentence (the ruleset's words)."}
+    )
     command_id = fields.String(required=True)
     recorded_at = fields.String(required=True)
     redacted = fields.Boolean(

@@ -16,10 +16,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from domain.core.kernel import Game, table_actions
-from domain.core.messages import Recorded
+from domain.core.messages import Recorded, registered_event_types
 from domain.core.ruleset import Ruleset, find_ruleset
+from domain.core.table import TABLE_COMMAND_SPECS
 from service.games import GameService, VersionOutOfRange, canonical_json, recorded_from
 from service.rulesets import available
+from service.rulesets import ruleset as bound_ruleset
 from store.redis_store import GameMeta
 
 EXPORT_PAGE = 500
@@ -35,6 +37,11 @@ class GameNotFinished(Exception):
 class ResultNotAvailable(Exception):
     def __init__(self, ruleset: str) -> None:
         super().__init__(f"the ruleset {ruleset!r} does not report results")
+
+
+class NoBoard(Exception):
+    def __init__(self, ruleset: str) -> None:
+        super().__init__(f"the ruleset {ruleset!r} does not draw its table")
 
 
 class EventNotFound(Exception):
@@ -74,6 +81,11 @@ def iso_time(epoch_seconds: str) -> str:
     return moment.isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
+def draws_board(rules: Ruleset[Any]) -> bool:
+    """Whether the ruleset overrides the `draw_board` hook (the default draws nothing)."""
+    return type(rules).draw_board is not Ruleset.draw_board
+
+
 def rule_entry(rules: Ruleset[Any], rule_id: str) -> dict[str, Any] | None:
     """The rules-catalogue entry of a rule id, if the ruleset's pack has a catalogue."""
     catalogue = getattr(rules.pack, "rules", None)
@@ -104,6 +116,20 @@ class GameQueries:
 
     def rulesets(self) -> list[dict[str, Any]]:
         return [find_ruleset(name).describe() for name in available()]
+
+    @staticmethod
+    def ruleset_detail(name: str) -> dict[str, Any]:
+        """A ruleset's description, commands (table procedures included), names and whether it
+        draws its table."""
+        rules = bound_ruleset(name)
+        specs = [*rules.command_schemas(), *TABLE_COMMAND_SPECS]
+        return {
+            **rules.describe(),
+            "commands": [spec.describe() for spec in specs],
+            "names": dict(rules.names()),
+            "board": draws_board(rules),
+            "event_types": list(registered_event_types()),
+        }
 
     def listing(
         self, *, status: str | None, ruleset: str | None, offset: int, limit: int
@@ -188,7 +214,57 @@ class GameQueries:
             ],
         }
 
+    def board(self, game_id: str, viewer: int | None, at: int | None = None) -> str:
+        """The table after version `at` (default: now) as `viewer` may see it, drawn by the
+        ruleset (an SVG document); NoBoard when the ruleset draws nothing."""
+        rules, game = self._game(game_id, at)
+        svg = rules.draw_board(game.state, viewer)
+        if svg is None:
+            raise NoBoard(rules.name)
+        return svg
+
     # --- events ---------------------------------------------------------------------------
+
+    def narrative(
+        self, game_id: str, viewer: int | None, from_version: int, limit: int
+    ) -> dict[str, Any]:
+        """The events from `from_version` told in words, with the rule, its page and the
+        draws behind each, as `viewer` may see them."""
+        meta = self.store.meta(game_id)
+        rules = self.games.rulesets(meta.ruleset)
+        players = list(meta.players)
+        current = self.store.version(game_id)
+        stored = self.store.read(game_id, from_version, current, limit) if current else []
+        whole = self.open_book(game_id)
+        entries = []
+        for item in stored:
+            seen = self.seen(recorded_from(item), viewer, whole)
+            entry = rule_entry(rules, seen["rule"]) or {}
+            entries.append(
+                {
+                    "version": seen["version"],
+                    "type": seen["type"],
+                    "actor": seen["actor"],
+                    "words": rules.narrate(seen, players),
+                    "rule": seen["rule"],
+                    "page": str(entry.get("page", "")),
+                    "section": str(entry.get("section", "")),
+                    "rule_text": str(entry.get("text", "")),
+                    "cites": list(seen.get("cites", [])),
+                    "draws": [{"k": k, "n": n, "result": r} for k, n, r in seen.get("draws", [])],
+                    "data": seen["data"] if isinstance(seen["data"], dict) else {},
+                    "redacted": bool(seen.get("redacted")),
+                    "recorded_at": seen["recorded_at"],
+                }
+            )
+        last = stored[-1].version if stored else None
+        return {
+            "game_id": game_id,
+            "version": current,
+            "players": players,
+            "entries": entries,
+            "next": last + 1 if last is not None and last < current else None,
+        }
 
     def feed(
         self, game_id: str, viewer: int | None, from_version: int, limit: int
@@ -285,6 +361,7 @@ class GameQueries:
             ],
             "data_used": rules.data_used(seen["type"], data if isinstance(data, dict) else {}),
             "actor": seen["actor"],
+            "words": rules.narrate(seen, list(self.store.meta(game_id).players)),
             "command_id": seen["command_id"],
             "recorded_at": seen["recorded_at"],
             "redacted": bool(seen.get("redacted")),

@@ -6,6 +6,10 @@ A ticket reads `<payload>.<signature>`: the payload names the game, the seat and
 (`stream-ticket` as the message), so every API process can check it with nothing stored. Once the
 seed is revealed at the end of the game every event is public anyway, so nothing a forged ticket
 could open is secret then.
+
+A ticket is bound to the seat token it was issued for (the payload holds the first 16 hex digits
+of that token's stored SHA-256, never the token): once the admin re-issues the seat's token, the
+tickets of the old one open nothing either.
 """
 
 from __future__ import annotations
@@ -30,6 +34,13 @@ class Ticket:
     game_id: str
     seat: int
     expires_at: float
+    binding: str = ""
+    """`binding(token_hash)` of the seat token it was issued for."""
+
+
+def binding(token_hash: str) -> str:
+    """What a ticket holds of its seat token: a prefix of the token's stored hash."""
+    return token_hash[:16]
 
 
 def _key(seed: bytes) -> bytes:
@@ -40,10 +51,16 @@ def _sign(seed: bytes, payload: str) -> str:
     return hmac.new(_key(seed), payload.encode(), hashlib.sha256).hexdigest()
 
 
-def issue(seed: bytes, game_id: str, seat: int, now: float | None = None) -> tuple[str, float]:
-    """A ticket for `seat` of `game_id`, and when it expires (Unix seconds)."""
+def issue(
+    seed: bytes, game_id: str, seat: int, token_hash: str = "", now: float | None = None
+) -> tuple[str, float]:
+    """A ticket for `seat` of `game_id` (bound to the seat token whose stored hash is
+    `token_hash`), and when it expires (Unix seconds)."""
     expires_at = float(int((time.time() if now is None else now) + TICKET_SECONDS))
-    body = json.dumps({"g": game_id, "s": seat, "e": expires_at}, separators=(",", ":"))
+    body = json.dumps(
+        {"g": game_id, "s": seat, "e": expires_at, "b": binding(token_hash)},
+        separators=(",", ":"),
+    )
     payload = base64.urlsafe_b64encode(body.encode()).decode().rstrip("=")
     return f"{payload}.{_sign(seed, payload)}", expires_at
 
@@ -55,7 +72,7 @@ def check(
     payload, _, signature = ticket.partition(".")
     try:
         body = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
-        named = Ticket(str(body["g"]), int(body["s"]), float(body["e"]))
+        named = Ticket(str(body["g"]), int(body["s"]), float(body["e"]), str(body.get("b", "")))
     except (ValueError, KeyError, TypeError) as exc:
         raise TicketRefused("the stream ticket is malformed") from exc
     if named.game_id != game_id:

@@ -468,28 +468,26 @@ class EventStore:
 class TokenHashes:
     """Hashes of a game's access tokens (admin and one per seat); never the tokens.
 
-    They are written once, with the game, and never change, so a process keeps those it has
-    read (the most recently used `remembered` games)."""
+    Read from Redis on every request, never kept in a process: the admin may re-issue a seat's
+    token (`replace`), and the old one must be refused at once by every API process."""
 
-    def __init__(self, client: redis.Redis, remembered: int = 4096) -> None:
+    REPLACE = """
+    if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+    redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+    return 1
+    """
+
+    def __init__(self, client: redis.Redis) -> None:
         self.redis = client
-        self.remembered = remembered
-        self._known: OrderedDict[str, dict[str, str]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._replace = client.register_script(self.REPLACE)
 
     def of(self, game_id: str) -> dict[str, str]:
-        with self._lock:
-            known = self._known.get(game_id)
-            if known is not None:
-                self._known.move_to_end(game_id)
-                return dict(known)
-        hashes = dict(self.redis.hgetall(keys.tokens(game_id)))
-        if hashes:
-            with self._lock:
-                self._known[game_id] = hashes
-                while len(self._known) > self.remembered:
-                    self._known.popitem(last=False)
-        return dict(hashes)
+        return dict(self.redis.hgetall(keys.tokens(game_id)))
+
+    def replace(self, game_id: str, role: str, token_hash: str) -> bool:
+        """Make `token_hash` the only hash of `role` (the old token stops working at once);
+        False when the game has no such role."""
+        return bool(self._replace(keys=[keys.tokens(game_id)], args=[role, token_hash]))
 
 
 class SecretVault:

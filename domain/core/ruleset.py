@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from domain.core.chance import Chance
 from domain.core.errors import IllegalAction, InvalidOptions, InvalidPlayerCount, UnknownRuleset
 from domain.core.messages import Command, Event, Seat, registered_event_classes
+from domain.core.narration import plain_words
 from domain.core.strategy import Strategy
 
 S = TypeVar("S")
@@ -320,6 +321,17 @@ class Ruleset(ABC, Generic[S]):
         spectator); drawn from `initial_state`, the bare board. None: the ruleset draws
         nothing."""
         return None
+
+    def names(self) -> Mapping[str, str]:
+        """The name people read for each id the ruleset's commands and events name (lands,
+        cards, ...), from its data pack. Empty by default: ids are shown as they are."""
+        return {}
+
+    def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
+        """An event, as a viewer sees it (its envelope: `type`, `data`, `actor`, `redacted`),
+        told in a sentence for people following the game. By default the kernel's events in
+        words of their own, any other as its type and data in words (`names` for ids)."""
+        return plain_words(event, players, self.names())
 
     def strategy(self) -> Strategy[S] | None:
         """What a one-move-ahead bot needs beyond the kernel functions to play this ruleset

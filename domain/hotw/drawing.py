@@ -1,40 +1,76 @@
-"""Draw a History of the World board as SVG (plain string building, no dependencies).
+"""Draw a History of the World board as an SVG map (plain string building, no dependencies).
 
-Lands sit at their pack coordinates, coloured by area; difficult terrain has a dark ring and a
-letter for its kind; power icons are small marks beside the land; borders are grey lines and
-straits red dashes; seas (light blue) and oceans (dark blue) are linked to their coasts;
-wastelands are grey. ``pieces`` optionally overlays armies, garrisons, fleets and buildings;
-``table_svg`` draws them from a view (what its viewer may see), which is what the ruleset's
-``draw_board`` hook answers. Pure string building: no I/O.
+Lands are regions laid out as on the printed board (each land's position in the data pack; its
+region is the part of the map nearer to it than to any other place, within a reach that follows
+its borders: `domain.core.geometry.regions`). Lands that border each other share an edge; lands
+that do not are kept apart by a narrow channel; a border the drawing cannot show as a shared edge
+is a dark double-headed arrow, a strait a red dashed one (p5). Seas and oceans are regions of
+water beneath; wastelands are grey. Difficult terrain is hatched; power icons (p7) sit beside the
+name. Names are placed so that no two overlap and none covers a land's pieces.
+
+`pieces` overlays armies (standing), garrisons (laid down), capitals, cities, monuments, forts and
+fleets, each a distinct shape in its player's colour, explained in the legend under the map.
+`table_svg` draws them from a view (what its viewer may see), which is what the ruleset's
+`draw_board` hook answers. Every land is a `<g class="land" data-land=ID>` and every water a
+`<g class="water" data-water=ID>`, so that a page can make them clickable; `data-x`/`data-y`
+is a point inside it, `data-px`/`data-py` where its pieces are drawn.
+
+Pure string building: no I/O.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from domain.hotw.board import Board, Land, PowerIcon, Sea
+from domain.core.geometry import Box, Label, Region, Site, free_box, place_labels, regions
+from domain.hotw.board import Board, Land, PowerIcon
 
 WIDTH = 1000
 HEIGHT = 500
-LEGEND_HEIGHT = 70
+LEGEND_HEIGHT = 112
 SCALE = 1.5
-LAND_RADIUS = 8.0
+GAP = 2.5
+"""Half the channel kept between regions of places that do not border each other."""
+FONT = 9.5
+SMALL_FONT = 8.0
+"""Land names (map units: the map is 1000 wide)."""
+CHAR = 0.64
+"""Width of a character as a share of the font size (generous for DejaVu Sans and Arial)."""
+ICON = 10.0
+"""The size of a piece's shape."""
+ROW_WIDTH = 4 * (ICON + 1)
+"""Room kept free for a land's pieces (an army or garrison and up to three buildings)."""
 
 AREA_COLOURS = (
-    "#e6194b", "#3cb44b", "#ffe119", "#f58231", "#911eb4", "#46f0f0", "#f032e6",
-    "#bcf60c", "#fabebe", "#008080", "#e6beff", "#9a6324", "#fffac8", "#aaffc3",
-    "#808000", "#ffd8b1",
+    "#f4a6a6", "#9fd8a0", "#f7e08a", "#f9c18c", "#c9a6e0", "#a6e3e3", "#f2b0e6",
+    "#d6ec8f", "#f7cfcf", "#8fcfc7", "#e0cdf5", "#d2b48c", "#fff3c4", "#bff0d0",
+    "#c7c78a", "#ffe0c2",
 )  # fmt: skip
+"""Light fills, so that dark names read on every land."""
 ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}
-SEA_FILL = "#a9d8f5"
-OCEAN_FILL = "#1f4e8c"
-WASTE_FILL = "#9e9e9e"
-STRAIT_COLOUR = "#d62728"
+BACKGROUND = "#8aa9bf"
+SEA_FILL = "#cfe8f7"
+OCEAN_FILL = "#a9cbe8"
+WASTE_FILL = "#b5b5b5"
+COAST = "#3d4f5c"
+STRAIT_COLOUR = "#c0262d"
+LINK_COLOUR = "#2b2b2b"
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
 """Seat n's colour (the HTML replay's too)."""
+PIECE_KINDS = ("army", "garrison", "capital", "city", "monument", "fort", "fleet")
+PIECE_NAMES = {
+    "army": "army (standing)",
+    "garrison": "garrison (laid down)",
+    "capital": "capital",
+    "city": "city",
+    "monument": "monument",
+    "fort": "fort",
+    "fleet": "fleet",
+}
 
 
 @dataclass(frozen=True)
@@ -45,6 +81,32 @@ class PieceMark:
     kind: str
     colour: str
     label: str = ""
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What a board's drawing keeps from one picture to the next: its regions, links and the
+    places of its names."""
+
+    lands: Mapping[str, Region]
+    wastelands: Mapping[str, Region]
+    waters: Mapping[str, Region]
+    links: tuple[tuple[str, str], ...]
+    """Lands that border each other but whose regions do not meet."""
+    straits: tuple[tuple[str, str], ...]
+    water_links: tuple[tuple[str, str], ...]
+    """Waters joined across the map's edge (or otherwise not meeting)."""
+    labels: Mapping[str, Box]
+    """Where each name goes (a land's name box has room for its power icon at its right)."""
+    lines: Mapping[str, tuple[str, ...]]
+    anchors: Mapping[str, tuple[float, float]]
+    """The centre of the row where a land's (or a water's) pieces are drawn: a land's row sits
+    just above its name, the two kept together inside its region where there is room."""
+    fonts: Mapping[str, float]
+    """The size of each land's name (smaller where its region is crowded)."""
+    leaders: Mapping[str, tuple[float, float, float, float]]
+    """A line from a name that had to sit outside its land's region to the land's place."""
 
 
 def _attrs(**attrs: object) -> str:
@@ -53,226 +115,675 @@ def _attrs(**attrs: object) -> str:
     )
 
 
-def _line(x1: float, y1: float, x2: float, y2: float, **style: object) -> str:
-    return (
-        f"<line {_attrs(x1=f'{x1:.1f}', y1=f'{y1:.1f}', x2=f'{x2:.1f}', y2=f'{y2:.1f}', **style)}/>"
-    )
-
-
-def _text(x: float, y: float, content: str, **style: object) -> str:
-    return f"<text {_attrs(x=f'{x:.1f}', y=f'{y:.1f}', **style)}>{escape(content)}</text>"
+def _f(value: float) -> str:
+    return f"{value:.1f}"
 
 
 def area_colours(board: Board) -> dict[str, str]:
     return {area: AREA_COLOURS[i % len(AREA_COLOURS)] for i, area in enumerate(board.areas)}
 
 
-def _wraps(x1: float, x2: float) -> bool:
-    """A link longer than half the map is drawn as two stubs leaving opposite edges."""
-    return abs(x1 - x2) > WIDTH / 2
-
-
-def _link(x1: float, y1: float, x2: float, y2: float, **style: object) -> list[str]:
-    if not _wraps(x1, x2):
-        return [_line(x1, y1, x2, y2, **style)]
-    left, right = ((x1, y1), (x2, y2)) if x1 < x2 else ((x2, y2), (x1, y1))
-    mid_y = (y1 + y2) / 2
-    return [
-        _line(left[0], left[1], 0, mid_y, **style),
-        _line(right[0], right[1], WIDTH, mid_y, **style),
+def _reach(board: Board, land: Land) -> float:
+    """How far a land's region may reach: past the middle of its longest border."""
+    distances = [
+        math.dist((land.x, land.y), (board.lands[n].x, board.lands[n].y)) for n in land.neighbours
     ]
+    near = [d for d in distances if d < WIDTH / 2]
+    return max(24.0, min(80.0, 0.7 * max(near))) if near else 36.0
 
 
-def _water_links(board: Board) -> list[str]:
-    out: list[str] = []
-    for water in board.seas.values():
-        for land_id in sorted(board.coasts_of(water.id)):
-            land = board.lands[land_id]
-            out += _link(
-                water.x, water.y, land.x, land.y,
-                stroke="#4a90c8", stroke_width=0.7, stroke_dasharray="2,2", opacity=0.8,
-            )  # fmt: skip
-        linked = set(water.adjacent_oceans) | ({water.ocean} if water.ocean else set())
-        for other_id in sorted(linked):
-            if water.is_ocean and other_id < water.id:
-                continue  # each ocean-ocean link once
-            other = board.seas[other_id]
-            out += _link(
-                water.x, water.y, other.x, other.y,
-                stroke=OCEAN_FILL, stroke_width=2.5, stroke_dasharray="6,3", opacity=0.6,
-            )  # fmt: skip
-    return out
+def _waste_reach(board: Board, x: float, y: float, neighbours: frozenset[str]) -> float:
+    distances = [math.dist((x, y), (board.lands[n].x, board.lands[n].y)) for n in neighbours]
+    return max(24.0, min(62.0, 0.6 * max(distances))) if distances else 24.0
 
 
-def _land_links(board: Board) -> list[str]:
-    out: list[str] = []
-    for land in board.lands.values():
-        for other_id in sorted(land.neighbours):
-            if other_id > land.id:
-                other = board.lands[other_id]
-                out += _link(land.x, land.y, other.x, other.y, stroke="#555", stroke_width=1.4)
-        for other_id in sorted(land.straits):
-            if other_id > land.id:
-                other = board.lands[other_id]
-                out += _link(
-                    land.x, land.y, other.x, other.y,
-                    stroke=STRAIT_COLOUR, stroke_width=2, stroke_dasharray="4,3",
-                )  # fmt: skip
-    return out
+def _lines(name: str) -> tuple[str, ...]:
+    """A name on one line, or two when it is long and has a space."""
+    if len(name) <= 10 or " " not in name:
+        return (name,)
+    words = name.split(" ")
+    best = min(
+        range(1, len(words)),
+        key=lambda k: max(len(" ".join(words[:k])), len(" ".join(words[k:]))),
+    )
+    return (" ".join(words[:best]), " ".join(words[best:]))
+
+
+ADVANCE = dict(
+    zip(
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ -.'",
+        (
+            0.613, 0.635, 0.550, 0.635, 0.615, 0.352, 0.635, 0.634, 0.278, 0.278, 0.579, 0.278,
+            0.974, 0.634, 0.612, 0.635, 0.635, 0.411, 0.521, 0.392, 0.634, 0.592, 0.818, 0.592,
+            0.592, 0.525, 0.684, 0.686, 0.698, 0.770, 0.632, 0.575, 0.775, 0.752, 0.295, 0.295,
+            0.656, 0.557, 0.863, 0.748, 0.787, 0.603, 0.787, 0.695, 0.635, 0.611, 0.732, 0.684,
+            0.989, 0.685, 0.611, 0.685, 0.318, 0.361, 0.318, 0.275,
+        ),
+        strict=True,
+    )
+)  # fmt: skip
+"""DejaVu Sans's advance widths (in ems); the map's names are set in it (Arial, the fallback,
+is narrower)."""
+
+
+def text_width(text: str, font: float) -> float:
+    """How wide `text` is drawn at `font` size, with the white halo around it."""
+    return sum(ADVANCE.get(c, CHAR) for c in text) * font + 2.4
+
+
+def _text_box_size(lines: Sequence[str], font: float) -> tuple[float, float]:
+    width = max(text_width(line, font) for line in lines) + 1
+    return width, len(lines) * font * 1.15 + 1
+
+
+def piece_row(anchor: tuple[float, float]) -> Box:
+    """The room kept for the pieces drawn around `anchor`."""
+    return Box(anchor[0] - ROW_WIDTH / 2, anchor[1] - ICON / 2 - 1, ROW_WIDTH, ICON + 2)
+
+
+def fleet_row(x: float, y: float) -> Box:
+    """The room kept for a water's fleets, above its name."""
+    return Box(x - ROW_WIDTH / 2, y - 12 - ICON / 2 - 1, ROW_WIDTH, ICON + 2)
+
+
+BADGE_REACH = 56.0
+BADGE_STEP = 4.0
+
+
+def _badge_spots(land: Land, region: Region, w: float, h: float) -> list[tuple[int, float, float]]:
+    """Top-left corners for a land's badge (its piece row over its name), near its place, each
+    with its tier: 0 where the badge lies inside the land's region, 1 where its middle does, 2
+    elsewhere; by tier, then nearer first."""
+    reach = int(BADGE_REACH / BADGE_STEP)
+    ranked = []
+    for i in range(-reach, reach + 1):
+        for j in range(-reach, reach + 1):
+            cx, cy = land.x + i * BADGE_STEP, land.y + j * BADGE_STEP
+            if not region.contains((cx, cy)):
+                tier = 2
+            else:
+                corners = ((cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2),
+                           (cx - w / 2, cy + h / 2), (cx + w / 2, cy + h / 2))  # fmt: skip
+                tier = 0 if all(region.contains(c) for c in corners) else 1
+            ranked.append((tier, math.hypot(cx - land.x, cy - land.y), cx - w / 2, cy - h / 2))
+    ranked.sort()
+    return [(tier, x, y) for tier, _, x, y in ranked]
+
+
+_LAYOUTS: dict[int, tuple[Board, Layout]] = {}
+
+
+def layout(board: Board) -> Layout:
+    """The board's regions and name places (worked out once per board)."""
+    known = _LAYOUTS.get(id(board))
+    if known is not None and known[0] is board:
+        return known[1]
+    made = _layout(board)
+    _LAYOUTS[id(board)] = (board, made)
+    return made
+
+
+def _layout(board: Board) -> Layout:
+    joined: set[frozenset[str]] = {
+        frozenset((land.id, other)) for land in board.lands.values() for other in land.neighbours
+    }
+    joined |= {
+        frozenset((waste.id, other))
+        for waste in board.wastelands.values()
+        for other in waste.neighbours
+    }
+    sites = [Site(land.id, land.x, land.y, _reach(board, land)) for land in board.lands.values()]
+    sites += [
+        Site(w.id, w.x, w.y, _waste_reach(board, w.x, w.y, w.neighbours))
+        for w in board.wastelands.values()
+    ]
+    sites += [Site(w.id, w.x, w.y, 60.0, region=False) for w in board.seas.values()]
+    places = regions(sites, WIDTH, HEIGHT, joined=joined, gap=GAP)
+    water_joined = {
+        frozenset((water.id, other))
+        for water in board.seas.values()
+        for other in (*water.adjacent_oceans, *([water.ocean] if water.ocean else []))
+    }
+    water_sites = [Site(w.id, w.x, w.y, 2 * WIDTH) for w in board.seas.values()]
+    waters = regions(water_sites, WIDTH, HEIGHT, joined=water_joined, gap=GAP)
+    meets = {
+        frozenset((region.id, tag))
+        for region in places.values()
+        for tag, edges in region.borders().items()
+        if frozenset((region.id, tag)) in joined and sum(math.dist(p, q) for p, q in edges) >= 4
+    }
+    links = sorted(
+        (a, b)
+        for a, b in (sorted(pair) for pair in joined)
+        if a in board.lands and b in board.lands and frozenset((a, b)) not in meets
+    )
+    straits = sorted(
+        {tuple(sorted((land.id, other))) for land in board.lands.values() for other in land.straits}
+    )
+    water_meets = {
+        frozenset((region.id, tag)) for region in waters.values() for tag in region.borders()
+    }
+    water_links = sorted(
+        (a, b)
+        for a, b in (sorted(pair) for pair in water_joined)
+        if frozenset((a, b)) not in water_meets
+    )
+    lines: dict[str, tuple[str, ...]] = {}
+    crowd = {
+        land.id: sum(
+            1
+            for other in board.lands.values()
+            if other.id != land.id and math.dist((land.x, land.y), (other.x, other.y)) < 70
+        )
+        for land in board.lands.values()
+    }
+    taken = [fleet_row(w.x, w.y) for w in board.seas.values()]
+    anchors: dict[str, tuple[float, float]] = {}
+    names: dict[str, Box] = {}
+    fonts: dict[str, float] = {}
+    order = sorted(board.lands.values(), key=lambda land: (-crowd[land.id], land.id))
+    badges: dict[str, tuple[Box, float]] = {}
+
+    def badge_size(land: Land, font: float) -> tuple[float, float]:
+        w, h = _text_box_size(lines[land.id], font)
+        return max(ROW_WIDTH, w + 6), ICON + 2 + h  # room for the power icon
+
+    for land in order:
+        lines[land.id] = _lines(land.name)
+    # Every land first tries to keep its badge inside its region (at the normal size, then
+    # smaller), before any badge may reach over a border; the rest go where they overlap least.
+    for tiers, font in (((0,), FONT), ((0,), SMALL_FONT), ((0, 1), FONT), ((0, 1), SMALL_FONT)):
+        for land in order:
+            if land.id in badges:
+                continue
+            bw, bh = badge_size(land, font)
+            spots = _badge_spots(land, places[land.id], bw, bh)
+            box = free_box(bw, bh, [(x, y) for tier, x, y in spots if tier in tiers], taken)
+            if box is not None:
+                badges[land.id] = (box, font)
+                taken.append(box)
+    for land in order:
+        if land.id not in badges:
+            bw, bh = badge_size(land, SMALL_FONT)
+            spots = _badge_spots(land, places[land.id], bw, bh)
+            label = Label(land.id, bw, bh, tuple((x, y) for _, x, y in spots))
+            badges[land.id] = (place_labels([label], taken, WIDTH, HEIGHT)[land.id], SMALL_FONT)
+            taken.append(badges[land.id][0])
+    for land in order:
+        badge, font = badges[land.id]
+        w, h = _text_box_size(lines[land.id], font)
+        fonts[land.id] = font
+        cx = badge.x + badge.w / 2
+        anchors[land.id] = (cx, badge.y + ICON / 2 + 1)
+        names[land.id] = Box(cx - (w + 6) / 2, badge.y + ICON + 2, w + 6, h)
+    leaders: dict[str, tuple[float, float, float, float]] = {}
+    for land in order:
+        badge, _ = badges[land.id]
+        middle = (badge.x + badge.w / 2, badge.y + badge.h / 2)
+        inside = places[land.id].contains
+        if not (inside(middle) and inside(anchors[land.id]) and inside(names[land.id].middle)):
+            x = min(max(land.x, badge.x), badge.x + badge.w)
+            y = min(max(land.y, badge.y), badge.y + badge.h)
+            leaders[land.id] = (x, y, land.x, land.y)
+    wanted: list[Label] = []
+    for name, x, y, font in [
+        *((w.id, w.x, w.y, FONT) for w in board.seas.values()),
+        *((w.id, w.x, w.y, FONT - 2) for w in board.wastelands.values()),
+    ]:
+        lines[name] = _lines(
+            board.seas[name].name if name in board.seas else board.wastelands[name].name
+        )
+        w, h = _text_box_size(lines[name], font)
+        around = [(x - w / 2, y - h / 2), *_around(x, y, w, h, Box(x - 1, y - 1, 2, 2))]
+        wanted.append(Label(name, w, h, tuple(around)))
+        if name in board.seas:
+            anchors[name] = (x, y - 12)
+    names |= place_labels(wanted, taken, WIDTH, HEIGHT)
+    return Layout(
+        lands={k: v for k, v in places.items() if k in board.lands},
+        wastelands={k: v for k, v in places.items() if k in board.wastelands},
+        waters=waters,
+        links=tuple(links),
+        straits=tuple((a, b) for a, b in straits),
+        water_links=tuple(water_links),
+        labels=names,
+        lines=lines,
+        anchors=anchors,
+        fonts=fonts,
+        leaders=leaders,
+    )
+
+
+def _around(x: float, y: float, w: float, h: float, keep: Box) -> list[tuple[float, float]]:
+    """Spots for a w x h label near (x, y), clear of the box `keep` (the pieces): below, above,
+    right, left, then the corners and further out."""
+    spots = []
+    for step in (0.0, 4.0, 9.0, 15.0, 22.0, 30.0, 40.0):
+        spots += [
+            (x - w / 2, keep.y + keep.h + step),
+            (x - w / 2, keep.y - h - step),
+            (keep.x + keep.w + step, y - h / 2),
+            (keep.x - w - step, y - h / 2),
+            (keep.x + keep.w / 2 + step, keep.y + keep.h + step),
+            (keep.x + keep.w / 2 - w - step, keep.y + keep.h + step),
+            (keep.x + keep.w / 2 + step, keep.y - h - step),
+            (keep.x + keep.w / 2 - w - step, keep.y - h - step),
+        ]
+    return spots
+
+
+# --- the pieces' shapes -------------------------------------------------------------------------
+
+
+def _shape(kind: str, cx: float, cy: float, fill: str) -> str:
+    """A piece's shape centred on (cx, cy), about ICON across."""
+    s = ICON / 2
+    paint = f'fill="{escape(fill)}" stroke="#000" stroke-width="0.7"'
+    if kind == "army":  # a standing pawn
+        return (
+            f'<path d="M{_f(cx - s * 0.8)},{_f(cy + s)} L{_f(cx - s * 0.35)},{_f(cy - s * 0.1)} '
+            f'L{_f(cx + s * 0.35)},{_f(cy - s * 0.1)} L{_f(cx + s * 0.8)},{_f(cy + s)} Z" {paint}/>'
+            f'<circle cx="{_f(cx)}" cy="{_f(cy - s * 0.45)}" r="{_f(s * 0.48)}" {paint}/>'
+        )
+    if kind == "garrison":  # the pawn laid down
+        return (
+            f'<path d="M{_f(cx - s)},{_f(cy - s * 0.45)} L{_f(cx + s * 0.2)},{_f(cy - s * 0.2)} '
+            f'L{_f(cx + s * 0.2)},{_f(cy + s * 0.2)} L{_f(cx - s)},{_f(cy + s * 0.45)} Z" {paint}/>'
+            f'<circle cx="{_f(cx + s * 0.55)}" cy="{_f(cy)}" r="{_f(s * 0.45)}" {paint}/>'
+        )
+    if kind == "capital":  # a five-pointed star
+        points = []
+        for k in range(10):
+            r = s * (1.05 if k % 2 == 0 else 0.45)
+            angle = -math.pi / 2 + k * math.pi / 5
+            points.append(f"{_f(cx + r * math.cos(angle))},{_f(cy + r * math.sin(angle))}")
+        return f'<polygon points="{" ".join(points)}" {paint}/>'
+    if kind == "city":  # a house
+        return (
+            f'<path d="M{_f(cx - s * 0.8)},{_f(cy + s * 0.9)} '
+            f"L{_f(cx - s * 0.8)},{_f(cy - s * 0.1)} L{_f(cx)},{_f(cy - s * 0.9)} "
+            f"L{_f(cx + s * 0.8)},{_f(cy - s * 0.1)} L{_f(cx + s * 0.8)},{_f(cy + s * 0.9)} Z"
+            f'" {paint}/>'
+        )
+    if kind == "monument":  # an obelisk
+        return (
+            f'<path d="M{_f(cx - s * 0.45)},{_f(cy + s)} L{_f(cx - s * 0.25)},{_f(cy - s * 0.6)} '
+            f"L{_f(cx)},{_f(cy - s)} L{_f(cx + s * 0.25)},{_f(cy - s * 0.6)} "
+            f'L{_f(cx + s * 0.45)},{_f(cy + s)} Z" {paint}/>'
+        )
+    if kind == "fort":  # a crenellated tower
+        top, bottom, left, right = cy - s * 0.9, cy + s * 0.9, cx - s * 0.8, cx + s * 0.8
+        notch = (right - left) / 5
+        teeth = " ".join(
+            f"L{_f(left + notch * k)},{_f(top + (0 if k % 2 == 0 else s * 0.35))} "
+            f"L{_f(left + notch * (k + 1))},{_f(top + (0 if k % 2 == 0 else s * 0.35))}"
+            for k in range(5)
+        )
+        return f'<path d="M{_f(left)},{_f(bottom)} {teeth} L{_f(right)},{_f(bottom)} Z" {paint}/>'
+    if kind == "fleet":  # a ship: hull and sail
+        return (
+            f'<path d="M{_f(cx - s)},{_f(cy + s * 0.25)} L{_f(cx + s)},{_f(cy + s * 0.25)} '
+            f'L{_f(cx + s * 0.6)},{_f(cy + s)} L{_f(cx - s * 0.6)},{_f(cy + s)} Z" {paint}/>'
+            f'<path d="M{_f(cx - s * 0.1)},{_f(cy + s * 0.15)} L{_f(cx - s * 0.1)},{_f(cy - s)} '
+            f'L{_f(cx + s * 0.75)},{_f(cy + s * 0.15)} Z" {paint}/>'
+        )
+    return f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s * 0.7)}" {paint}/>'
 
 
 def _power_icon(icon: PowerIcon, x: float, y: float) -> str:
-    """A small mark for each of the four power-icon kinds (p7)."""
+    """A small mark for each of the four power-icon kinds (p7), centred on (x, y)."""
+    line = 'stroke="#000" stroke-width="0.5"'
     if icon is PowerIcon.CROWN:
-        points = [
-            (x - 4, y + 2), (x - 4, y - 2), (x - 2, y), (x, y - 3), (x + 2, y), (x + 4, y - 2),
-            (x + 4, y + 2),
-        ]  # fmt: skip
-        pts = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
-        return f"<polygon {_attrs(points=pts, fill='#f5c518', stroke='#000', stroke_width=0.5)}/>"
+        points = [(x - 3.5, y + 2), (x - 3.5, y - 2), (x - 1.7, y), (x, y - 3),
+                  (x + 1.7, y), (x + 3.5, y - 2), (x + 3.5, y + 2)]  # fmt: skip
+        pts = " ".join(f"{_f(px)},{_f(py)}" for px, py in points)
+        return f'<polygon points="{pts}" fill="#f5c518" {line}/>'
     if icon is PowerIcon.SCROLL:
         return (
-            f"<rect {_attrs(x=f'{x - 4:.1f}', y=f'{y - 2.5:.1f}', width=8, height=5, rx=1.5)}"
-            ' fill="#f4e4bc" stroke="#000" stroke-width="0.5"/>'
+            f'<rect x="{_f(x - 3.5)}" y="{_f(y - 2.2)}" width="7" height="4.4" rx="1.5"'
+            f' fill="#f4e4bc" {line}/>'
         )
     if icon is PowerIcon.SWORD:
-        return _line(x - 3.5, y + 3.5, x + 3.5, y - 3.5, stroke="#333", stroke_width=1.5) + _line(
-            x - 3, y - 1, x + 1, y + 3, stroke="#333", stroke_width=1.2
+        return (
+            f'<line x1="{_f(x - 3)}" y1="{_f(y + 3)}" x2="{_f(x + 3)}" y2="{_f(y - 3)}"'
+            ' stroke="#222" stroke-width="1.3"/>'
+            f'<line x1="{_f(x - 2.6)}" y1="{_f(y - 0.6)}" x2="{_f(x + 0.6)}" y2="{_f(y + 2.6)}"'
+            ' stroke="#222" stroke-width="1.1"/>'
         )
-    points = [(x - 4, y + 3), (x - 4, y - 1), (x, y - 4), (x + 4, y - 1), (x + 4, y + 3)]
-    pts = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
-    return f"<polygon {_attrs(points=pts, fill='#ffffff', stroke='#000', stroke_width=0.6)}/>"
+    points = [(x - 3.5, y + 2.6), (x - 3.5, y - 0.8), (x, y - 3.4), (x + 3.5, y - 0.8),
+              (x + 3.5, y + 2.6)]  # fmt: skip
+    pts = " ".join(f"{_f(px)},{_f(py)}" for px, py in points)
+    return f'<polygon points="{pts}" fill="#ffffff" {line}/>'
 
 
-def _land(land: Land, colour: str) -> list[str]:
-    ring = {"stroke": "#000", "stroke_width": 2.6} if land.is_difficult else {
-        "stroke": "#333", "stroke_width": 0.8}  # fmt: skip
-    title = f"{land.name} ({land.id}) - {land.area}, {land.terrain.value}"
-    if land.terrain_kind:
-        title += f" ({land.terrain_kind})"
-    if land.power_icon:
-        title += f", {land.power_icon.value}"
-    out = [
-        f'<g class="land" id="land-{escape(land.id)}">',
-        f"<title>{escape(title)}</title>",
-        f"<circle {_attrs(cx=f'{land.x:.1f}', cy=f'{land.y:.1f}', r=LAND_RADIUS, fill=colour)}"
-        f" {_attrs(**ring)}/>",
-    ]
-    if land.is_difficult and land.terrain_kind:
-        out.append(
-            _text(land.x, land.y + 3, land.terrain_kind[0].upper(), font_size=8,
-                  font_weight="bold", text_anchor="middle", fill="#000")
-        )  # fmt: skip
-    if land.power_icon is not None:
-        out.append(_power_icon(land.power_icon, land.x + LAND_RADIUS + 3, land.y - LAND_RADIUS))
-    out.append(
-        _text(land.x, land.y + LAND_RADIUS + 8, land.name, font_size=7.5, text_anchor="middle",
-              fill="#111", stroke="#fff", stroke_width=2.2, paint_order="stroke")
-    )  # fmt: skip
-    out.append("</g>")
-    return out
+# --- the map ------------------------------------------------------------------------------------
 
 
-def _water(water: Sea) -> list[str]:
-    fill, text_fill, rx, ry = (
-        (OCEAN_FILL, "#fff", 40, 13) if water.is_ocean else (SEA_FILL, "#0b3d6b", 32, 10)
+def _arrow(x1: float, y1: float, x2: float, y2: float, colour: str, cls: str, dash: str) -> str:
+    """A double-headed arrow between two places, stopping short of both."""
+    length = math.dist((x1, y1), (x2, y2))
+    if length < 1:
+        return ""
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    inset = min(12.0, length / 4)
+    ax, ay, bx, by = x1 + ux * inset, y1 + uy * inset, x2 - ux * inset, y2 - uy * inset
+    return (
+        f'<line class="{cls}" x1="{_f(ax)}" y1="{_f(ay)}" x2="{_f(bx)}" y2="{_f(by)}"'
+        f' stroke="{colour}" stroke-width="1.6" stroke-dasharray="{dash}"'
+        f' marker-start="url(#{cls}-head)" marker-end="url(#{cls}-head)"/>'
     )
-    kind = water.kind.value
+
+
+def _link(
+    a: tuple[float, float], b: tuple[float, float], colour: str, cls: str, dash: str
+) -> list[str]:
+    """An arrow between two places; one longer than half the map leaves by both edges."""
+    (x1, y1), (x2, y2) = a, b
+    if abs(x1 - x2) <= WIDTH / 2:
+        return [_arrow(x1, y1, x2, y2, colour, cls, dash)]
+    left, right = (a, b) if x1 < x2 else (b, a)
+    mid = (y1 + y2) / 2
     return [
-        f'<g class="{kind}" id="{kind}-{escape(water.id)}">',
-        f"<title>{escape(water.name)} ({water.id})</title>",
-        f"<ellipse {_attrs(cx=f'{water.x:.1f}', cy=f'{water.y:.1f}', rx=rx, ry=ry, fill=fill)}"
-        ' stroke="#0b3d6b" stroke-width="0.8" opacity="0.95"/>',
-        _text(water.x, water.y + 3, water.name, font_size=7.5, text_anchor="middle",
-              fill=text_fill, font_style="italic"),
-        "</g>",
-    ]  # fmt: skip
+        _arrow(left[0], left[1], -12, mid, colour, cls, dash),
+        _arrow(right[0], right[1], WIDTH + 12, mid, colour, cls, dash),
+    ]
 
 
-def _wastelands(board: Board) -> list[str]:
-    out: list[str] = []
-    for waste in board.wastelands.values():
-        for land_id in sorted(waste.neighbours):
-            place = board.lands.get(land_id) or board.wastelands[land_id]
-            out.append(_line(waste.x, waste.y, place.x, place.y, stroke=WASTE_FILL,
-                             stroke_width=0.6, stroke_dasharray="1,2"))  # fmt: skip
-    for waste in board.wastelands.values():
-        width = len(waste.name) * 4.4 + 12
-        box = _attrs(x=f"{waste.x - width / 2:.1f}", y=f"{waste.y - 8:.1f}", width=f"{width:.1f}")
-        out += [
-            f'<g class="wasteland" id="wasteland-{escape(waste.id)}">',
-            f"<title>{escape(waste.name)} ({waste.id}): impassable</title>",
-            f'<rect {box} height="16" rx="4" fill="{WASTE_FILL}"'
-            ' stroke="#666" stroke-width="0.8"/>',
-            _text(waste.x, waste.y + 3, waste.name, font_size=7, text_anchor="middle", fill="#fff"),
-            "</g>",
-        ]
-    return out
+def _defs() -> str:
+    heads = "".join(
+        f'<marker id="{cls}-head" viewBox="0 0 6 6" refX="3" refY="3" markerWidth="4.5"'
+        f' markerHeight="4.5" orient="auto-start-reverse"><path d="M0,0 L6,3 L0,6 Z"'
+        f' fill="{colour}"/></marker>'
+        for cls, colour in (
+            ("strait", STRAIT_COLOUR),
+            ("border-link", LINK_COLOUR),
+            ("water-link", "#1f4e8c"),
+        )
+    )
+    hatch = (
+        '<pattern id="difficult" width="5" height="5" patternUnits="userSpaceOnUse"'
+        ' patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="5" stroke="#5b4a36"'
+        ' stroke-width="1.1" stroke-opacity="0.55"/></pattern>'
+    )
+    style = (
+        "<style>.label,.piece,.pieces,.power-icon,.legend-text,.strait,.border-link,.water-link,.leader"
+        "{pointer-events:none}"
+        ".land .region{transition:fill-opacity .1s}</style>"
+    )
+    return f"<defs>{heads}{hatch}</defs>{style}"
 
 
-def _pieces(board: Board, pieces: Mapping[str, Sequence[PieceMark]]) -> list[str]:
-    out: list[str] = []
-    for place_id, marks in pieces.items():
-        place = board.lands.get(place_id) or board.seas.get(place_id)
-        if place is None:
+def _label(box: Box, lines: Sequence[str], font: float, cls: str, fill: str, of: str) -> str:
+    x = box.x + box.w / 2
+    rows = "".join(
+        f'<tspan x="{_f(x)}" y="{_f(box.y + font * (1.0 + 1.15 * k))}">{escape(line)}</tspan>'
+        for k, line in enumerate(lines)
+    )
+    return (
+        f'<text class="{cls}" data-for="{escape(of)}" font-size="{font}" text-anchor="middle"'
+        f' fill="{fill}" stroke="#ffffff" stroke-width="2.4" stroke-opacity="0.85"'
+        f' paint-order="stroke" stroke-linejoin="round">{rows}</text>'
+    )
+
+
+def _water_layer(board: Board, plan: Layout) -> list[str]:
+    out = []
+    for water in board.seas.values():
+        region = plan.waters.get(water.id)
+        if region is None:
             continue
-        for i, mark in enumerate(marks):
-            x = place.x - LAND_RADIUS - 4 - 7 * i
-            y = place.y
-            shape = (
-                f"<rect {_attrs(x=f'{x - 3:.1f}', y=f'{y - 5:.1f}', width=6, height=10)}"
-                if mark.kind == "army"
-                else f"<rect {_attrs(x=f'{x - 4:.1f}', y=f'{y - 2:.1f}', width=8, height=4)}"
-                if mark.kind == "garrison"
-                else f"<circle {_attrs(cx=f'{x:.1f}', cy=f'{y:.1f}', r=3.5)}"
-            )
-            label = escape(mark.label or mark.kind)
+        fill = OCEAN_FILL if water.is_ocean else SEA_FILL
+        coasts = sorted(land.id for land in board.lands.values() if water.id in land.seas)
+        title = f"{water.name} ({water.kind.value})"
+        if coasts:
+            title += ". Coasts: " + ", ".join(board.lands[c].name for c in coasts)
+        out.append(
+            f'<g class="water" id="{water.kind.value}-{escape(water.id)}"'
+            f" {_attrs(data_water=water.id, data_name=water.name, data_kind=water.kind.value)}"
+            f" {_attrs(data_x=_f(water.x), data_y=_f(water.y))}"
+            f" {_attrs(data_px=_f(water.x), data_py=_f(water.y - 12))}"
+            f' data-coasts="{escape(" ".join(coasts))}"><title>{escape(title)}</title>'
+            f'<path class="region" d="{region.path()}" fill="{fill}" stroke="#6f93ad"'
+            ' stroke-width="0.6"/></g>'
+        )
+    return out
+
+
+def _land_layer(board: Board, plan: Layout, colours: Mapping[str, str]) -> list[str]:
+    out = []
+    for land in board.lands.values():
+        region = plan.lands.get(land.id)
+        if region is None:
+            continue
+        area = board.areas[land.area]
+        terrain = land.terrain.value + (f" ({land.terrain_kind})" if land.terrain_kind else "")
+        borders = sorted(land.neighbours | land.straits)
+        coasts = ", ".join(board.seas[s].name for s in sorted(land.seas))
+        title = (
+            f"{land.name}: {area.name} (Epoch {ROMAN.get(area.epoch, area.epoch)}), {terrain}"
+            + (f", {land.power_icon.value} icon" if land.power_icon else "")
+            + ". Borders: "
+            + ", ".join(board.lands[n].name for n in borders)
+            + (f". Coasts: {coasts}" if coasts else "")
+        )
+        data = _attrs(
+            data_land=land.id,
+            data_name=land.name,
+            data_area=land.area,
+            data_terrain=land.terrain.value,
+            data_borders=" ".join(borders),
+            data_coasts=" ".join(sorted(land.seas)),
+            data_x=_f(land.x),
+            data_y=_f(land.y),
+            data_px=_f(plan.anchors[land.id][0]),
+            data_py=_f(plan.anchors[land.id][1]),
+        )
+        parts = [
+            f'<g class="land" id="land-{escape(land.id)}" {data}><title>{escape(title)}</title>',
+            f'<path class="region" d="{region.path()}" fill="{colours[land.area]}"'
+            f' stroke="{COAST}" stroke-width="0.9" stroke-linejoin="round"/>',
+        ]
+        if land.is_difficult:
+            parts.append(f'<path class="terrain" d="{region.path()}" fill="url(#difficult)"/>')
+        parts.append("</g>")
+        out += parts
+    for waste in board.wastelands.values():
+        region = plan.wastelands.get(waste.id)
+        if region is None:
+            continue
+        out.append(
+            f'<g class="wasteland" id="wasteland-{escape(waste.id)}"'
+            f" {_attrs(data_wasteland=waste.id, data_name=waste.name)}>"
+            f"<title>{escape(waste.name)}: wasteland, impassable</title>"
+            f'<path class="region" d="{region.path()}" fill="{WASTE_FILL}" stroke="#6b6b6b"'
+            ' stroke-width="0.8"/></g>'
+        )
+    return out
+
+
+def _links_layer(board: Board, plan: Layout) -> list[str]:
+    out: list[str] = []
+    for land_id, (x1, y1, x2, y2) in sorted(plan.leaders.items()):
+        out.append(
+            f'<g class="leader" data-for="{escape(land_id)}"><line x1="{_f(x1)}" y1="{_f(y1)}"'
+            f' x2="{_f(x2)}" y2="{_f(y2)}" stroke="#111" stroke-width="0.8"/>'
+            f'<circle cx="{_f(x2)}" cy="{_f(y2)}" r="1.8" fill="#111"/></g>'
+        )
+    for a, b in plan.links:
+        p, q = board.lands[a], board.lands[b]
+        out += _link((p.x, p.y), (q.x, q.y), LINK_COLOUR, "border-link", "none")
+    for a, b in plan.straits:
+        p, q = board.lands[a], board.lands[b]
+        out += _link((p.x, p.y), (q.x, q.y), STRAIT_COLOUR, "strait", "4,2.5")
+    for a, b in plan.water_links:
+        p2, q2 = board.seas[a], board.seas[b]
+        out += _link((p2.x, p2.y), (q2.x, q2.y), "#1f4e8c", "water-link", "5,3")
+    return out
+
+
+def _labels_layer(board: Board, plan: Layout) -> list[str]:
+    out = []
+    for water in board.seas.values():
+        fill = "#0b2e4f"
+        out.append(
+            _label(plan.labels[water.id], plan.lines[water.id], FONT, "label water-label", fill,
+                   water.id)
+        )  # fmt: skip
+    for waste in board.wastelands.values():
+        out.append(
+            _label(plan.labels[waste.id], plan.lines[waste.id], FONT - 2, "label", "#303030",
+                   waste.id)
+        )  # fmt: skip
+    for land in board.lands.values():
+        box = plan.labels[land.id]
+        text_box = Box(box.x, box.y, box.w - 6, box.h)
+        font = plan.fonts[land.id]
+        out.append(_label(text_box, plan.lines[land.id], font, "label land-label", "#111", land.id))
+        if land.power_icon is not None:
             out.append(
-                f'<g class="piece {escape(mark.kind)}"><title>{label}</title>{shape}'
-                f' fill="{escape(mark.colour)}" stroke="#000" stroke-width="0.6"/></g>'
+                f'<g class="power-icon"><title>{land.power_icon.value} power icon</title>'
+                f"{_power_icon(land.power_icon, box.x + box.w - 3.5, box.y + font * 0.55)}</g>"
             )
     return out
 
 
-def _legend(board: Board, colours: Mapping[str, str]) -> list[str]:
+def _pieces_layer(
+    board: Board, plan: Layout, pieces: Mapping[str, Sequence[PieceMark]]
+) -> list[str]:
+    out: list[str] = []
+    for place_id, marks in sorted(pieces.items()):
+        anchor = plan.anchors.get(place_id)
+        if anchor is None or not marks:
+            continue
+        holder = next((m for m in marks if m.kind in ("army", "garrison")), None)
+        buildings = [m.kind for m in marks if m.kind not in ("army", "garrison", "fleet")]
+        fleets = [m for m in marks if m.kind == "fleet"]
+        shown = list(marks) if place_id in board.lands else fleets[:1]
+        step = ICON + 1
+        x0 = anchor[0] - step * (len(shown) - 1) / 2
+        y = anchor[1]
+        data = _attrs(
+            data_place=place_id,
+            data_owner="" if holder is None or holder.seat is None else str(holder.seat),
+            data_kind="" if holder is None else holder.kind,
+            data_buildings=" ".join(sorted(buildings)),
+            data_fleets=str(len(fleets)),
+        )
+        parts = [f'<g class="pieces" {data}>']
+        for k, mark in enumerate(shown):
+            title = mark.label or mark.kind
+            parts.append(
+                f'<g class="piece {escape(mark.kind)}"><title>{escape(title)}</title>'
+                f"{_shape(mark.kind, x0 + k * step, y, mark.colour)}</g>"
+            )
+        if place_id not in board.lands and len(fleets) > 1:
+            parts.append(
+                f'<text class="piece-count" x="{_f(anchor[0] + ICON)}" y="{_f(y + 3)}"'
+                f' font-size="7" fill="#000">x{len(fleets)}</text>'
+            )
+        parts.append("</g>")
+        out += parts
+    return out
+
+
+def _legend(board: Board, colours: Mapping[str, str], players: Sequence[str] | None) -> list[str]:
     out = [
         f'<g class="legend" transform="translate(0,{HEIGHT})">',
         f'<rect x="0" y="0" width="{WIDTH}" height="{LEGEND_HEIGHT}" fill="#fafafa"/>',
     ]
-    columns = 7
+    x = 10.0
+    text = 'font-size="8.5" fill="#222" class="legend-text"'
+    for kind in PIECE_KINDS:
+        out.append(f'<g class="legend-item" data-kind="{kind}">{_shape(kind, x + 4, 12, "#ddd")}')
+        out.append(f'<text x="{_f(x + 11)}" y="15" {text}>{PIECE_NAMES[kind]}</text></g>')
+        x += 18 + len(PIECE_NAMES[kind]) * 8.5 * CHAR
+    x = 10.0
+    for seat, colour in enumerate(PLAYER_COLOURS[: len(players) if players else 0]):
+        name = players[seat] if players else f"seat {seat}"
+        out.append(f'<rect x="{_f(x)}" y="24" width="9" height="9" fill="{colour}" stroke="#000"/>')
+        label = f"{name} (seat {seat})"
+        out.append(f'<text x="{_f(x + 12)}" y="32" {text}>{escape(label)}</text>')
+        x += 22 + len(label) * 8.5 * CHAR
+    columns = 6
     for i, area in enumerate(board.areas.values()):
-        x = 10 + (i % columns) * 140
-        y = 14 + (i // columns) * 16
-        out.append(f"<circle {_attrs(cx=x, cy=y, r=5, fill=colours[area.id], stroke='#333')}/>")
-        label = f"{area.name} ({ROMAN.get(area.epoch, area.epoch)})"
-        out.append(_text(x + 9, y + 3, label, font_size=8.5))
-    y = 14 + ((len(board.areas) + columns - 1) // columns) * 16
-    notes = ("thick ring + letter: difficult terrain (M mountains, F forest, D desert, J jungle)"
-             "   red dashes: strait   blue dots: coast   dark dashes: sea/ocean links"
-             "   marks: crown, scroll (rect), sword, temple (house)")  # fmt: skip
-    out.append(_text(10, y + 3, notes, font_size=8, fill="#333"))
+        ax = 10 + (i % columns) * 163
+        ay = 44 + (i // columns) * 13
+        out.append(
+            f'<rect x="{ax}" y="{ay}" width="9" height="9" fill="{colours[area.id]}"'
+            ' stroke="#333"/>'
+        )
+        out.append(
+            f'<text x="{ax + 12}" y="{ay + 8}" {text}>'
+            f"{escape(area.name)} ({ROMAN.get(area.epoch, area.epoch)})</text>"
+        )
+    y = 44 + ((len(board.areas) + columns - 1) // columns) * 13 + 10
+    notes: list[tuple[str, str]] = [
+        (
+            '<rect x="0" y="-7" width="12" height="9" fill="url(#difficult)" stroke="#333"'
+            ' stroke-width="0.5"/>',
+            "difficult terrain",
+        ),
+        (
+            f'<line x1="0" y1="-3" x2="16" y2="-3" stroke="{STRAIT_COLOUR}" stroke-width="1.6"'
+            ' stroke-dasharray="4,2.5"/>',
+            "strait",
+        ),
+        (
+            f'<line x1="0" y1="-3" x2="16" y2="-3" stroke="{LINK_COLOUR}" stroke-width="1.6"/>',
+            "lands bordering each other",
+        ),
+        (
+            f'<rect x="0" y="-8" width="6" height="10" fill="{AREA_COLOURS[1]}" stroke="{COAST}"'
+            ' stroke-width="0.6"/><rect x="9" y="-8" width="6" height="10"'
+            f' fill="{AREA_COLOURS[1]}" stroke="{COAST}" stroke-width="0.6"/>',
+            "a gap: no border",
+        ),
+        (
+            f'<rect x="0" y="-8" width="6" height="10" fill="{SEA_FILL}"/><rect x="6" y="-8"'
+            f' width="3" height="10" fill="{BACKGROUND}"/><rect x="9" y="-8" width="6"'
+            f' height="10" fill="{OCEAN_FILL}"/>',
+            "waters not joined",
+        ),
+        (_power_icon(PowerIcon.CROWN, 5, -3), "crown"),
+        (_power_icon(PowerIcon.SCROLL, 5, -3), "scroll"),
+        (_power_icon(PowerIcon.SWORD, 5, -3), "sword"),
+        (_power_icon(PowerIcon.TEMPLE, 5, -3), "temple (power icons)"),
+    ]
+    x = 10.0
+    for mark, words in notes:
+        out.append(f'<g transform="translate({_f(x)},{_f(y)})">{mark}</g>')
+        out.append(f'<text x="{_f(x + 20)}" y="{_f(y)}" {text}>{escape(words)}</text>')
+        x += 30 + len(words) * 8.5 * CHAR
     out.append("</g>")
     return out
 
 
-def board_svg(board: Board, pieces: Mapping[str, Sequence[PieceMark]] | None = None) -> str:
-    """The whole board as one SVG document (with ``pieces`` drawn on top, if given)."""
+def board_svg(
+    board: Board,
+    pieces: Mapping[str, Sequence[PieceMark]] | None = None,
+    players: Sequence[str] | None = None,
+) -> str:
+    """The whole board as one SVG document (with ``pieces`` drawn on top, if given, and the
+    players' colours in the legend)."""
+    plan = layout(board)
     colours = area_colours(board)
+    total = HEIGHT + LEGEND_HEIGHT
     parts: list[str] = [
         '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT + LEGEND_HEIGHT}"'
-        f' width="{WIDTH * SCALE:.0f}" height="{(HEIGHT + LEGEND_HEIGHT) * SCALE:.0f}"'
-        ' font-family="DejaVu Sans, Arial, sans-serif">',
-        f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="#eef6fb"/>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {total}"'
+        f' width="{WIDTH * SCALE:.0f}" height="{total * SCALE:.0f}" class="board-map"'
+        ' font-family="DejaVu Sans, Arial, sans-serif" role="img"'
+        ' aria-label="The board: lands, seas and oceans, with the pieces on them">',
+        _defs(),
+        f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="{BACKGROUND}"/>',
     ]
-    layers: Iterable[list[str]] = (
-        _water_links(board),
-        _land_links(board),
-        _wastelands(board),
-        [line for water in board.seas.values() for line in _water(water)],
-        [line for land in board.lands.values() for line in _land(land, colours[land.area])],
-        _pieces(board, pieces or {}),
-        _legend(board, colours),
+    layers = (
+        _water_layer(board, plan),
+        _land_layer(board, plan, colours),
+        _links_layer(board, plan),
+        _labels_layer(board, plan),
+        _pieces_layer(board, plan, pieces or {}),
+        _legend(board, colours, players),
     )
     for layer in layers:
         parts += layer
@@ -293,11 +804,13 @@ def pieces_of_view(view: Mapping[str, Any]) -> dict[str, list[PieceMark]]:
         owner = body.get("owner")
         if owner is not None:
             kind = "army" if body.get("army") else "garrison"
-            marks.append(PieceMark(kind, player_colour(int(owner)), f"seat {owner} {kind}"))
+            marks.append(
+                PieceMark(kind, player_colour(int(owner)), f"seat {owner} {kind}", int(owner))
+            )
         colour = player_colour(int(owner)) if owner is not None else "#ffffff"
-        for building in sorted(body.get("buildings") or ()):
+        for building in sorted(body.get("buildings") or (), key=_building_order):
             label = "Great Wall fort" if building == "fort" and body.get("great_wall") else ""
-            marks.append(PieceMark(str(building), colour, label))
+            marks.append(PieceMark(str(building), colour, label or str(building)))
         if marks:
             pieces[land] = marks
     turn = view.get("turn")
@@ -305,12 +818,22 @@ def pieces_of_view(view: Mapping[str, Any]) -> dict[str, list[PieceMark]]:
         colour = player_colour(int(turn["seat"]))
         for water in [*(turn.get("fleets") or ()), *(turn.get("event_fleets") or ())]:
             pieces.setdefault(str(water), []).append(
-                PieceMark("fleet", colour, f"seat {turn['seat']} fleet")
+                PieceMark("fleet", colour, f"seat {turn['seat']} fleet", int(turn["seat"]))
             )
     return pieces
 
 
+def _building_order(building: str) -> int:
+    order = ("capital", "city", "monument", "fort")
+    return order.index(building) if building in order else len(order)
+
+
 def table_svg(board: Board, view: Mapping[str, Any]) -> str:
     """The board with the pieces `view` shows (a view hides only what its viewer may not see,
-    so the picture shows exactly that too)."""
-    return board_svg(board, pieces_of_view(view))
+    so the picture shows exactly that too), and its players in the legend."""
+    players = [
+        str(p.get("name", f"seat {i}"))
+        for i, p in enumerate(view.get("players") or ())
+        if isinstance(p, Mapping)
+    ]
+    return board_svg(board, pieces_of_view(view), players or None)

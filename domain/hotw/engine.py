@@ -4,17 +4,19 @@ declare their names, options and rule ids and override what differs (e.g. `resol
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from domain.core.chance import Chance
 from domain.core.errors import RuleViolation
 from domain.core.messages import Command, Event
+from domain.core.narration import plain_words
 from domain.core.ruleset import CommandSpec, Decision, Ruleset, Setup
 from domain.hotw import codec
 from domain.hotw.commands import command_specs
 from domain.hotw.evolve import evolve, handled_types
 from domain.hotw.model import FLEET, GREAT_WALL, HotwState, Player, Stage, Variant
+from domain.hotw.narration import TELLERS, names_of
 from domain.hotw.pack import HotwPack
 from domain.hotw.provenance import provenance_of
 from domain.hotw.rules import actions, endgame, organization
@@ -39,6 +41,7 @@ class HotwRuleset(Ruleset[HotwState]):
 
     def __init__(self, pack: Any = None) -> None:
         super().__init__(pack)
+        self._names: Mapping[str, str] | None = None
 
     # --- creation -----------------------------------------------------------------------
 
@@ -198,6 +201,15 @@ class HotwRuleset(Ruleset[HotwState]):
         from domain.hotw.strategy import HotwStrategy
 
         return HotwStrategy(self)
+
+    def names(self) -> Mapping[str, str]:
+        known = self._names
+        if known is None:
+            known = self._names = names_of(self.pack)
+        return known
+
+    def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
+        return plain_words(event, players, self.names(), TELLERS)
 
     def data_used(self, event_type: str, data: Mapping[str, Any]) -> list[dict[str, Any]]:
         return provenance_of(self.pack, event_type, data)

@@ -29,26 +29,33 @@ function mark(tag, attrs, parent) {
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
   parent.appendChild(e); return e;
 }
+function anchor(place) {
+  // where the map keeps room for a place's pieces (data-px/py), else the place itself
+  const node = svg && svg.querySelector(`[data-land="${place}"], [data-water="${place}"]`);
+  if (node && node.dataset.px) return [Number(node.dataset.px), Number(node.dataset.py)];
+  return D.places[place];
+}
 function draw(g) {
   layer.textContent = '';
   for (const [land, [owner, army, buildings, wall]] of Object.entries(g.lands)) {
-    const p = D.places[land]; if (!p) continue;
+    const p = anchor(land); if (!p) continue;
     const grp = mark('g', {'class': 'land-pieces', 'data-land': land,
       'data-owner': owner === null ? '' : owner, 'data-kind': owner === null ? '' : (army ? 'army' : 'garrison'),
       'data-buildings': buildings.join(' ')}, layer);
     if (owner !== null) {
       const colour = D.colours[owner];
-      if (army) mark('rect', {x: p[0] + 9, y: p[1] - 9, width: 7, height: 12, fill: colour, stroke: '#000'}, grp);
-      else mark('rect', {x: p[0] + 8, y: p[1] - 2, width: 11, height: 6, fill: colour, stroke: '#000'}, grp);
+      // within the row the map keeps free for a land's pieces (centred on its place)
+      if (army) mark('rect', {x: p[0] - 20, y: p[1] - 5, width: 7, height: 10, fill: colour, stroke: '#000'}, grp);
+      else mark('rect', {x: p[0] - 21, y: p[1] - 2, width: 10, height: 5, fill: colour, stroke: '#000'}, grp);
     }
     buildings.forEach((b, i) => {
-      const t = mark('text', {x: p[0] - 10 + 7 * i, y: p[1] + 20, 'font-size': 9, 'class': 'building'}, grp);
+      const t = mark('text', {x: p[0] - 10 + 9 * i, y: p[1] + 4, 'font-size': 9, 'class': 'building'}, grp);
       t.textContent = {capital: 'C', city: 'c', monument: 'M', fort: wall ? 'W' : 'F'}[b] || '?';
     });
   }
   for (const [water, seat] of g.fleets) {
-    const p = D.places[water]; if (!p) continue;
-    mark('path', {d: `M${p[0] - 8},${p[1] + 12} l16,0 l-4,6 l-8,0 z`, fill: D.colours[seat] || '#000',
+    const p = anchor(water); if (!p) continue;
+    mark('path', {d: `M${p[0] - 8},${p[1] - 4} l16,0 l-4,6 l-8,0 z`, fill: D.colours[seat] || '#000',
       stroke: '#000', 'class': 'fleet', 'data-water': water, 'data-owner': seat}, layer);
   }
 }

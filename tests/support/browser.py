@@ -1,4 +1,6 @@
-"""Headless Chromium (Debian's `chromium` package) for the tests that look at a page."""
+"""Headless Chromium (Debian's `chromium` package) for the tests that look at a page, and
+Selenium driving it through Debian's `chromium-driver` (no browser or driver is downloaded:
+Selenium is given both binaries, so Selenium Manager never runs)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 FLAGS = [
     "--headless",
@@ -26,19 +29,39 @@ def chromium_binary() -> str:
     if found:
         return found
     if os.geteuid() != 0:
-        raise RuntimeError("the replay tests need Debian's chromium: apt-get install chromium")
+        raise RuntimeError("the browser tests need Debian's chromium: apt-get install chromium")
+    apt_install("chromium")
+    found = shutil.which("chromium")
+    if not found:
+        raise RuntimeError("chromium did not install")
+    return found
+
+
+def apt_install(package: str) -> None:
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     subprocess.run(["apt-get", "update", "-qq"], check=True, env=env, timeout=900)
     subprocess.run(
-        ["apt-get", "install", "-y", "-qq", "chromium"],
+        ["apt-get", "install", "-y", "-qq", package],
         check=True,
         env=env,
         timeout=1800,
         stdout=subprocess.DEVNULL,
     )
-    found = shutil.which("chromium")
+
+
+def chromedriver_binary() -> str:
+    """Debian's chromedriver (package chromium-driver), installed when missing and we are root."""
+    found = shutil.which("chromedriver")
+    if found:
+        return found
+    if os.geteuid() != 0:
+        raise RuntimeError(
+            "the browser tests need Debian's chromium-driver: apt-get install chromium-driver"
+        )
+    apt_install("chromium-driver")
+    found = shutil.which("chromedriver")
     if not found:
-        raise RuntimeError("chromium did not install")
+        raise RuntimeError("chromium-driver did not install")
     return found
 
 
@@ -63,3 +86,50 @@ def screenshot(binary: str, url: str, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     run_chromium(binary, url, "--window-size=1600,1000", f"--screenshot={path}")
     return path
+
+
+def selenium_driver(width: int = 1500, height: int = 1000) -> Any:
+    """A Selenium WebDriver on headless Debian Chromium through Debian's chromedriver."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = chromium_binary()
+    for flag in FLAGS:
+        options.add_argument(flag.replace("--headless", "--headless=new"))
+    options.add_argument(f"--window-size={width},{height}")
+    options.add_argument("--disable-features=Translate,MediaRouter")
+    options.add_argument("--disable-renderer-backgrounding")
+    options.add_argument("--disable-background-timer-throttling")
+    options.add_argument("--disable-backgrounding-occluded-windows")
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    service = Service(executable_path=chromedriver_binary(), log_output=subprocess.DEVNULL)
+    driver = webdriver.Chrome(options=options, service=service)
+    driver.set_page_load_timeout(60)
+    driver.set_script_timeout(60)
+    return driver
+
+
+def jpeg_screenshot(driver: Any, path: Path, quality: int = 60) -> Path:
+    """The window as a JPEG (DevTools `Page.captureScreenshot`: smaller and quicker than PNG)."""
+    import base64
+
+    shot = driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "jpeg", "quality": quality})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(base64.b64decode(shot["data"]))
+    return path
+
+
+def sent_requests(driver: Any) -> list[dict[str, Any]]:
+    """Every request the browser sent since the last call (DevTools network log): its URL and
+    headers. Reading the log empties it."""
+    import json
+
+    found = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") == "Network.requestWillBeSent":
+            request = message["params"]["request"]
+            found.append({"url": request["url"], "headers": request.get("headers", {})})
+    return found

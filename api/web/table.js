@@ -1,0 +1,1045 @@
+/* Chronicle's web table: lobby, play, follow, replay and rulings, for every ruleset.
+ *
+ * It uses only the public API (openapi.yaml), as any third-party client could. Tokens come from
+ * the URL fragment (#game=ID&token=T for a seat, #game=ID&admin=T for the admin), which the
+ * browser never sends to the server, and go only into Authorization headers. The live feed is
+ * the game's stream, opened with a short-lived stream ticket (EventSource sends no headers).
+ * Nothing is loaded from anywhere but this server.
+ */
+'use strict';
+
+(() => {
+  // --- small helpers --------------------------------------------------------------------
+
+  const $ = (selector, root = document) => root.querySelector(selector);
+  const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selector));
+  const main = () => document.getElementById('main');
+
+  function el(tag, attrs, ...kids) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === 'on') {
+        for (const [name, handler] of Object.entries(value)) node.addEventListener(name, handler);
+      } else if (key === 'dataset') {
+        Object.assign(node.dataset, value);
+      } else if (key === 'text') {
+        node.textContent = value;
+      } else {
+        node.setAttribute(key, value === true ? '' : String(value));
+      }
+    }
+    for (const kid of kids.flat(Infinity)) {
+      if (kid === null || kid === undefined || kid === false) continue;
+      node.append(kid instanceof Node ? kid : String(kid));
+    }
+    return node;
+  }
+
+  /** Replace a node's children: arrays flattened, null, undefined and false left out. */
+  function fill(node, ...kids) {
+    node.replaceChildren(...kids.flat(Infinity).filter((kid) => kid !== null && kid !== undefined && kid !== false));
+  }
+
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  }
+
+  /** One call of the public API; never throws: {status, ok, body}. */
+  async function call(method, path, {token = null, body = undefined, idempotent = false} = {}) {
+    const headers = {Accept: 'application/json'};
+    if (token) headers.Authorization = `Bearer ${token}`;
+    let payload;
+    if (body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    if (idempotent) headers['Idempotency-Key'] = newKey();
+    let response;
+    try {
+      response = await fetch(path, {method, headers, body: payload, cache: 'no-store'});
+    } catch (error) {
+      return {status: 0, ok: false, body: {code: 'network', message: `the server cannot be reached (${error.message})`}};
+    }
+    const type = response.headers.get('Content-Type') || '';
+    const data = type.includes('json') ? await response.json().catch(() => null) : await response.text();
+    return {status: response.status, ok: response.ok, body: data};
+  }
+
+  function params() {
+    return new URLSearchParams(location.hash.replace(/^#/, ''));
+  }
+
+  function fragment(values) {
+    const p = new URLSearchParams();
+    for (const [key, value] of Object.entries(values)) if (value !== null && value !== undefined) p.set(key, value);
+    return '#' + p.toString();
+  }
+
+  function absolute(hash) {
+    return `${location.origin}/${hash}`;
+  }
+
+  function humanise(type) {
+    const bare = String(type).split('.').pop();
+    const words = bare.includes('_') ? bare.split('_') : bare.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+/g) || [bare];
+    const text = words.map((w) => (w.length > 1 && w === w.toUpperCase() ? w : w.toLowerCase())).join(' ');
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
+
+  function firstSentence(text) {
+    const match = String(text || '').match(/^.*?[.!?](\s|$)/);
+    return match ? match[0].trim() : String(text || '');
+  }
+
+  const rulesetCache = new Map();
+  async function rulesetInfo(name) {
+    if (!rulesetCache.has(name)) {
+      const r = await call('GET', `/rulesets/${encodeURIComponent(name)}`);
+      rulesetCache.set(name, r.ok ? r.body : {name, title: name, commands: [], names: {}, board: false, event_types: []});
+    }
+    return rulesetCache.get(name);
+  }
+
+  function nameOf(info, value) {
+    if (typeof value === 'string') return (info.names && info.names[value]) || value.replace(/[-_]/g, ' ');
+    if (Array.isArray(value)) return value.map((v) => nameOf(info, v)).join(', ');
+    if (value === true) return 'yes';
+    if (value === false) return 'no';
+    if (value === null || value === undefined) return 'none';
+    if (typeof value === 'object') return Object.entries(value).map(([k, v]) => `${k.replace(/_/g, ' ')}: ${nameOf(info, v)}`).join('; ');
+    return String(value);
+  }
+
+  function argsOf(command) {
+    return Object.entries(command).filter(([key]) => key !== 'type');
+  }
+
+  function actionLabel(info, command) {
+    const args = argsOf(command);
+    if (!args.length) return humanise(command.type);
+    return args.map(([key, value]) => (typeof value === 'number' ? `${key.replace(/_/g, ' ')} ${value}` : nameOf(info, value))).join(', ');
+  }
+
+  function actionKey(command) {
+    return JSON.stringify(command);
+  }
+
+  function setView(view, title) {
+    document.body.dataset.view = view;
+    document.title = `${title} — Chronicle`;
+  }
+
+  function setYourTurn(text) {
+    const banner = document.getElementById('your-turn');
+    banner.hidden = !text;
+    banner.textContent = text || '';
+    document.body.dataset.yourTurn = text ? 'true' : 'false';
+  }
+
+  /** An API error for people: its message, and the rule with its text and page when it has one. */
+  function errorBox(response, prefix = '') {
+    const body = response.body || {};
+    const entry = (body.details && body.details.rule_entry) || null;
+    const box = el('div', {class: 'error', role: 'alert', dataset: {code: body.code || '', rule: body.rule || ''}},
+      el('strong', {text: prefix + (body.message || `the server answered ${response.status}`)}));
+    if (body.rule) {
+      box.append(el('div', {}, 'Rule ', el('code', {class: 'rule-id', text: body.rule}),
+        entry ? ` (${[pageText(entry.page), entry.section].filter(Boolean).join(', ')})` : ''));
+      if (entry && entry.text) box.append(el('div', {class: 'rule-text', text: entry.text}));
+    }
+    return box;
+  }
+
+  /** `rulebook p. 5`, or nothing for a rule the rulebook does not print (page `?` or empty). */
+  function pageText(page) {
+    return page && page !== '?' ? `rulebook p. ${page}` : '';
+  }
+
+  function definitionList(info, object, depth = 0) {
+    const list = el('dl');
+    for (const [key, value] of Object.entries(object || {})) {
+      list.append(el('dt', {text: humanise(key)}));
+      if (value && typeof value === 'object' && !Array.isArray(value) && depth < 2) {
+        list.append(el('dd', {}, definitionList(info, value, depth + 1)));
+      } else if (Array.isArray(value) && value.some((v) => v && typeof v === 'object') && depth < 2) {
+        list.append(el('dd', {}, value.map((v) => (v && typeof v === 'object' ? definitionList(info, v, depth + 1) : el('span', {text: nameOf(info, v)})))));
+      } else {
+        list.append(el('dd', {text: nameOf(info, value)}));
+      }
+    }
+    return list;
+  }
+
+  function parseSvg(text) {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    const svg = doc.documentElement;
+    if (!svg || svg.nodeName.toLowerCase() !== 'svg') return null;
+    const node = document.importNode(svg, true);
+    node.removeAttribute('width');
+    node.removeAttribute('height');
+    node.setAttribute('role', 'group');
+    node.setAttribute('aria-label', 'The board');
+    return node;
+  }
+
+  function placeName(svg, id) {
+    const node = svg && svg.querySelector(`[data-land="${CSS.escape(id)}"], [data-water="${CSS.escape(id)}"]`);
+    return node ? node.dataset.name : id;
+  }
+
+  // --- the lobby ------------------------------------------------------------------------
+
+  async function showLobby() {
+    setView('lobby', 'Lobby');
+    setYourTurn(null);
+    const root = main();
+    fill(root, 
+      el('h1', {text: 'Play, follow and replay games'}),
+      el('div', {id: 'created'}),
+      el('h2', {text: 'Start a game'}),
+      el('div', {class: 'rulesets', id: 'rulesets'}, el('p', {text: 'Loading the rulesets…'})),
+      el('h2', {text: 'Games on this server'}),
+      el('div', {id: 'games'}, el('p', {text: 'Loading the games…'})),
+    );
+    const listed = await call('GET', '/rulesets');
+    const box = $('#rulesets');
+    fill(box, );
+    if (!listed.ok) {
+      box.append(errorBox(listed));
+    } else {
+      for (const ruleset of listed.body.rulesets) box.append(rulesetForm(ruleset));
+    }
+    await listGames();
+    document.body.dataset.ready = 'true';
+  }
+
+  function rulesetForm(ruleset) {
+    const id = `rs-${ruleset.name}`;
+    const counts = ruleset.player_counts;
+    const defaults = ['ann', 'bob', 'cy', 'di', 'ed', 'flo', 'gus', 'hal'];
+    const names = el('div', {class: 'players-list'});
+    const countSelect = el('select', {id: `${id}-count`, name: 'count'},
+      counts.map((n) => el('option', {value: n, text: String(n)})));
+    const fillNames = () => {
+      const wanted = Number(countSelect.value);
+      const kept = $$('input', names).map((input) => input.value);
+      fill(names, );
+      for (let seat = 0; seat < wanted; seat++) {
+        const input = el('input', {id: `${id}-seat-${seat}`, name: `seat-${seat}`, required: true, maxlength: 64,
+          value: kept[seat] || defaults[seat] || `player ${seat + 1}`, dataset: {seat: String(seat)}});
+        names.append(el('span', {}, el('label', {for: input.id, text: `Seat ${seat + 1}`}), ' ', input));
+      }
+    };
+    countSelect.addEventListener('change', fillNames);
+    const options = ruleset.options.map((option) => optionField(id, option));
+    const status = el('div', {class: 'form-status', 'aria-live': 'polite'});
+    const form = el('form', {class: 'card ruleset', id, dataset: {ruleset: ruleset.name}, 'aria-labelledby': `${id}-title`},
+      el('h3', {id: `${id}-title`, text: ruleset.title}),
+      el('p', {class: 'muted'}, el('code', {text: ruleset.name}), ` · ${counts.join(', ')} players`),
+      el('div', {class: 'field'}, el('label', {for: countSelect.id, text: 'Players'}), countSelect),
+      names,
+      options.length ? el('fieldset', {}, el('legend', {text: 'Options'}), options) : null,
+      el('div', {class: 'field'}, el('button', {type: 'submit', class: 'create', text: `Create a game of ${ruleset.name}`})),
+      status);
+    fillNames();
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const players = $$('.players-list input', form).map((input) => input.value.trim());
+      const chosen = {};
+      for (const option of ruleset.options) {
+        const input = form.elements[`option-${option.name}`];
+        if (!input) continue;
+        if (option.type === 'boolean') chosen[option.name] = input.checked;
+        else if (option.type === 'integer') chosen[option.name] = Number(input.value);
+        else chosen[option.name] = input.value;
+      }
+      fill(status, el('p', {text: 'Creating…'}));
+      const created = await call('POST', '/games', {body: {ruleset: ruleset.name, players, options: chosen}});
+      fill(status, );
+      if (!created.ok) {
+        status.append(errorBox(created, 'The game was not created: '));
+        return;
+      }
+      showCreated(created.body);
+      listGames();
+    });
+    return form;
+  }
+
+  function optionField(formId, option) {
+    const id = `${formId}-option-${option.name}`;
+    const name = `option-${option.name}`;
+    let input;
+    if (option.type === 'boolean') {
+      input = el('input', {type: 'checkbox', id, name, checked: option.default === true});
+    } else if (option.allowed) {
+      input = el('select', {id, name}, option.allowed.map((v) => el('option', {value: v, selected: v === option.default, text: String(v)})));
+    } else {
+      input = el('input', {id, name, type: option.type === 'integer' ? 'number' : 'text', value: option.default ?? ''});
+    }
+    const hintId = `${id}-hint`;
+    input.setAttribute('aria-describedby', hintId);
+    return el('div', {class: 'field'}, input, ' ', el('label', {for: id, text: humanise(option.name)}),
+      el('span', {class: 'hint', id: hintId, text: option.description || ''}));
+  }
+
+  function copyButton(text, what) {
+    return el('button', {type: 'button', class: 'secondary copy', 'aria-label': `Copy ${what}`, text: 'Copy',
+      on: {click: async (event) => {
+        try { await navigator.clipboard.writeText(text); event.target.textContent = 'Copied'; } catch (_) { event.target.textContent = 'Select and copy'; }
+      }}});
+  }
+
+  function showCreated(game) {
+    const box = $('#created');
+    const rows = game.players.map((player, seat) => {
+      const hash = fragment({game: game.game_id, token: game.seat_tokens[seat]});
+      return el('tr', {dataset: {seat: String(seat)}},
+        el('td', {text: String(seat + 1)}), el('td', {text: player}),
+        el('td', {}, el('a', {class: 'join-link', href: `/${hash}`, dataset: {seat: String(seat)}, text: absolute(hash)})),
+        el('td', {}, copyButton(absolute(hash), `${player}'s join link`)));
+    });
+    const admin = fragment({game: game.game_id, admin: game.admin_token});
+    const watch = fragment({game: game.game_id});
+    fill(box, el('section', {class: 'card', 'aria-labelledby': 'created-title', dataset: {game: game.game_id}},
+      el('h2', {id: 'created-title', text: `Game ${game.game_id} created`}),
+      el('p', {text: 'Hand each player their join link: it holds their seat\'s token (after the #, so it is never sent to the server in a URL). It is shown only now; the admin link can issue a new one.'}),
+      el('table', {class: 'links'}, el('thead', {}, el('tr', {}, el('th', {text: 'Seat'}), el('th', {text: 'Player'}), el('th', {text: 'Join link'}), el('th', {text: 'Copy'}))), el('tbody', {}, rows)),
+      el('p', {}, 'Admin link (keep it; it re-issues lost seat links): ', el('a', {class: 'admin-link', href: `/${admin}`, text: absolute(admin)})),
+      el('p', {}, el('a', {class: 'watch-link', href: `/${watch}`, text: 'Watch the game'}), ' · ',
+        el('a', {href: `/${fragment({game: game.game_id, replay: 1})}`, text: 'Replay it'}))));
+    box.querySelector('h2').setAttribute('tabindex', '-1');
+    box.querySelector('h2').focus();
+  }
+
+  async function listGames() {
+    const box = $('#games');
+    if (!box) return;
+    const listed = await call('GET', '/games?limit=20');
+    if (!listed.ok) {
+      fill(box, errorBox(listed));
+      return;
+    }
+    if (!listed.body.games.length) {
+      fill(box, el('p', {text: 'No games yet.'}));
+      return;
+    }
+    fill(box, el('table', {}, el('thead', {}, el('tr', {},
+      ['Game', 'Ruleset', 'Status', 'Players', 'Version', 'Open'].map((h) => el('th', {scope: 'col', text: h})))),
+    el('tbody', {}, listed.body.games.map((game) => el('tr', {},
+      el('td', {}, el('code', {text: game.game_id})), el('td', {text: game.ruleset}), el('td', {text: game.status}),
+      el('td', {text: game.players.join(', ')}), el('td', {text: String(game.version)}),
+      el('td', {}, el('a', {href: `/${fragment({game: game.game_id})}`, text: 'Watch'}), ' · ',
+        el('a', {href: `/${fragment({game: game.game_id, replay: 1})}`, text: 'Replay'})))))));
+  }
+
+  // --- the table: play and follow -------------------------------------------------------
+
+  let table = null;
+
+  function stopTable() {
+    if (table && table.stream) table.stream.close();
+    if (table) table.closed = true;
+    table = null;
+    closeChooser();
+  }
+
+  async function showTable(gameId, token) {
+    setView('table', `Game ${gameId}`);
+    const first = await call('GET', `/games/${encodeURIComponent(gameId)}`, {token});
+    if (!first.ok) {
+      fill(main(), el('h1', {text: `Game ${gameId}`}), errorBox(first));
+      document.body.dataset.ready = 'true';
+      return;
+    }
+    const info = await rulesetInfo(first.body.ruleset);
+    table = {gameId, token, info, summary: first.body, seat: null, version: first.body.version, legal: null,
+      refreshing: false, dirty: false, posting: false, stream: null, closed: false, viewOpen: false};
+    const t = table;
+    fill(main(), 
+      el('h1', {}, `${first.body.title} — game `, el('code', {text: gameId})),
+      el('div', {class: 'table-layout'},
+        el('section', {class: 'board-area', 'aria-label': 'The table'},
+          el('div', {id: 'board', class: info.board ? 'board' : 'state-view'}),
+          el('div', {id: 'view-details'})),
+        el('aside', {class: 'side', 'aria-label': 'Seat, actions and log'},
+          el('section', {class: 'panel', id: 'status', 'aria-labelledby': 'status-title'}, el('h2', {id: 'status-title', text: 'The game'})),
+          el('section', {class: 'panel actions', id: 'actions-panel', 'aria-labelledby': 'actions-title'},
+            el('h2', {id: 'actions-title', text: token ? 'Your actions' : 'Watching'}),
+            el('div', {id: 'message'}), el('div', {id: 'actions'})),
+          el('section', {class: 'panel result', id: 'result', hidden: true, 'aria-labelledby': 'result-title'}, el('h2', {id: 'result-title', text: 'Result'})),
+          el('section', {class: 'panel', id: 'log-panel', 'aria-labelledby': 'log-title'},
+            el('h2', {id: 'log-title', text: 'What happened'}), el('ol', {class: 'log', id: 'log', tabindex: 0, 'aria-labelledby': 'log-title'})),
+          el('p', {}, el('a', {id: 'replay-link', href: `/${fragment({game: gameId, token, replay: 1})}`, text: 'Replay this game, event by event'})))));
+    await refresh(t);
+    follow(t);
+  }
+
+  function markReady() {
+    const t = table;
+    const ready = !t || (!t.refreshing && !t.posting);
+    document.body.dataset.ready = ready ? 'true' : 'false';
+  }
+
+  /** Everything the table shows, fetched again; calls while one runs are folded into one more. */
+  async function refresh(t) {
+    if (t.closed) return;
+    if (t.refreshing) {
+      t.dirty = true;
+      return;
+    }
+    t.refreshing = true;
+    markReady();
+    try {
+      do {
+        t.dirty = false;
+        const id = encodeURIComponent(t.gameId);
+        const [summary, legal] = await Promise.all([
+          call('GET', `/games/${id}`, {token: t.token}),
+          t.token ? call('GET', `/games/${id}/legal-actions`, {token: t.token}) : Promise.resolve(null),
+        ]);
+        if (t.closed) return;
+        if (!summary.ok) {
+          fill($('#message'), errorBox(summary));
+          continue;
+        }
+        if (legal && !legal.ok && [401, 403].includes(legal.status)) {
+          // a lost or replaced link: say so, and go on watching as a spectator
+          fill($('#message'), errorBox(legal, 'This seat link does not work: '),
+            el('p', {text: 'You are watching; ask the game\'s admin for a new link.'}));
+          t.token = null;
+          t.refused = true;
+          t.dirty = true;
+          continue;
+        }
+        t.summary = summary.body;
+        t.version = summary.body.version;
+        t.legal = legal && legal.ok ? legal.body : null;
+        if (t.legal) t.seat = t.legal.seat;
+        const [picture, state, log] = await Promise.all([
+          t.info.board ? call('GET', `/games/${id}/board`, {token: t.token}) : Promise.resolve(null),
+          !t.info.board || t.viewOpen ? call('GET', `/games/${id}/state`, {token: t.token}) : Promise.resolve(null),
+          call('GET', `/games/${id}/narrative?from=${Math.max(1, t.version - 24)}&limit=25`, {token: t.token}),
+        ]);
+        if (t.closed) return;
+        renderStatus(t);
+        renderBoard(t, picture, state);
+        renderActions(t);
+        renderLog(t, log);
+        if (t.summary.status === 'finished') await renderResult(t);
+        document.body.dataset.version = String(t.version);
+        document.body.dataset.status = t.summary.status;
+      } while (t.dirty && !t.closed);
+    } finally {
+      t.refreshing = false;
+      markReady();
+    }
+  }
+
+  function renderStatus(t) {
+    const s = t.summary;
+    const awaited = new Set(s.awaiting);
+    const me = t.seat;
+    const list = el('ul', {class: 'seat-list'}, s.players.map((player, seat) => el('li', {class: awaited.has(seat) ? 'awaited' : null, dataset: {seat: String(seat)}},
+      `${player} (seat ${seat})`, me === seat ? ' — you' : '', awaited.has(seat) ? ' — to play' : '')));
+    const facts = Object.entries(s.summary || {}).filter(([key]) => key !== 'awaiting');
+    const box = $('#status');
+    fill(box, el('h2', {id: 'status-title', text: 'The game'}),
+      el('p', {class: 'status-line'}, el('span', {}, 'Version ', el('strong', {id: 'version', text: String(s.version)})),
+        el('span', {}, 'Status ', el('strong', {id: 'game-status', text: s.status}))),
+      list,
+      facts.length ? el('details', {}, el('summary', {text: 'Summary'}), definitionList(t.info, Object.fromEntries(facts))) : null);
+    const mine = t.legal && t.legal.your_turn;
+    setYourTurn(mine ? `Your turn, ${s.players[me]}` : null);
+    document.title = `${mine ? '● Your turn — ' : ''}Game ${t.gameId} — Chronicle`;
+  }
+
+  function renderBoard(t, picture, state) {
+    const box = $('#board');
+    const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest('#board [data-land], #board [data-water]');
+    const focusedPlace = focused ? (focused.dataset.land || focused.dataset.water) : null;
+    if (picture && picture.ok) {
+      const svg = parseSvg(picture.body);
+      if (svg) {
+        fill(box, svg);
+        wireBoard(t, svg);
+      }
+    } else if (picture) {
+      fill(box, errorBox(picture, 'The board cannot be drawn: '));
+    }
+    if (state && state.ok && !t.info.board) {
+      fill(box, el('h2', {text: 'The table'}), definitionList(t.info, state.body.view));
+    }
+    renderViewDetails(t, state);
+    if (focusedPlace) {
+      const again = box.querySelector(`[data-land="${CSS.escape(focusedPlace)}"].target, [data-water="${CSS.escape(focusedPlace)}"].target`);
+      if (again) again.focus();
+    }
+  }
+
+  /** Everything the caller may see, as the ruleset's view: read only while it is open. */
+  function renderViewDetails(t, state) {
+    const box = $('#view-details');
+    let details = box.querySelector('details');
+    if (!details) {
+      details = el('details', {}, el('summary', {text: t.token ? 'Everything your seat may see' : 'Everything a spectator may see'}),
+        el('div', {class: 'state-view'}));
+      details.addEventListener('toggle', () => {
+        t.viewOpen = details.open;
+        if (details.open) refresh(t);
+      });
+      fill(box, details);
+    }
+    if (state && state.ok) fill(details.querySelector('.state-view'), definitionList(t.info, state.body.view));
+  }
+
+  function wireBoard(t, svg) {
+    for (const land of svg.querySelectorAll('.land')) {
+      const near = (on) => {
+        for (const id of (land.dataset.borders || '').split(' ')) {
+          const other = id && svg.querySelector(`.land[data-land="${CSS.escape(id)}"]`);
+          if (other) other.classList.toggle('near', on);
+        }
+      };
+      land.addEventListener('mouseenter', () => near(true));
+      land.addEventListener('mouseleave', () => near(false));
+    }
+  }
+
+  /** The places (lands, waters) an action names: clicking one of them plays it. */
+  function placesOf(svg, command) {
+    const found = [];
+    for (const [, value] of argsOf(command)) {
+      if (typeof value !== 'string') continue;
+      if (svg.querySelector(`[data-land="${CSS.escape(value)}"], [data-water="${CSS.escape(value)}"]`)) found.push(value);
+    }
+    return found;
+  }
+
+  function renderActions(t) {
+    const box = $('#actions');
+    const focusedKey = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.action : null;
+    const focusWasHere = box.contains(document.activeElement);
+    fill(box, );
+    const status = t.summary.status;
+    if (!t.token) {
+      if (!t.refused) box.append(el('p', {class: 'muted', text: 'You are watching: open a seat\'s join link to play it.'}));
+      return;
+    }
+    if (!t.legal) return;
+    if (status === 'closing') {
+      box.append(el('p', {class: 'notice', role: 'status', text: 'The rules are closing the epoch; the table goes on in a moment.'}));
+    }
+    if (status === 'finished') {
+      box.append(el('p', {class: 'notice', text: 'The game is over.'}));
+    } else if (!t.legal.your_turn) {
+      const waiting = t.summary.awaiting.map((seat) => t.summary.players[seat]).join(', ');
+      box.append(el('p', {class: 'muted', text: waiting ? `Waiting for ${waiting}.` : 'Waiting.'}));
+    }
+    const specs = new Map(t.info.commands.map((spec) => [spec.type, spec]));
+    const groups = new Map();
+    for (const action of t.legal.actions) {
+      const type = action.command.type;
+      if (!groups.has(type)) groups.set(type, []);
+      groups.get(type).push(action);
+    }
+    const svg = $('#board svg');
+    const targets = new Map();
+    for (const [type, actions] of groups) {
+      const spec = specs.get(type);
+      const headingId = `group-${type}`;
+      const buttons = actions.map((action) => {
+        if (svg) for (const place of placesOf(svg, action.command)) {
+          if (!targets.has(place)) targets.set(place, []);
+          targets.get(place).push(action);
+        }
+        return el('button', {type: 'button', class: 'action', dataset: {action: actionKey(action.command), type, args: JSON.stringify(Object.fromEntries(argsOf(action.command)))},
+          on: {click: () => play(t, action)}, text: actionLabel(t.info, action.command)});
+      });
+      box.append(el('div', {class: 'group', role: 'group', 'aria-labelledby': headingId, dataset: {type}},
+        el('h3', {id: headingId, text: humanise(type)}),
+        spec && spec.description ? el('p', {text: firstSentence(spec.description)}) : null,
+        el('div', {class: 'buttons'}, buttons)));
+    }
+    box.append(tableProcedures(t));
+    markTargets(t, svg, targets);
+    if (focusedKey) {
+      const again = box.querySelector(`[data-action="${CSS.escape(focusedKey)}"]`);
+      if (again) again.focus();
+      else if (focusWasHere) {
+        const firstAction = box.querySelector('button.action');
+        if (firstAction) firstAction.focus();
+      }
+    }
+  }
+
+  function tableProcedures(t) {
+    const actions = t.legal.table_actions || [];
+    const byType = new Map(actions.map((a) => [a.command.type, a]));
+    const group = el('div', {class: 'group table-procedures', role: 'group', 'aria-labelledby': 'group-table'},
+      el('h3', {id: 'group-table', text: 'At the table'}));
+    const buttons = el('div', {class: 'buttons'});
+    group.append(buttons);
+    if (byType.has('undo')) {
+      buttons.append(el('button', {type: 'button', class: 'action table', id: 'undo', dataset: {action: 'undo', type: 'undo'},
+        on: {click: () => play(t, byType.get('undo'))}, text: 'Undo my last action'}));
+    }
+    for (const type of ['accept_rewind', 'refuse_rewind']) {
+      if (byType.has(type)) {
+        buttons.append(el('button', {type: 'button', class: 'action table', id: type.replace('_', '-'), dataset: {action: type, type},
+          on: {click: () => play(t, byType.get(type))}, text: type === 'accept_rewind' ? 'Accept the rewind' : 'Refuse the rewind'}));
+      }
+    }
+    if (byType.has('propose_rewind')) {
+      const proposal = byType.get('propose_rewind');
+      const input = el('input', {type: 'number', id: 'rewind-to', min: 1, max: t.version, value: proposal.command.to_version, 'aria-describedby': 'rewind-hint'});
+      group.append(el('div', {class: 'field'}, el('label', {for: 'rewind-to', text: 'Go back to version'}), input, ' ',
+        el('button', {type: 'button', class: 'action table', id: 'propose-rewind', dataset: {action: 'propose_rewind', type: 'propose_rewind'},
+          on: {click: () => play(t, {command: {type: 'propose_rewind', to_version: Number(input.value)}, expected_version: proposal.expected_version})},
+          text: 'Propose'}),
+        el('span', {class: 'hint', id: 'rewind-hint', text: 'Every other seat must accept; the end of a command only.'})));
+    }
+    if (!buttons.childElementCount && !byType.has('propose_rewind')) {
+      group.append(el('p', {class: 'muted', text: 'Nothing to undo or rewind now.'}));
+    }
+    return group;
+  }
+
+  function markTargets(t, svg, targets) {
+    if (!svg) return;
+    for (const node of svg.querySelectorAll('.target')) {
+      node.classList.remove('target');
+      node.removeAttribute('tabindex');
+      node.removeAttribute('role');
+      node.removeAttribute('aria-label');
+    }
+    for (const [place, actions] of targets) {
+      const node = svg.querySelector(`[data-land="${CSS.escape(place)}"], [data-water="${CSS.escape(place)}"]`);
+      if (!node) continue;
+      node.classList.add('target');
+      node.setAttribute('tabindex', '0');
+      node.setAttribute('role', 'button');
+      const kinds = [...new Set(actions.map((a) => humanise(a.command.type)))].join(' or ');
+      node.setAttribute('aria-label', `${node.dataset.name}: ${kinds}`);
+      node.dataset.actions = String(actions.length);
+      const activate = (event) => {
+        event.preventDefault();
+        if (actions.length === 1) play(t, actions[0]);
+        else openChooser(t, node, actions);
+      };
+      node.addEventListener('click', activate);
+      node.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter' || event.key === ' ') activate(event);
+      });
+    }
+  }
+
+  let chooser = null;
+  function closeChooser() {
+    if (chooser) {
+      const back = chooser.returnTo;
+      chooser.remove();
+      chooser = null;
+      if (back && document.contains(back)) back.focus();
+    }
+  }
+
+  function openChooser(t, node, actions) {
+    closeChooser();
+    const rect = node.getBoundingClientRect();
+    const name = node.dataset.name;
+    chooser = el('div', {class: 'chooser', id: 'chooser', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'chooser-title'},
+      el('h2', {id: 'chooser-title', text: `${name}: choose`}),
+      el('div', {class: 'buttons'},
+        actions.map((action) => el('button', {type: 'button', class: 'action', dataset: {action: actionKey(action.command), type: action.command.type},
+          on: {click: () => { closeChooser(); play(t, action); }}, text: `${humanise(action.command.type)}: ${actionLabel(t.info, action.command)}`})),
+        el('button', {type: 'button', class: 'secondary', id: 'chooser-cancel', on: {click: closeChooser}, text: 'Cancel'})));
+    chooser.returnTo = node;
+    chooser.addEventListener('keydown', (event) => { if (event.key === 'Escape') closeChooser(); });
+    document.body.append(chooser);
+    const left = Math.min(window.innerWidth - chooser.offsetWidth - 8, Math.max(8, rect.left + rect.width / 2));
+    const top = Math.min(window.innerHeight - chooser.offsetHeight - 8, Math.max(8, rect.top + rect.height / 2));
+    chooser.style.left = `${left}px`;
+    chooser.style.top = `${top}px`;
+    chooser.querySelector('button').focus();
+  }
+
+  async function play(t, action) {
+    if (t.posting || t.closed) return;
+    closeChooser();
+    t.posting = true;
+    markReady();
+    for (const button of $$('#actions button')) button.disabled = true;
+    fill($('#message'), );
+    const posted = await call('POST', `/games/${encodeURIComponent(t.gameId)}/commands`, {token: t.token, body: action, idempotent: true});
+    t.posting = false;
+    if (!posted.ok) {
+      const body = posted.body || {};
+      if (body.code === 'game_busy') {
+        fill($('#message'), el('p', {class: 'notice', role: 'status', text: 'The rules are closing the epoch: try again in a moment.'}));
+      } else if (body.code === 'version_conflict') {
+        fill($('#message'), el('p', {class: 'notice', role: 'status', text: 'The game moved on meanwhile: here are your actions now.'}));
+      } else {
+        fill($('#message'), errorBox(posted, 'Refused: '));
+      }
+    }
+    await refresh(t);
+  }
+
+  function renderLog(t, log) {
+    const list = $('#log');
+    if (!log || !log.ok) return;
+    fill(list, ...log.body.entries.slice().reverse().map((entry) => el('li', {dataset: {version: String(entry.version), type: entry.type}},
+      el('span', {class: 'v', text: `${entry.version}.`}), ' ', entry.words,
+      ' ', el('code', {class: 'muted', text: entry.rule}), entry.page ? ` p. ${entry.page}` : '')));
+  }
+
+  async function renderResult(t) {
+    const box = $('#result');
+    const result = await call('GET', `/games/${encodeURIComponent(t.gameId)}/result`, {token: t.token});
+    if (!result.ok) return;
+    box.hidden = false;
+    fill(box, el('h2', {id: 'result-title', text: 'Result'}),
+      el('table', {}, el('thead', {}, el('tr', {}, ['Place', 'Player', 'Score'].map((h) => el('th', {scope: 'col', text: h})))),
+        el('tbody', {}, result.body.ranking.map((row) => el('tr', {dataset: {seat: String(row.seat)}},
+          el('td', {text: String(row.place)}), el('td', {text: row.player}), el('td', {text: String(row.score)}))))),
+      el('p', {class: 'muted', text: `Ties are broken by: ${result.body.tie_breaks.join('; ') || 'nothing'}.`}));
+  }
+
+  /** The live feed: the game's stream (a seat opens its private feed with a stream ticket). */
+  async function follow(t) {
+    if (t.closed) return;
+    if (t.stream) t.stream.close();
+    if (t.summary.status === 'finished' && t.summary.seed_revealed) return;
+    const id = encodeURIComponent(t.gameId);
+    let url = `/games/${id}/stream?from=${t.version + 1}`;
+    if (t.token) {
+      const ticket = await call('POST', `/games/${id}/stream-tickets`, {token: t.token});
+      if (!ticket.ok) {
+        // a token the game refuses (401, 403) stays refused: the page says so, and stops
+        if (![401, 403, 404].includes(ticket.status)) setTimeout(() => follow(t), 3000);
+        return;
+      }
+      url = `${ticket.body.stream_url}&from=${t.version + 1}`;
+    }
+    if (t.closed) return;
+    const stream = new EventSource(url);
+    t.stream = stream;
+    const onEvent = (event) => {
+      const version = Number(event.lastEventId || 0);
+      if (version > t.version || !t.version) refresh(t);
+    };
+    for (const type of t.info.event_types) stream.addEventListener(type, onEvent);
+    stream.addEventListener('error', () => {
+      if (t.closed || t.stream !== stream) return;
+      // An ended stream (the game is over), an expired ticket or a lost connection: start again
+      // from what the table shows, with a fresh ticket.
+      stream.close();
+      t.stream = null;
+      refresh(t).then(() => setTimeout(() => follow(t), 1000));
+    });
+  }
+
+  // --- the admin's page ------------------------------------------------------------------
+
+  async function showAdmin(gameId, adminToken) {
+    setView('admin', `Admin of game ${gameId}`);
+    setYourTurn(null);
+    const summary = await call('GET', `/games/${encodeURIComponent(gameId)}`);
+    const root = main();
+    if (!summary.ok) {
+      fill(root, el('h1', {text: `Game ${gameId}`}), errorBox(summary));
+      document.body.dataset.ready = 'true';
+      return;
+    }
+    const rows = summary.body.players.map((player, seat) => el('tr', {dataset: {seat: String(seat)}},
+      el('td', {text: String(seat + 1)}), el('td', {text: player}),
+      el('td', {class: 'new-link'}, el('button', {type: 'button', class: 'reissue', dataset: {seat: String(seat)}, text: `Issue a new link for ${player}`,
+        on: {click: (event) => reissue(gameId, adminToken, seat, player, event.target.closest('td'))}}))));
+    fill(root, el('h1', {}, 'Admin of game ', el('code', {text: gameId})),
+      el('p', {text: 'A player who lost their link gets a new one here; their old link stops working at once.'}),
+      el('table', {}, el('thead', {}, el('tr', {}, ['Seat', 'Player', 'Link'].map((h) => el('th', {scope: 'col', text: h})))), el('tbody', {}, rows)),
+      el('p', {}, el('a', {href: `/${fragment({game: gameId})}`, text: 'Watch the game'}), ' · ',
+        el('a', {href: `/${fragment({game: gameId, replay: 1})}`, text: 'Replay it'})));
+    document.body.dataset.ready = 'true';
+  }
+
+  async function reissue(gameId, adminToken, seat, player, cell) {
+    const answer = await call('POST', `/games/${encodeURIComponent(gameId)}/seats/${seat}/token`, {token: adminToken});
+    if (!answer.ok) {
+      cell.append(errorBox(answer));
+      return;
+    }
+    const hash = fragment({game: gameId, token: answer.body.seat_token});
+    fill(cell, el('a', {class: 'join-link', href: `/${hash}`, dataset: {seat: String(seat)}, text: absolute(hash)}), ' ',
+      copyButton(absolute(hash), `${player}'s new join link`),
+      el('p', {class: 'muted', role: 'status', text: `${player}'s old link no longer works.`}));
+  }
+
+  // --- replay and rulings ----------------------------------------------------------------
+
+  let replay = null;
+
+  async function showReplay(gameId, token, at) {
+    setView('replay', `Replay of game ${gameId}`);
+    setYourTurn(null);
+    const root = main();
+    const summary = await call('GET', `/games/${encodeURIComponent(gameId)}`, {token});
+    if (!summary.ok) {
+      fill(root, el('h1', {text: `Game ${gameId}`}), errorBox(summary));
+      document.body.dataset.ready = 'true';
+      return;
+    }
+    const info = await rulesetInfo(summary.body.ruleset);
+    const r = {gameId, token, info, summary: summary.body, entries: [], at: 1, boardFor: 0, closed: false, pending: null};
+    replay = r;
+    fill(root, 
+      el('h1', {}, `Replay — ${summary.body.title} — game `, el('code', {text: gameId})),
+      el('div', {class: 'replay-controls', role: 'group', 'aria-label': 'Replay controls'},
+        el('button', {type: 'button', id: 'first', 'aria-label': 'First event', text: '⏮'}),
+        el('button', {type: 'button', id: 'prev', 'aria-label': 'Previous event', text: '◀'}),
+        el('label', {for: 'slider', class: 'muted', text: 'Event'}),
+        el('input', {type: 'range', id: 'slider', min: 1, max: Math.max(1, summary.body.version), value: 1}),
+        el('button', {type: 'button', id: 'next', 'aria-label': 'Next event', text: '▶'}),
+        el('button', {type: 'button', id: 'last', 'aria-label': 'Last event', text: '⏭'}),
+        el('output', {id: 'position', for: 'slider', 'aria-live': 'polite'})),
+      el('p', {class: 'muted', text: 'Arrow keys step through the events; Home and End go to the first and the last.'}),
+      el('div', {class: 'table-layout'},
+        el('section', {class: 'board-area', 'aria-label': 'The table at this event'},
+          el('div', {id: 'board', class: info.board ? 'board' : 'state-view'})),
+        el('aside', {class: 'side', 'aria-label': 'The event, its ruling and the audit'},
+          el('section', {class: 'panel event-card', id: 'event', 'aria-labelledby': 'event-title'}, el('h2', {id: 'event-title', text: 'Event'})),
+          el('section', {class: 'panel', id: 'explanation', 'aria-labelledby': 'explanation-title', hidden: true}),
+          el('section', {class: 'panel', id: 'audit', 'aria-labelledby': 'audit-title'}, el('h2', {id: 'audit-title', text: 'Audit'}), el('p', {text: 'Checking…'})),
+          el('section', {class: 'panel', 'aria-labelledby': 'events-title'}, el('h2', {id: 'events-title', text: 'Every event'}),
+            el('ol', {class: 'event-list', id: 'event-list'})),
+          el('p', {}, el('a', {href: `/${fragment({game: gameId, token})}`, text: 'Back to the table'})))));
+    const slider = $('#slider');
+    slider.addEventListener('input', () => step(r, Number(slider.value)));
+    $('#first').addEventListener('click', () => step(r, 1));
+    $('#prev').addEventListener('click', () => step(r, r.at - 1));
+    $('#next').addEventListener('click', () => step(r, r.at + 1));
+    $('#last').addEventListener('click', () => step(r, r.entries.length));
+    await loadNarrative(r);
+    renderEventList(r);
+    audit(r);
+    await step(r, at || r.entries.length);
+  }
+
+  async function loadNarrative(r) {
+    let from = 1;
+    const id = encodeURIComponent(r.gameId);
+    while (from !== null && !r.closed) {
+      const page = await call('GET', `/games/${id}/narrative?from=${from}&limit=500`, {token: r.token});
+      if (!page.ok) {
+        $('#event').append(errorBox(page));
+        return;
+      }
+      r.entries.push(...page.body.entries);
+      from = page.body.next;
+    }
+    $('#slider').max = String(Math.max(1, r.entries.length));
+  }
+
+  function renderEventList(r) {
+    const list = $('#event-list');
+    fill(list, ...r.entries.map((entry) => el('li', {dataset: {version: String(entry.version)}},
+      el('button', {type: 'button', tabindex: -1, on: {click: () => step(r, entry.version)}}, `${entry.version}. ${entry.words}`))));
+  }
+
+  function onReplayKey(event) {
+    const r = replay;
+    if (!r || r.closed || document.body.dataset.view !== 'replay') return;
+    const target = event.target;
+    if (target && target.id === 'slider') return; // the slider steps itself (its input event)
+    if (target && ['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName)) return;
+    const moves = {ArrowLeft: r.at - 1, ArrowRight: r.at + 1, Home: 1, End: r.entries.length};
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    step(r, moves[event.key]);
+  }
+
+  async function step(r, version) {
+    if (!r.entries.length) return;
+    const v = Math.max(1, Math.min(r.entries.length, Number(version) || 1));
+    r.at = v;
+    $('#slider').value = String(v);
+    $('#position').textContent = `${v} of ${r.entries.length}`;
+    history.replaceState(null, '', fragment({game: r.gameId, token: r.token, replay: v}));
+    renderEvent(r, r.entries[v - 1]);
+    for (const item of $$('#event-list li.now')) {
+      item.classList.remove('now');
+      item.querySelector('button').tabIndex = -1;
+    }
+    const item = $(`#event-list li[data-version="${v}"]`);
+    if (item) {
+      item.classList.add('now');
+      item.querySelector('button').tabIndex = 0;
+      const list = $('#event-list');
+      list.scrollTop = Math.max(0, item.offsetTop - list.offsetTop - list.clientHeight / 2);
+    }
+    document.body.dataset.ready = 'false';
+    document.body.dataset.at = String(v);
+    await drawAt(r, v);
+  }
+
+  /** The board (or the state) at version v; while one is on its way, only the latest is drawn. */
+  async function drawAt(r, v) {
+    if (r.pending) {
+      r.pending.next = v;
+      return r.pending.done;
+    }
+    const job = {next: null};
+    job.done = (async () => {
+      let want = v;
+      while (want !== null && !r.closed) {
+        job.next = null;
+        const id = encodeURIComponent(r.gameId);
+        if (r.info.board) {
+          const picture = await call('GET', `/games/${id}/board?at=${want}`, {token: r.token});
+          if (picture.ok) {
+            const svg = parseSvg(picture.body);
+            if (svg) fill($('#board'), svg);
+          }
+        } else {
+          const state = await call('GET', `/games/${id}/state?at=${want}`, {token: r.token});
+          if (state.ok) fill($('#board'), el('h2', {text: `The table after event ${want}`}), definitionList(r.info, state.body.view));
+        }
+        r.boardFor = want;
+        want = job.next;
+      }
+      highlight(r);
+      r.pending = null;
+      document.body.dataset.ready = 'true';
+      document.body.dataset.boardAt = String(r.boardFor);
+    })();
+    r.pending = job;
+    return job.done;
+  }
+
+  function highlight(r) {
+    const svg = $('#board svg');
+    if (!svg) return;
+    const entry = r.entries[r.boardFor - 1];
+    if (!entry) return;
+    for (const node of svg.querySelectorAll('.happened')) node.classList.remove('happened');
+    for (const value of Object.values(entry.data || {}).flat()) {
+      if (typeof value !== 'string') continue;
+      const node = svg.querySelector(`[data-land="${CSS.escape(value)}"], [data-water="${CSS.escape(value)}"]`);
+      if (node) node.classList.add('happened');
+    }
+  }
+
+  function renderEvent(r, entry) {
+    const box = $('#event');
+    const players = r.summary.players;
+    const actor = typeof entry.actor === 'number' ? `${players[entry.actor] || `seat ${entry.actor}`} (seat ${entry.actor})` : humanise(String(entry.actor));
+    const dice = Object.entries(entry.data || {}).filter(([key, value]) => /dice/i.test(key) && Array.isArray(value));
+    const draws = entry.draws || [];
+    fill(box, 
+      el('h2', {id: 'event-title'}, 'Event ', el('span', {id: 'event-version', text: String(entry.version)}), ` of ${r.entries.length}`),
+      el('p', {id: 'event-words', class: 'words', text: entry.words}),
+      el('dl', {},
+        el('dt', {text: 'Type'}), el('dd', {}, el('code', {id: 'event-type', text: entry.type})),
+        el('dt', {text: 'By'}), el('dd', {id: 'event-actor', text: actor}),
+        el('dt', {text: 'Rule'}), el('dd', {}, el('code', {id: 'event-rule', text: entry.rule}),
+          pageText(entry.page) ? el('span', {id: 'event-page', text: ` ${pageText(entry.page)}`}) : null,
+          entry.section ? el('span', {class: 'muted', text: ` (${entry.section})`}) : null),
+        entry.rule_text ? [el('dt', {text: 'The rule'}), el('dd', {id: 'event-rule-text', text: entry.rule_text})] : null,
+        entry.cites.length ? [el('dt', {text: 'Also cites'}), el('dd', {id: 'event-cites'}, entry.cites.map((c, i) => [i ? ', ' : '', el('code', {text: c})]))] : null,
+        dice.length ? [el('dt', {text: 'Dice'}), el('dd', {id: 'event-dice'}, dice.map(([key, faces]) =>
+          el('div', {class: 'dice', dataset: {key, faces: faces.join(' ')}}, `${humanise(key)}: ${faces.length ? faces.join(', ') : 'none'}`)))] : null,
+        el('dt', {text: 'Chance draws'}), el('dd', {id: 'event-draws'}, draws.length
+          ? el('ul', {}, draws.map((d) => el('li', {dataset: {k: String(d.k), n: String(d.n), result: String(d.result)}}, `draw #${d.k}: ${d.result} of 0–${d.n - 1}`)))
+          : (entry.redacted ? 'hidden from you' : 'none'))),
+      entry.redacted ? el('p', {class: 'notice', text: 'This event is private to another seat: you see its redacted form.'}) : null,
+      el('button', {type: 'button', id: 'explain', on: {click: () => explain(r, entry.version)}, text: 'Explain this event'}));
+    const explanation = $('#explanation');
+    explanation.hidden = true;
+    fill(explanation, );
+  }
+
+  function entryBlock(title, entry) {
+    return el('div', {class: 'rule-entry', dataset: {rule: entry.id}},
+      el('h3', {}, title, ' ', el('code', {text: entry.id}), entry.page ? ` — rulebook p. ${entry.page}` : '', entry.section ? `, ${entry.section}` : ''),
+      el('p', {text: entry.text}),
+      entry.reading ? el('p', {}, el('strong', {text: 'Our reading: '}), entry.reading) : null,
+      entry.departs_from ? el('p', {}, el('strong', {text: 'It departs from the text: '}), `“${entry.departs_from}”`) : null);
+  }
+
+  async function explain(r, version) {
+    const box = $('#explanation');
+    box.hidden = false;
+    fill(box, el('h2', {id: 'explanation-title', text: `Why event ${version} happened`}), el('p', {text: 'Asking…'}));
+    const answer = await call('GET', `/games/${encodeURIComponent(r.gameId)}/events/${version}/explain`, {token: r.token});
+    if (!answer.ok) {
+      fill(box, el('h2', {id: 'explanation-title', text: `Why event ${version} happened`}), errorBox(answer));
+      return;
+    }
+    const e = answer.body;
+    fill(box, el('h2', {id: 'explanation-title', text: `Why event ${version} happened`}),
+      el('p', {class: 'words', text: e.words}),
+      e.rule_entry ? entryBlock('Rule', e.rule_entry) : el('p', {}, 'Rule ', el('code', {text: e.rule})),
+      e.cited_entries.map((entry) => entryBlock('Also decided by', entry)),
+      e.data_used.length ? [el('h3', {text: 'Data used'}), el('ul', {}, e.data_used.map((d) => el('li', {},
+        `${humanise(d.what)}: ${d.name} — ${d.printed ? 'printed in the rulebook' : ''}${d.printed && d.reconstructed ? ', ' : ''}${d.reconstructed ? 'reconstructed' : ''}`)))] : null,
+      el('h3', {text: 'Inputs'}),
+      el('div', {class: 'state-view'}, definitionList(r.info, e.inputs.data)),
+      e.inputs.draws.length ? el('ul', {}, e.inputs.draws.map((d) => el('li', {text: `draw #${d.k}: ${d.result} of 0–${d.n - 1}`}))) : null,
+      e.before ? el('p', {class: 'muted', text: `Just before it (version ${e.before.version}) the game awaited ${e.before.awaiting.map((s) => r.summary.players[s] || s).join(', ') || 'nobody'}.`}) : null);
+    box.querySelector('h2').setAttribute('tabindex', '-1');
+    box.querySelector('h2').focus();
+  }
+
+  async function audit(r) {
+    const box = $('#audit');
+    const answer = await call('GET', `/games/${encodeURIComponent(r.gameId)}/audit`);
+    const title = el('h2', {id: 'audit-title', text: 'Audit'});
+    if (answer.status === 409) {
+      fill(box, title, el('p', {id: 'audit-verdict', dataset: {verdict: 'pending'}, text: 'The chance seed is revealed when the game ends: then every roll and draw can be re-verified here.'}));
+      return;
+    }
+    if (!answer.ok) {
+      fill(box, title, errorBox(answer));
+      return;
+    }
+    const a = answer.body;
+    const verdict = a.clean
+      ? `Verified: the seed matches the commitment published at the start, and all ${a.outcomes_checked} chance outcomes recompute from it.`
+      : `Mismatch: ${a.mismatches.length} recorded outcomes do not follow from the seed${a.commitment_verified ? '' : ', and the seed does not match its commitment'}.`;
+    fill(box, title,
+      el('p', {id: 'audit-verdict', class: a.clean ? 'verdict-clean' : 'verdict-bad', dataset: {verdict: a.clean ? 'clean' : 'mismatch'}, text: verdict}),
+      a.mismatches.length ? el('ul', {}, a.mismatches.map((m) => el('li', {text: `version ${m.version} (${m.event_type}): draw #${m.k} recorded ${m.recorded}, the seed gives ${m.expected}`}))) : null,
+      el('p', {class: 'muted'}, 'Seed commitment ', el('code', {text: a.seed_commitment.slice(0, 16) + '…'})));
+  }
+
+  // --- routing ----------------------------------------------------------------------------
+
+  async function route() {
+    stopTable();
+    if (replay) replay.closed = true;
+    replay = null;
+    document.body.dataset.ready = 'false';
+    const p = params();
+    const game = p.get('game');
+    try {
+      if (!game) await showLobby();
+      else if (p.has('admin')) await showAdmin(game, p.get('admin'));
+      else if (p.has('replay')) await showReplay(game, p.get('token'), Number(p.get('replay')) || 0);
+      else await showTable(game, p.get('token'));
+    } catch (error) {
+      fill(main(), el('div', {class: 'error', role: 'alert', text: `Something went wrong in the page: ${error.message}`}));
+      document.body.dataset.ready = 'true';
+      throw error;
+    }
+  }
+
+  window.addEventListener('hashchange', route);
+  document.addEventListener('keydown', onReplayKey);
+  document.addEventListener('keydown', (event) => { if (event.key === 'Escape') closeChooser(); });
+  route();
+})();

@@ -1,0 +1,559 @@
+"""The web table at `/`, in a real browser: headless Debian Chromium driven by Selenium through
+Debian's chromedriver (installed from Debian's packages when missing; nothing is downloaded by
+Selenium), against `chromium serve`.
+
+- A whole 3-player hotw-2024 game is played by clicking through the page: created in the lobby,
+  each seat in its own window opened from its join link, every move a click on a button or on
+  the land of the map the action names (one by keyboard alone), an undo, a refused proposal
+  shown with its rule's text, and a rewind proposed in one window and accepted in the others as
+  the live stream brings it; to the result.
+- A replay is stepped (event list, then arrow keys) to a disputed invasion whose dice and rule
+  are read from the page and checked against the log; its explanation and the audit verdict.
+- A ruleset without a board is played from its state and buttons; the admin re-issues a lost
+  seat link.
+- axe-core (vendored, test side) finds no WCAG 2 A/AA violation on any page; every control the
+  keyboard reaches shows its focus; the map's names overlap nothing as drawn by the browser.
+
+A screenshot of every step is kept in $CHRONICLE_ARTIFACTS/web-* (else tests/artifacts/).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import time
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import requests
+
+from service.games import GameService
+from service.rulesets import ruleset
+from tests.support.a11y import axe_violations, tab_stops
+from tests.support.browser import (
+    chromedriver_binary,
+    chromium_binary,
+    selenium_driver,
+    sent_requests,
+)
+from tests.support.http import serving
+from tests.support.table_page import (
+    Shots,
+    action_selector,
+    actions,
+    artifacts_dir,
+    click_css,
+    click_place,
+    dataset,
+    targets,
+    wait_ready,
+    wait_until,
+)
+
+pytestmark = pytest.mark.slow
+
+HOTW = "hotw-2024"
+NAMES = ["ann", "bob", "cy"]
+RULES = ruleset(HOTW)
+
+
+@pytest.fixture(scope="module")
+def server(redis_url: str) -> Iterator[str]:
+    with serving(redis_url, web_workers=2, CHRONICLE_RULESET_MODULES="tests.support.toy") as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        chromium_binary()
+        chromedriver_binary()
+    except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
+        pytest.skip(
+            "the web table's browser tests need Debian's chromium and chromium-driver, which "
+            f"cannot be installed here ({exc}); run as root with apt, or install both"
+        )
+    driver = selenium_driver()
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def by_css(driver: Any, selector: str) -> list[Any]:
+    from selenium.webdriver.common.by import By
+
+    return list(driver.find_elements(By.CSS_SELECTOR, selector))
+
+
+def text_of(driver: Any, selector: str) -> str:
+    return str(driver.execute_script(f"return document.querySelector({selector!r}).textContent"))
+
+
+# --- accessibility and drawing, checked in the page -------------------------------------------
+
+
+def assert_accessible(driver: Any, where: str, reach: tuple[str, ...] = ()) -> None:
+    """No axe-core WCAG 2 A/AA violation (contrast included); Tab reaches every control named
+    by `reach` (CSS selectors) and each stop shows its focus."""
+    violations = axe_violations(driver)
+    assert violations == [], f"{where}: {json.dumps(violations, indent=1)}"
+    stops = tab_stops(driver)
+    assert stops, f"{where}: the keyboard reaches nothing"
+    hidden = [stop for stop in stops if not stop["outline"]]
+    assert hidden == [], f"{where}: focus not shown on {hidden[:5]}"
+    for selector in reach:
+        wanted = driver.execute_script(
+            "return Array.from(document.querySelectorAll(arguments[0])).map((e) => e.id ||"
+            " e.getAttribute('aria-label') || e.textContent.trim().slice(0, 60))",
+            selector,
+        )
+        assert wanted, f"{where}: nothing matches {selector}"
+        names = {stop["id"] or stop["name"] for stop in stops}
+        assert set(wanted) & names, f"{where}: the keyboard never reaches {selector}"
+
+
+LABEL_BOXES_JS = """
+const boxes = (sel) => Array.from(document.querySelectorAll(sel)).map((e) => {
+  const r = e.getBoundingClientRect();
+  return {id: e.dataset.for || e.closest('[data-place]').dataset.place,
+          x: r.left, y: r.top, w: r.width, h: r.height};
+});
+return {labels: boxes('#board text.label'), pieces: boxes('#board .pieces .piece')};
+"""
+
+
+def assert_names_overlap_nothing(driver: Any) -> int:
+    """As the browser draws them: no two names overlap, and no name covers a piece."""
+    found = driver.execute_script(LABEL_BOXES_JS)
+    labels, pieces = found["labels"], found["pieces"]
+    assert len(labels) >= len(RULES.pack.board.lands)
+
+    def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+        return (
+            a["x"] < b["x"] + b["w"] - 0.5
+            and b["x"] < a["x"] + a["w"] - 0.5
+            and a["y"] < b["y"] + b["h"] - 0.5
+            and b["y"] < a["y"] + a["h"] - 0.5
+        )
+
+    for i, one in enumerate(labels):
+        for other in labels[i + 1 :]:
+            assert not overlap(one, other), f"names {one['id']} and {other['id']} overlap"
+        for piece in pieces:
+            assert not overlap(one, piece), f"the name {one['id']} covers a piece in {piece['id']}"
+    return len(pieces)
+
+
+# --- the game ----------------------------------------------------------------------------------
+
+
+def whose_turn(driver: Any, handles: list[str], timeout: float = 45.0) -> int | None:
+    """The seat whose window says it is its turn (switched to it), or None once every window
+    shows the game finished. Each window learns of the others' moves from the stream."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        finished = 0
+        for seat, handle in enumerate(handles):
+            driver.switch_to.window(handle)
+            state = dataset(driver)
+            if state.get("ready") != "true":
+                continue
+            if state.get("status") == "finished":
+                finished += 1
+            elif state.get("yourTurn") == "true":
+                return seat
+        if finished == len(handles):
+            return None
+        time.sleep(0.05)
+    states = []
+    for handle in handles:
+        driver.switch_to.window(handle)
+        states.append(dataset(driver))
+    raise AssertionError(f"no window shows whose turn it is: {states}")
+
+
+def settled_after(driver: Any, before: int, timeout: float = 30.0) -> str:
+    """Wait until the page has played the click: a new version, or a message shown."""
+
+    def done(d: Any) -> str | None:
+        state = dataset(d)
+        if state.get("ready") != "true":
+            return None
+        if int(state.get("version", "0")) > before:
+            return "played"
+        if by_css(d, "#message .error, #message .notice"):
+            return "message"
+        return None
+
+    return str(wait_until(driver, done, timeout, "the move to be played"))
+
+
+def place_of(action: dict[str, Any], on_map: list[str]) -> str | None:
+    for value in action["args"].values():
+        if isinstance(value, str) and value in on_map:
+            return value
+    return None
+
+
+def play_by_mouse(driver: Any, action: dict[str, Any], on_map: list[str]) -> str:
+    """Click the land the action names (choosing the action where the land offers several),
+    or the action's button."""
+    place = place_of(action, on_map)
+    if place is None:
+        click_css(driver, action_selector(action["key"]))
+        return "button"
+    click_place(driver, place)
+    if by_css(driver, "#chooser"):
+        click_css(driver, action_selector(action["key"], "#chooser"))
+        return "map+choice"
+    return "map"
+
+
+def play_by_keyboard(driver: Any, place: str) -> None:
+    """Tab to a land of the map and press Enter (and Enter again on a choice)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    driver.execute_script("document.getElementById('main').focus()")
+    for _ in range(300):
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        focused = driver.execute_script(
+            "const e = document.activeElement; return e && (e.dataset.land || e.dataset.water)"
+        )
+        if focused == place:
+            break
+    else:
+        raise AssertionError(f"Tab never reaches {place} on the map")
+    ActionChains(driver).send_keys(Keys.ENTER).perform()
+    if by_css(driver, "#chooser"):
+        assert driver.execute_script("return document.activeElement.closest('#chooser') !== null")
+        ActionChains(driver).send_keys(Keys.ENTER).perform()
+
+
+def test_a_whole_3_player_game_is_played_by_clicking_through_the_page(server, browser):
+    from selenium.webdriver.support.select import Select
+
+    driver, shots, rng = browser, Shots(artifacts_dir("web-game")), random.Random(24)
+    driver.get(server + "/")
+    wait_ready(driver, "lobby")
+    shots.take(driver, "lobby")
+    assert_accessible(driver, "the lobby", reach=('form[data-ruleset="hotw-2024"] button.create',))
+    form = 'form[data-ruleset="hotw-2024"]'
+    Select(by_css(driver, f"{form} select[name=count]")[0]).select_by_value("3")
+    for seat, name in enumerate(NAMES):
+        field = by_css(driver, f'{form} input[data-seat="{seat}"]')[0]
+        field.clear()
+        field.send_keys(name)
+    click_css(driver, f"{form} button.create")
+    wait_until(driver, lambda d: by_css(d, "#created a.join-link"), what="the join links")
+    shots.take(driver, "created")
+    links = [a.get_attribute("href") for a in by_css(driver, "#created a.join-link")]
+    assert len(links) == 3
+    for link in links:  # the token is in the fragment, never in the query string
+        parts = urlsplit(link)
+        assert parts.query == "" and "token=" in parts.fragment
+    game_id = parse_qs(urlsplit(links[0]).fragment)["game"][0]
+    admin_link = by_css(driver, "#created a.admin-link")[0].get_attribute("href")
+    tokens = [parse_qs(urlsplit(link).fragment)["token"][0] for link in links]
+    tokens.append(parse_qs(urlsplit(admin_link).fragment)["admin"][0])
+
+    handles = [driver.current_window_handle]
+    for seat, link in enumerate(links):
+        if seat:
+            driver.switch_to.new_window("window")
+            handles.append(driver.current_window_handle)
+        driver.get(link)
+        wait_ready(driver, "table")
+        shots.take(driver, f"seat {seat} joins")
+    assert assert_names_overlap_nothing(driver) == 0, "nothing is placed yet"
+
+    done: dict[str, int] = {}
+    moves: dict[str, int] = {}
+    while (seat := whose_turn(driver, handles)) is not None:
+        before = int(dataset(driver)["version"])
+        step = len(shots.taken)
+        assert step < 3000, "the game does not end"
+        if "a11y" not in done and targets(driver):
+            shots.take(driver, f"seat {seat} to play")
+            assert_accessible(
+                driver, "the table", reach=("#board .target", "#actions button.action")
+            )
+            click_css(driver, "#view-details summary")  # the seat's whole view, on demand
+            wait_until(driver, lambda d: by_css(d, "#view-details .state-view dl"), what="view")
+            shots.take(driver, f"seat {seat} reads its view")
+            click_css(driver, "#view-details summary")
+            done["a11y"] = step
+        if "undo" not in done and by_css(driver, "#undo") and sum(moves.values()) >= 3:
+            click_css(driver, "#undo")
+            assert settled_after(driver, before) == "played"
+            assert by_css(driver, '#log li[data-type="ActionsUndone"]')
+            done["undo"] = step
+            shots.take(driver, f"seat {seat} undoes")
+            continue
+        if "refused" not in done and by_css(driver, "#propose-rewind") and "undo" in done:
+            field = by_css(driver, "#rewind-to")[0]
+            field.clear()
+            field.send_keys("2")  # inside the game's creation: not the end of a command
+            click_css(driver, "#propose-rewind")
+            assert settled_after(driver, before) == "message"
+            error = by_css(driver, "#message .error")[0]
+            rule = error.get_attribute("data-rule")
+            assert rule == RULES.undo_rule
+            assert text_of(driver, "#message .error .rule-text") == RULES.pack.rules.get(rule).text
+            done["refused"] = step
+            shots.take(driver, f"seat {seat} refused with the rule")
+            continue
+        if "rewind" not in done and by_css(driver, "#propose-rewind") and sum(moves.values()) >= 12:
+            target = int(by_css(driver, "#rewind-to")[0].get_attribute("value"))
+            click_css(driver, "#propose-rewind")
+            assert settled_after(driver, before) == "played"
+            shots.take(driver, f"seat {seat} proposes a rewind to {target}")
+            for other, handle in enumerate(handles):
+                if other == seat:
+                    continue
+                driver.switch_to.window(handle)  # told by the stream, without a reload
+                wait_until(driver, lambda d: by_css(d, "#accept-rewind"), what="the proposal")
+                now = int(dataset(driver)["version"])
+                click_css(driver, "#accept-rewind")
+                assert settled_after(driver, now) == "played"
+                shots.take(driver, f"seat {other} accepts the rewind")
+            wait_until(driver, lambda d: by_css(d, '#log li[data-type="GameRewound"]'))
+            done["rewind"] = step
+            continue
+        choices = actions(driver)
+        assert choices, "a seat whose turn it is has actions"
+        on_map = targets(driver)
+        action = rng.choice(choices)
+        place = place_of(action, on_map)
+        if "keyboard" not in done and place is not None:
+            play_by_keyboard(driver, place)
+            how = "keyboard"
+            done["keyboard"] = step
+        else:
+            how = play_by_mouse(driver, action, on_map)
+        outcome = settled_after(driver, before)
+        if outcome == "message":  # the epoch is closing, or another seat moved first: again
+            assert not by_css(driver, "#message .error"), text_of(driver, "#message")
+        moves[how] = moves.get(how, 0) + 1
+        if sum(moves.values()) % 40 == 0:  # and keeps the browser's network log short
+            assert_tokens_only_in_headers(driver, tokens)
+        args = " ".join(str(v) for v in action["args"].values())
+        shots.take(driver, f"seat {seat} {how} {action['type']} {args}")
+
+    assert set(done) == {"a11y", "undo", "refused", "rewind", "keyboard"}, done
+    assert moves.get("map", 0) + moves.get("map+choice", 0) > 20, moves
+    assert moves.get("button", 0) > 20, moves
+    result = requests.get(f"{server}/games/{game_id}/result", timeout=10).json()
+    for handle in handles:
+        driver.switch_to.window(handle)
+        wait_until(driver, lambda d: by_css(d, "#result:not([hidden]) tbody tr"), what="result")
+        shown = driver.execute_script(
+            "return Array.from(document.querySelectorAll('#result tbody tr')).map((r) =>"
+            " [Number(r.dataset.seat), ...Array.from(r.cells).map((c) => c.textContent)])"
+        )
+        assert shown == [
+            [row["seat"], str(row["place"]), row["player"], str(row["score"])]
+            for row in result["ranking"]
+        ]
+    shots.take(driver, "the result")
+    assert assert_names_overlap_nothing(driver) > 10, "a finished game has pieces on the map"
+    for handle in handles[1:]:
+        driver.switch_to.window(handle)
+        driver.close()
+    driver.switch_to.window(handles[0])
+
+
+# --- the replay ----------------------------------------------------------------------------------
+
+
+def finished_game(service: GameService, seed: bytes, pick: int) -> str:
+    """A 3-player hotw-2024 game with dice played to the end in process (random legal moves)."""
+    created = service.create_game(HOTW, NAMES, seed=seed)
+    rng = random.Random(pick)
+    while True:
+        service.run_system_steps(created.game_id)
+        _, game = service.load(created.game_id)
+        if RULES.is_over(game.state):
+            return created.game_id
+        seat = min(RULES.awaited_seats(game.state))
+        service.handle(
+            created.game_id, seat, rng.choice(list(RULES.legal_actions(game.state, seat)))
+        )
+
+
+def wait_at(driver: Any, version: int) -> None:
+    wait_until(
+        driver,
+        lambda d: (
+            (state := dataset(d)).get("ready") == "true"
+            and state.get("at") == str(version)
+            and state.get("boardAt") == str(version)
+        ),
+        what=f"the replay at event {version}",
+    )
+
+
+def test_a_replay_is_stepped_to_a_disputed_invasion_whose_dice_and_rule_are_read_from_the_page(
+    server, browser, store, vault
+):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    driver, shots = browser, Shots(artifacts_dir("web-replay"))
+    service = GameService(store, vault)
+    game_id = finished_game(service, b"d" * 32, 7)
+    events = service.events(game_id)
+    disputed = [
+        r
+        for r in events
+        if r.event.type == "hotw.InvasionFrustrated" and r.event.data()["enemy_dice"]
+    ]
+    assert disputed, "the game has a frustrated invasion"
+    invasion = disputed[len(disputed) // 2]
+    version, data = invasion.version, invasion.event.data()
+    total = service.store.version(game_id)
+
+    driver.get(f"{server}/#game={game_id}&replay=1")
+    wait_at(driver, 1)
+    shots.take(driver, "replay at 1")
+    click_css(driver, f'#event-list li[data-version="{version - 3}"] button')
+    wait_at(driver, version - 3)
+    shots.take(driver, f"replay at {version - 3}")
+    for at in range(version - 2, version + 1):
+        ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+        wait_at(driver, at)
+        shots.take(driver, f"replay at {at}")
+
+    assert text_of(driver, "#event-version") == str(version)
+    assert text_of(driver, "#event-rule") == invasion.event.rule
+    entry = RULES.pack.rules.get(invasion.event.rule)
+    assert text_of(driver, "#event-page").strip() == f"rulebook p. {entry.page}"
+    assert text_of(driver, "#event-rule-text") == entry.text
+    dice = driver.execute_script(
+        "return Object.fromEntries(Array.from(document.querySelectorAll('#event-dice .dice'))"
+        ".map((e) => [e.dataset.key, e.dataset.faces.split(' ').map(Number)]))"
+    )
+    assert dice == {"empire_dice": data["empire_dice"], "enemy_dice": data["enemy_dice"]}
+    draws = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#event-draws li')).map((e) =>"
+        " [Number(e.dataset.k), Number(e.dataset.n), Number(e.dataset.result)])"
+    )
+    assert draws == [[d.k, d.n, d.result] for d in invasion.event.draws]
+    assert [r + 1 for _, _, r in draws] == [*data["empire_dice"], *data["enemy_dice"]]
+    words = text_of(driver, "#event-words")
+    land = RULES.names()[data["land"]]
+    assert land in words and NAMES[data["seat"]] in words and "frustrated" in words
+    _, at_invasion = service.load_at(game_id, version)
+    held = RULES.view(at_invasion.state, None)["lands"].get(data["land"], {"owner": None})
+    owner = driver.execute_script(
+        "const g = document.querySelector(`#board .pieces[data-place='${arguments[0]}']`);"
+        " return g ? g.dataset.owner : null",
+        data["land"],
+    )
+    assert (owner or "") == ("" if held["owner"] is None else str(held["owner"]))
+    assert by_css(driver, f'#board .land.happened[data-land="{data["land"]}"]')
+
+    click_css(driver, "#explain")
+    wait_until(driver, lambda d: by_css(d, "#explanation .rule-entry"), what="the explanation")
+    explained = driver.execute_script(
+        "return Array.from(document.querySelectorAll('#explanation .rule-entry'))"
+        ".map((e) => e.dataset.rule)"
+    )
+    assert explained == [invasion.event.rule, *invasion.event.cites]
+    shots.take(driver, f"explanation of {version}")
+
+    audit = requests.get(f"{server}/games/{game_id}/audit", timeout=10).json()
+    assert audit["clean"]
+    verdict = by_css(driver, "#audit-verdict")[0]
+    assert verdict.get_attribute("data-verdict") == "clean"
+    assert f"all {audit['outcomes_checked']} chance outcomes" in verdict.text
+
+    driver.execute_script("document.getElementById('main').focus()")
+    ActionChains(driver).send_keys(Keys.END).perform()
+    wait_at(driver, total)
+    shots.take(driver, "replay at the end")
+    slider = by_css(driver, "#slider")[0]
+    slider.send_keys(Keys.ARROW_LEFT)
+    wait_at(driver, total - 1)
+    shots.take(driver, f"replay at {total - 1} by the slider")
+    assert assert_names_overlap_nothing(driver) > 10
+    assert_accessible(driver, "the replay", reach=("#slider", "#explain", "#next"))
+
+
+# --- a ruleset without a board, and the admin's page --------------------------------------------
+
+
+def create(server: str, ruleset_name: str, players: list[str]) -> dict[str, Any]:
+    response = requests.post(
+        f"{server}/games", json={"ruleset": ruleset_name, "players": players}, timeout=10
+    )
+    assert response.status_code == 201, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def assert_tokens_only_in_headers(driver: Any, tokens: list[str]) -> None:
+    """No request the page sent carries a token in its URL; the seat's token went in the
+    Authorization header of the API calls."""
+    sent = sent_requests(driver)
+    assert sent, "the page sent requests"
+    for request in sent:
+        url = request["url"]
+        assert urlsplit(url).fragment == "" or url.startswith("data:"), url
+        for token in tokens:
+            assert token not in url, f"a token in {url}"
+    authorised = [r for r in sent if r["headers"].get("Authorization", "").startswith("Bearer ")]
+    assert authorised, "the page sends its token in Authorization headers"
+
+
+def test_a_ruleset_without_a_board_is_played_from_its_state_and_buttons(server, browser):
+    driver, shots = browser, Shots(artifacts_dir("web-toy"))
+    game = create(server, "toy-sealed-bids", ["ann", "bob"])
+    sent_requests(driver)  # forget what earlier tests sent
+    driver.get(f"{server}/#game={game['game_id']}&token={game['seat_tokens'][0]}")
+    wait_ready(driver, "table")
+    assert not by_css(driver, "#board svg") and by_css(driver, "#board dl")
+    assert dataset(driver)["yourTurn"] == "true"
+    assert text_of(driver, "#your-turn") == "Your turn, ann"
+    shots.take(driver, "toy table")
+    assert_accessible(driver, "a table without a board", reach=("#actions button.action",))
+    before = int(dataset(driver)["version"])
+    bids = [a for a in actions(driver) if a["type"] == "bid"]
+    click_css(driver, action_selector(bids[2]["key"]))
+    assert settled_after(driver, before) == "played"
+    shots.take(driver, "toy bid sealed")
+    assert dataset(driver)["yourTurn"] == "false"
+    assert by_css(driver, '#log li[data-type="ToyBidSealed"]')
+    assert_tokens_only_in_headers(driver, [*game["seat_tokens"], game["admin_token"]])
+
+
+def test_the_admin_page_reissues_a_lost_seat_link_and_the_old_one_stops_working(server, browser):
+    driver, shots = browser, Shots(artifacts_dir("web-admin"))
+    game = create(server, "toy-sealed-bids", ["ann", "bob"])
+    game_id, old = game["game_id"], game["seat_tokens"][1]
+    sent_requests(driver)  # forget what earlier tests sent
+    driver.get(f"{server}/#game={game_id}&admin={game['admin_token']}")
+    wait_ready(driver, "admin")
+    shots.take(driver, "admin page")
+    assert_accessible(driver, "the admin page", reach=("button.reissue",))
+    click_css(driver, 'button.reissue[data-seat="1"]')
+    wait_until(driver, lambda d: by_css(d, 'a.join-link[data-seat="1"]'), what="the new link")
+    shots.take(driver, "new link for bob")
+    new_link = by_css(driver, 'a.join-link[data-seat="1"]')[0].get_attribute("href")
+    assert parse_qs(urlsplit(new_link).fragment)["token"][0] != old
+    driver.get(f"{server}/#game={game_id}&token={old}")
+    wait_ready(driver, "table")
+    assert "does not work" in text_of(driver, "#message")
+    assert by_css(driver, "#log li") and not actions(driver), "it goes on as a spectator"
+    shots.take(driver, "the old link refused")
+    driver.get(new_link)
+    wait_ready(driver, "table")
+    assert not by_css(driver, "#message .error")
+    assert dataset(driver)["yourTurn"] == "true" and actions(driver)
+    shots.take(driver, "the new link plays")
+    new = parse_qs(urlsplit(new_link).fragment)["token"][0]
+    assert_tokens_only_in_headers(driver, [*game["seat_tokens"], game["admin_token"], new])

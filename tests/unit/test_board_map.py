@@ -1,0 +1,132 @@
+"""The board is drawn as a map: every land a region around its place, bordering lands sharing an
+edge (or joined by an arrow where the drawing cannot make them meet), other lands kept apart,
+names that overlap neither each other nor the pieces, and a distinct shape per piece kind with
+a legend."""
+
+from __future__ import annotations
+
+import itertools
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from domain.core.geometry import RIM, Box, Label, Site, place_labels, regions
+from domain.hotw.drawing import PIECE_KINDS, PieceMark, board_svg, fleet_row, layout, piece_row
+from tests.support.hotw import PACK, RULES, army, garrison, position
+
+BOARD = PACK.board
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def test_every_land_is_a_region_around_its_place_and_no_two_regions_overlap():
+    plan = layout(BOARD)
+    assert set(plan.lands) == set(BOARD.lands)
+    for land in BOARD.lands.values():
+        assert plan.lands[land.id].contains((land.x, land.y)), land.id
+    for x, y in itertools.product(
+        (x + 0.37 for x in range(2, 1000, 9)), [y + 0.41 for y in range(2, 500, 9)]
+    ):
+        holders = [r.id for r in (*plan.lands.values(), *plan.wastelands.values())
+                   if r.contains((x, y))]  # fmt: skip
+        assert len(holders) <= 1, (x, y, holders)
+
+
+def test_bordering_lands_meet_or_are_linked_and_other_lands_never_meet():
+    plan = layout(BOARD)
+    linked = set(plan.links)
+    for land in BOARD.lands.values():
+        edges = plan.lands[land.id].borders()
+        for other in land.neighbours:
+            shared = sum(abs(p[0] - q[0]) + abs(p[1] - q[1]) for p, q in edges.get(other, []))
+            assert shared > 0 or tuple(sorted((land.id, other))) in linked, (land.id, other)
+    region = plan.lands
+    for a, b in itertools.combinations(sorted(BOARD.lands), 2):
+        if b in BOARD.lands[a].neighbours:
+            continue
+        for p, q in region[a].borders().get(b, []):
+            for point in (p, q, ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)):
+                assert not region[b].contains(point), (a, b)
+    assert plan.straits == tuple(
+        sorted({tuple(sorted((land.id, o))) for land in BOARD.lands.values() for o in land.straits})
+    )
+    assert len(plan.links) < len(BOARD.lands) // 4, "most borders are drawn as shared edges"
+
+
+def test_names_overlap_neither_each_other_nor_any_lands_pieces():
+    plan = layout(BOARD)
+    boxes = list(plan.labels.items())
+    assert {name for name, _ in boxes} == set(BOARD.lands) | set(BOARD.seas) | set(BOARD.wastelands)
+    for (a, one), (b, other) in itertools.combinations(boxes, 2):
+        assert not one.overlaps(other), (a, b)
+    rows = [piece_row(plan.anchors[land]) for land in BOARD.lands]
+    rows += [fleet_row(water.x, water.y) for water in BOARD.seas.values()]
+    for name, box in boxes:
+        assert box.inside(1000, 500), name
+        assert not any(box.overlaps(row) for row in rows), name
+    for (a, one), (b, other) in itertools.combinations(zip(BOARD.lands, rows, strict=False), 2):
+        assert not one.overlaps(other), (a, b)
+
+
+def test_a_lands_name_and_pieces_stay_in_its_region_or_point_to_it():
+    plan = layout(BOARD)
+    for land in BOARD.lands.values():
+        inside = plan.lands[land.id].contains
+        if inside(plan.labels[land.id].middle) and inside(plan.anchors[land.id]):
+            continue
+        *_, x2, y2 = plan.leaders[land.id]
+        assert (x2, y2) == (land.x, land.y), land.id
+    assert len(plan.leaders) <= 6, sorted(plan.leaders)
+
+
+def test_the_map_draws_each_piece_kind_as_its_own_shape_with_a_legend():
+    state = position({"tigris": army(0, "capital", "monument", "fort"), "persia": garrison(1)})
+    root = ET.fromstring(RULES.draw_board(state, None))
+    pieces = {g.get("data-place"): g for g in root.iter(f"{SVG}g") if g.get("class") == "pieces"}
+    assert pieces["tigris"].get("data-kind") == "army"
+    assert pieces["tigris"].get("data-owner") == "0"
+    assert pieces["tigris"].get("data-buildings") == "capital fort monument"
+    assert pieces["persia"].get("data-kind") == "garrison"
+    legend = [g.get("data-kind") for g in root.iter(f"{SVG}g") if g.get("class") == "legend-item"]
+    assert legend == list(PIECE_KINDS)
+    shapes = {
+        kind: ET.tostring(next(iter(board_shape(kind))), encoding="unicode").split(" fill=")[0]
+        for kind in PIECE_KINDS
+    }
+    assert len(set(shapes.values())) == len(PIECE_KINDS), "every kind has its own shape"
+    lands = [g for g in root.iter(f"{SVG}g") if g.get("class") == "land"]
+    assert {g.get("data-land") for g in lands} == set(BOARD.lands)
+    assert all(g.find(f"{SVG}title") is not None for g in lands)
+    names = " ".join(p.get("name", "") for p in RULES.view(state, None)["players"])
+    assert all(name in ET.tostring(root, encoding="unicode") for name in names.split())
+
+
+def board_shape(kind: str):
+    root = ET.fromstring(board_svg(BOARD, {"tigris": [PieceMark(kind, "#123456", kind)]}))
+    (group,) = [g for g in root.iter(f"{SVG}g") if g.get("class") == f"piece {kind}"]
+    return [child for child in group if child.tag != f"{SVG}title"]
+
+
+def test_regions_keep_a_channel_between_places_that_do_not_border():
+    sites = [Site("a", 10, 10, 20), Site("b", 30, 10, 20), Site("c", 10, 30, 20)]
+    made = regions(sites, 100, 100, joined=[frozenset(("a", "b"))], gap=2)
+    edge_ab = made["a"].borders()["b"][0]
+    assert all(abs(p[0] - 20) < 1e-9 for p in edge_ab), "a and b meet on their bisector"
+    edge_ac = made["a"].borders()["c"][0]
+    assert all(abs(p[1] - 18) < 1e-9 for p in edge_ac), "a keeps 2 from the bisector with c"
+    assert RIM in made["a"].borders()
+
+
+@pytest.mark.parametrize("count", [1, 5])
+def test_labels_take_the_first_free_spot(count):
+    labels = [
+        Label(f"l{i}", 10, 4, ((0, 0), (0, 5), (20, 0), (12.0 * i, 50))) for i in range(count)
+    ]
+    placed = place_labels(labels, [Box(0, 0, 5, 6)], 100, 100)
+    assert placed["l0"] == Box(20, 0, 10, 4)
+    assert all(placed[f"l{i}"] == Box(12.0 * i, 50, 10, 4) for i in range(1, count))
+
+
+def test_a_label_with_no_free_spot_takes_the_one_overlapping_least():
+    labels = [Label("a", 10, 10, ((0, 0),)), Label("b", 10, 10, ((1, 1), (8, 8), (200, 0)))]
+    placed = place_labels(labels, [], 100, 100)
+    assert placed["b"] == Box(8, 8, 10, 10), "(200, 0) is off the canvas; (8, 8) overlaps least"
