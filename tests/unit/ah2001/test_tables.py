@@ -129,3 +129,14 @@ def test_a_border_listed_one_way_only_is_refused(tmp_path) -> None:
         land["neighbours"].append("albion")
 
     assert "albion does not list it back" in broken(tmp_path, "board.yaml", one_way)
+
+
+def test_every_rule_the_engine_cites_is_in_the_catalogue() -> None:
+    root = DATA_ROOT.parent / "domain" / "hotw" / "editions" / "ah2001"
+    cited = set()
+    for path in root.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        cited |= set(re.findall(r'rule\("([a-z0-9.\-]+)"\)', text))
+        cited |= {f"{key}" for key in re.findall(r'"((?:combat|events|expand)\.[a-z\-]+)"', text)}
+    assert len(cited) > 30
+    assert sorted(f"ah2001.{key}" for key in cited if f"ah2001.{key}" not in CATALOGUE) == []

@@ -1,0 +1,230 @@
+"""The Avalon Hill 2001 rules played through the kernel: Empire cards kept or passed, an
+Empire's turn from its start land, combat as the rulebook's examples roll it, monuments, scoring
+and the end of the game."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+from domain.core.chance import Chance
+from domain.core.kernel import Game, decide, fold, replay
+from domain.core.messages import Command, Event
+from domain.core.ruleset import Setup
+from domain.hotw.editions.ah2001 import events as ev
+from domain.hotw.editions.ah2001.model import Ah2001State, Cell, Stage, Turn
+from domain.hotw.strategy import ScriptedFaces
+from service.rulesets import ruleset
+
+RULES: Any = ruleset("hotw-ah2001")
+SETUP = Setup("hotw-ah2001", ("a", "b", "c"), {}, "")
+
+
+def act(
+    state: Ah2001State, command: Command, dice: Iterable[int] = ()
+) -> tuple[list[Event], Ah2001State]:
+    seat = min(RULES.awaited_seats(state))
+    events = decide(RULES, Game(SETUP, 1, 0, state), seat, command, Chance(ScriptedFaces(dice), 0))
+    for event in events:
+        state = RULES.evolve(state, event)
+    return events, state
+
+
+def playing(empire: str, epoch: int, lands: dict[str, Cell], pool: int = 5) -> Ah2001State:
+    """Seat 0 expanding `empire` from its armies in `lands` (those of seat 0 with this epoch's
+    figure; older figures of seat 0 are past Empires')."""
+    state = RULES.initial_state(SETUP)
+    held = tuple(land for land, c in lands.items() if c.owner == 0 and c.figure == epoch)
+    turn = Turn(0, empire, pool=pool, lands=held)
+    return replace(state, epoch=epoch, stage=Stage.TURNS, lands=lands, turn=turn)
+
+
+def of(events: list[Event], kind: type) -> list[Any]:
+    return [e for e in events if isinstance(e, kind)]
+
+
+def test_the_romans_lose_attack_again_tie_and_walk_into_the_empty_land() -> None:
+    """ah2001.example.romans-repeated-attack, through place_army."""
+    state = playing(
+        "romans", 3, {"southern-apennines": Cell(0, 3), "northern-apennines": Cell(1, 2)}
+    )
+    attack = Command.of("place_army", land="northern-apennines", via="land")
+    events, state = act(state, attack, dice=[1, 3, 4])
+    (lost,) = of(events, ev.BattleFought)
+    assert (lost.attack_dice, lost.defence_dice, lost.result) == ((1, 3), (4,), "attacker_lost")
+    events, state = act(state, attack, dice=[5, 5, 5])
+    (tie,) = of(events, ev.BattleFought)
+    assert (tie.result, tie.rule) == ("both_lost", "ah2001.combat.tie")
+    assert state.land("northern-apennines").owner is None
+    events, state = act(state, attack)
+    assert of(events, ev.ArmyPlaced) and not of(events, ev.BattleFought)
+    assert state.land("northern-apennines").owner == 0
+    assert state.turn is not None and state.turn.pool == 2
+
+
+def test_the_british_land_in_chekiang_from_the_sea_against_three_dice() -> None:
+    """ah2001.example.british-sea-attack: from Albion over the fleets, then inland freely."""
+    state = playing("britain", 7, {"albion": Cell(0, 7), "chekiang": Cell(1, 6)})
+    state = replace(
+        state,
+        turn=replace(
+            state.turn,
+            fleets=("atlantic-ocean", "indian-ocean", "west-pacific-ocean", "south-china-sea"),
+        ),
+    )
+    landing = Command.of("place_army", land="chekiang", via="sea")
+    assert landing in RULES.legal_actions(state, 0)
+    events, state = act(state, landing, dice=[2, 4, 1, 1, 5])
+    (first,) = of(events, ev.BattleFought)
+    assert (len(first.defence_dice), first.result) == (3, "attacker_lost")
+    assert "ah2001.combat.from-sea" in first.cites
+    events, state = act(state, landing, dice=[6, 1, 2, 2, 4])
+    assert of(events, ev.BattleFought)[0].result == "defender_lost"
+    inland = {
+        c.arg("land")
+        for c in RULES.legal_actions(state, 0)
+        if c.type == "place_army" and c.arg("via") == "land"
+    }
+    assert {"si-kyang", "yangtze-kiang", "great-plain-of-china"} <= inland
+
+
+def test_the_mongols_take_wei_river_losing_once_to_the_fort_and_the_capital_becomes_a_city() -> (
+    None
+):
+    """ah2001.example.mongols-great-wall (without the Leader card, not yet playable, the
+    Mongols roll two dice: the example's rolls keep their highest)."""
+    state = playing(
+        "mongols",
+        5,
+        {"mongolia": Cell(0, 5), "wei-river": Cell(1, 3, frozenset({"capital", "fort"}))},
+    )
+    attack = Command.of("place_army", land="wei-river", via="land")
+    events, state = act(state, attack, dice=[4, 6, 1, 6])
+    (first,) = of(events, ev.BattleFought)
+    assert (first.attack, first.defence, first.result) == (6, 7, "attacker_lost")
+    assert "ah2001.combat.difficult-terrain" in first.cites  # over the Great Wall: two dice
+    events, state = act(state, attack, dice=[4, 5, 3, 4])
+    assert of(events, ev.BattleFought)[0].result == "fort_and_attacker_lost"
+    assert state.land("wei-river").buildings == {"capital"}
+    events, state = act(state, attack, dice=[2, 6, 2, 5])
+    assert of(events, ev.BattleFought)[0].result == "defender_lost"
+    (sack,) = of(events, ev.LandSacked)
+    assert sack.rule == "ah2001.combat.sack"
+    assert state.land("wei-river") == Cell(0, 5, frozenset({"city"}))
+
+
+def test_a_fort_falls_first_and_the_same_army_fights_on() -> None:
+    state = playing(
+        "romans",
+        3,
+        {"southern-apennines": Cell(0, 3), "northern-apennines": Cell(1, 2, frozenset({"fort"}))},
+    )
+    events, state = act(
+        state,
+        Command.of("place_army", land="northern-apennines", via="land"),
+        dice=[6, 1, 3, 6, 1, 2],
+    )
+    rounds = of(events, ev.BattleFought)
+    assert [r.result for r in rounds] == ["fort_lost", "defender_lost"]
+    assert [r.first_round for r in rounds] == [True, False]
+    assert state.turn is not None and state.turn.pool == 4  # one army did it
+
+
+def test_an_army_of_the_players_own_colour_is_replaced_without_combat() -> None:
+    state = playing(
+        "romans", 3, {"southern-apennines": Cell(0, 3), "northern-apennines": Cell(0, 1)}
+    )
+    events, state = act(state, Command.of("place_army", land="northern-apennines", via="land"))
+    (placed,) = of(events, ev.ArmyPlaced)
+    assert placed.replaced and placed.rule == "ah2001.expand.own-colour"
+    assert state.land("northern-apennines") == Cell(0, 3)
+
+
+def test_barren_lands_are_never_entered() -> None:
+    state = playing("egypt", 1, {"libya": Cell(0, 1)})
+    lands = {c.arg("land") for c in RULES.legal_actions(state, 0) if c.type == "place_army"}
+    assert "libya" not in lands and "sahara" not in lands and "shatts-plateau" in lands
+
+
+def test_ending_expansion_builds_monuments_in_the_capital_then_scores_the_turn() -> None:
+    """ah2001.monuments.count and .placement, then ah2001.scoring.when."""
+    lands = {
+        "upper-indus": Cell(0, 2, frozenset({"capital"})),
+        "hindu-kush": Cell(0, 2),
+        "western-deccan": Cell(0, 2),
+    }
+    state = playing("vedic-city-states", 2, lands)
+    events, state = act(state, Command.of("end_expansion"))
+    assert of(events, ev.ExpansionEnded)[0].monuments == 1
+    (built,) = of(events, ev.MonumentBuilt)
+    assert built.land == "upper-indus"
+    (scored,) = of(events, ev.TurnScored)
+    assert scored.points == {
+        "india": 6,
+        "buildings": 3,
+    }  # control of India (2 x 3), capital 2, monument 1
+    assert state.players[0].points == 9
+
+
+def play_whole_game(seed: int, options: dict[str, Any]) -> Game[Ah2001State]:
+    from domain.core.kernel import creation_events
+    from domain.core.messages import SYSTEM, Recorded
+    from service.chance import HmacSource, commitment
+
+    secret = f"ah-{seed}".encode().ljust(32, b".")
+    chance = Chance(HmacSource(secret), 0)
+    log = [
+        Recorded(n, e, SYSTEM)
+        for n, e in enumerate(
+            creation_events(RULES, ("a", "b", "c", "d"), options, commitment(secret), chance), 1
+        )
+    ]
+    game = replay(RULES, log)
+    rng = random.Random(seed)
+    while not RULES.is_over(game.state):
+        seat = min(RULES.awaited_seats(game.state))
+        command = rng.choice(list(RULES.legal_actions(game.state, seat)))
+        for event in decide(RULES, game, seat, command, Chance(HmacSource(secret), game.draws)):
+            log.append(Recorded(game.version + 1, event, seat))
+            game = fold(RULES, game, log[-1])
+    assert replay(RULES, log).state == game.state
+    return game
+
+
+def test_a_whole_game_runs_seven_epochs_and_ranks_every_player() -> None:
+    game = play_whole_game(1, {})
+    state = game.state
+    assert state.epoch == 7 and state.stage is Stage.OVER
+    assert all(len(p.empires) >= 6 for p in state.players)  # seven epochs, at most one skipped
+    result = RULES.result(state)
+    assert sorted(row["seat"] for row in result["ranking"]) == [0, 1, 2, 3]
+    scores = result["scores"]
+    assert all(scores[w] == max(scores) for w in result["details"]["winners"])
+    assert sum(len(p.pre_eminence) for p in state.players) <= 7
+
+
+def test_without_pre_eminence_no_marker_is_taken() -> None:
+    state = play_whole_game(2, {"no_pre_eminence": True}).state
+    assert all(p.pre_eminence == () for p in state.players)
+
+
+def test_each_player_draws_once_and_the_last_card_goes_without_a_choice() -> None:
+    state = RULES.initial_state(SETUP)
+    events = RULES.set_up(state, Chance(ScriptedFaces([6, 6, 1, 1, 2, 2]), 0))
+    for event in events:
+        state = RULES.evolve(state, event)
+    assert state.drawing is not None and state.drawing.order == (0, 1, 2)
+    (drawn,) = of(events, ev.EmpireCardDrawn)
+    assert drawn.seat == 0 and drawn.visibility.seats == frozenset({0})
+    actions = RULES.legal_actions(state, 0)
+    assert Command.of("keep_empire") in actions and Command.of("pass_empire", to=1) in actions
+    events, state = act(state, Command.of("pass_empire", to=1))
+    assert RULES.awaited_seats(state) == {1}
+    assert Command.of("keep_empire") not in RULES.legal_actions(state, 1)  # seat 1 holds a card
+    events, state = act(state, Command.of("pass_empire", to=2))
+    assert state.stage is Stage.TURNS and len(state.holders) == 3
+    learned = of(events, ev.EmpireCardLearned)
+    assert {e.seat for e in learned} == {0, 1, 2}
+    assert of(events, ev.EmpireCardGiven)[-1].rule == "ah2001.empires.last-drawer"
