@@ -394,6 +394,14 @@ def test_a_thousand_stateful_requests_that_follow_the_links_get_no_5xx_and_match
                 known[created["game_id"]] = created
                 world["secrets"].extend([created["admin_token"], *created["seat_tokens"]])
 
+            reissued = case.path == "/games/{game_id}/seats/{seat}/token"
+            if case.method == "POST" and reissued and response.status_code in (200, 201):
+                answer = json.loads(response.text)  # the old seat token is revoked: use the new
+                game = known.get(answer["game_id"])
+                if game is not None:
+                    game["seat_tokens"][answer["seat"]] = answer["seat_token"]
+                world["secrets"].append(answer["seat_token"])
+
         def validate_response(self, response: Any, case: Any, **kwargs: Any) -> None:
             checked(case, response, world, problems)
 

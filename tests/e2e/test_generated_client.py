@@ -138,7 +138,7 @@ def test_the_generated_client_plays_a_whole_four_player_game_by_posting_legal_ac
     assert len(result.scores) == len(PLAYERS)
     assert sorted(standing.seat for standing in result.ranking) == [0, 1, 2, 3]
     # the commands came back as the typed models of their command types
-    assert played["PlaceArmyCommand"] > 0 and played["ChooseEmpireCardCommand"] > 0
+    assert played["PlaceArmyCommandHotw2024"] > 0 and played["ChooseEmpireCardCommand"] > 0
     assert statuses["finished"] == 1
     # and the events as typed envelopes: the worker closed the epochs
     actors: set[str] = set()
