@@ -37,7 +37,7 @@ def playing(empire: str, epoch: int, lands: dict[str, Cell], pool: int = 5) -> A
     figure; older figures of seat 0 are past Empires')."""
     state = RULES.initial_state(SETUP)
     held = tuple(land for land, c in lands.items() if c.owner == 0 and c.figure == epoch)
-    turn = Turn(0, empire, pool=pool, lands=held)
+    turn = Turn(0, empire, pool=pool, lands=held, expanding=True)
     return replace(state, epoch=epoch, stage=Stage.TURNS, lands=lands, turn=turn)
 
 
@@ -228,3 +228,94 @@ def test_each_player_draws_once_and_the_last_card_goes_without_a_choice() -> Non
     learned = of(events, ev.EmpireCardLearned)
     assert {e.seat for e in learned} == {0, 1, 2}
     assert of(events, ev.EmpireCardGiven)[-1].rule == "ah2001.empires.last-drawer"
+
+
+def before_expansion(empire: str, epoch: int, hand: tuple[str, ...], **turn: Any) -> Ah2001State:
+    """Seat 0's turn has begun: its cards may be played before the first army."""
+    state = RULES.initial_state(SETUP)
+    spec = RULES.tables.empires_by_epoch[epoch]
+    (found,) = [e for e in spec if e.id == empire]
+    players = (replace(state.players[0], hand=hand), *state.players[1:])
+    begun = Turn(0, empire, pool=found.strength, capital=found.capital, **turn)
+    return replace(state, epoch=epoch, stage=Stage.TURNS, turn=begun, players=players)
+
+
+def test_two_cards_at_most_never_two_of_the_same_and_none_after_the_first_army() -> None:
+    """ah2001.events.two-per-turn and .before-first-army."""
+    state = before_expansion("romans", 3, ("leader", "leader", "weaponry", "siegecraft"))
+    plays = {c.arg("card") for c in RULES.legal_actions(state, 0) if c.type == "play_event"}
+    assert plays == {"leader", "weaponry", "siegecraft"}
+    events, state = act(state, Command.of("play_event", card="leader"))
+    (played,) = of(events, ev.EventCardPlayed)
+    assert played.rule == "ah2001.events.leader" and played.visibility.seats is None
+    plays = {c.arg("card") for c in RULES.legal_actions(state, 0) if c.type == "play_event"}
+    assert plays == {"weaponry", "siegecraft"}  # never a second Leader
+    _, state = act(state, Command.of("play_event", card="weaponry"))
+    assert not [c for c in RULES.legal_actions(state, 0) if c.type == "play_event"]
+    events, state = act(state, Command.of("begin_expansion"))
+    assert of(events, ev.ArmyPlaced)[0].land == "southern-apennines"
+    assert not [c for c in RULES.legal_actions(state, 0) if c.type == "play_event"]
+    assert state.players[0].hand == ("leader", "siegecraft")
+
+
+def test_a_leader_rolls_three_dice_until_triples_and_weaponry_adds_one() -> None:
+    state = before_expansion("romans", 3, ("leader", "weaponry"))
+    _, state = act(state, Command.of("play_event", card="leader"))
+    _, state = act(state, Command.of("play_event", card="weaponry"))
+    _, state = act(state, Command.of("begin_expansion"))
+    state = replace(state, lands={**state.lands, "northern-apennines": Cell(1, 2)})
+    attack = Command.of("place_army", land="northern-apennines", via="land")
+    events, state = act(state, attack, dice=[4, 4, 4, 5])
+    (battle,) = of(events, ev.BattleFought)
+    assert battle.attack_dice == (4, 4, 4) and battle.attack == 5  # Weaponry's +1
+    assert battle.leader_killed and battle.result == "both_lost"
+    assert state.turn is not None and not state.turn.leader
+    events, _ = act(state, attack)  # the land was emptied by the tie: no combat
+    assert not of(events, ev.BattleFought)
+
+
+def test_coins_return_a_lost_army_or_buy_a_fort() -> None:
+    """ah2001.events.coins.save-army and .buy-fort (Population Explosion: two coins)."""
+    state = before_expansion("romans", 3, ("population-explosion",))
+    events, state = act(state, Command.of("play_event", card="population-explosion"))
+    assert of(events, ev.EventCardPlayed)[0].coins == 2
+    _, state = act(state, Command.of("begin_expansion"))
+    state = replace(state, lands={**state.lands, "northern-apennines": Cell(1, 2)})
+    pool = state.turn.pool
+    _, state = act(
+        state, Command.of("place_army", land="northern-apennines", via="land"), dice=[1, 1, 6]
+    )
+    assert state.turn.pool == pool - 1 and state.turn.lost == 1
+    _, state = act(state, Command.of("recover_army"))
+    assert (state.turn.pool, state.turn.coins, state.turn.lost) == (pool, 1, 0)
+    _, state = act(state, Command.of("buy_fort"))
+    _, state = act(state, Command.of("build_fort", land="southern-apennines"))
+    assert "fort" in state.land("southern-apennines").buildings and state.turn.pool == pool
+
+
+def test_a_kingdom_places_its_army_and_a_city_destroying_what_was_there() -> None:
+    state = before_expansion("sumeria", 1, ("kingdom-cannanites",))
+    state = replace(state, lands={"palestine": Cell(1, 1, frozenset({"fort"}))})
+    events, state = act(state, Command.of("play_event", card="kingdom-cannanites"))
+    (kingdom,) = of(events, ev.KingdomPlaced)
+    assert (kingdom.land, kingdom.figure) == ("palestine", 7)
+    assert state.land("palestine") == Cell(0, 7, frozenset({"city"}))
+
+
+def test_engineering_gives_an_empire_with_a_capital_two_forts() -> None:
+    state = before_expansion("romans", 3, ("engineering",))
+    events, state = act(state, Command.of("play_event", card="engineering"))
+    assert of(events, ev.EventCardPlayed)[0].forts == 2 and state.turn.free_forts == 2
+    celts = before_expansion("celts", 3, ("engineering",))
+    events, _ = act(celts, Command.of("play_event", card="engineering"))
+    assert of(events, ev.EventCardPlayed)[0].forts == 0  # no capital, no forts
+
+
+def test_reallocation_turns_fleets_into_coins_before_expansion() -> None:
+    state = before_expansion(
+        "romans", 3, ("reallocation",), fleets=("eastern-mediterranean", "western-mediterranean")
+    )
+    _, state = act(state, Command.of("play_event", card="reallocation"))
+    events, state = act(state, Command.of("reallocate_fleet", water="eastern-mediterranean"))
+    assert of(events, ev.FleetReallocated)
+    assert state.turn.fleets == ("western-mediterranean",) and state.turn.coins == 1

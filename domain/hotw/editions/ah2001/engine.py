@@ -31,6 +31,22 @@ from domain.hotw.editions.ah2001.scoring import turn_score
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, EmpireStats
 
 NO_PRE_EMINENCE = "no_pre_eminence"
+PLAYABLE_KINDS = frozenset(
+    {
+        "leader",
+        "weaponry",
+        "reallocation",
+        "siegecraft",
+        "elite-troops",
+        "naval-power",
+        "engineering",
+        "expert-troops",
+        "coins",
+        "jihad",
+        "kingdom",
+    }
+)
+"""The Event cards Chronicle plays so far (the others stay in hand: see the issue's note)."""
 NOBODY = private_to()
 
 
@@ -276,15 +292,41 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             for land in monument_sites(self.tables, state):
                 yield Command.of("build_monument", land=land)
             return
+        if not turn.expanding:
+            yield from self.card_actions(state, seat)
+            return
         if turn.pool > 0:
             for land, via in targets(self.tables, state):
                 yield Command.of("place_army", land=land, via=via.value)
-            if state.supply.get("forts", 0) > 0:
-                for land in turn.lands:
-                    cell = state.land(land)
-                    if cell.owner == seat and "fort" not in cell.buildings:
-                        yield Command.of("build_fort", land=land)
+        if (turn.pool > 0 or turn.free_forts > 0) and state.supply.get("forts", 0) > 0:
+            for land in turn.lands:
+                cell = state.land(land)
+                if cell.owner == seat and "fort" not in cell.buildings:
+                    yield Command.of("build_fort", land=land)
+        if turn.coins > 0 and turn.lost > 0:
+            yield Command.of("recover_army")
+        if turn.coins > 0 and state.supply.get("forts", 0) > turn.free_forts:
+            yield Command.of("buy_fort")
         yield Command.of("end_expansion")
+
+    def card_actions(self, state: Ah2001State, seat: int) -> Iterator[Command]:
+        """ah2001.events.two-per-turn: before the first army, up to two cards playable in this
+        epoch, never two of the same; Reallocation's fleets to coins; then the expansion."""
+        turn = state.turn
+        assert turn is not None
+        if len(turn.played) < 2:
+            for card_id in sorted(set(state.players[seat].hand) - set(turn.played)):
+                card = self.card(card_id)
+                if card.kind in PLAYABLE_KINDS and card.playable_in(state.epoch):
+                    yield Command.of("play_event", card=card_id)
+        if turn.reallocating:
+            for water in turn.fleets:
+                yield Command.of("reallocate_fleet", water=water)
+        yield Command.of("begin_expansion")
+
+    def card(self, card_id: str) -> Any:
+        (found,) = [c for c in self.tables.events if c.id == card_id]
+        return found
 
     def is_legal(self, state: Ah2001State, seat: int, command: Command) -> bool:
         return command in self.listed(state, seat)
@@ -372,7 +414,6 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
     def battle(self, ctx: Ctx, seat: int, land: str, via: Via) -> None:
         """ah2001.combat.*: rounds until one side's army is gone (a fort falls first)."""
         tables = self.tables
-        edge = Edge()
         way = approach(tables, ctx.state, land, via)
         terrain = frozenset({tables.board.lands[land].terrain})
         first = True
@@ -380,6 +421,7 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             cell = ctx.state.land(land)
             defender = cell.owner
             assert defender is not None
+            edge = self.edge(ctx.state)
             attacking, attack_rule = attack_dice(edge)
             defending, defence_rule = defence_dice(terrain, way, edge)
             attack = ctx.chance.dice(attacking)
@@ -408,6 +450,7 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                     defence=fought.defence,
                     result=fought.result.value,
                     first_round=first,
+                    leader_killed=fought.leader_killed,
                     draws=ctx.chance.take_draws(),
                 )
             )
@@ -423,6 +466,71 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                         )
                     )
             return
+
+    def do_play_event(self, ctx: Ctx, seat: int, command: Command) -> None:
+        card = self.card(str(command.arg("card")))
+        turn = ctx.state.turn
+        assert turn is not None
+        spec = empire(self.tables, turn.empire)
+        coins = int(card.effect.get("coins", 0))
+        if card.id == "civil-service":
+            coins += (1 if spec.capital else 0) + (1 if spec.navigation else 0)
+        forts = int(card.effect.get("forts", 0)) if spec.capital else 0
+        ctx.emit(
+            ev.EventCardPlayed(
+                rule=rule(f"events.{card.id if card.kind == 'coins' else card.kind}"),
+                cites=(rule("events.two-per-turn"), rule("events.epochs")),
+                seat=seat,
+                card=card.id,
+                coins=coins,
+                forts=forts,
+            )
+        )
+        if card.kind == "kingdom":
+            ctx.emit(
+                ev.KingdomPlaced(
+                    rule=rule("events.kingdom"),
+                    cites=(rule("events.far-epoch"),),
+                    seat=seat,
+                    land=str(card.effect["land"]),
+                    figure=int(card.effect["figures_epoch"]),
+                )
+            )
+
+    def do_reallocate_fleet(self, ctx: Ctx, seat: int, command: Command) -> None:
+        ctx.emit(
+            ev.FleetReallocated(
+                rule=rule("events.reallocation"), seat=seat, water=str(command.arg("water"))
+            )
+        )
+
+    def do_begin_expansion(self, ctx: Ctx, seat: int, command: Command) -> None:
+        ctx.emit(ev.ExpansionBegan(rule=rule("events.before-first-army"), seat=seat))
+        turn = ctx.state.turn
+        assert turn is not None
+        if turn.pool > 0:
+            self.place_start(ctx, seat, empire(self.tables, turn.empire))
+
+    def do_recover_army(self, ctx: Ctx, seat: int, command: Command) -> None:
+        ctx.emit(ev.CoinSpent(rule=rule("events.coins.save-army"), seat=seat, for_fort=False))
+
+    def do_buy_fort(self, ctx: Ctx, seat: int, command: Command) -> None:
+        ctx.emit(ev.CoinSpent(rule=rule("events.coins.buy-fort"), seat=seat, for_fort=True))
+
+    @staticmethod
+    def edge(state: Ah2001State) -> Edge:
+        """What the cards played this turn give the Active Empire in combat."""
+        turn = state.turn
+        assert turn is not None
+        return Edge(
+            leader=turn.leader,
+            weaponry=turn.weaponry,
+            siegecraft=turn.siegecraft,
+            elite_troops=turn.elite_troops,
+            jihad_losses=turn.jihad_losses,
+            naval_power=turn.naval_power,
+            expert=turn.expert,
+        )
 
     def do_build_fort(self, ctx: Ctx, seat: int, command: Command) -> None:
         ctx.emit(ev.FortBuilt(rule=rule("forts.build"), seat=seat, land=str(command.arg("land"))))
@@ -472,7 +580,7 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         turn = state.turn
         if turn is None:
             return self.call_next(ctx)
-        if turn.pool <= 0:
+        if turn.expanding and list(self.listed(state, turn.seat)) == [Command.of("end_expansion")]:
             self.end_expansion(ctx)
             return True
         return False
@@ -556,8 +664,12 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 fleets=fleets,
             )
         )
-        if armies <= 0:
-            return
+
+    def place_start(self, ctx: Ctx, seat: int, spec: EmpireStats) -> None:
+        """ah2001.turn.start-land: the capital and first army; an army and fort there go."""
+        state = ctx.state
+        assert state.turn is not None
+        capital = state.turn.capital
         cell = ctx.state.land(spec.start_land)
         if cell.owner is not None or cell.buildings & {"fort", "city", "capital"}:
             ctx.emit(
@@ -676,6 +788,8 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
 
     def command_schemas(self) -> tuple[CommandSpec, ...]:
         lands = tuple(sorted(self.tables.board.lands))
+        waters = tuple(sorted(self.tables.board.waters))
+        cards = tuple(sorted(c.id for c in self.tables.events))
         return (
             CommandSpec(
                 "build_fort",
@@ -688,6 +802,21 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 (ArgSpec("land", str, "A land id.", allowed=lands),),
             ),
             CommandSpec("end_expansion", "Stop expanding."),
+            CommandSpec("begin_expansion", "Play no more Event cards: place the first army."),
+            CommandSpec(
+                "play_event",
+                "Play an Event card from the hand before the first army.",
+                (ArgSpec("card", str, "An Event card id.", allowed=cards),),
+            ),
+            CommandSpec(
+                "reallocate_fleet",
+                "Reallocation: turn a fleet into a coin.",
+                (ArgSpec("water", str, "A sea or ocean id.", allowed=waters),),
+            ),
+            CommandSpec(
+                "recover_army", "Spend a coin: an army lost in combat returns to the pool."
+            ),
+            CommandSpec("buy_fort", "Spend a coin on a fort for the pool."),
             CommandSpec("keep_empire", "Keep the Empire card drawn."),
             CommandSpec(
                 "pass_empire",

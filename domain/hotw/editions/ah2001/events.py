@@ -184,6 +184,122 @@ def _handed_out(t: Ah2001Tables, s: Ah2001State, e: EmpireCardsHandedOut) -> Ah2
     return evolved(s, holders=dict(s.drawing.holders), drawing=None, stage=Stage.TURNS)
 
 
+# --- Event cards and coins (Chapter IV) ----------------------------------------------------
+
+
+EDGE_CARDS = {
+    "leader": "leader",
+    "weaponry": "weaponry",
+    "siegecraft": "siegecraft",
+    "elite-troops": "elite_troops",
+    "naval-power": "naval_power",
+}
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EventCardPlayed(Ah2001Event):
+    """A card from the hand, before the first army: what it gives the Active Empire."""
+
+    REVEALS_HIDDEN = True
+
+    seat: int
+    card: str
+    coins: int = 0
+    forts: int = 0
+
+
+@handles(EventCardPlayed)
+def _card_played(t: Ah2001Tables, s: Ah2001State, e: EventCardPlayed) -> Ah2001State:
+    turn = s.turn
+    assert turn is not None
+    player = s.players[e.seat]
+    hand = list(player.hand)
+    hand.remove(e.card)
+    s = with_player(s, e.seat, hand=tuple(hand), played_cards=(*player.played_cards, e.card))
+    (card,) = [c for c in t.events if c.id == e.card]
+    changes: dict[str, Any] = {
+        "played": (*turn.played, e.card),
+        "coins": turn.coins + e.coins,
+        "free_forts": turn.free_forts + e.forts,
+    }
+    if card.kind in EDGE_CARDS:
+        changes[EDGE_CARDS[card.kind]] = True
+    if card.kind == "expert-troops":
+        changes["expert"] = turn.expert | {str(card.effect["terrain"])}
+    if card.kind == "jihad":
+        changes["jihad_losses"] = 0
+    if card.kind == "reallocation":
+        changes["reallocating"] = True
+    return with_turn(s, **changes)
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class KingdomPlaced(Ah2001Event):
+    """A Kingdom's army (a far epoch's figure) and a city; any army and fort there go."""
+
+    seat: int
+    land: str
+    figure: int
+
+
+@handles(KingdomPlaced)
+def _kingdom(t: Ah2001Tables, s: Ah2001State, e: KingdomPlaced) -> Ah2001State:
+    cell = s.land(e.land)
+    fort = "fort" in cell.buildings
+    city = "city" not in cell.buildings and "capital" not in cell.buildings
+    buildings = (cell.buildings - {"fort"}) | ({"city"} if city else set())
+    s = with_supply(s, forts=1 if fort else 0, capitals_and_cities=-1 if city else 0)
+    return with_cell(s, e.land, Cell(e.seat, e.figure, frozenset(buildings)))
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FleetReallocated(Ah2001Event):
+    """Reallocation: a fleet taken off and turned into a coin."""
+
+    seat: int
+    water: str
+
+
+@handles(FleetReallocated)
+def _reallocated(t: Ah2001Tables, s: Ah2001State, e: FleetReallocated) -> Ah2001State:
+    turn = s.turn
+    assert turn is not None
+    fleets = tuple(w for w in turn.fleets if w != e.water)
+    return with_turn(s, fleets=fleets, coins=turn.coins + 1)
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ExpansionBegan(Ah2001Event):
+    seat: int
+
+
+@handles(ExpansionBegan)
+def _expansion_began(t: Ah2001Tables, s: Ah2001State, e: ExpansionBegan) -> Ah2001State:
+    return with_turn(s, expanding=True, reallocating=False)
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CoinSpent(Ah2001Event):
+    """A coin returns a lost army to the pool (`for_fort` false) or buys a fort for the pool."""
+
+    seat: int
+    for_fort: bool
+
+
+@handles(CoinSpent)
+def _coin(t: Ah2001Tables, s: Ah2001State, e: CoinSpent) -> Ah2001State:
+    turn = s.turn
+    assert turn is not None
+    if e.for_fort:
+        return with_turn(s, coins=turn.coins - 1, free_forts=turn.free_forts + 1)
+    return with_turn(s, coins=turn.coins - 1, lost=turn.lost - 1, pool=turn.pool + 1)
+
+
 # --- calling Empires and their turns -------------------------------------------------------
 
 
@@ -282,6 +398,10 @@ class BattleFought(Ah2001Event):
     defence: int
     result: str
     first_round: bool = True
+    leader_killed: bool = False
+
+
+ATTACKER_LOSSES = ("attacker_lost", "both_lost", "fort_and_attacker_lost")
 
 
 @handles(BattleFought)
@@ -291,6 +411,16 @@ def _battle(t: Ah2001Tables, s: Ah2001State, e: BattleFought) -> Ah2001State:
     cell = s.land(e.land)
     if e.first_round:
         s = with_turn(s, pool=turn.pool - 1)
+    if e.leader_killed:
+        s = with_turn(s, leader=False)
+    if e.result in ATTACKER_LOSSES:
+        jihad = turn.jihad_losses
+        s = with_turn(
+            s,
+            lost=turn.lost + 1,
+            elite_troops=False,
+            jihad_losses=None if jihad is None else jihad + 1,
+        )
     if e.result in ("fort_lost", "fort_and_attacker_lost", "fort_and_defender_lost"):
         s = with_supply(s, forts=1)
         cell = evolved(cell, buildings=cell.buildings - {"fort"})
@@ -328,8 +458,11 @@ class FortBuilt(Ah2001Event):
 def _fort(t: Ah2001Tables, s: Ah2001State, e: FortBuilt) -> Ah2001State:
     cell = s.land(e.land)
     s = with_cell(s, e.land, evolved(cell, buildings=cell.buildings | {"fort"}))
-    assert s.turn is not None
-    return with_supply(with_turn(s, pool=s.turn.pool - 1), forts=-1)
+    turn = s.turn
+    assert turn is not None
+    if turn.free_forts > 0:
+        return with_supply(with_turn(s, free_forts=turn.free_forts - 1), forts=-1)
+    return with_supply(with_turn(s, pool=turn.pool - 1), forts=-1)
 
 
 @event

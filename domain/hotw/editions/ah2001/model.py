@@ -76,6 +76,23 @@ class Turn:
     lands: tuple[str, ...] = ()
     """Lands holding this Empire's armies (expansion starts from any of them)."""
     monuments_due: int = 0
+    expanding: bool = False
+    """False while Event cards may still be played (before the first army)."""
+    played: tuple[str, ...] = ()
+    """Event cards played this turn (two at most, never two of the same card)."""
+    coins: int = 0
+    free_forts: int = 0
+    """Forts in the army pool (Engineering), placed like any fort."""
+    lost: int = 0
+    """Armies lost in combat this turn that a coin may still return to the pool."""
+    leader: bool = False
+    weaponry: bool = False
+    siegecraft: bool = False
+    elite_troops: bool = False
+    naval_power: bool = False
+    expert: frozenset[str] = frozenset()
+    jihad_losses: int | None = None
+    reallocating: bool = False
 
 
 @dataclass(frozen=True)
