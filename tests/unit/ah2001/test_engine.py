@@ -319,3 +319,75 @@ def test_reallocation_turns_fleets_into_coins_before_expansion() -> None:
     events, state = act(state, Command.of("reallocate_fleet", water="eastern-mediterranean"))
     assert of(events, ev.FleetReallocated)
     assert state.turn.fleets == ("western-mediterranean",) and state.turn.coins == 1
+
+
+def test_disaster_destroys_up_to_two_monuments_with_their_cities_and_forts() -> None:
+    state = before_expansion("romans", 3, ("disaster",))
+    lands = {
+        "nile-delta": Cell(1, 1, frozenset({"monument", "capital", "fort"})),
+        "crete": Cell(2, 1, frozenset({"monument", "city"})),
+    }
+    state = replace(state, lands=lands)
+    _, state = act(state, Command.of("play_event", card="disaster"))
+    targets = {c.arg("target") for c in RULES.legal_actions(state, 0) if c.type == "choose_target"}
+    assert targets == {"nile-delta", "crete"}
+    assert Command.of("stop_targeting") in RULES.legal_actions(state, 0)  # up to two
+    _, state = act(state, Command.of("choose_target", target="nile-delta"))
+    events, state = act(state, Command.of("stop_targeting"))
+    assert of(events, ev.MonumentsDestroyed)[0].lands == ("nile-delta",)
+    assert state.land("nile-delta").buildings == {"city"}
+    assert state.land("crete").buildings == {"monument", "city"}
+
+
+def test_famine_destroys_the_armies_of_an_area_that_roll_a_one_with_their_forts() -> None:
+    state = before_expansion("romans", 3, ("famine",))
+    state = replace(
+        state,
+        lands={"crete": Cell(1, 1, frozenset({"fort"})), "morea": Cell(2, 2), "libya": Cell(1, 1)},
+    )
+    _, state = act(state, Command.of("play_event", card="famine"))
+    events, state = act(state, Command.of("choose_target", target="southern-europe"), dice=[1, 4])
+    (struck,) = of(events, ev.ArmiesStruck)
+    assert (struck.lands, struck.rolls, struck.destroyed) == (
+        ("crete", "morea"),
+        ((1,), (4,)),
+        ("crete",),
+    )
+    assert state.land("crete") == Cell() and state.land("morea").owner == 2
+    assert state.land("libya").owner == 1  # another area
+
+
+def test_treachery_wins_the_named_land_without_dice() -> None:
+    state = before_expansion("romans", 3, ("treachery",))
+    state = replace(state, lands={"northern-apennines": Cell(1, 2, frozenset({"fort", "capital"}))})
+    _, state = act(state, Command.of("play_event", card="treachery"))
+    events, state = act(state, Command.of("choose_target", target="northern-apennines"))
+    assert of(events, ev.TreacheryNamed)
+    _, state = act(state, Command.of("begin_expansion"))
+    events, state = act(state, Command.of("place_army", land="northern-apennines", via="land"))
+    (battle,) = of(events, ev.BattleFought)
+    assert battle.rule == "ah2001.events.treachery" and battle.attack_dice == ()
+    assert state.land("northern-apennines") == Cell(0, 3, frozenset({"city"}))
+
+
+def test_black_death_strikes_two_adjacent_areas_and_migrants_take_vacant_lands() -> None:
+    state = before_expansion("han-dynasty", 3, ("migrants-australia",))
+    _, state = act(state, Command.of("play_event", card="migrants-australia"))
+    _, state = act(state, Command.of("choose_target", target="eastern-australia"))
+    events, state = act(state, Command.of("choose_target", target="northern-australia"))
+    (landed,) = of(events, ev.ArmiesLanded)
+    assert set(landed.lands) == {"eastern-australia", "northern-australia"}
+    assert state.land("eastern-australia").owner == 0
+    areas = RULES.adjacent_areas("india")  # Black Death's second area borders the first
+    assert {"middle-east", "southeast-asia", "eurasia"} <= areas and "africa" not in areas
+
+
+def test_astronomy_adds_a_fleet_in_a_sea_but_never_an_ocean() -> None:
+    state = before_expansion("romans", 3, ("astronomy",), fleets=("eastern-mediterranean",))
+    _, state = act(state, Command.of("play_event", card="astronomy"))
+    seas = {c.arg("target") for c in RULES.legal_actions(state, 0) if c.type == "choose_target"}
+    assert (
+        "black-sea" in seas and "atlantic-ocean" not in seas and "eastern-mediterranean" not in seas
+    )
+    _, state = act(state, Command.of("choose_target", target="black-sea"))
+    assert state.turn.fleets == ("eastern-mediterranean", "black-sea")

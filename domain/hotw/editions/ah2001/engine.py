@@ -44,8 +44,26 @@ PLAYABLE_KINDS = frozenset(
         "coins",
         "jihad",
         "kingdom",
+        "astronomy",
+        "treachery",
+        "disaster",
+        "famine",
+        "pestilence",
+        "black-death",
+        "migrants",
     }
 )
+PICKS = {"astronomy": 1, "treachery": 1, "disaster": 2, "famine": 1, "pestilence": 1}
+PICKS |= {"black-death": 2, "migrants": 2}
+UP_TO = frozenset({"disaster", "migrants"})
+"""Cards that choose "up to" their number of targets (the player may stop early)."""
+
+
+def far_epoch(epoch: int) -> int:
+    """ah2001.events.far-epoch reading: Epoch VII figures early in the game, Epoch I late."""
+    return 7 if epoch <= 4 else 1
+
+
 """The Event cards Chronicle plays so far (the others stay in hand: see the issue's note)."""
 NOBODY = private_to()
 
@@ -292,6 +310,13 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             for land in monument_sites(self.tables, state):
                 yield Command.of("build_monument", land=land)
             return
+        if turn.pending is not None:
+            card = self.card(turn.pending)
+            for target in self.target_options(state, card):
+                yield Command.of("choose_target", target=target)
+            if card.kind in UP_TO:
+                yield Command.of("stop_targeting")
+            return
         if not turn.expanding:
             yield from self.card_actions(state, seat)
             return
@@ -324,6 +349,57 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 yield Command.of("reallocate_fleet", water=water)
         yield Command.of("begin_expansion")
 
+    def target_options(self, state: Ah2001State, card: Any) -> list[str]:
+        """What the pending card may name next (its text's choices)."""
+        turn = state.turn
+        assert turn is not None
+        board = self.tables.board
+        taken = set(turn.picks)
+        if card.kind == "astronomy":
+            if state.supply.get("counters", 0) <= 0:
+                return []
+            return sorted(
+                w.id for w in board.waters.values() if w.kind == "sea" and w.id not in turn.fleets
+            )
+        if card.kind == "treachery":
+            return sorted(
+                land for land, c in state.lands.items() if c.owner not in (None, turn.seat)
+            )
+        if card.kind == "disaster":
+            return sorted(
+                land
+                for land, c in state.lands.items()
+                if "monument" in c.buildings and land not in taken
+            )
+        if card.kind == "famine":
+            return sorted(self.tables.victory_points.scores)
+        if card.kind == "pestilence":
+            return sorted(land for land, c in state.lands.items() if c.owner is not None)
+        if card.kind == "black-death":
+            if not turn.picks:
+                return sorted(self.tables.victory_points.scores)
+            return sorted(self.adjacent_areas(turn.picks[0]))
+        if card.kind == "migrants":
+            area = str(card.effect["area"])
+            return sorted(
+                land.id
+                for land in board.lands.values()
+                if land.area == area and state.land(land.id).owner is None and land.id not in taken
+            )
+        return []
+
+    def adjacent_areas(self, area: str) -> set[str]:
+        board = self.tables.board
+        found: set[str] = set()
+        for land in board.lands.values():
+            if land.area != area:
+                continue
+            for other in board.adjacent(land.id):
+                other_area = board.lands[other].area
+                if other_area is not None and other_area != area:
+                    found.add(other_area)
+        return found
+
     def card(self, card_id: str) -> Any:
         (found,) = [c for c in self.tables.events if c.id == card_id]
         return found
@@ -349,6 +425,17 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 "a monument goes where the placement order says",
                 "monuments.placement",
             ),
+            "play_event": (
+                "up to two Event cards, playable in this epoch, not two of the same, before the "
+                "first army",
+                "events.two-per-turn",
+            ),
+            "begin_expansion": ("the expansion has begun", "events.before-first-army"),
+            "recover_army": ("a coin returns an army lost in combat", "events.coins.save-army"),
+            "buy_fort": ("a coin buys a fort", "events.coins.buy-fort"),
+            "reallocate_fleet": ("Reallocation turns fleets into coins", "events.reallocation"),
+            "choose_target": ("not a target this card may name now", "events.lesser-kinds"),
+            "stop_targeting": ("this card names all its targets", "events.lesser-kinds"),
         }
         message, key = why.get(kind, (f"{kind!r} is not a legal action now", "turn.parts"))
         return IllegalAction(message, rule(key), {"command": command.as_dict()})
@@ -422,6 +509,29 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             defender = cell.owner
             assert defender is not None
             edge = self.edge(ctx.state)
+            turn = ctx.state.turn
+            if turn is not None and turn.treachery == land:
+                won = (
+                    Result.FORT_AND_DEFENDER_LOST
+                    if "fort" in cell.buildings
+                    else Result.DEFENDER_LOST
+                )
+                ctx.emit(
+                    ev.BattleFought(
+                        rule=rule("events.treachery"),
+                        seat=seat,
+                        land=land,
+                        defender=defender,
+                        via=via.value,
+                        attack_dice=(),
+                        defence_dice=(),
+                        attack=0,
+                        defence=0,
+                        result=won.value,
+                    )
+                )
+                self.sack(ctx, land)
+                return
             attacking, attack_rule = attack_dice(edge)
             defending, defence_rule = defence_dice(terrain, way, edge)
             attack = ctx.chance.dice(attacking)
@@ -458,14 +568,15 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             if fought.result is Result.FORT_LOST:
                 continue
             if fought.result in (Result.DEFENDER_LOST, Result.FORT_AND_DEFENDER_LOST):
-                after = sacked(ctx.state.land(land).buildings)
-                if after != ctx.state.land(land).buildings:
-                    ctx.emit(
-                        ev.LandSacked(
-                            rule=rule("combat.sack"), land=land, buildings=tuple(sorted(after))
-                        )
-                    )
+                self.sack(ctx, land)
             return
+
+    def sack(self, ctx: Ctx, land: str) -> None:
+        after = sacked(ctx.state.land(land).buildings)
+        if after != ctx.state.land(land).buildings:
+            ctx.emit(
+                ev.LandSacked(rule=rule("combat.sack"), land=land, buildings=tuple(sorted(after)))
+            )
 
     def do_play_event(self, ctx: Ctx, seat: int, command: Command) -> None:
         card = self.card(str(command.arg("card")))
@@ -496,6 +607,69 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                     figure=int(card.effect["figures_epoch"]),
                 )
             )
+
+    def do_choose_target(self, ctx: Ctx, seat: int, command: Command) -> None:
+        turn = ctx.state.turn
+        assert turn is not None and turn.pending is not None
+        ctx.emit(
+            ev.TargetChosen(
+                rule=rule(f"events.{self.card(turn.pending).kind}"),
+                seat=seat,
+                card=turn.pending,
+                target=str(command.arg("target")),
+            )
+        )
+
+    def do_stop_targeting(self, ctx: Ctx, seat: int, command: Command) -> None:
+        self.resolve_card(ctx)
+
+    def resolve_card(self, ctx: Ctx) -> None:
+        """The pending card acts on the targets chosen."""
+        state = ctx.state
+        turn = state.turn
+        assert turn is not None and turn.pending is not None
+        card = self.card(turn.pending)
+        picks = turn.picks
+        key = rule(f"events.{card.kind}")
+        if card.kind == "astronomy" and picks:
+            ctx.emit(ev.FleetAdded(rule=key, seat=turn.seat, water=picks[0]))
+        elif card.kind == "treachery" and picks:
+            ctx.emit(ev.TreacheryNamed(rule=key, seat=turn.seat, land=picks[0]))
+        elif card.kind == "disaster" and picks:
+            ctx.emit(ev.MonumentsDestroyed(rule=key, lands=tuple(picks)))
+        elif card.kind == "migrants" and picks:
+            figure = int(card.effect.get("figures_epoch") or 1)
+            ctx.emit(ev.ArmiesLanded(rule=key, seat=turn.seat, lands=tuple(picks), figure=figure))
+        elif card.kind in ("famine", "pestilence", "black-death") and picks:
+            self.strike(ctx, card, picks)
+        ctx.emit(ev.CardResolved(rule=key, seat=turn.seat, card=card.id))
+
+    def strike(self, ctx: Ctx, card: Any, picks: tuple[str, ...]) -> None:
+        """Each army named rolls its dice; any 1 destroys it with its fort."""
+        state = ctx.state
+        board = self.tables.board
+        dice: dict[str, int] = {}
+        if card.kind == "pestilence":
+            dice[picks[0]] = int(card.effect["first_dice"])
+            for other in sorted(board.adjacent(picks[0])):
+                dice.setdefault(other, int(card.effect["adjacent_dice"]))
+        else:
+            for land in sorted(state.lands):
+                if board.lands[land].area in picks:
+                    dice[land] = int(card.effect["dice"])
+        lands = tuple(land for land in sorted(dice) if state.land(land).owner is not None)
+        rolls = tuple(ctx.chance.dice(dice[land]) for land in lands)
+        destroyed = tuple(land for land, roll in zip(lands, rolls, strict=True) if 1 in roll)
+        ctx.emit(
+            ev.ArmiesStruck(
+                rule=rule(f"events.{card.kind}"),
+                card=card.id,
+                rolls=rolls,
+                lands=lands,
+                destroyed=destroyed,
+                draws=ctx.chance.take_draws(),
+            )
+        )
 
     def do_reallocate_fleet(self, ctx: Ctx, seat: int, command: Command) -> None:
         ctx.emit(
@@ -580,6 +754,12 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         turn = state.turn
         if turn is None:
             return self.call_next(ctx)
+        if turn.pending is not None:
+            card = self.card(turn.pending)
+            if len(turn.picks) >= PICKS[card.kind] or not self.target_options(state, card):
+                self.resolve_card(ctx)
+                return True
+            return False
         if turn.expanding and list(self.listed(state, turn.seat)) == [Command.of("end_expansion")]:
             self.end_expansion(ctx)
             return True
@@ -813,6 +993,12 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 "Reallocation: turn a fleet into a coin.",
                 (ArgSpec("water", str, "A sea or ocean id.", allowed=waters),),
             ),
+            CommandSpec(
+                "choose_target",
+                "Name a land, area or sea for the Event card being played.",
+                (ArgSpec("target", str, "A land, area or sea id."),),
+            ),
+            CommandSpec("stop_targeting", "Name no more targets for the card (`up to` cards)."),
             CommandSpec(
                 "recover_army", "Spend a coin: an army lost in combat returns to the pool."
             ),

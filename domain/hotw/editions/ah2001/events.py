@@ -231,7 +231,132 @@ def _card_played(t: Ah2001Tables, s: Ah2001State, e: EventCardPlayed) -> Ah2001S
         changes["jihad_losses"] = 0
     if card.kind == "reallocation":
         changes["reallocating"] = True
+    if card.kind in TARGETED:
+        changes["pending"] = card.id
+        changes["picks"] = ()
     return with_turn(s, **changes)
+
+
+TARGETED = frozenset(
+    {"astronomy", "treachery", "disaster", "famine", "pestilence", "black-death", "migrants"}
+)
+"""Cards whose player chooses lands, areas or a sea before they act."""
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TargetChosen(Ah2001Event):
+    seat: int
+    card: str
+    target: str
+
+
+@handles(TargetChosen)
+def _target(t: Ah2001Tables, s: Ah2001State, e: TargetChosen) -> Ah2001State:
+    assert s.turn is not None
+    return with_turn(s, picks=(*s.turn.picks, e.target))
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CardResolved(Ah2001Event):
+    """The card's targets are chosen (or the player chose no more): it has acted."""
+
+    seat: int
+    card: str
+
+
+@handles(CardResolved)
+def _resolved(t: Ah2001Tables, s: Ah2001State, e: CardResolved) -> Ah2001State:
+    return with_turn(s, pending=None, picks=())
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ArmiesStruck(Ah2001Event):
+    """Famine, Pestilence, Black Death: each army named rolls; a 1 destroys it and its fort."""
+
+    card: str
+    rolls: tuple[tuple[int, ...], ...]
+    lands: tuple[str, ...]
+    destroyed: tuple[str, ...]
+
+
+@handles(ArmiesStruck)
+def _struck(t: Ah2001Tables, s: Ah2001State, e: ArmiesStruck) -> Ah2001State:
+    for land in e.destroyed:
+        cell = s.land(land)
+        fort = "fort" in cell.buildings
+        s = with_supply(s, forts=1 if fort else 0)
+        s = with_cell(s, land, Cell(None, 0, cell.buildings - {"fort"}))
+    return s
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MonumentsDestroyed(Ah2001Event):
+    """Disaster: monuments, cities and forts go; a capital becomes a city."""
+
+    lands: tuple[str, ...]
+
+
+@handles(MonumentsDestroyed)
+def _disaster(t: Ah2001Tables, s: Ah2001State, e: MonumentsDestroyed) -> Ah2001State:
+    for land in e.lands:
+        cell = s.land(land)
+        freed = 1 if "city" in cell.buildings else 0
+        after = cell.buildings - {"monument", "city", "fort"}
+        if "capital" in after:
+            after = (after - {"capital"}) | {"city"}
+        s = with_supply(
+            s, monuments=1, forts=1 if "fort" in cell.buildings else 0, capitals_and_cities=freed
+        )
+        s = with_cell(s, land, evolved(cell, buildings=frozenset(after)))
+    return s
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ArmiesLanded(Ah2001Event):
+    """Migrants: armies of a far epoch in vacant lands, the player's colour."""
+
+    seat: int
+    lands: tuple[str, ...]
+    figure: int
+
+
+@handles(ArmiesLanded)
+def _landed(t: Ah2001Tables, s: Ah2001State, e: ArmiesLanded) -> Ah2001State:
+    for land in e.lands:
+        s = with_cell(s, land, Cell(e.seat, e.figure, s.land(land).buildings))
+    return s
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FleetAdded(Ah2001Event):
+    """Astronomy: one more fleet, in a sea."""
+
+    seat: int
+    water: str
+
+
+@handles(FleetAdded)
+def _fleet_added(t: Ah2001Tables, s: Ah2001State, e: FleetAdded) -> Ah2001State:
+    assert s.turn is not None
+    return with_supply(with_turn(s, fleets=(*s.turn.fleets, e.water)), counters=-1)
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TreacheryNamed(Ah2001Event):
+    seat: int
+    land: str
+
+
+@handles(TreacheryNamed)
+def _treachery(t: Ah2001Tables, s: Ah2001State, e: TreacheryNamed) -> Ah2001State:
+    return with_turn(s, treachery=e.land)
 
 
 @event

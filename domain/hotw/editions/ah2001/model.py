@@ -93,6 +93,11 @@ class Turn:
     expert: frozenset[str] = frozenset()
     jihad_losses: int | None = None
     reallocating: bool = False
+    pending: str | None = None
+    """An Event card waiting for its targets (lands, areas or a sea) to be chosen."""
+    picks: tuple[str, ...] = ()
+    treachery: str | None = None
+    """The enemy land Treachery named: attacked this turn, it is won automatically."""
 
 
 @dataclass(frozen=True)
