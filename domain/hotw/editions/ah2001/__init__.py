@@ -3,8 +3,8 @@
 Drawing Empire cards (keep or pass), each Empire's turn (army pool, capital, fleets, start
 land, expansion over land and fleets, combat with its terrain, sea and fort rules, forts,
 monuments, clean-up and scoring), pre-eminence between epochs, and the end with its tie-breaks.
-Event cards are dealt but cannot be played yet, and the optional rules other than dropping
-pre-eminence are still to come (see the issue's closing note).
+Event cards are played before the first army (engine.PLAYABLE_KINDS lists the kinds played so
+far); the other kinds and the optional rules other than dropping pre-eminence are still to come.
 """
 
 from __future__ import annotations
