@@ -91,3 +91,23 @@ def test_replay_over_the_api_without_a_token_of_the_game_exits_two(played, serve
 def test_audit_over_the_api_of_an_unknown_game_exits_two(server, capsys):
     assert main(["audit", "no-such-game", "--url", server]) == 2
     assert "404" in capsys.readouterr().err
+
+
+def test_a_whole_avalon_hill_2001_game_plays_over_the_api_and_audits_and_replays_clean(
+    server, capsys
+):
+    """hotw-ah2001 through every HTTP layer: four random seats to the end, then the audit of
+    every roll and draw and the replay-verify job."""
+    args = ["--via-api", server, "--ruleset", "hotw-ah2001", "--players", "4", "--games", "1"]
+    assert main(["selfplay", *args, "--seed", "ah2001", "--json", "--quiet"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["completed"] == 1 and summary["failures"] == []
+    (game_id,) = summary["game_ids"]
+    (token,) = summary["admin_tokens"]
+    state = requests.get(f"{server}/games/{game_id}", timeout=10).json()
+    assert (state["ruleset"], state["status"]) == ("hotw-ah2001", "finished")
+    assert main(["audit", game_id, "--url", server, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["clean"] is True and report["outcomes_checked"] > 0
+    code = main(["replay", game_id, "--verify", "--url", server, "--token", token, "--json"])
+    assert code == 0 and json.loads(capsys.readouterr().out)["ok"] is True

@@ -391,3 +391,24 @@ def test_astronomy_adds_a_fleet_in_a_sea_but_never_an_ocean() -> None:
     )
     _, state = act(state, Command.of("choose_target", target="black-sea"))
     assert state.turn.fleets == ("eastern-mediterranean", "black-sea")
+
+
+def test_every_seats_view_fits_the_documented_view() -> None:
+    import jsonschema
+
+    from api.openapi import build_spec
+
+    spec = build_spec(["hotw-ah2001"]).to_dict()
+    schema = {"$ref": "#/components/schemas/View_hotw-ah2001", "components": spec["components"]}
+    check = jsonschema.Draft202012Validator(schema)
+    state = play_whole_game(3, {}).state
+    for viewer in (None, 0, 1, 2, 3):
+        assert [e.message for e in check.iter_errors(RULES.view(state, viewer))][:3] == []
+    fresh = RULES.initial_state(SETUP)
+    for event in RULES.set_up(fresh, Chance(ScriptedFaces([6, 6, 1, 1, 2, 2]), 0)):
+        fresh = RULES.evolve(fresh, event)
+    for viewer in (None, 0, 1):
+        view = RULES.view(fresh, viewer)
+        assert check.is_valid(view)
+        assert (view["players"][0]["hand"] is None) is (viewer != 0)
+        assert (view["drawing"]["drawn"] is None) is (viewer != 0)

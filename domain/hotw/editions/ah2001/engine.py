@@ -205,6 +205,7 @@ def records(tables: Ah2001Tables, state: Ah2001State) -> list[Record]:
 
 class Ah2001Ruleset(Ruleset[Ah2001State]):
     pack: Ah2001Pack
+    view_schema = "schemas.ah2001_view:VIEW"
 
     @property
     def tables(self) -> Ah2001Tables:

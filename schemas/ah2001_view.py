@@ -1,0 +1,62 @@
+"""The Avalon Hill 2001 table as a seat sees it (`domain/hotw/editions/ah2001/engine.py`
+`view`), as JSON Schema: what a seat may not see is `null` (another player's hand, the card
+another drawer looks at, pre-eminence values before the end) or a count."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from schemas.hotw_view import INT, SEAT, STR, array, closed, counts, nullable
+
+PLAYER = closed(
+    "A player as the viewer sees it.",
+    seat=SEAT,
+    name=STR,
+    points=INT,
+    hand=nullable(array(STR)),
+    hand_count=INT,
+    empires=array(STR),
+    pre_eminence_markers=INT,
+    pre_eminence=nullable(INT),
+)
+
+LAND = closed(
+    "What stands in a land: an army (its epoch's figure) and buildings.",
+    owner=nullable(SEAT),
+    figure=INT,
+    buildings=array({"type": "string", "enum": ["capital", "city", "fort", "monument"]}),
+)
+
+DRAWING = closed(
+    "Empire cards being handed out.",
+    order=array(SEAT),
+    position=INT,
+    cards_left=INT,
+    drawn=nullable(STR),
+    holding=array(SEAT),
+)
+
+TURN = closed(
+    "The Active Empire's turn.",
+    seat=SEAT,
+    empire=STR,
+    pool=INT,
+    fleets=array(STR),
+    lands=array(STR),
+    monuments_due=INT,
+)
+
+VIEW: dict[str, Any] = closed(
+    "The Avalon Hill 2001 table as the viewer may see it.",
+    epoch=INT,
+    stage=STR,
+    players=array(PLAYER),
+    lands={"type": "object", "additionalProperties": LAND, "description": "Occupied lands."},
+    drawing=nullable(DRAWING),
+    my_empire=nullable(STR),
+    turn=nullable(TURN),
+    supply=counts("The shared supply by piece kind."),
+    markers_left=INT,
+    awaiting=array(SEAT),
+    result=nullable(array(array(SEAT))),
+)
