@@ -412,3 +412,17 @@ def test_every_seats_view_fits_the_documented_view() -> None:
         assert check.is_valid(view)
         assert (view["players"][0]["hand"] is None) is (viewer != 0)
         assert (view["drawing"]["drawn"] is None) is (viewer != 0)
+
+
+def test_the_jewish_revolt_takes_palestine_with_three_dice_and_no_terrain_penalty() -> None:
+    state = before_expansion("romans", 3, ("jewish-revolt",))
+    state = replace(state, lands={"palestine": Cell(1, 2, frozenset({"fort", "city"}))})
+    events, state = act(
+        state, Command.of("play_event", card="jewish-revolt"), dice=[2, 6, 3, 4, 5, 1, 6]
+    )
+    rounds = of(events, ev.RevoltFought)
+    assert [(r.attack_dice, r.defence_dice, r.result) for r in rounds] == [
+        ((2, 6, 3), (4,), "fort_lost"),  # 6 against 4 + 1 for the fort: the fort goes first
+        ((5, 1, 6), (1,), "defender_lost"),
+    ]
+    assert state.land("palestine") == Cell(0, 7, frozenset())  # the city sacked

@@ -51,6 +51,7 @@ PLAYABLE_KINDS = frozenset(
         "pestilence",
         "black-death",
         "migrants",
+        "jewish-revolt",
     }
 )
 PICKS = {"astronomy": 1, "treachery": 1, "disaster": 2, "famine": 1, "pestilence": 1}
@@ -598,6 +599,8 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 forts=forts,
             )
         )
+        if card.kind == "jewish-revolt":
+            self.revolt(ctx, seat, str(card.effect["land"]), far_epoch(ctx.state.epoch))
         if card.kind == "kingdom":
             ctx.emit(
                 ev.KingdomPlaced(
@@ -671,6 +674,49 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 draws=ctx.chance.take_draws(),
             )
         )
+
+    def revolt(self, ctx: Ctx, seat: int, land: str, figure: int) -> None:
+        """ah2001.events.jewish-revolt: three dice, no terrain penalty, a fort still counts;
+        an empty land (or the player's own army there) is simply taken."""
+        key = rule("events.jewish-revolt")
+        edge = Edge(no_terrain_penalty=True)
+        while True:
+            cell = ctx.state.land(land)
+            if cell.owner is None or cell.owner == seat:
+                ctx.emit(
+                    ev.RevoltFought(
+                        rule=key,
+                        seat=seat,
+                        land=land,
+                        figure=figure,
+                        defender=cell.owner,
+                        attack_dice=(),
+                        defence_dice=(),
+                        result="unopposed",
+                    )
+                )
+                return
+            attack = ctx.chance.dice(3)
+            defence = ctx.chance.dice(1)
+            fought = fight_round(attack, defence, cell.buildings, edge)
+            ctx.emit(
+                ev.RevoltFought(
+                    rule=key,
+                    cites=(rule("combat.dice"), rule("combat.fort")),
+                    seat=seat,
+                    land=land,
+                    figure=figure,
+                    defender=cell.owner,
+                    attack_dice=attack,
+                    defence_dice=defence,
+                    result=fought.result.value,
+                    draws=ctx.chance.take_draws(),
+                )
+            )
+            if fought.result is not Result.FORT_LOST:
+                if fought.result in (Result.DEFENDER_LOST, Result.FORT_AND_DEFENDER_LOST):
+                    self.sack(ctx, land)
+                return
 
     def do_reallocate_fleet(self, ctx: Ctx, seat: int, command: Command) -> None:
         ctx.emit(

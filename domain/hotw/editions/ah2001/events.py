@@ -349,6 +349,34 @@ def _fleet_added(t: Ah2001Tables, s: Ah2001State, e: FleetAdded) -> Ah2001State:
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
+class RevoltFought(Ah2001Event):
+    """Jewish Revolt: a far epoch's army of the player's colour attacks the land's army with
+    three dice and no Difficult Terrain penalty (a fort still counts)."""
+
+    seat: int
+    land: str
+    figure: int
+    defender: int | None
+    attack_dice: tuple[int, ...]
+    defence_dice: tuple[int, ...]
+    result: str
+
+
+@handles(RevoltFought)
+def _revolt(t: Ah2001Tables, s: Ah2001State, e: RevoltFought) -> Ah2001State:
+    cell = s.land(e.land)
+    if e.result in ("fort_lost", "fort_and_attacker_lost", "fort_and_defender_lost"):
+        s = with_supply(s, forts=1)
+        cell = evolved(cell, buildings=cell.buildings - {"fort"})
+    if e.result == "both_lost":
+        cell = Cell(None, 0, cell.buildings)
+    if e.result in ("defender_lost", "fort_and_defender_lost", "unopposed"):
+        cell = Cell(e.seat, e.figure, cell.buildings)
+    return with_cell(s, e.land, cell)
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
 class TreacheryNamed(Ah2001Event):
     seat: int
     land: str
