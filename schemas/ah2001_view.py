@@ -37,13 +37,17 @@ DRAWING = closed(
 )
 
 TURN = closed(
-    "The Active Empire's turn.",
+    "The Active Empire's turn; `card_empire` names the Minor Empire or Crusade card whose "
+    "Empire is playing inside it, `pending` a card waiting for its targets (`picks` so far).",
     seat=SEAT,
     empire=STR,
     pool=INT,
     fleets=array(STR),
     lands=array(STR),
     monuments_due=INT,
+    card_empire=nullable(STR),
+    pending=nullable(STR),
+    picks=array(STR),
 )
 
 VIEW: dict[str, Any] = closed(

@@ -3,14 +3,15 @@
 Drawing Empire cards (keep or pass), each Empire's turn (army pool, capital, fleets, start
 land, expansion over land and fleets, combat with its terrain, sea and fort rules, forts,
 monuments, clean-up and scoring), pre-eminence between epochs, and the end with its tie-breaks.
-Event cards are played before the first army (engine.PLAYABLE_KINDS lists the kinds played so
-far); the other kinds and the optional rules other than dropping pre-eminence are still to come.
+Every Event card is played before the first army (Minor Empires and the Crusade expand as an
+Empire of their own inside the Active Empire's turn). Options: no pre-eminence markers, Minor
+Empires dealt to every player.
 """
 
 from __future__ import annotations
 
 from domain.core.ruleset import OptionSpec, register_ruleset
-from domain.hotw.editions.ah2001.engine import NO_PRE_EMINENCE, Ah2001Ruleset
+from domain.hotw.editions.ah2001.engine import MINOR_EMPIRES, NO_PRE_EMINENCE, Ah2001Ruleset
 
 
 @register_ruleset
@@ -26,6 +27,14 @@ class HotwAh2001(Ah2001Ruleset):
             False,
             "Optional rule: no pre-eminence markers are awarded (ah2001.option.no-pre-eminence)",
             rule="ah2001.option.no-pre-eminence",
+        ),
+        OptionSpec(
+            MINOR_EMPIRES,
+            bool,
+            False,
+            "Optional rule: every player is dealt one Minor Empire card and two other Greater "
+            "Events (ah2001.option.minor-empires)",
+            rule="ah2001.option.minor-empires",
         ),
     )
     data_pack = "hotw-ah2001"

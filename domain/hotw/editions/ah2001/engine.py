@@ -31,6 +31,7 @@ from domain.hotw.editions.ah2001.scoring import turn_score
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, EmpireStats
 
 NO_PRE_EMINENCE = "no_pre_eminence"
+MINOR_EMPIRES = "minor_empires"
 PLAYABLE_KINDS = frozenset(
     {
         "leader",
@@ -52,10 +53,17 @@ PLAYABLE_KINDS = frozenset(
         "black-death",
         "migrants",
         "jewish-revolt",
+        "minor-empire",
+        "crusade",
+        "civil-war",
+        "barbarians",
+        "plague",
     }
 )
 PICKS = {"astronomy": 1, "treachery": 1, "disaster": 2, "famine": 1, "pestilence": 1}
-PICKS |= {"black-death": 2, "migrants": 2}
+PICKS |= {"black-death": 2, "migrants": 2, "civil-war": 3}
+PICKS |= {"barbarians": 1000, "plague": 1000}
+"""How many targets a card names (the chains - Barbarians, Plague - run until they stop)."""
 UP_TO = frozenset({"disaster", "migrants"})
 """Cards that choose "up to" their number of targets (the player may stop early)."""
 
@@ -65,7 +73,6 @@ def far_epoch(epoch: int) -> int:
     return 7 if epoch <= 4 else 1
 
 
-"""The Event cards Chronicle plays so far (the others stay in hand: see the issue's note)."""
 NOBODY = private_to()
 
 
@@ -132,6 +139,8 @@ def targets(tables: Ah2001Tables, state: Ah2001State) -> Iterator[tuple[str, Via
     for land in held:
         overland |= board.adjacent(land)
     by_sea = board.fleet_reach(held, turn.fleets) if turn.fleets else frozenset()
+    if turn.at_sea is not None:
+        by_sea |= board.coasts[turn.at_sea]
     for land in sorted(overland | by_sea):
         if land in held or board.lands[land].barren:
             continue
@@ -158,10 +167,13 @@ def approach(tables: Ah2001Tables, state: Ah2001State, land: str, via: Via) -> A
     return min(options, key=lambda a: (a.strait or a.great_wall, a.strait))
 
 
-def pool_size(tables: Ah2001Tables, state: Ah2001State, seat: int, strength: int) -> int:
-    """The Empire's strength, as far as the player's figures of the epoch allow."""
-    figures = tables.pieces.armies_per_colour_by_epoch[state.epoch]
-    return max(0, min(strength, figures - state.figures_out(seat, state.epoch)))
+def pool_size(
+    tables: Ah2001Tables, state: Ah2001State, seat: int, strength: int, figure: int = 0
+) -> int:
+    """The Empire's strength, as far as the player's figures of its epoch allow."""
+    figure = figure or state.epoch
+    figures = tables.pieces.armies_per_colour_by_epoch[figure]
+    return max(0, min(strength, figures - state.figures_out(seat, figure)))
 
 
 def monument_sites(tables: Ah2001Tables, state: Ah2001State) -> list[str]:
@@ -251,25 +263,20 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 draws=chance.take_draws(),
             )
         )
-        greater = list(chance.shuffled(self.tables.deck("greater")))
-        lesser = list(chance.shuffled(self.tables.deck("lesser")))
-        pieces = self.tables.pieces
+        hands = self.deal(state, chance)
         dealt = chance.take_draws()
-        for seat in range(seats):
-            hand = (
-                *greater[seat * pieces.greater_dealt : (seat + 1) * pieces.greater_dealt],
-                *lesser[seat * pieces.lesser_dealt : (seat + 1) * pieces.lesser_dealt],
-            )
+        minors = MINOR_EMPIRES in state.options
+        for seat, hand in enumerate(hands):
             ctx.emit(
                 ev.EventCardsDealt(
-                    rule=rule("setup.event-cards"),
+                    rule=rule("option.minor-empires" if minors else "setup.event-cards"),
                     seat=seat,
                     cards=hand,
                     visibility=private_to(seat, redacted={"seat": seat, "count": len(hand)}),
                     draws=dealt if seat == 0 else (),
                 )
             )
-        markers = chance.shuffled(pieces.pre_eminence_markers)
+        markers = chance.shuffled(self.tables.pieces.pre_eminence_markers)
         ctx.emit(
             ev.MarkersShuffled(
                 rule=rule("setup.pre-eminence"),
@@ -281,6 +288,30 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         ctx.emit(ev.EpochBegan(rule=rule("object.epochs"), epoch=1, order=order))
         self.proceed(ctx)
         return ctx.events
+
+    def deal(self, state: Ah2001State, chance: Chance) -> list[tuple[str, ...]]:
+        """ah2001.setup.event-cards: Greater and Lesser cards dealt from shuffled decks; with
+        ah2001.option.minor-empires each player gets one Minor Empire and two other Greater."""
+        seats = len(state.players)
+        pieces = self.tables.pieces
+        greater_ids = self.tables.deck("greater")
+        minor_ids = {c.id for c in self.tables.events if c.kind == "minor-empire"}
+        minors: list[str] = []
+        per_seat = pieces.greater_dealt
+        if MINOR_EMPIRES in state.options:
+            minors = list(chance.shuffled(tuple(c for c in greater_ids if c in minor_ids)))
+            greater_ids = tuple(c for c in greater_ids if c not in minor_ids)
+            per_seat -= 1
+        greater = list(chance.shuffled(greater_ids))
+        lesser = list(chance.shuffled(self.tables.deck("lesser")))
+        return [
+            (
+                *minors[seat : seat + 1],
+                *greater[seat * per_seat : (seat + 1) * per_seat],
+                *lesser[seat * pieces.lesser_dealt : (seat + 1) * pieces.lesser_dealt],
+            )
+            for seat in range(seats)
+        ]
 
     # whose move
 
@@ -381,6 +412,12 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             if not turn.picks:
                 return sorted(self.tables.victory_points.scores)
             return sorted(self.adjacent_areas(turn.picks[0]))
+        if card.kind == "plague":
+            return self.plague_options(state, taken)
+        if card.kind == "civil-war":
+            return self.civil_war_options(state, turn.seat, turn.picks)
+        if card.kind == "barbarians":
+            return self.barbarian_options(state, turn.seat, turn.picks)
         if card.kind == "migrants":
             area = str(card.effect["area"])
             return sorted(
@@ -389,6 +426,49 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 if land.area == area and state.land(land.id).owner is None and land.id not in taken
             )
         return []
+
+    def plague_options(self, state: Ah2001State, taken: set[str]) -> list[str]:
+        """Any occupied land first; then an occupied land next to the last army it killed."""
+        turn = state.turn
+        assert turn is not None
+        if not turn.picks:
+            return sorted(land for land, c in state.lands.items() if c.owner is not None)
+        last = turn.picks[-1]
+        return sorted(
+            land
+            for land in self.tables.board.adjacent(last)
+            if state.land(land).owner is not None and land not in taken
+        )
+
+    def civil_war_options(self, state: Ah2001State, seat: int, picks: tuple[str, ...]) -> list[str]:
+        """Lands of one enemy Empire (ah2001.events.civil-war reading: one player's armies of
+        one epoch's figure), all different."""
+        if not picks:
+            return sorted(land for land, c in state.lands.items() if c.owner not in (None, seat))
+        first = state.land(picks[0])
+        return sorted(
+            land
+            for land, c in state.lands.items()
+            if (c.owner, c.figure) == (first.owner, first.figure) and land not in picks
+        )
+
+    def barbarian_options(self, state: Ah2001State, seat: int, picks: tuple[str, ...]) -> list[str]:
+        """First a barren land next to an enemy army; then, one by one, the enemy lands next
+        to it, until they are all conquered."""
+        board = self.tables.board
+
+        def enemies_next_to(barren: str) -> list[str]:
+            return sorted(
+                land
+                for land in board.adjacent(barren)
+                if state.land(land).owner not in (None, seat)
+            )
+
+        if not picks:
+            return sorted(
+                land.id for land in board.lands.values() if land.barren and enemies_next_to(land.id)
+            )
+        return enemies_next_to(picks[0])
 
     def adjacent_areas(self, area: str) -> set[str]:
         board = self.tables.board
@@ -474,9 +554,29 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
 
     def do_place_army(self, ctx: Ctx, seat: int, command: Command) -> None:
         land = str(command.arg("land"))
-        via = Via(str(command.arg("via")))
+        self.expand_into(ctx, seat, land, Via(str(command.arg("via"))))
+        turn = ctx.state.turn
+        assert turn is not None
+        if turn.card is not None and ctx.state.land(land).owner == seat:
+            self.crusaders_take(ctx, self.card(turn.card), land)
+
+    def crusaders_take(self, ctx: Ctx, card: Any, land: str) -> None:
+        """ah2001.events.crusade: Palestine taken by the Crusaders gets a fort and a city."""
+        if card.kind != "crusade" or land != card.effect["land"]:
+            return
+        have = ctx.state.land(land).buildings
+        fort = "fort" not in have and ctx.state.supply.get("forts", 0) > 0
+        city = not have & {"city", "capital"} and ctx.state.supply.get("capitals_and_cities", 0) > 0
+        if fort or city:
+            ctx.emit(
+                ev.CrusadersFortified(rule=rule("events.crusade"), land=land, fort=fort, city=city)
+            )
+
+    def expand_into(self, ctx: Ctx, seat: int, land: str, via: Via) -> None:
         cell = ctx.state.land(land)
-        epoch = ctx.state.epoch
+        turn = ctx.state.turn
+        assert turn is not None
+        epoch = turn.figure or ctx.state.epoch
         if cell.owner is None:
             ctx.emit(
                 ev.ArmyPlaced(
@@ -600,7 +700,24 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             )
         )
         if card.kind == "jewish-revolt":
-            self.revolt(ctx, seat, str(card.effect["land"]), far_epoch(ctx.state.epoch))
+            land = str(card.effect["land"])
+            self.revolt(ctx, seat, land, key=rule("events.jewish-revolt"), dice=3)
+        if card.kind == "minor-empire":
+            self.minor_empire_begins(ctx, seat, card)
+        if card.kind == "crusade":
+            ctx.emit(
+                ev.CardEmpireBegan(
+                    rule=rule("events.crusade"),
+                    seat=seat,
+                    card=card.id,
+                    armies=pool_size(self.tables, ctx.state, seat, int(card.effect["armies"]), 1),
+                    figure=int(card.effect["figures_epoch"]),
+                    capital=False,
+                    fleets=(),
+                    at_sea=str(card.effect["water"]),
+                    bonus=True,
+                )
+            )
         if card.kind == "kingdom":
             ctx.emit(
                 ev.KingdomPlaced(
@@ -612,17 +729,80 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 )
             )
 
+    def minor_empire_begins(self, ctx: Ctx, seat: int, card: Any) -> None:
+        """ah2001.events.minor-empire: its own pool, figures, fleets and capital, placed in its
+        start land; untouched by the turn's other card (.unaffected)."""
+        effect = card.effect
+        figure = int(effect.get("figures_epoch") or far_epoch(ctx.state.epoch))
+        supply = ctx.state.supply
+        fleets = tuple(sorted(self.tables.board.navigation(effect["navigation"])))
+        ctx.emit(
+            ev.CardEmpireBegan(
+                rule=rule("events.minor-empire"),
+                cites=(rule("events.minor-empire.unaffected"), rule("events.far-epoch")),
+                seat=seat,
+                card=card.id,
+                armies=pool_size(self.tables, ctx.state, seat, int(effect["strength"]), figure),
+                figure=figure,
+                capital=bool(effect["capital"]) and supply.get("capitals_and_cities", 0) > 0,
+                fleets=fleets[: supply.get("counters", 0)],
+            )
+        )
+        if ctx.state.turn is not None and ctx.state.turn.pool > 0:
+            self.place_start(ctx, seat, str(effect["start_land"]))
+
     def do_choose_target(self, ctx: Ctx, seat: int, command: Command) -> None:
         turn = ctx.state.turn
         assert turn is not None and turn.pending is not None
+        card = self.card(turn.pending)
+        target = str(command.arg("target"))
         ctx.emit(
             ev.TargetChosen(
-                rule=rule(f"events.{self.card(turn.pending).kind}"),
-                seat=seat,
-                card=turn.pending,
-                target=str(command.arg("target")),
+                rule=rule(f"events.{card.kind}"), seat=seat, card=turn.pending, target=target
             )
         )
+        if card.kind == "plague":
+            self.plague_strikes(ctx, card, target)
+        if card.kind == "barbarians" and len(turn.picks) > 0:
+            self.barbarians_attack(ctx, seat, card, turn.picks[0], target)
+
+    def plague_strikes(self, ctx: Ctx, card: Any, land: str) -> None:
+        """ah2001.events.plague: four dice for the first army, three for each one after; the
+        chain stops at the first army that survives."""
+        first = len(ctx.state.turn.picks) == 1 if ctx.state.turn else True
+        dice = int(card.effect["first_dice" if first else "spread_dice"])
+        roll = ctx.chance.dice(dice)
+        died = 1 in roll
+        ctx.emit(
+            ev.ArmiesStruck(
+                rule=rule("events.plague"),
+                card=card.id,
+                rolls=(roll,),
+                lands=(land,),
+                destroyed=(land,) if died else (),
+                draws=ctx.chance.take_draws(),
+            )
+        )
+        if not died:
+            self.card_done(ctx, card)
+
+    def barbarians_attack(self, ctx: Ctx, seat: int, card: Any, barren: str, land: str) -> None:
+        """ah2001.events.barbarians: a new far-epoch army attacks out of the barren land with
+        the normal dice; the first defeat ends the invasion."""
+        board = self.tables.board
+        way = Approach(
+            Via.LAND,
+            strait=land in board.lands[barren].straits,
+            great_wall=board.crosses_great_wall(barren, land),
+        )
+        self.revolt(ctx, seat, land, key=rule("events.barbarians"), dice=2, way=way)
+        if ctx.state.land(land).owner != seat:
+            self.card_done(ctx, card)
+
+    def card_done(self, ctx: Ctx, card: Any) -> None:
+        turn = ctx.state.turn
+        assert turn is not None
+        ctx.emit(ev.CardResolved(rule=rule(f"events.{card.kind}"), seat=turn.seat, card=card.id))
 
     def do_stop_targeting(self, ctx: Ctx, seat: int, command: Command) -> None:
         self.resolve_card(ctx)
@@ -646,6 +826,9 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             ctx.emit(ev.ArmiesLanded(rule=key, seat=turn.seat, lands=tuple(picks), figure=figure))
         elif card.kind in ("famine", "pestilence", "black-death") and picks:
             self.strike(ctx, card, picks)
+        elif card.kind == "civil-war":
+            for land in picks:
+                self.revolt(ctx, turn.seat, land, key=key, dice=2)
         ctx.emit(ev.CardResolved(rule=key, seat=turn.seat, card=card.id))
 
     def strike(self, ctx: Ctx, card: Any, picks: tuple[str, ...]) -> None:
@@ -675,11 +858,17 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             )
         )
 
-    def revolt(self, ctx: Ctx, seat: int, land: str, figure: int) -> None:
-        """ah2001.events.jewish-revolt: three dice, no terrain penalty, a fort still counts;
+    def revolt(
+        self, ctx: Ctx, seat: int, land: str, *, key: str, dice: int, way: Approach | None = None
+    ) -> None:
+        """A far epoch's army of the player's colour attacks `land` (Jewish Revolt, Civil War,
+        Barbarians): `dice` for the attacker, one die for the defender - more over Difficult
+        Terrain only when the attack comes `way` (never for the revolts) - a fort still counts;
         an empty land (or the player's own army there) is simply taken."""
-        key = rule("events.jewish-revolt")
-        edge = Edge(no_terrain_penalty=True)
+        figure = far_epoch(ctx.state.epoch)
+        edge = Edge(no_terrain_penalty=way is None)
+        terrain = frozenset({self.tables.board.lands[land].terrain})
+        defending, defence_rule = defence_dice(terrain, way or Approach(Via.LAND), edge)
         while True:
             cell = ctx.state.land(land)
             if cell.owner is None or cell.owner == seat:
@@ -696,13 +885,14 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                     )
                 )
                 return
-            attack = ctx.chance.dice(3)
-            defence = ctx.chance.dice(1)
+            attack = ctx.chance.dice(dice)
+            defence = ctx.chance.dice(defending)
             fought = fight_round(attack, defence, cell.buildings, edge)
+            cites = (rule("combat.dice"), rule("combat.fort"), rule("events.far-epoch"))
             ctx.emit(
                 ev.RevoltFought(
                     rule=key,
-                    cites=(rule("combat.dice"), rule("combat.fort")),
+                    cites=tuple(dict.fromkeys((*cites, rule(defence_rule)))),
                     seat=seat,
                     land=land,
                     figure=figure,
@@ -730,7 +920,7 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         turn = ctx.state.turn
         assert turn is not None
         if turn.pool > 0:
-            self.place_start(ctx, seat, empire(self.tables, turn.empire))
+            self.place_start(ctx, seat, empire(self.tables, turn.empire).start_land)
 
     def do_recover_army(self, ctx: Ctx, seat: int, command: Command) -> None:
         ctx.emit(ev.CoinSpent(rule=rule("events.coins.save-army"), seat=seat, for_fort=False))
@@ -762,6 +952,20 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
     def end_expansion(self, ctx: Ctx) -> None:
         turn = ctx.state.turn
         assert turn is not None
+        if turn.outer is not None and turn.card is not None:
+            card = self.card(turn.card)
+            ctx.emit(
+                ev.CardEmpireEnded(
+                    rule=rule(f"events.{card.kind}"),
+                    cites=(rule("events.minor-empire.scored-after"),)
+                    if card.kind == "minor-empire"
+                    else (),
+                    seat=turn.seat,
+                    card=card.id,
+                    unused=turn.pool,
+                )
+            )
+            return
         resources = sum(
             1
             for land in turn.lands
@@ -892,17 +1096,17 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             )
         )
 
-    def place_start(self, ctx: Ctx, seat: int, spec: EmpireStats) -> None:
+    def place_start(self, ctx: Ctx, seat: int, start_land: str) -> None:
         """ah2001.turn.start-land: the capital and first army; an army and fort there go."""
         state = ctx.state
         assert state.turn is not None
         capital = state.turn.capital
-        cell = ctx.state.land(spec.start_land)
+        cell = ctx.state.land(start_land)
         if cell.owner is not None or cell.buildings & {"fort", "city", "capital"}:
             ctx.emit(
                 ev.StartLandCleared(
                     rule=rule("turn.start-land"),
-                    land=spec.start_land,
+                    land=start_land,
                     owner=cell.owner,
                     fort="fort" in cell.buildings,
                 )
@@ -911,8 +1115,8 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             ev.ArmyPlaced(
                 rule=rule("turn.start-land"),
                 seat=seat,
-                land=spec.start_land,
-                figure=state.epoch,
+                land=start_land,
+                figure=state.turn.figure or state.epoch,
                 capital=capital,
             )
         )
@@ -1116,6 +1320,9 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 "fleets": list(state.turn.fleets),
                 "lands": list(state.turn.lands),
                 "monuments_due": state.turn.monuments_due,
+                "card_empire": state.turn.card,
+                "pending": state.turn.pending,
+                "picks": list(state.turn.picks),
             },
             "supply": dict(state.supply),
             "markers_left": len(state.markers),

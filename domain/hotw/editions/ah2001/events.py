@@ -238,7 +238,18 @@ def _card_played(t: Ah2001Tables, s: Ah2001State, e: EventCardPlayed) -> Ah2001S
 
 
 TARGETED = frozenset(
-    {"astronomy", "treachery", "disaster", "famine", "pestilence", "black-death", "migrants"}
+    {
+        "astronomy",
+        "treachery",
+        "disaster",
+        "famine",
+        "pestilence",
+        "black-death",
+        "migrants",
+        "civil-war",
+        "barbarians",
+        "plague",
+    }
 )
 """Cards whose player chooses lands, areas or a sea before they act."""
 
@@ -453,6 +464,83 @@ def _coin(t: Ah2001Tables, s: Ah2001State, e: CoinSpent) -> Ah2001State:
     return with_turn(s, coins=turn.coins - 1, lost=turn.lost - 1, pool=turn.pool + 1)
 
 
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CardEmpireBegan(Ah2001Event):
+    """A Minor Empire or the Crusaders take the stage: the Active Empire's turn is set aside
+    while they place and expand with their own pool, figures, fleets and capital."""
+
+    seat: int
+    card: str
+    armies: int
+    figure: int
+    capital: bool
+    fleets: tuple[str, ...]
+    at_sea: str | None = None
+    bonus: bool = False
+    """The Crusade's +1 to each die."""
+
+
+@handles(CardEmpireBegan)
+def _card_empire(t: Ah2001Tables, s: Ah2001State, e: CardEmpireBegan) -> Ah2001State:
+    outer = s.turn
+    assert outer is not None
+    side = Turn(
+        e.seat,
+        outer.empire,
+        pool=e.armies,
+        capital=e.capital,
+        fleets=tuple(e.fleets),
+        expanding=True,
+        weaponry=e.bonus,
+        figure=e.figure,
+        card=e.card,
+        at_sea=e.at_sea,
+        outer=outer,
+    )
+    return with_supply(
+        evolved(s, turn=side),
+        counters=-len(e.fleets),
+        capitals_and_cities=-1 if e.capital else 0,
+    )
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CardEmpireEnded(Ah2001Event):
+    """The card's Empire has expanded: its fleets leave, the Active Empire's turn resumes
+    (it is scored with all the player's pieces at the end of that turn)."""
+
+    seat: int
+    card: str
+    unused: int
+
+
+@handles(CardEmpireEnded)
+def _card_empire_ended(t: Ah2001Tables, s: Ah2001State, e: CardEmpireEnded) -> Ah2001State:
+    side = s.turn
+    assert side is not None and side.outer is not None
+    return with_supply(evolved(s, turn=side.outer), counters=len(side.fleets))
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CrusadersFortified(Ah2001Event):
+    """The Crusaders took Palestine: a fort and a city are placed there."""
+
+    land: str
+    fort: bool
+    city: bool
+
+
+@handles(CrusadersFortified)
+def _fortified(t: Ah2001Tables, s: Ah2001State, e: CrusadersFortified) -> Ah2001State:
+    cell = s.land(e.land)
+    added = ({"fort"} if e.fort else set()) | ({"city"} if e.city else set())
+    s = with_supply(s, forts=-1 if e.fort else 0, capitals_and_cities=-1 if e.city else 0)
+    return with_cell(s, e.land, evolved(cell, buildings=cell.buildings | added))
+
+
 # --- calling Empires and their turns -------------------------------------------------------
 
 
@@ -580,7 +668,7 @@ def _battle(t: Ah2001Tables, s: Ah2001State, e: BattleFought) -> Ah2001State:
     if e.result in ("both_lost",):
         cell = Cell(None, 0, cell.buildings)
     if e.result in ("defender_lost", "fort_and_defender_lost"):
-        cell = Cell(e.seat, s.epoch, cell.buildings)
+        cell = Cell(e.seat, turn.figure or s.epoch, cell.buildings)
         s = with_turn(s, lands=(*turn.lands, e.land))
     return with_cell(s, e.land, cell)
 

@@ -98,6 +98,14 @@ class Turn:
     picks: tuple[str, ...] = ()
     treachery: str | None = None
     """The enemy land Treachery named: attacked this turn, it is won automatically."""
+    figure: int = 0
+    """The epoch whose figures this Empire's armies are (0: the current epoch's)."""
+    card: str | None = None
+    """The Event card this Empire comes from (a Minor Empire, the Crusade), or None."""
+    at_sea: str | None = None
+    """A sea the Empire's armies wait in and expand from (the Crusade)."""
+    outer: Turn | None = None
+    """The Active Empire's turn, set aside while a card's Empire plays (ah2001.events.*)."""
 
 
 @dataclass(frozen=True)
