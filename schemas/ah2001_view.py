@@ -21,9 +21,11 @@ PLAYER = closed(
 )
 
 LAND = closed(
-    "What stands in a land: an army (its epoch's figure) and buildings.",
+    "What stands in a land: a player's armies (their epoch's figure; more than one only with "
+    "the multiple_armies option) and buildings.",
     owner=nullable(SEAT),
     figure=INT,
+    armies=INT,
     buildings=array({"type": "string", "enum": ["capital", "city", "fort", "monument"]}),
 )
 

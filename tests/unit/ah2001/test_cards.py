@@ -208,3 +208,33 @@ def test_the_plague_spreads_from_each_army_it_kills_until_one_survives() -> None
     assert state.land("levant") == Cell(2, 2)
     assert of(events, ev.CardResolved)  # the army survived: the plague stops
     assert state.land("nile-delta") == Cell(1, 1)
+
+
+def test_with_multiple_armies_a_land_holds_three_figures_and_the_extra_ones_absorb_losses() -> (
+    None
+):
+    """ah2001.option.multiple-armies: up to three figures (armies, or two armies and a fort);
+    the defender still rolls its normal dice, each loss costs one figure."""
+    from tests.unit.ah2001.test_engine import playing
+
+    state = playing(
+        "romans",
+        3,
+        {"southern-apennines": Cell(0, 3), "northern-apennines": Cell(1, 2, frozenset(), 2)},
+    )
+    state = replace(state, options=frozenset({"multiple_armies"}))
+    assert ("southern-apennines", "land") in places(state)
+    _, state = act(state, Command.of("place_army", land="southern-apennines", via="land"))
+    assert state.land("southern-apennines").armies == 2
+    _, state = act(state, Command.of("build_fort", land="southern-apennines"))
+    assert ("southern-apennines", "land") not in places(state)  # two armies and a fort: full
+    events, state = act(
+        state,
+        Command.of("place_army", land="northern-apennines", via="land"),
+        dice=[5, 2, 3, 6, 1, 4],
+    )
+    rounds = [(b.defence_dice, b.result) for b in of(events, ev.BattleFought)]
+    assert rounds == [((3,), "defender_lost"), ((4,), "defender_lost")]  # one die each round
+    assert state.land("northern-apennines") == Cell(0, 3)
+    without = replace(state, options=frozenset())
+    assert ("southern-apennines", "land") not in places(without)

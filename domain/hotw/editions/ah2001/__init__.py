@@ -5,13 +5,18 @@ land, expansion over land and fleets, combat with its terrain, sea and fort rule
 monuments, clean-up and scoring), pre-eminence between epochs, and the end with its tie-breaks.
 Every Event card is played before the first army (Minor Empires and the Crusade expand as an
 Empire of their own inside the Active Empire's turn). Options: no pre-eminence markers, Minor
-Empires dealt to every player.
+Empires dealt to every player, multiple armies in a land.
 """
 
 from __future__ import annotations
 
 from domain.core.ruleset import OptionSpec, register_ruleset
-from domain.hotw.editions.ah2001.engine import MINOR_EMPIRES, NO_PRE_EMINENCE, Ah2001Ruleset
+from domain.hotw.editions.ah2001.engine import (
+    MINOR_EMPIRES,
+    MULTIPLE_ARMIES,
+    NO_PRE_EMINENCE,
+    Ah2001Ruleset,
+)
 
 
 @register_ruleset
@@ -35,6 +40,14 @@ class HotwAh2001(Ah2001Ruleset):
             "Optional rule: every player is dealt one Minor Empire card and two other Greater "
             "Events (ah2001.option.minor-empires)",
             rule="ah2001.option.minor-empires",
+        ),
+        OptionSpec(
+            MULTIPLE_ARMIES,
+            bool,
+            False,
+            "Optional rule: up to three figures of a player in a land - three armies, or two "
+            "and a fort; the extra figures only absorb losses (ah2001.option.multiple-armies)",
+            rule="ah2001.option.multiple-armies",
         ),
     )
     data_pack = "hotw-ah2001"

@@ -32,6 +32,9 @@ from domain.hotw.editions.ah2001.tables import Ah2001Tables, EmpireStats
 
 NO_PRE_EMINENCE = "no_pre_eminence"
 MINOR_EMPIRES = "minor_empires"
+MULTIPLE_ARMIES = "multiple_armies"
+STACK = 3
+"""ah2001.option.multiple-armies: up to three figures of a player in a land, one fort at most."""
 PLAYABLE_KINDS = frozenset(
     {
         "leader",
@@ -141,6 +144,11 @@ def targets(tables: Ah2001Tables, state: Ah2001State) -> Iterator[tuple[str, Via
     by_sea = board.fleet_reach(held, turn.fleets) if turn.fleets else frozenset()
     if turn.at_sea is not None:
         by_sea |= board.coasts[turn.at_sea]
+    if MULTIPLE_ARMIES in state.options:
+        for land in held:
+            cell = state.land(land)
+            if cell.owner == turn.seat and cell.armies + ("fort" in cell.buildings) < STACK:
+                yield land, Via.LAND
     for land in sorted(overland | by_sea):
         if land in held or board.lands[land].barren:
             continue
@@ -359,7 +367,7 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         if (turn.pool > 0 or turn.free_forts > 0) and state.supply.get("forts", 0) > 0:
             for land in turn.lands:
                 cell = state.land(land)
-                if cell.owner == seat and "fort" not in cell.buildings:
+                if cell.owner == seat and "fort" not in cell.buildings and cell.armies < STACK:
                     yield Command.of("build_fort", land=land)
         if turn.coins > 0 and turn.lost > 0:
             yield Command.of("recover_army")
@@ -587,6 +595,17 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 )
             )
             return
+        if cell.owner == seat and land in turn.lands:
+            ctx.emit(
+                ev.ArmyPlaced(
+                    rule=rule("option.multiple-armies"),
+                    seat=seat,
+                    land=land,
+                    figure=epoch,
+                    stacked=True,
+                )
+            )
+            return
         if cell.owner == seat:
             ctx.emit(
                 ev.ArmyPlaced(
@@ -632,6 +651,8 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                         result=won.value,
                     )
                 )
+                if ctx.state.land(land).owner == defender:
+                    continue  # more armies stand there (ah2001.option.multiple-armies)
                 self.sack(ctx, land)
                 return
             attacking, attack_rule = attack_dice(edge)
@@ -667,11 +688,19 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 )
             )
             first = False
-            if fought.result is Result.FORT_LOST:
+            if fought.result is Result.FORT_LOST or self.defender_fights_on(ctx, land, fought):
                 continue
             if fought.result in (Result.DEFENDER_LOST, Result.FORT_AND_DEFENDER_LOST):
                 self.sack(ctx, land)
             return
+
+    @staticmethod
+    def defender_fights_on(ctx: Ctx, land: str, fought: Any) -> bool:
+        """ah2001.option.multiple-armies: a defender's loss costs one of its armies; while
+        others stand, the attacking army fights on."""
+        won = fought.result in (Result.DEFENDER_LOST, Result.FORT_AND_DEFENDER_LOST)
+        cell = ctx.state.land(land)
+        return won and cell.owner is not None and cell.owner != ctx.state.turn_seat()
 
     def sack(self, ctx: Ctx, land: str) -> None:
         after = sacked(ctx.state.land(land).buildings)
@@ -903,7 +932,9 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                     draws=ctx.chance.take_draws(),
                 )
             )
-            if fought.result is not Result.FORT_LOST:
+            if fought.result is not Result.FORT_LOST and not self.defender_fights_on(
+                ctx, land, fought
+            ):
                 if fought.result in (Result.DEFENDER_LOST, Result.FORT_AND_DEFENDER_LOST):
                     self.sack(ctx, land)
                 return
@@ -1295,7 +1326,12 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 for seat, p in enumerate(state.players)
             ],
             "lands": {
-                land: {"owner": c.owner, "figure": c.figure, "buildings": sorted(c.buildings)}
+                land: {
+                    "owner": c.owner,
+                    "figure": c.figure,
+                    "armies": c.armies if c.owner is not None else 0,
+                    "buildings": sorted(c.buildings),
+                }
                 for land, c in sorted(state.lands.items())
             },
             "drawing": None

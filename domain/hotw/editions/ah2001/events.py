@@ -379,9 +379,11 @@ def _revolt(t: Ah2001Tables, s: Ah2001State, e: RevoltFought) -> Ah2001State:
     if e.result in ("fort_lost", "fort_and_attacker_lost", "fort_and_defender_lost"):
         s = with_supply(s, forts=1)
         cell = evolved(cell, buildings=cell.buildings - {"fort"})
-    if e.result == "both_lost":
+    if e.result in DEFENDER_LOSSES and cell.armies > 1:
+        cell = evolved(cell, armies=cell.armies - 1)
+    elif e.result == "both_lost":
         cell = Cell(None, 0, cell.buildings)
-    if e.result in ("defender_lost", "fort_and_defender_lost", "unopposed"):
+    elif e.result in ("defender_lost", "fort_and_defender_lost", "unopposed"):
         cell = Cell(e.seat, e.figure, cell.buildings)
     return with_cell(s, e.land, cell)
 
@@ -612,13 +614,16 @@ class ArmyPlaced(Ah2001Event):
     figure: int
     capital: bool = False
     replaced: bool = False
+    stacked: bool = False
+    """Another army joins the Empire's own (ah2001.option.multiple-armies)."""
 
 
 @handles(ArmyPlaced)
 def _placed(t: Ah2001Tables, s: Ah2001State, e: ArmyPlaced) -> Ah2001State:
     cell = s.land(e.land)
     buildings = cell.buildings | ({"capital"} if e.capital else set())
-    s = with_cell(s, e.land, Cell(e.seat, e.figure, frozenset(buildings)))
+    armies = cell.armies + 1 if e.stacked else 1
+    s = with_cell(s, e.land, Cell(e.seat, e.figure, frozenset(buildings), armies))
     assert s.turn is not None
     lands = s.turn.lands if e.land in s.turn.lands else (*s.turn.lands, e.land)
     return with_turn(s, pool=s.turn.pool - 1, lands=lands, capital=s.turn.capital and not e.capital)
@@ -643,6 +648,8 @@ class BattleFought(Ah2001Event):
 
 
 ATTACKER_LOSSES = ("attacker_lost", "both_lost", "fort_and_attacker_lost")
+DEFENDER_LOSSES = ("defender_lost", "fort_and_defender_lost", "both_lost")
+"""Results that cost the defender an army (one of several, with multiple armies)."""
 
 
 @handles(BattleFought)
@@ -665,9 +672,11 @@ def _battle(t: Ah2001Tables, s: Ah2001State, e: BattleFought) -> Ah2001State:
     if e.result in ("fort_lost", "fort_and_attacker_lost", "fort_and_defender_lost"):
         s = with_supply(s, forts=1)
         cell = evolved(cell, buildings=cell.buildings - {"fort"})
-    if e.result in ("both_lost",):
+    if e.result in DEFENDER_LOSSES and cell.armies > 1:
+        cell = evolved(cell, armies=cell.armies - 1)
+    elif e.result == "both_lost":
         cell = Cell(None, 0, cell.buildings)
-    if e.result in ("defender_lost", "fort_and_defender_lost"):
+    elif e.result in DEFENDER_LOSSES:
         cell = Cell(e.seat, turn.figure or s.epoch, cell.buildings)
         s = with_turn(s, lands=(*turn.lands, e.land))
     return with_cell(s, e.land, cell)

@@ -26,6 +26,8 @@ class Cell:
     figure: int = 0
     """The epoch whose figure the army is (pieces are counted per epoch)."""
     buildings: frozenset[str] = frozenset()
+    armies: int = 1
+    """Armies in the land (more than one only with ah2001.option.multiple-armies)."""
 
     @property
     def is_empty(self) -> bool:
@@ -129,8 +131,11 @@ class Ah2001State:
     options: frozenset[str] = frozenset()
     result: tuple[tuple[int, ...], ...] | None = None
 
+    def turn_seat(self) -> int | None:
+        return None if self.turn is None else self.turn.seat
+
     def land(self, land: str) -> Cell:
         return self.lands.get(land, EMPTY)
 
     def figures_out(self, seat: int, epoch: int) -> int:
-        return sum(1 for c in self.lands.values() if c.owner == seat and c.figure == epoch)
+        return sum(c.armies for c in self.lands.values() if c.owner == seat and c.figure == epoch)
