@@ -210,9 +210,7 @@ def test_the_plague_spreads_from_each_army_it_kills_until_one_survives() -> None
     assert state.land("nile-delta") == Cell(1, 1)
 
 
-def test_with_multiple_armies_a_land_holds_three_figures_and_the_extra_ones_absorb_losses() -> (
-    None
-):
+def test_with_multiple_armies_a_land_holds_three_figures_and_the_extra_ones_absorb_losses() -> None:
     """ah2001.option.multiple-armies: up to three figures (armies, or two armies and a fort);
     the defender still rolls its normal dice, each loss costs one figure."""
     from tests.unit.ah2001.test_engine import playing
