@@ -29,6 +29,12 @@ LAND = closed(
     buildings=array({"type": "string", "enum": ["capital", "city", "fort", "monument"]}),
 )
 
+SEA_HELD = closed(
+    "A fleet with an army on it holding a sea (the naval_control option).",
+    owner=SEAT,
+    figure=INT,
+)
+
 DRAWING = closed(
     "Empire cards being handed out.",
     order=array(SEAT),
@@ -61,6 +67,11 @@ VIEW: dict[str, Any] = closed(
     drawing=nullable(DRAWING),
     my_empire=nullable(STR),
     turn=nullable(TURN),
+    seas={
+        "type": "object",
+        "additionalProperties": SEA_HELD,
+        "description": "Seas held by manned fleets (naval_control option), by sea id.",
+    },
     supply=counts("The shared supply by piece kind."),
     markers_left=INT,
     awaiting=array(SEAT),

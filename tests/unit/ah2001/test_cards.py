@@ -236,3 +236,61 @@ def test_with_multiple_armies_a_land_holds_three_figures_and_the_extra_ones_abso
     assert state.land("northern-apennines") == Cell(0, 3)
     without = replace(state, options=frozenset())
     assert ("southern-apennines", "land") not in places(without)
+
+
+def test_with_naval_control_a_manned_fleet_stays_scores_its_sea_and_must_be_fought() -> None:
+    """ah2001.option.naval-control: an army from the pool on a fleet in a sea (not an ocean);
+    the fleet stays after the turn and scores one point; another player's fleet entering that
+    sea fights it two dice against one before any expansion; too few fleet counters take the
+    oldest epoch's manned fleets back first."""
+    from domain.hotw.editions.ah2001.engine import Ctx
+    from domain.hotw.editions.ah2001.model import SeaHeld
+    from tests.unit.ah2001.test_engine import playing
+
+    state = playing("egypt", 1, {"nile-delta": Cell(0, 1)}, pool=3)
+    assert state.turn is not None
+    turn = replace(state.turn, fleets=("eastern-mediterranean", "red-sea"))
+    state = replace(state, turn=turn, options=frozenset({"naval_control"}))
+    supply = dict(state.supply, counters=state.supply["counters"] - 2)
+    state = replace(state, supply=supply)
+    manning = {c.arg("water") for c in RULES.legal_actions(state, 0) if c.type == "man_fleet"}
+    assert manning == {"eastern-mediterranean", "red-sea"}
+    events, state = act(state, Command.of("man_fleet", water="red-sea"))
+    assert of(events, ev.FleetManned)[0].rule == "ah2001.option.naval-control"
+    assert state.seas == {"red-sea": SeaHeld(0, 1)} and state.turn is not None
+    assert state.turn.pool == 2
+    events, state = act(state, Command.of("end_expansion"))
+    (scored,) = of(events, ev.TurnScored)
+    assert scored.points["seas"] == 1
+    assert state.supply["counters"] == RULES.tables.pieces.coins_and_fleets - 1  # one stays
+
+    spec = RULES.tables.empires_by_epoch[1][1]
+    assert spec.id == "egypt"
+    contested = replace(
+        state, turn=None, seas={"eastern-mediterranean": SeaHeld(1, 1), "red-sea": SeaHeld(2, 1)}
+    )
+    ctx = Ctx(RULES.tables, contested, Chance(ScriptedFaces([5, 2, 3]), 0))
+    RULES.begin_turn(ctx, 2, spec)
+    (battle,) = of(ctx.events, ev.NavalBattleFought)
+    assert (battle.water, battle.defender, battle.attack_dice, battle.defence_dice) == (
+        "eastern-mediterranean",
+        1,
+        (5, 2),
+        (3,),
+    )
+    assert battle.result == "defender_lost"
+    assert "eastern-mediterranean" not in ctx.state.seas
+    assert ctx.state.seas == {"red-sea": SeaHeld(2, 1)}  # the player's own fleet is no foe
+    assert ctx.state.turn is not None
+    assert ctx.state.turn.fleets == ("eastern-mediterranean", "red-sea")
+
+    short = replace(
+        contested,
+        supply=dict(contested.supply, counters=1),
+        seas={"black-sea": SeaHeld(1, 2), "bay-of-bengal": SeaHeld(2, 1), "red-sea": SeaHeld(0, 3)},
+    )
+    ctx = Ctx(RULES.tables, short, Chance(ScriptedFaces([6, 6, 1]), 0))
+    RULES.begin_turn(ctx, 1, spec)
+    (reclaimed,) = of(ctx.events, ev.FleetsReclaimed)
+    assert reclaimed.waters == ("bay-of-bengal",)  # Epoch I's fleet goes first
+    assert ctx.state.turn is not None and len(ctx.state.turn.fleets) == 2

@@ -5,7 +5,8 @@ land, expansion over land and fleets, combat with its terrain, sea and fort rule
 monuments, clean-up and scoring), pre-eminence between epochs, and the end with its tie-breaks.
 Every Event card is played before the first army (Minor Empires and the Crusade expand as an
 Empire of their own inside the Active Empire's turn). Options: no pre-eminence markers, Minor
-Empires dealt to every player, multiple armies in a land.
+Empires dealt to every player, multiple armies in a land, naval
+control of the seas.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from domain.core.ruleset import OptionSpec, register_ruleset
 from domain.hotw.editions.ah2001.engine import (
     MINOR_EMPIRES,
     MULTIPLE_ARMIES,
+    NAVAL_CONTROL,
     NO_PRE_EMINENCE,
     Ah2001Ruleset,
 )
@@ -48,6 +50,15 @@ class HotwAh2001(Ah2001Ruleset):
             "Optional rule: up to three figures of a player in a land - three armies, or two "
             "and a fort; the extra figures only absorb losses (ah2001.option.multiple-armies)",
             rule="ah2001.option.multiple-armies",
+        ),
+        OptionSpec(
+            NAVAL_CONTROL,
+            bool,
+            False,
+            "Optional rule: an Active Empire may put pool armies on its fleets in seas; those "
+            "fleets stay, score one point per sea and must be fought by other players' fleets "
+            "(ah2001.option.naval-control)",
+            rule="ah2001.option.naval-control",
         ),
     )
     data_pack = "hotw-ah2001"

@@ -33,6 +33,7 @@ from domain.hotw.editions.ah2001.tables import Ah2001Tables, EmpireStats
 NO_PRE_EMINENCE = "no_pre_eminence"
 MINOR_EMPIRES = "minor_empires"
 MULTIPLE_ARMIES = "multiple_armies"
+NAVAL_CONTROL = "naval_control"
 STACK = 3
 """ah2001.option.multiple-armies: up to three figures of a player in a land, one fort at most."""
 PLAYABLE_KINDS = frozenset(
@@ -369,6 +370,10 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 cell = state.land(land)
                 if cell.owner == seat and "fort" not in cell.buildings and cell.armies < STACK:
                     yield Command.of("build_fort", land=land)
+        if turn.pool > 0 and NAVAL_CONTROL in state.options and turn.outer is None:
+            for water in turn.fleets:
+                if self.tables.board.waters[water].kind == "sea" and water not in turn.manned:
+                    yield Command.of("man_fleet", water=water)
         if turn.coins > 0 and turn.lost > 0:
             yield Command.of("recover_army")
         if turn.coins > 0 and state.supply.get("forts", 0) > turn.free_forts:
@@ -524,6 +529,11 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             "recover_army": ("a coin returns an army lost in combat", "events.coins.save-army"),
             "buy_fort": ("a coin buys a fort", "events.coins.buy-fort"),
             "reallocate_fleet": ("Reallocation turns fleets into coins", "events.reallocation"),
+            "man_fleet": (
+                "with Naval Control an army from the pool goes onto one of the Active Empire's "
+                "fleets in a sea (not an ocean), once",
+                "option.naval-control",
+            ),
             "choose_target": ("not a target this card may name now", "events.lesser-kinds"),
             "stop_targeting": ("this card names all its targets", "events.lesser-kinds"),
         }
@@ -939,6 +949,16 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                     self.sack(ctx, land)
                 return
 
+    def do_man_fleet(self, ctx: Ctx, seat: int, command: Command) -> None:
+        ctx.emit(
+            ev.FleetManned(
+                rule=rule("option.naval-control"),
+                seat=seat,
+                water=str(command.arg("water")),
+                figure=ctx.state.epoch,
+            )
+        )
+
     def do_reallocate_fleet(self, ctx: Ctx, seat: int, command: Command) -> None:
         ctx.emit(
             ev.FleetReallocated(
@@ -1110,10 +1130,13 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         return True
 
     def begin_turn(self, ctx: Ctx, seat: int, spec: EmpireStats) -> None:
-        state = ctx.state
         board = self.tables.board
+        wanted = tuple(sorted(board.navigation(spec.navigation)))
+        if NAVAL_CONTROL in ctx.state.options:
+            self.reclaim_fleets(ctx, len(wanted))
+        state = ctx.state
         armies = pool_size(self.tables, state, seat, spec.strength)
-        fleets = tuple(sorted(board.navigation(spec.navigation)))[: state.supply.get("counters", 0)]
+        fleets = wanted[: state.supply.get("counters", 0)]
         capital = spec.capital and state.supply.get("capitals_and_cities", 0) > 0
         ctx.emit(
             ev.TurnBegan(
@@ -1126,6 +1149,47 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 fleets=fleets,
             )
         )
+        if NAVAL_CONTROL in ctx.state.options:
+            self.fight_for_seas(ctx, seat)
+
+    def reclaim_fleets(self, ctx: Ctx, wanted: int) -> None:
+        """Fleets with armies leave the board, the oldest epoch's first, until the Active
+        Empire has its fleet counters (ah2001.option.naval-control reading: within an epoch,
+        in the seas' alphabetical order)."""
+        missing = wanted - ctx.state.supply.get("counters", 0)
+        if missing <= 0 or not ctx.state.seas:
+            return
+        oldest = sorted(ctx.state.seas, key=lambda w: (ctx.state.seas[w].figure, w))
+        ctx.emit(
+            ev.FleetsReclaimed(rule=rule("option.naval-control"), waters=tuple(oldest[:missing]))
+        )
+
+    def fight_for_seas(self, ctx: Ctx, seat: int) -> None:
+        """Each fleet placed in a sea another player's fleet holds fights it once, two dice
+        against one, before any expansion; a tie sinks both."""
+        turn = ctx.state.turn
+        assert turn is not None
+        for water in turn.fleets:
+            held = ctx.state.seas.get(water)
+            if held is None or held.owner == seat:
+                continue
+            attack = ctx.chance.dice(2)
+            defence = ctx.chance.dice(1)
+            a, d = max(attack), max(defence)
+            result = "defender_lost" if a > d else "attacker_lost" if a < d else "both_lost"
+            ctx.emit(
+                ev.NavalBattleFought(
+                    rule=rule("option.naval-control"),
+                    cites=(rule("combat.dice"), rule("combat.tie")),
+                    seat=seat,
+                    water=water,
+                    defender=held.owner,
+                    attack_dice=attack,
+                    defence_dice=defence,
+                    result=result,
+                    draws=ctx.chance.take_draws(),
+                )
+            )
 
     def place_start(self, ctx: Ctx, seat: int, start_land: str) -> None:
         """ah2001.turn.start-land: the capital and first army; an army and fort there go."""
@@ -1187,6 +1251,9 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             {land: board.lands[land].area for land in armies},
             {land: cell.buildings for land, cell in state.lands.items()},
         )
+        seas = sum(1 for held in state.seas.values() if held.owner == turn.seat)
+        if seas:
+            points = {**points, "seas": seas}
         ctx.emit(
             ev.TurnScored(
                 rule=rule("scoring.when"),
@@ -1276,6 +1343,12 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 (ArgSpec("water", str, "A sea or ocean id.", allowed=waters),),
             ),
             CommandSpec(
+                "man_fleet",
+                "Naval Control option: put an army from the pool on the Empire's fleet in a sea; "
+                "the fleet stays after the turn and scores the sea.",
+                (ArgSpec("water", str, "A sea id.", allowed=waters),),
+            ),
+            CommandSpec(
                 "choose_target",
                 "Name a land, area or sea for the Event card being played.",
                 (ArgSpec("target", str, "A land, area or sea id."),),
@@ -1359,6 +1432,10 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 "card_empire": state.turn.card,
                 "pending": state.turn.pending,
                 "picks": list(state.turn.picks),
+            },
+            "seas": {
+                water: {"owner": held.owner, "figure": held.figure}
+                for water, held in sorted(state.seas.items())
             },
             "supply": dict(state.supply),
             "markers_left": len(state.markers),

@@ -9,7 +9,7 @@ from typing import Any
 
 from domain.core.frozen import evolved
 from domain.core.messages import Event, event
-from domain.hotw.editions.ah2001.model import Ah2001State, Cell, Drawing, Stage, Turn
+from domain.hotw.editions.ah2001.model import Ah2001State, Cell, Drawing, SeaHeld, Stage, Turn
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
 
 
@@ -543,6 +543,70 @@ def _fortified(t: Ah2001Tables, s: Ah2001State, e: CrusadersFortified) -> Ah2001
     return with_cell(s, e.land, evolved(cell, buildings=cell.buildings | added))
 
 
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FleetsReclaimed(Ah2001Event):
+    """Too few fleet counters for the Active Empire: fleets with armies leave the board, the
+    oldest epoch's first (ah2001.option.naval-control)."""
+
+    waters: tuple[str, ...]
+
+
+@handles(FleetsReclaimed)
+def _reclaimed(t: Ah2001Tables, s: Ah2001State, e: FleetsReclaimed) -> Ah2001State:
+    seas = {w: h for w, h in s.seas.items() if w not in e.waters}
+    return with_supply(evolved(s, seas=seas), counters=len(e.waters))
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class NavalBattleFought(Ah2001Event):
+    """The Active Empire's fleet entering a sea held by another player's fleet fights it, two
+    dice against one, before any expansion (ah2001.option.naval-control)."""
+
+    seat: int
+    water: str
+    defender: int
+    attack_dice: tuple[int, ...]
+    defence_dice: tuple[int, ...]
+    result: str
+
+
+@handles(NavalBattleFought)
+def _naval_battle(t: Ah2001Tables, s: Ah2001State, e: NavalBattleFought) -> Ah2001State:
+    turn = s.turn
+    assert turn is not None
+    if e.result in ("defender_lost", "both_lost"):
+        s = with_supply(
+            evolved(s, seas={w: h for w, h in s.seas.items() if w != e.water}), counters=1
+        )
+    if e.result in ("attacker_lost", "both_lost"):
+        fleets = tuple(w for w in turn.fleets if w != e.water)
+        s = with_supply(with_turn(s, fleets=fleets), counters=1)
+    return s
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FleetManned(Ah2001Event):
+    """An army from the pool goes onto the Active Empire's fleet in a sea: the fleet stays
+    after the turn and holds the sea (ah2001.option.naval-control)."""
+
+    seat: int
+    water: str
+    figure: int
+
+
+@handles(FleetManned)
+def _manned(t: Ah2001Tables, s: Ah2001State, e: FleetManned) -> Ah2001State:
+    turn = s.turn
+    assert turn is not None
+    relieved = 1 if e.water in s.seas else 0  # the player's own older fleet there goes home
+    seas = {**s.seas, e.water: SeaHeld(e.seat, e.figure)}
+    s = with_turn(s, pool=turn.pool - 1, manned=(*turn.manned, e.water))
+    return with_supply(evolved(s, seas=seas), counters=relieved)
+
+
 # --- calling Empires and their turns -------------------------------------------------------
 
 
@@ -768,7 +832,7 @@ class TurnScored(Ah2001Event):
 @handles(TurnScored)
 def _scored(t: Ah2001Tables, s: Ah2001State, e: TurnScored) -> Ah2001State:
     assert s.turn is not None
-    s = with_supply(s, counters=len(s.turn.fleets))
+    s = with_supply(s, counters=len(s.turn.fleets) - len(s.turn.manned))
     s = with_player(s, e.seat, points=s.players[e.seat].points + e.total)
     return evolved(s, turn=None, stage=Stage.TURNS, call_index=s.call_index + 1)
 

@@ -38,6 +38,14 @@ EMPTY = Cell()
 
 
 @dataclass(frozen=True)
+class SeaHeld:
+    """A fleet with an army on it, left in a sea (ah2001.option.naval-control)."""
+
+    owner: int
+    figure: int
+
+
+@dataclass(frozen=True)
 class Player:
     name: str
     points: int = 0
@@ -100,6 +108,8 @@ class Turn:
     picks: tuple[str, ...] = ()
     treachery: str | None = None
     """The enemy land Treachery named: attacked this turn, it is won automatically."""
+    manned: tuple[str, ...] = ()
+    """Seas whose fleet took an army from the pool this turn (ah2001.option.naval-control)."""
     figure: int = 0
     """The epoch whose figures this Empire's armies are (0: the current epoch's)."""
     card: str | None = None
@@ -129,6 +139,8 @@ class Ah2001State:
     supply: Mapping[str, int] = field(default_factory=dict)
     """Shared pieces left: capital/city counters, forts, monuments, coin/fleet counters."""
     options: frozenset[str] = frozenset()
+    seas: Mapping[str, SeaHeld] = field(default_factory=dict)
+    """Seas held by fleets with armies on them (ah2001.option.naval-control)."""
     result: tuple[tuple[int, ...], ...] | None = None
 
     def turn_seat(self) -> int | None:
@@ -138,4 +150,7 @@ class Ah2001State:
         return self.lands.get(land, EMPTY)
 
     def figures_out(self, seat: int, epoch: int) -> int:
-        return sum(c.armies for c in self.lands.values() if c.owner == seat and c.figure == epoch)
+        on_land = sum(
+            c.armies for c in self.lands.values() if c.owner == seat and c.figure == epoch
+        )
+        return on_land + sum(1 for h in self.seas.values() if (h.owner, h.figure) == (seat, epoch))
