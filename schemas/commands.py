@@ -113,12 +113,66 @@ def command_components(rulesets: Mapping[str, Ruleset[Any]]) -> dict[str, dict[s
                 "mapping": {t: ref(named[(name, t)])["$ref"] for t in types},
             },
         }
+    described = all(per_ruleset.values())
+    if not described:
+        components[COMMAND] = {
+            "description": "A command: its `type` and its arguments, as the legal-actions "
+            "endpoint lists them. Which types a game takes depends on its ruleset "
+            "(`Commands_<ruleset>`).",
+            "anyOf": [ref(union) for union in unions],
+        }
+        return components
+    wire: dict[str, str] = {}
+    for command_type, variants in shapes.items():
+        component = f"{pascal(command_type)}Command"
+        if len(variants) > 1:
+            components[component] = merged_shape(command_type, variants)
+        wire[command_type] = component
     components[COMMAND] = {
         "description": "A command: its `type` and its arguments, as the legal-actions endpoint "
-        "lists them. Which types a game takes depends on its ruleset (`Commands_<ruleset>`).",
-        "anyOf": [ref(union) for union in unions],
+        "lists them (any ruleset's; `Commands_<ruleset>` lists the types and exact arguments a "
+        "game of that ruleset takes). A type that rulesets shape differently has one schema "
+        "here with every argument any of them uses, so that a client that reads a legal action "
+        "keeps all of its arguments when it posts it back.",
+        "oneOf": [ref(component) for component in wire.values()],
+        "discriminator": {
+            "propertyName": "type",
+            "mapping": {t: ref(c)["$ref"] for t, c in wire.items()},
+        },
     }
     return components
+
+
+def merged_shape(command_type: str, variants: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    """One schema for a command type several rulesets shape differently: every argument any
+    of them takes (values allowed by any), required only where all require it."""
+    properties: dict[str, Any] = {}
+    required: list[str] | None = None
+    for _, shape in variants:
+        for name, prop in shape["properties"].items():
+            if name not in properties:
+                properties[name] = dict(prop)
+                continue
+            known = properties[name]
+            if known.get("type") != prop.get("type"):
+                properties[name] = {"description": known.get("description", "")}
+            elif "enum" in known or "enum" in prop:
+                if "enum" in known and "enum" in prop:
+                    extra = [v for v in prop["enum"] if v not in known["enum"]]
+                    known["enum"] = [*known["enum"], *extra]
+                else:
+                    known.pop("enum", None)
+        names = [n for n in shape["required"]]
+        required = names if required is None else [n for n in required if n in names]
+    owners = ", ".join(f"`{owner}`" for owner, _ in variants)
+    return {
+        "type": "object",
+        "description": f"`{command_type}` as any ruleset takes it ({owners}: see "
+        "`Commands_<ruleset>` for each one's exact arguments).",
+        "properties": properties,
+        "required": required or ["type"],
+        "additionalProperties": False,
+    }
 
 
 def table_types() -> dict[str, Any]:

@@ -72,23 +72,23 @@ def part(name: str) -> Any:
     return importlib.import_module(f"{PACKAGE}.{name}")
 
 
-def test_the_generated_client_plays_a_whole_four_player_game_by_posting_legal_actions_back(
-    generated, server
-):
+def play_to_the_end(
+    generated: ModuleType, server: str, ruleset: str, options: dict[str, Any] | None = None
+) -> tuple[Any, Counter[str], Counter[str], int]:
+    """Create a game through the generated client and post back one of the awaited seat's
+    legal actions, as given, until the game is finished: (created, played, statuses, busy)."""
     models = part("models")
     create = part("api.games.post_games")
     summary_of = part("api.games.get_games_game_id")
     legal_actions = part("api.play.get_games_game_id_legal_actions")
     post_command = part("api.play.post_games_game_id_commands")
-    result_of = part("api.play.get_games_game_id_result")
-    events_of = part("api.events.get_games_game_id_events")
-    state_of = part("api.play.get_games_game_id_state")
-
     public = generated.Client(base_url=server, raise_on_unexpected_status=True)
-    created = create.sync(
-        client=public,
-        body=models.CreateGame(ruleset="hotw-2024", players=PLAYERS),
-    )
+    body = models.CreateGame(ruleset=ruleset, players=PLAYERS)
+    if options:
+        body = models.CreateGame.from_dict(
+            {"ruleset": ruleset, "players": PLAYERS, "options": options}
+        )
+    created = create.sync(client=public, body=body)
     assert isinstance(created, models.CreatedGame), created
     seats = [
         generated.AuthenticatedClient(base_url=server, token=token, raise_on_unexpected_status=True)
@@ -128,17 +128,34 @@ def test_the_generated_client_plays_a_whole_four_player_game_by_posting_legal_ac
             assert answer.parsed.code in {"game_busy", "version_conflict"}
             busy += 1
             continue
-        assert answer.status_code == 201, answer.content[:500]
+        assert answer.status_code == 201, (action.to_dict(), answer.content[:3000])
         assert isinstance(answer.parsed, models.CommandResult)
         assert answer.parsed.version > listed.version
         played[type(action.command).__name__] += 1
 
+    return created, played, statuses, busy
+
+
+def test_the_generated_client_plays_a_whole_four_player_game_by_posting_legal_actions_back(
+    generated, server
+):
+    models = part("models")
+    result_of = part("api.play.get_games_game_id_result")
+    events_of = part("api.events.get_games_game_id_events")
+    state_of = part("api.play.get_games_game_id_state")
+
+    public = generated.Client(base_url=server, raise_on_unexpected_status=True)
+    created, played, statuses, busy = play_to_the_end(generated, server, "hotw-2024")
+    seats = [
+        generated.AuthenticatedClient(base_url=server, token=token, raise_on_unexpected_status=True)
+        for token in created.seat_tokens
+    ]
     result = result_of.sync(created.game_id, client=public)
     assert isinstance(result, models.Result), result
     assert len(result.scores) == len(PLAYERS)
     assert sorted(standing.seat for standing in result.ranking) == [0, 1, 2, 3]
     # the commands came back as the typed models of their command types
-    assert played["PlaceArmyCommandHotw2024"] > 0 and played["ChooseEmpireCardCommand"] > 0
+    assert played["PlaceArmyCommand"] > 0 and played["ChooseEmpireCardCommand"] > 0
     assert statuses["finished"] == 1
     # and the events as typed envelopes: the worker closed the epochs
     actors: set[str] = set()
@@ -163,4 +180,42 @@ def test_the_generated_client_plays_a_whole_four_player_game_by_posting_legal_ac
     assert isinstance(state, models.State), state
     assert state.view.epoch == 5 and len(state.view.players) == 4
     assert state.view.players[0].area_tokens is not None  # seat 0 sees its own tokens
+    print(f"\n{sum(played.values())} commands ({busy} busy answers): {dict(played)}")
+
+
+def test_the_generated_client_plays_a_whole_avalon_hill_game_with_every_optional_rule(
+    generated, server
+):
+    """hotw-ah2001 with Minor Empires, Multiple Armies and Naval Control on: the same client
+    code, the commands and events typed as the edition's own models."""
+    models = part("models")
+    result_of = part("api.play.get_games_game_id_result")
+    events_of = part("api.events.get_games_game_id_events")
+    state_of = part("api.play.get_games_game_id_state")
+    options = {"minor_empires": True, "multiple_armies": True, "naval_control": True}
+    created, played, _, busy = play_to_the_end(generated, server, "hotw-ah2001", options)
+    public = generated.Client(base_url=server, raise_on_unexpected_status=True)
+    result = result_of.sync(created.game_id, client=public)
+    assert isinstance(result, models.Result), result
+    assert sorted(standing.seat for standing in result.ranking) == [0, 1, 2, 3]
+    assert played["PlaceArmyCommand"] > 0 and played["KeepEmpireCommand"] > 0
+    typed: Counter[str] = Counter()
+    start: int | None = 1
+    while start is not None:
+        feed = events_of.sync(created.game_id, client=public, from_=start, limit=500)
+        assert isinstance(feed, models.Feed), feed
+        typed.update(type(e).__name__ for e in feed.events)
+        for event in feed.events:
+            if isinstance(event, models.EventAh2001TurnScored):
+                assert event.data.total >= 0 and event.data.seat in range(4)
+        start = feed.next_ if isinstance(feed.next_, int) else None
+    assert typed["EventAh2001TurnScored"] > 0 and typed["EventAh2001GameEnded"] == 1
+    assert "dict" not in typed
+    seat = generated.AuthenticatedClient(
+        base_url=server, token=created.seat_tokens[0], raise_on_unexpected_status=True
+    )
+    state = state_of.sync(created.game_id, client=seat)
+    assert isinstance(state, models.State), state
+    assert isinstance(state.view, models.ViewHotwAh2001)
+    assert state.view.epoch == 7 and state.view.result is not None
     print(f"\n{sum(played.values())} commands ({busy} busy answers): {dict(played)}")

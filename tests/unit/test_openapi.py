@@ -77,8 +77,15 @@ def test_the_command_body_refers_to_one_schema_per_command_type_with_a_type_disc
     doc = document()
     request = schema_of(doc, {"$ref": "#/components/schemas/CommandRequest"})
     assert request["properties"]["command"]["$ref"] == "#/components/schemas/Command"
-    unions = doc["components"]["schemas"]["Command"]["anyOf"]
-    assert {"$ref": "#/components/schemas/Commands_hotw-ah2001"} in unions
+    wire = doc["components"]["schemas"]["Command"]
+    assert wire["discriminator"]["propertyName"] == "type"
+    assert [r["$ref"] for r in wire["oneOf"]] == list(wire["discriminator"]["mapping"].values())
+    # a type two rulesets shape differently is one schema on the wire, with every argument:
+    # a client reading a hotw-ah2001 `place_army` keeps its `via` when posting it back
+    both = schema_of(doc, {"$ref": wire["discriminator"]["mapping"]["place_army"]})
+    assert {"land", "via"} <= set(both["properties"]) and both["required"] == ["type", "land"]
+    assert {"anatolia", "zagros"} <= set(both["properties"]["land"]["enum"])
+    assert "Commands_hotw-ah2001" in doc["components"]["schemas"]
     commands = schema_of(doc, {"$ref": "#/components/schemas/Commands_hotw-2024"})
     assert commands["discriminator"]["propertyName"] == "type"
     mapping = commands["discriminator"]["mapping"]
