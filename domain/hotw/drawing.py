@@ -560,7 +560,7 @@ def _land_layer(board: Board, plan: Layout, colours: Mapping[str, str]) -> list[
         borders = sorted(land.neighbours | land.straits)
         coasts = ", ".join(board.seas[s].name for s in sorted(land.seas))
         title = (
-            f"{land.name}: {area.name} (Epoch {ROMAN.get(area.epoch, area.epoch)}), {terrain}"
+            f"{land.name}: {area.name}{epoch_note(area.epoch, 'Epoch ')}, {terrain}"
             + (f", {land.power_icon.value} icon" if land.power_icon else "")
             + ". Borders: "
             + ", ".join(board.lands[n].name for n in borders)
@@ -686,6 +686,11 @@ def _pieces_layer(
     return out
 
 
+def epoch_note(epoch: int, word: str = "") -> str:
+    """ " (Epoch II)" after an area's name; nothing for a board whose areas have no epoch (0)."""
+    return f" ({word}{ROMAN.get(epoch, epoch)})" if epoch else ""
+
+
 def _legend(board: Board, colours: Mapping[str, str], players: Sequence[str] | None) -> list[str]:
     out = [
         f'<g class="legend" transform="translate(0,{HEIGHT})">',
@@ -714,7 +719,7 @@ def _legend(board: Board, colours: Mapping[str, str], players: Sequence[str] | N
         )
         out.append(
             f'<text x="{ax + 12}" y="{ay + 8}" {text}>'
-            f"{escape(area.name)} ({ROMAN.get(area.epoch, area.epoch)})</text>"
+            f"{escape(area.name)}{epoch_note(area.epoch)}</text>"
         )
     y = 44 + ((len(board.areas) + columns - 1) // columns) * 13 + 10
     notes: list[tuple[str, str]] = [
@@ -744,11 +749,14 @@ def _legend(board: Board, colours: Mapping[str, str], players: Sequence[str] | N
             f' height="10" fill="{OCEAN_FILL}"/>',
             "waters not joined",
         ),
-        (_power_icon(PowerIcon.CROWN, 5, -3), "crown"),
-        (_power_icon(PowerIcon.SCROLL, 5, -3), "scroll"),
-        (_power_icon(PowerIcon.SWORD, 5, -3), "sword"),
-        (_power_icon(PowerIcon.TEMPLE, 5, -3), "temple (power icons)"),
     ]
+    if any(land.power_icon for land in board.lands.values()):
+        notes += [
+            (_power_icon(PowerIcon.CROWN, 5, -3), "crown"),
+            (_power_icon(PowerIcon.SCROLL, 5, -3), "scroll"),
+            (_power_icon(PowerIcon.SWORD, 5, -3), "sword"),
+            (_power_icon(PowerIcon.TEMPLE, 5, -3), "temple (power icons)"),
+        ]
     x = 10.0
     for mark, words in notes:
         out.append(f'<g transform="translate({_f(x)},{_f(y)})">{mark}</g>')

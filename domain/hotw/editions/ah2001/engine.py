@@ -1443,6 +1443,11 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             "result": None if state.result is None else [list(g) for g in state.result],
         }
 
+    def draw_board(self, state: Ah2001State, viewer: int | None) -> str:
+        from domain.hotw.editions.ah2001.drawing import table_svg
+
+        return table_svg(self.tables.board, self.view(state, viewer))
+
     def summary(self, state: Ah2001State) -> dict[str, Any]:
         return {
             "epoch": state.epoch,
