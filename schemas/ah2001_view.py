@@ -8,6 +8,8 @@ from typing import Any
 
 from schemas.hotw_view import INT, SEAT, STR, array, closed, counts, nullable
 
+BOOL = {"type": "boolean"}
+
 PLAYER = closed(
     "A player as the viewer sees it.",
     seat=SEAT,
@@ -27,6 +29,16 @@ LAND = closed(
     figure=INT,
     armies=INT,
     buildings=array({"type": "string", "enum": ["capital", "city", "fort", "monument"]}),
+)
+
+EMPIRE_IN_PLAY = closed(
+    "Simultaneous empires: an Empire of the epoch waiting for its rounds.",
+    seat=SEAT,
+    empire=STR,
+    card_empire=nullable(STR),
+    pool=INT,
+    started=BOOL,
+    terminated=BOOL,
 )
 
 SEA_HELD = closed(
@@ -67,6 +79,8 @@ VIEW: dict[str, Any] = closed(
     drawing=nullable(DRAWING),
     my_empire=nullable(STR),
     turn=nullable(TURN),
+    empires=array(EMPIRE_IN_PLAY),
+    options=array(STR),
     seas={
         "type": "object",
         "additionalProperties": SEA_HELD,

@@ -17,6 +17,7 @@ from domain.hotw.editions.ah2001.engine import (
     MULTIPLE_ARMIES,
     NAVAL_CONTROL,
     NO_PRE_EMINENCE,
+    SIMULTANEOUS,
     Ah2001Ruleset,
 )
 
@@ -59,6 +60,15 @@ class HotwAh2001(Ah2001Ruleset):
             "fleets stay, score one point per sea and must be fought by other players' fleets "
             "(ah2001.option.naval-control)",
             rule="ah2001.option.naval-control",
+        ),
+        OptionSpec(
+            SIMULTANEOUS,
+            bool,
+            False,
+            "Variant: the epoch's Empires play pseudo-simultaneously, one expansion attempt "
+            "each per round (shared/rules/hotw-variant-simultaneous-empires.txt; "
+            "ah2001.variant.*)",
+            rule="ah2001.variant.simultaneous",
         ),
     )
     data_pack = "hotw-ah2001"

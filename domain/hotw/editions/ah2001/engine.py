@@ -5,7 +5,7 @@ scoring), pre-eminence between epochs and the end of the game. Every event cites
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from domain.core.catalogue import RulesCatalogue
@@ -15,6 +15,7 @@ from domain.core.messages import Command, Event, private_to
 from domain.core.ruleset import ArgSpec, CommandSpec, Ruleset, Setup
 from domain.hotw import codec
 from domain.hotw.editions.ah2001 import events as ev
+from domain.hotw.editions.ah2001 import simultaneous as sim
 from domain.hotw.editions.ah2001.between import Record, draw_order, final_ranking, pre_eminent
 from domain.hotw.editions.ah2001.combat import (
     Approach,
@@ -34,6 +35,7 @@ NO_PRE_EMINENCE = "no_pre_eminence"
 MINOR_EMPIRES = "minor_empires"
 MULTIPLE_ARMIES = "multiple_armies"
 NAVAL_CONTROL = "naval_control"
+SIMULTANEOUS = "simultaneous_empires"
 STACK = 3
 """ah2001.option.multiple-armies: up to three figures of a player in a land, one fort at most."""
 PLAYABLE_KINDS = frozenset(
@@ -362,6 +364,9 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         if not turn.expanding:
             yield from self.card_actions(state, seat)
             return
+        if SIMULTANEOUS in state.options:
+            yield from self.round_actions(state, seat)
+            return
         if turn.pool > 0:
             for land, via in targets(self.tables, state):
                 yield Command.of("place_army", land=land, via=via.value)
@@ -529,6 +534,14 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             "recover_army": ("a coin returns an army lost in combat", "events.coins.save-army"),
             "buy_fort": ("a coin buys a fort", "events.coins.buy-fort"),
             "reallocate_fleet": ("Reallocation turns fleets into coins", "events.reallocation"),
+            "end_round": (
+                "only with simultaneous empires, once the start is placed",
+                "variant.rounds",
+            ),
+            "terminate_empire": (
+                "only with simultaneous empires, in an Empire's round",
+                "variant.terminate",
+            ),
             "man_fleet": (
                 "with Naval Control an army from the pool goes onto one of the Active Empire's "
                 "fleets in a sea (not an ocean), once",
@@ -572,11 +585,18 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
 
     def do_place_army(self, ctx: Ctx, seat: int, command: Command) -> None:
         land = str(command.arg("land"))
+        simultaneous = SIMULTANEOUS in ctx.state.options
+        if simultaneous and not self.held_by_turn(ctx.state, land):
+            ctx.emit(
+                ev.ExpansionAttempted(rule=rule("variant.one-attempt"), seat=seat, target=land)
+            )
         self.expand_into(ctx, seat, land, Via(str(command.arg("via"))))
         turn = ctx.state.turn
         assert turn is not None
         if turn.card is not None and ctx.state.land(land).owner == seat:
             self.crusaders_take(ctx, self.card(turn.card), land)
+        if simultaneous and turn.card is None:
+            self.monuments_at_once(ctx)
 
     def crusaders_take(self, ctx: Ctx, card: Any, land: str) -> None:
         """ah2001.events.crusade: Palestine taken by the Crusaders gets a fort and a city."""
@@ -632,7 +652,8 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
     def battle(self, ctx: Ctx, seat: int, land: str, via: Via) -> None:
         """ah2001.combat.*: rounds until one side's army is gone (a fort falls first)."""
         tables = self.tables
-        way = approach(tables, ctx.state, land, via)
+        homeless = via is Via.LAND and not self.holds_any(ctx.state)
+        way = Approach(Via.LAND) if homeless else approach(tables, ctx.state, land, via)
         terrain = frozenset({tables.board.lands[land].terrain})
         first = True
         while True:
@@ -640,6 +661,8 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             defender = cell.owner
             assert defender is not None
             edge = self.edge(ctx.state)
+            if homeless:  # ah2001.variant.no-lands-left: no Difficult Terrain for the defender
+                edge = replace(edge, no_terrain_penalty=True)
             turn = ctx.state.turn
             if turn is not None and turn.treachery == land:
                 won = (
@@ -950,6 +973,11 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 return
 
     def do_man_fleet(self, ctx: Ctx, seat: int, command: Command) -> None:
+        water = str(command.arg("water"))
+        if SIMULTANEOUS in ctx.state.options:
+            ctx.emit(
+                ev.ExpansionAttempted(rule=rule("variant.one-attempt"), seat=seat, target=water)
+            )
         ctx.emit(
             ev.FleetManned(
                 rule=rule("option.naval-control"),
@@ -1055,6 +1083,10 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             return self.monument_step(ctx)
         turn = state.turn
         if turn is None:
+            if SIMULTANEOUS in state.options and state.call_index >= len(
+                calling_order(self.tables, state.epoch)
+            ):
+                return self.next_round(ctx)
             return self.call_next(ctx)
         if turn.pending is not None:
             card = self.card(turn.pending)
@@ -1062,6 +1094,8 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 self.resolve_card(ctx)
                 return True
             return False
+        if SIMULTANEOUS in state.options:
+            return self.round_step(ctx)
         if turn.expanding and list(self.listed(state, turn.seat)) == [Command.of("end_expansion")]:
             self.end_expansion(ctx)
             return True
@@ -1220,7 +1254,10 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         turn = ctx.state.turn
         assert turn is not None
         if turn.monuments_due <= 0 or ctx.state.supply.get("monuments", 0) <= 0:
-            self.score_turn(ctx)
+            if SIMULTANEOUS in ctx.state.options:
+                ctx.emit(ev.MonumentsDone(rule=rule("variant.monuments-at-once"), seat=turn.seat))
+            else:
+                self.score_turn(ctx)
             return True
         sites = monument_sites(self.tables, ctx.state)
         if not sites:
@@ -1237,23 +1274,27 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             return True
         return False
 
-    def score_turn(self, ctx: Ctx) -> None:
-        state = ctx.state
-        turn = state.turn
-        assert turn is not None
+    def points_now(self, state: Ah2001State, seat: int) -> dict[str, int]:
+        """What `seat` scores now for all its pieces (ah2001.scoring.*), held seas included."""
         board = self.tables.board
         armies = {land: cell.owner for land, cell in state.lands.items() if cell.owner is not None}
         points = turn_score(
             self.tables.victory_points,
             state.epoch,
-            turn.seat,
+            seat,
             armies,
             {land: board.lands[land].area for land in armies},
             {land: cell.buildings for land, cell in state.lands.items()},
         )
-        seas = sum(1 for held in state.seas.values() if held.owner == turn.seat)
+        seas = sum(1 for held in state.seas.values() if held.owner == seat)
         if seas:
             points = {**points, "seas": seas}
+        return points
+
+    def score_turn(self, ctx: Ctx) -> None:
+        turn = ctx.state.turn
+        assert turn is not None
+        points = self.points_now(ctx.state, turn.seat)
         ctx.emit(
             ev.TurnScored(
                 rule=rule("scoring.when"),
@@ -1303,6 +1344,32 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 ranking=ranked,
             )
         )
+
+    # simultaneous empires (the variant: domain.hotw.editions.ah2001.simultaneous)
+
+    def round_actions(self, state: Ah2001State, seat: int) -> Iterator[Command]:
+        return sim.round_actions(self, state, seat)
+
+    def round_step(self, ctx: Ctx) -> bool:
+        return sim.round_step(self, ctx)
+
+    def next_round(self, ctx: Ctx) -> bool:
+        return sim.next_round(self, ctx)
+
+    def monuments_at_once(self, ctx: Ctx) -> None:
+        sim.monuments_at_once(self, ctx)
+
+    def held_by_turn(self, state: Ah2001State, land: str) -> bool:
+        return sim.held_by_turn(state, land)
+
+    def holds_any(self, state: Ah2001State) -> bool:
+        return sim.holds_any(state)
+
+    def do_end_round(self, ctx: Ctx, seat: int, command: Command) -> None:
+        sim.end_round(ctx)
+
+    def do_terminate_empire(self, ctx: Ctx, seat: int, command: Command) -> None:
+        sim.terminate(self, ctx, sim.active_slot(ctx.state))
 
     # folding and reading
 
@@ -1359,6 +1426,14 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             ),
             CommandSpec("buy_fort", "Spend a coin on a fort for the pool."),
             CommandSpec("keep_empire", "Keep the Empire card drawn."),
+            CommandSpec(
+                "end_round",
+                "Simultaneous empires: end this Empire's start, or its move in this round.",
+            ),
+            CommandSpec(
+                "terminate_empire",
+                "Simultaneous empires: end this Empire's expansion and count the epoch's points.",
+            ),
             CommandSpec(
                 "pass_empire",
                 "Give the Empire card drawn to a player without one.",
@@ -1437,11 +1512,28 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 water: {"owner": held.owner, "figure": held.figure}
                 for water, held in sorted(state.seas.items())
             },
+            "empires": [
+                {
+                    "seat": t.seat,
+                    "empire": t.empire,
+                    "card_empire": t.card,
+                    "pool": t.pool,
+                    "started": t.started,
+                    "terminated": t.terminated,
+                }
+                for t in state.parked
+            ],
+            "options": sorted(state.options),
             "supply": dict(state.supply),
             "markers_left": len(state.markers),
             "awaiting": sorted(self.awaited_seats(state)),
             "result": None if state.result is None else [list(g) for g in state.result],
         }
+
+    def strategy(self) -> Any:
+        from domain.hotw.editions.ah2001.strategy import Ah2001Strategy
+
+        return Ah2001Strategy(self)
 
     def draw_board(self, state: Ah2001State, viewer: int | None) -> str:
         from domain.hotw.editions.ah2001.drawing import table_svg

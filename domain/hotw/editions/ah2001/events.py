@@ -118,7 +118,16 @@ def _epoch(t: Ah2001Tables, s: Ah2001State, e: EpochBegan) -> Ah2001State:
     cards = tuple(dict.fromkeys(x.card for x in t.empires_by_epoch[e.epoch]))
     drawing = Drawing(order=tuple(e.order), deck=cards, holders={})
     return evolved(
-        s, epoch=e.epoch, stage=Stage.DRAWING, drawing=drawing, holders={}, call_index=0, turn=None
+        s,
+        epoch=e.epoch,
+        stage=Stage.DRAWING,
+        drawing=drawing,
+        holders={},
+        call_index=0,
+        turn=None,
+        parked=(),
+        slot=None,
+        cursor=0,
     )
 
 
@@ -607,6 +616,121 @@ def _manned(t: Ah2001Tables, s: Ah2001State, e: FleetManned) -> Ah2001State:
     return with_supply(evolved(s, seas=seas), counters=relieved)
 
 
+# --- simultaneous empires (the variant) ----------------------------------------------------
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmpireParked(Ah2001Event):
+    """The active Empire's move is over: it waits in its slot for its next round (a Minor
+    Empire started inside its player's turn hands the turn back to the main Empire)."""
+
+    seat: int
+    empire: str
+    card: str | None = None
+
+
+@handles(EmpireParked)
+def _parked(t: Ah2001Tables, s: Ah2001State, e: EmpireParked) -> Ah2001State:
+    turn = s.turn
+    assert turn is not None
+    idle = turn.started and not turn.attempted
+    waiting = evolved(turn, started=True, attempted=False, outer=None, idle=idle)
+    if s.slot is not None:
+        parked = list(s.parked)
+        parked[s.slot] = waiting
+        return evolved(s, parked=tuple(parked), turn=None, slot=None, cursor=s.slot + 1)
+    if turn.outer is not None:
+        return evolved(s, parked=(*s.parked, waiting), turn=turn.outer)
+    return evolved(s, parked=(*s.parked, waiting), turn=None, call_index=s.call_index + 1)
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmpireActivated(Ah2001Event):
+    """The next Empire in the calling order that can still expand makes its round's move."""
+
+    seat: int
+    empire: str
+    slot: int
+
+
+@handles(EmpireActivated)
+def _activated(t: Ah2001Tables, s: Ah2001State, e: EmpireActivated) -> Ah2001State:
+    return evolved(s, turn=s.parked[e.slot], slot=e.slot)
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EmpireTerminated(Ah2001Event):
+    """An Empire's expansion ends (declared, or its strength spent): its fleets leave and,
+    for a main Empire, its player counts the epoch's points for all of its pieces."""
+
+    seat: int
+    empire: str
+    slot: int
+    points: Mapping[str, int]
+    total: int
+    card: str | None = None
+
+
+@handles(EmpireTerminated)
+def _terminated(t: Ah2001Tables, s: Ah2001State, e: EmpireTerminated) -> Ah2001State:
+    active = s.slot == e.slot and s.turn is not None
+    ending = s.turn if active else s.parked[e.slot]
+    assert ending is not None
+    parked = list(s.parked)
+    parked[e.slot] = evolved(ending, terminated=True, pool=0, attempted=False)
+    s = with_supply(
+        evolved(s, parked=tuple(parked)), counters=len(ending.fleets) - len(ending.manned)
+    )
+    s = with_player(s, e.seat, points=s.players[e.seat].points + e.total)
+    if active:
+        return evolved(s, turn=None, slot=None, cursor=e.slot + 1)
+    return evolved(s, cursor=max(s.cursor, e.slot + 1))
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ExpansionAttempted(Ah2001Event):
+    """Simultaneous empires: the active Empire makes its round's one expansion attempt (into a
+    land, or onto a sea with a fleet); win or lose, it attempts no other this round."""
+
+    seat: int
+    target: str
+
+
+@handles(ExpansionAttempted)
+def _attempted(t: Ah2001Tables, s: Ah2001State, e: ExpansionAttempted) -> Ah2001State:
+    return with_turn(s, attempted=True)
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MonumentsEarned(Ah2001Event):
+    """Simultaneous empires: the Empire has just taken the second land of a new pair of
+    resource symbols, and builds the monument at once."""
+
+    seat: int
+    count: int
+
+
+@handles(MonumentsEarned)
+def _earned(t: Ah2001Tables, s: Ah2001State, e: MonumentsEarned) -> Ah2001State:
+    return with_turn(evolved(s, stage=Stage.MONUMENTS), monuments_due=e.count)
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MonumentsDone(Ah2001Event):
+    seat: int
+
+
+@handles(MonumentsDone)
+def _monuments_done(t: Ah2001Tables, s: Ah2001State, e: MonumentsDone) -> Ah2001State:
+    return with_turn(evolved(s, stage=Stage.TURNS), monuments_due=0)
+
+
 # --- calling Empires and their turns -------------------------------------------------------
 
 
@@ -804,7 +928,9 @@ def _monument(t: Ah2001Tables, s: Ah2001State, e: MonumentBuilt) -> Ah2001State:
     cell = s.land(e.land)
     s = with_cell(s, e.land, evolved(cell, buildings=cell.buildings | {"monument"}))
     assert s.turn is not None
-    return with_supply(with_turn(s, monuments_due=s.turn.monuments_due - 1), monuments=-1)
+    turn = s.turn
+    changes = {"monuments_due": turn.monuments_due - 1, "monuments_built": turn.monuments_built + 1}
+    return with_supply(with_turn(s, **changes), monuments=-1)
 
 
 @event
@@ -816,7 +942,8 @@ class MonumentsUnbuilt(Ah2001Event):
 
 @handles(MonumentsUnbuilt)
 def _unbuilt(t: Ah2001Tables, s: Ah2001State, e: MonumentsUnbuilt) -> Ah2001State:
-    return with_turn(s, monuments_due=0)
+    assert s.turn is not None
+    return with_turn(s, monuments_due=0, monuments_built=s.turn.monuments_built + e.count)
 
 
 @event

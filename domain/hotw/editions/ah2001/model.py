@@ -110,6 +110,16 @@ class Turn:
     """The enemy land Treachery named: attacked this turn, it is won automatically."""
     manned: tuple[str, ...] = ()
     """Seas whose fleet took an army from the pool this turn (ah2001.option.naval-control)."""
+    started: bool = False
+    """Simultaneous empires: the Empire has placed its start and waits for its rounds."""
+    attempted: bool = False
+    """Simultaneous empires: the Empire has made this round's one expansion attempt."""
+    terminated: bool = False
+    """Simultaneous empires: the Empire's expansion is over (its points counted)."""
+    idle: bool = False
+    """Simultaneous empires: the Empire ended its last round without an attempt."""
+    monuments_built: int = 0
+    """Monuments this Empire has built (simultaneous empires build them as pairs complete)."""
     figure: int = 0
     """The epoch whose figures this Empire's armies are (0: the current epoch's)."""
     card: str | None = None
@@ -141,6 +151,13 @@ class Ah2001State:
     options: frozenset[str] = frozenset()
     seas: Mapping[str, SeaHeld] = field(default_factory=dict)
     """Seas held by fleets with armies on them (ah2001.option.naval-control)."""
+    parked: tuple[Turn, ...] = ()
+    """Simultaneous empires: the epoch's Empires in their calling order, each waiting for its
+    next round (the active one, `turn`, is taken out of its slot while it acts)."""
+    slot: int | None = None
+    """Simultaneous empires: the slot of `parked` the active Empire came from."""
+    cursor: int = 0
+    """Simultaneous empires: the slot whose Empire acts next."""
     result: tuple[tuple[int, ...], ...] | None = None
 
     def turn_seat(self) -> int | None:
