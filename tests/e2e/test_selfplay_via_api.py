@@ -111,3 +111,26 @@ def test_a_whole_avalon_hill_2001_game_plays_over_the_api_and_audits_and_replays
     assert report["clean"] is True and report["outcomes_checked"] > 0
     code = main(["replay", game_id, "--verify", "--url", server, "--token", token, "--json"])
     assert code == 0 and json.loads(capsys.readouterr().out)["ok"] is True
+
+
+def test_a_whole_simultaneous_empires_game_plays_over_the_api_and_audits_and_replays_clean(
+    server, capsys
+):
+    """The simultaneous-empires variant (with Minor Empires dealt and Multiple Armies) through
+    every HTTP layer: five seats, a greedy bot among random ones, then audit and replay-verify."""
+    args = ["--via-api", server, "--ruleset", "hotw-ah2001", "--players", "5", "--games", "1"]
+    args += ["--option", "simultaneous_empires=true", "--option", "minor_empires=true"]
+    args += ["--option", "multiple_armies=true", "--bot", "greedy"]
+    args += ["--bot", "random"] * 4
+    assert main(["selfplay", *args, "--seed", "simultaneous", "--json", "--quiet"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["completed"] == 1 and summary["failures"] == []
+    (game_id,) = summary["game_ids"]
+    (token,) = summary["admin_tokens"]
+    events = requests.get(f"{server}/games/{game_id}/events?limit=500", timeout=10).json()
+    kinds = {e["type"] for e in events["events"]}
+    assert {"ah2001.EmpireParked", "ah2001.EmpireActivated", "ah2001.EmpireTerminated"} <= kinds
+    assert main(["audit", game_id, "--url", server, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["clean"] is True
+    code = main(["replay", game_id, "--verify", "--url", server, "--token", token, "--json"])
+    assert code == 0 and json.loads(capsys.readouterr().out)["ok"] is True

@@ -241,3 +241,46 @@ def test_a_round_in_which_no_empire_attempts_anything_ends_every_expansion() -> 
     ended = of(events, ev.EmpireTerminated)
     assert [e.empire for e in ended] == ["sumeria", "egypt", "minoans"]
     assert state.epoch == 2
+
+
+def test_a_seat_undoes_its_own_move_of_this_round_but_never_another_empires() -> None:
+    """Undo stays within the active Empire's move of the round (ah2001.turn.parts): the seat
+    takes back what it did since its Empire became active; once the round passes on, it
+    cannot, and no other seat can undo it."""
+    from domain.core.kernel import (
+        Recorded,
+        creation_events,
+        decide,
+        decide_table,
+        fold,
+        replay,
+        undo_step,
+    )
+
+    _, start = epoch_one()
+    _, state = start_everyone(start)
+    source = ScriptedFaces([6, 5, 4])  # the drawing order's dice: no tie
+    created = creation_events(RULES, ("a", "b", "c"), OPTIONS, "0" * 64, Chance(source, 0))
+    game = replay(RULES, [Recorded(n, e, "system") for n, e in enumerate(created, 1)])
+    game = replace(game, state=state, undoable=())
+    log: list[Recorded] = []
+
+    def play(game: Any, seat: int, command: Command) -> Any:
+        chance = Chance(ScriptedFaces(()), game.draws)
+        for event in decide(RULES, game, seat, command, chance):
+            log.append(Recorded(game.version + 1, event, seat, f"c{len(log)}"))
+            game = fold(RULES, game, log[-1])
+        return game
+
+    before = game.state
+    game = play(game, 0, Command.of("place_army", land="middle-tigris", via="land"))
+    game = play(game, 0, Command.of("build_fort", land="middle-tigris"))
+    assert undo_step(RULES, game, 1) is None  # not Egypt's to undo
+    step = undo_step(RULES, game, 0)
+    assert step is not None
+    (undone,) = decide_table(RULES, game, 0, Command.of("undo"))
+    assert undone.undone_through == game.version
+    game = play(game, 0, Command.of("end_round"))
+    assert game.state.turn is not None and game.state.turn.empire == "egypt"
+    assert undo_step(RULES, game, 0) is None  # the round has passed on to Egypt
+    assert before.turn is not None and before.turn.empire == "sumeria"

@@ -334,6 +334,12 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             return frozenset({state.turn.seat})
         return frozenset()
 
+    def undo_scope(self, state: Ah2001State) -> Any:
+        """A seat undoes within one Empire's move: its turn (the epoch's calling position) and,
+        with simultaneous empires, the one round's move of one Empire."""
+        awaited = tuple(sorted(self.awaited_seats(state)))
+        return (awaited, state.epoch, state.call_index, state.slot, state.cursor)
+
     def legal_actions(self, state: Ah2001State, seat: int) -> Iterable[Command]:
         return list(self.listed(state, seat))
 
