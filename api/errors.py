@@ -23,9 +23,20 @@ STORE_RETRY_AFTER_S = 5
 """How long a client is told to wait (`Retry-After`) when the store cannot be reached."""
 BUSY_RETRY_AFTER_S = 1
 """How long a seat is told to wait (`Retry-After`) while a step no seat takes runs."""
-STORE_FAILURES = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
-"""Redis is down, unreachable, still loading its data, or too slow to answer: whatever the
-request asked, it cannot be done now, and can be retried as it is once Redis is back."""
+STORE_FAILURES = (
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+    redis.exceptions.ReadOnlyError,
+    redis.exceptions.ClusterDownError,
+    redis.exceptions.TryAgainError,
+    redis.exceptions.ClusterError,
+    redis.exceptions.RedisClusterException,
+)
+"""Redis is down, unreachable, still loading its data, or too slow to answer; a Redis Cluster
+is failing a master over (its slots are down, moving or not yet served by the promoted replica);
+or too few replicas acknowledged a write (`NotReplicated`, a TimeoutError): whatever the request
+asked, it cannot be done now, and can be retried as it is (a command with the same
+Idempotency-Key) once Redis is back."""
 
 
 class ApiError(Exception):
@@ -103,6 +114,7 @@ def store_unavailable(failure: BaseException | None = None) -> ApiError:
     """The 503 of a request the store could not serve; logged in one line, not a traceback."""
     if failure is not None:
         log.warning("the store is unavailable: %s: %s", type(failure).__name__, failure)
+        forget_cached_games()
     return ApiError(
         503,
         "store_unavailable",
@@ -110,6 +122,18 @@ def store_unavailable(failure: BaseException | None = None) -> ApiError:
         details={"retry_after_s": STORE_RETRY_AFTER_S},
         headers={"Retry-After": str(STORE_RETRY_AFTER_S)},
     )
+
+
+def forget_cached_games() -> None:
+    """Drop this process's cache of game states after a store failure. A failover can lose
+    writes that were never acknowledged (a 503's, whose WAIT fell short); a process that had
+    read such a write meanwhile must not keep deciding on it."""
+    try:
+        from api.context import games
+
+        games().cache.clear()
+    except Exception:  # outside a request, or no service yet: nothing cached to drop
+        log.debug("no game cache to clear", exc_info=True)
 
 
 def translate(exc: Exception) -> ApiError:

@@ -10,7 +10,8 @@ from api.docs import route
 from api.errors import store_unavailable
 from schemas.common import HealthSchema
 from schemas.instances import one
-from service.wiring import raw_redis_client, redis_client
+from service.wiring import redis_client
+from workers.queue import queue_connection
 
 bp = Blueprint("health", __name__)
 
@@ -30,7 +31,7 @@ def healthz() -> ResponseReturnValue:
     url = current_app.config["REDIS_URL"]
     try:
         info = redis_client(url).info("server")
-        workers = Worker.count(connection=raw_redis_client(url))
+        workers = Worker.count(connection=queue_connection(url))
     except Exception as exc:  # any failure to reach Redis means "not ready"
         raise store_unavailable(exc) from None
     return one(HealthSchema).dump(

@@ -30,8 +30,7 @@ from schemas.trust import (
 from service.access import NotAuthenticated
 from service.audit import SeedNotRevealed, audit_events
 from service.queries import rule_entry, seen_events
-from service.wiring import raw_redis_client
-from workers.queue import queue
+from workers.queue import queue, queue_connection
 
 bp = Blueprint("trust", __name__)
 TAGS = ("trust",)
@@ -45,7 +44,7 @@ def _job(job_id: str) -> tuple[Job, str, str]:
     if match is None:
         raise ApiError(404, "job_not_found", f"no replay job {job_id!r}")
     try:
-        job = Job.fetch(job_id, connection=raw_redis_client(current_app.config["REDIS_URL"]))
+        job = Job.fetch(job_id, connection=queue_connection(current_app.config["REDIS_URL"]))
     except NoSuchJobError:
         raise ApiError(404, "job_not_found", f"no replay job {job_id!r}") from None
     return job, match.group(1), match.group(2)

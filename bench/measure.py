@@ -43,8 +43,6 @@ WEB_THREADS = int(os.environ.get("CHRONICLE_BENCH_WEB_THREADS", "8"))
 WEB_WORKER_CLASS = os.environ.get("CHRONICLE_BENCH_WORKER_CLASS", "gthread")
 """gthread (keep-alive, WEB_THREADS threads per process) or sync (one request per process at a
 time, a connection per request)."""
-CONCURRENT_RATE = int(os.environ.get("CHRONICLE_BENCH_RATE", "1100"))
-"""The load the 32 clients offer together; what they achieve is measured."""
 Progress = Callable[[str], None]
 
 
@@ -94,9 +92,8 @@ def recorded_game(
     return log
 
 
-def fold_rate(games: list[list[Recorded]], rounds: int = 3) -> float:
+def fold_rate(rules: Ruleset[Any], games: list[list[Recorded]], rounds: int = 3) -> float:
     """Events folded per second when replaying recorded games from their events."""
-    rules = ruleset(RULESET)
     events = sum(len(g) for g in games)
     best = float("inf")
     for _ in range(rounds):
@@ -107,8 +104,7 @@ def fold_rate(games: list[list[Recorded]], rounds: int = 3) -> float:
     return events / best
 
 
-def selfplay_seconds(players: int, games: int) -> float:
-    rules = ruleset(RULESET)
+def selfplay_seconds(rules: Ruleset[Any], players: int, games: int) -> float:
     times = []
     for seed in range(games):
         started = time.perf_counter()
@@ -263,13 +259,14 @@ def up(url: str, worker: bool) -> bool:
 
 @dataclass(frozen=True)
 class Script:
-    """A whole game decided in process beforehand: its seed, its players and each seat's
+    """A whole game decided in process beforehand: its ruleset, seed, players and each seat's
     commands in order. Created in the store with the same seed, the served game takes the same
     course, so a client needs no reading between commands: it only posts them."""
 
     secret: bytes
     names: tuple[str, ...]
     commands: tuple[tuple[int, bytes], ...]
+    ruleset: str = RULESET
 
 
 def scripted_game(rules: Ruleset[Any], players: int, seed: int) -> Script:
@@ -278,7 +275,12 @@ def scripted_game(rules: Ruleset[Any], players: int, seed: int) -> Script:
     recorded_game(rules, players, seed, secret, commands)
     names = tuple(f"p{n}" for n in range(players))
     bodies = tuple((seat, json.dumps({"command": c}).encode()) for seat, c in commands)
-    return Script(secret, names, bodies)
+    return Script(secret, names, bodies, rules.name)
+
+
+def players_for(rules: Ruleset[Any], wanted: int) -> int:
+    """`wanted` players if the ruleset plays with that many, else its nearest player count."""
+    return min(rules.player_counts, key=lambda count: (abs(count - wanted), -count))
 
 
 @dataclass
@@ -359,7 +361,9 @@ class Crowd:
             [
                 (created.game_id, created.tokens, script)
                 for script in mine
-                for created in [service.create_game(RULESET, script.names, seed=script.secret)]
+                for created in [
+                    service.create_game(script.ruleset, script.names, seed=script.secret)
+                ]
             ]
             for mine in scripts
         ]
@@ -512,18 +516,25 @@ def run(
     redis_url: str | None = None,
     quick: bool = False,
     progress: Progress | None = None,
+    ruleset_name: str = RULESET,
 ) -> dict[str, Any]:
-    """Every measurement, side by side; returns the JSON object `chronicle bench` prints."""
+    """Every measurement, side by side, for the games of `ruleset_name`; returns the JSON
+    object `chronicle bench` prints."""
     say = progress or (lambda message: None)
-    results: dict[str, Any] = {"machine": machine()}
-    rules = ruleset(RULESET)
-    say("recording 6-player games")
-    games = [recorded_game(rules, 6, seed) for seed in range(2 if quick else 5)]
+    results: dict[str, Any] = {"machine": machine(), "ruleset": ruleset_name}
+    rules = ruleset(ruleset_name)
+    long_players = players_for(rules, 6)
+    crowd_players = players_for(rules, 4)
+    say(f"recording {long_players}-player games of {ruleset_name}")
+    games = [recorded_game(rules, long_players, seed) for seed in range(2 if quick else 5)]
     say("folding")
-    results["fold_events_per_s"] = round(fold_rate(games))
+    results["fold_events_per_s"] = round(fold_rate(rules, games))
     results["fold_events"] = sum(len(g) for g in games)
-    say("self-play, 4 players")
-    results["selfplay_4p_game_s"] = round(selfplay_seconds(4, 3 if quick else 10), 4)
+    say(f"self-play, {crowd_players} players")
+    results["selfplay_players"] = crowd_players
+    results["selfplay_4p_game_s"] = round(
+        selfplay_seconds(rules, crowd_players, 3 if quick else 10), 4
+    )
     with tempfile.TemporaryDirectory(prefix="chronicle-bench-") as tmp:
         server = None
         if redis_url is None:
@@ -535,8 +546,8 @@ def run(
             results["redis_append_per_s"] = round(append_rate(store, 500 if quick else 3000))
             results["redis_fsync"] = store.redis.config_get("appendfsync").get("appendfsync")
             say("scripting games for the API clients")
-            scripts = scripts_for(rules, 4, 8 if quick else 16, 500)
-            long_script = scripted_game(rules, 6, 3)
+            scripts = scripts_for(rules, crowd_players, 8 if quick else 16, 500)
+            long_script = scripted_game(rules, long_players, 3)
             rounds = 2 if quick else 4
             crowd = [[scripts[(n + k) % len(scripts)] for k in range(rounds)] for n in range(32)]
             redis_pid = server.process.pid if server and server.process else None
@@ -548,13 +559,6 @@ def run(
                 concurrent_clients(url, store, crowd, 2, None)
                 say("one API client")
                 results.update(single_client(url, store, scripts[: 2 if quick else 4]))
-                say(f"32 API clients over 32 games, offering {CONCURRENT_RATE} commands/s")
-                paced = concurrent_clients(url, store, crowd, 5 if quick else 20, CONCURRENT_RATE)
-                results["api_concurrent_offered_cmds_per_s"] = CONCURRENT_RATE
-                results["api_concurrent_cmds_per_s"] = paced["cmds_per_s"]
-                results["api_concurrent_p50_ms"] = paced["p50_ms"]
-                results["api_concurrent_p99_ms"] = paced["p99_ms"]
-                results["api_concurrent_busy_retries"] = paced["busy_retries"]
                 say("32 API clients over 32 games, as fast as answered")
                 before = served.cpu()
                 flat_out = concurrent_clients(url, store, crowd, 5 if quick else 10, None)
@@ -563,11 +567,20 @@ def run(
                 results["api_saturated_cpu_ms_per_cmd"] = cpu_per_command(
                     before, served.cpu(), int(flat_out["commands"])
                 )
-                say("a long 6-player game through the API")
+                half = flat_out["cmds_per_s"] / 2
+                say(f"32 API clients, open loop at half that: {half:.0f} commands/s offered")
+                paced = concurrent_clients(url, store, crowd, 5 if quick else 15, half)
+                results["api_half_load_offered_cmds_per_s"] = half
+                results["api_half_load_cmds_per_s"] = paced["cmds_per_s"]
+                results["api_half_load_p50_ms"] = paced["p50_ms"]
+                results["api_half_load_p99_ms"] = paced["p99_ms"]
+                results["api_half_load_busy_retries"] = paced["busy_retries"]
+                say(f"a long {long_players}-player game through the API")
                 game_id = long_game(url, store, long_script)
                 time.sleep(1.0)  # let the worker's snapshot jobs land
                 results["state_at_version_ms"] = round(state_at_version(url, game_id), 3)
                 results["redis_bytes_per_game"] = game_bytes(store, game_id)
+                results["long_game_players"] = long_players
                 results["long_game_events"] = store.version(game_id)
                 results["long_game_snapshots"] = len(store.snapshot_versions(game_id))
             say("the floor: a bare Flask app, one Lua append a command, as fast as answered")
@@ -592,29 +605,47 @@ def run(
     results["single_client_vs_append"] = round(
         results["api_single_client_cmds_per_s"] / results["redis_append_per_s"], 3
     )
+    results["api_saturated_vs_floor"] = round(
+        results["api_saturated_cmds_per_s"] / results["api_floor_cmds_per_s"], 3
+    )
     for key in (
         "api_single_client_cmds_per_s",
         "api_p50_ms",
         "api_p99_ms",
-        "api_concurrent_cmds_per_s",
-        "api_concurrent_p99_ms",
-        "api_concurrent_p50_ms",
         "api_saturated_cmds_per_s",
         "api_saturated_p99_ms",
+        "api_half_load_offered_cmds_per_s",
+        "api_half_load_cmds_per_s",
+        "api_half_load_p50_ms",
+        "api_half_load_p99_ms",
     ):
         results[key] = round(results[key], 3)
     results["targets"] = targets(results)
+    results["target_lines"] = target_lines(results)
     return results
 
 
 TARGETS = {
+    "api_saturated_vs_floor": (">=", 0.6),
+    "api_half_load_p99_ms": ("<=", 25),
     "fold_events_per_s": (">=", 100_000),
-    "selfplay_4p_game_s": ("<=", 0.5),
-    "single_client_vs_append": (">=", 0.2),
-    "api_concurrent_cmds_per_s": (">=", 1000),
-    "api_concurrent_p99_ms": ("<=", 25),
     "state_at_version_ms": ("<=", 20),
     "redis_bytes_per_game": ("<=", 300_000),
+    "single_client_vs_append": (">=", 0.2),
+    "selfplay_4p_game_s": ("<=", 0.5),
+}
+"""Each target: the field, and the bound it must meet. The API's are ratios taken in the same
+run (against the floor app's rate; at half the API's own saturated rate), so that they mean the
+same on a slow hour as on a fast one."""
+
+TARGET_NOTES = {
+    "api_saturated_vs_floor": "saturated API cmds/s over the floor app's",
+    "api_half_load_p99_ms": "p99 from each due time, open loop at half the saturated rate",
+    "fold_events_per_s": "events folded a second, domain only",
+    "state_at_version_ms": "GET /state?at=V of a long game, median",
+    "redis_bytes_per_game": "Redis memory of one finished long game",
+    "single_client_vs_append": "one API client's cmds/s over raw Lua appends a second",
+    "selfplay_4p_game_s": "one in-process self-play game, median",
 }
 
 
@@ -624,3 +655,37 @@ def targets(results: dict[str, Any]) -> dict[str, bool]:
         value = results[key]
         met[key] = value >= bound if op == ">=" else value <= bound
     return met
+
+
+def score(value: float, op: str, bound: float) -> float:
+    """How far a value is from its bound, as a ratio: 1 or more is met (value / bound for a
+    floor, bound / value for a ceiling)."""
+    if op == ">=":
+        return value / bound
+    return bound / value if value > 0 else float("inf")
+
+
+def target_lines(results: dict[str, Any]) -> list[str]:
+    """One line per target: met or missed, the value, the bound, and the value's ratio to it."""
+    lines = []
+    for key, (op, bound) in TARGETS.items():
+        value = results[key]
+        verdict = "met   " if results["targets"][key] else "MISSED"
+        extra = ""
+        if key == "api_saturated_vs_floor":
+            extra = (
+                f" ({results['api_saturated_cmds_per_s']:.0f} / "
+                f"{results['api_floor_cmds_per_s']:.0f} cmds/s)"
+            )
+        elif key == "api_half_load_p99_ms":
+            extra = f" (at {results['api_half_load_offered_cmds_per_s']:.0f} cmds/s offered)"
+        elif key == "single_client_vs_append":
+            extra = (
+                f" ({results['api_single_client_cmds_per_s']:.0f} / "
+                f"{results['redis_append_per_s']:.0f} a second)"
+            )
+        lines.append(
+            f"{verdict} {key:26} {value:>12,.3f}{extra} target {op} {bound:,} "
+            f"(x{score(value, op, bound):.2f} of it; {TARGET_NOTES[key]})"
+        )
+    return lines

@@ -41,9 +41,30 @@ SETTINGS = (
     Setting(
         "REDIS_URL",
         "--redis-url",
-        "use this Redis and start none (redis://host:6379/0, unix:///path.sock); "
-        "default: an embedded redis-server",
+        "use this Redis and start none (redis://host:6379/0, unix:///path.sock, or a Redis "
+        "Cluster: redis+cluster://host1:7000,host2:7001); default: an embedded redis-server",
         metavar="URL",
+    ),
+    Setting(
+        "CHRONICLE_QUEUE_REDIS_URL",
+        "--queue-redis-url",
+        "a plain Redis for the RQ jobs (required when REDIS_URL is a cluster); default: REDIS_URL",
+        metavar="URL",
+    ),
+    Setting(
+        "CHRONICLE_REDIS_WAIT_REPLICAS",
+        "--redis-wait-replicas",
+        "replicas that must acknowledge an append (Redis WAIT) before it is answered; "
+        "fewer in time: 503 (default 0: answered once the master has it)",
+        int,
+        "N",
+    ),
+    Setting(
+        "CHRONICLE_REDIS_WAIT_TIMEOUT_MS",
+        "--redis-wait-timeout-ms",
+        "how long an append waits for those replicas (default 1000)",
+        int,
+        "MS",
     ),
     Setting(
         "CHRONICLE_DATA_DIR",

@@ -10,6 +10,9 @@ from pathlib import Path
 @dataclass(frozen=True)
 class Settings:
     redis_url: str | None
+    queue_redis_url: str | None
+    redis_wait_replicas: int
+    redis_wait_timeout_ms: int
     data_dir: Path
     host: str
     port: int
@@ -29,6 +32,9 @@ class Settings:
         )
         return cls(
             redis_url=env.get("REDIS_URL") or None,
+            queue_redis_url=env.get("CHRONICLE_QUEUE_REDIS_URL") or None,
+            redis_wait_replicas=int(env.get("CHRONICLE_REDIS_WAIT_REPLICAS", "0")),
+            redis_wait_timeout_ms=int(env.get("CHRONICLE_REDIS_WAIT_TIMEOUT_MS", "1000")),
             data_dir=Path(env.get("CHRONICLE_DATA_DIR", ".chronicle")).resolve(),
             host=env.get("CHRONICLE_HOST", "127.0.0.1"),
             port=int(env.get("CHRONICLE_PORT", "8000")),

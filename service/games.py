@@ -131,6 +131,10 @@ class StateCache:
                 self._games.move_to_end(game_id)
             return game
 
+    def clear(self) -> None:
+        with self._lock:
+            self._games.clear()
+
     def put(self, game_id: str, game: Game[Any]) -> None:
         with self._lock:
             current = self._games.get(game_id)

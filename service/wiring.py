@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from functools import lru_cache
 
 import redis
 
 from service.games import GameService
+from store.connect import client_from_url
 from store.redis_store import EventStore, SecretVault, TokenHashes
 
 _lock = threading.Lock()
@@ -15,19 +17,31 @@ _lock = threading.Lock()
 
 @lru_cache(maxsize=8)
 def redis_client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url, decode_responses=True, health_check_interval=30)
+    """The events' Redis: a plain one, or a Redis Cluster for `redis+cluster://` URLs."""
+    return client_from_url(url, health_check_interval=30)
 
 
 @lru_cache(maxsize=8)
 def raw_redis_client(url: str) -> redis.Redis:
-    """For RQ, which stores pickled bytes and needs responses undecoded."""
+    """For RQ (a plain Redis: see `workers.queue.queue_connection`), which stores pickled
+    bytes and needs responses undecoded."""
     return redis.Redis.from_url(url)
+
+
+def wait_options(env: dict[str, str] | None = None) -> dict[str, int]:
+    """How many replicas must acknowledge an append before it is answered, and for how long
+    to wait for them (`CHRONICLE_REDIS_WAIT_REPLICAS`, `CHRONICLE_REDIS_WAIT_TIMEOUT_MS`)."""
+    env = dict(os.environ if env is None else env)
+    return {
+        "wait_replicas": int(env.get("CHRONICLE_REDIS_WAIT_REPLICAS", "0")),
+        "wait_timeout_ms": int(env.get("CHRONICLE_REDIS_WAIT_TIMEOUT_MS", "1000")),
+    }
 
 
 @lru_cache(maxsize=8)
 def game_service(url: str) -> GameService:
     client = redis_client(url)
-    return GameService(EventStore(client), SecretVault(client))
+    return GameService(EventStore(client, **wait_options()), SecretVault(client))
 
 
 @lru_cache(maxsize=8)

@@ -13,13 +13,18 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
 import redis
+from redis.cluster import RedisCluster
+from redis.commands.core import Script
+from redis.exceptions import AskError, MovedError, NoScriptError, TryAgainError
 
 from store import keys
 from store.compression import pack_event, pack_snapshot, unpack_event, unpack_snapshot
+from store.connect import client_from_url
 
 # Lua runs atomically; Redis does not roll a script back on a runtime error, so every check
 # happens before the first write.
@@ -136,6 +141,21 @@ class MalformedAppend(StoreError):
     pass
 
 
+class NotReplicated(redis.exceptions.TimeoutError):
+    """A write reached its master, but fewer replicas than asked acknowledged it in time (WAIT).
+
+    Not acknowledged to the client (503): the write may survive or be lost with its master, and
+    the client's retry with the same Idempotency-Key finds it done or does it anew."""
+
+    def __init__(self, asked: int, acknowledged: int, timeout_ms: int) -> None:
+        super().__init__(
+            f"the write reached its Redis master but {acknowledged} of the {asked} replica(s) "
+            f"asked for acknowledged it within {timeout_ms} ms"
+        )
+        self.asked = asked
+        self.acknowledged = acknowledged
+
+
 @dataclass(frozen=True)
 class StoredEvent:
     version: int
@@ -196,8 +216,16 @@ def _flat_meta(fields: Mapping[str, Any]) -> list[str]:
 class EventStore:
     """Streams, metadata, idempotency records and snapshots of games."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(
+        self, client: redis.Redis, *, wait_replicas: int = 0, wait_timeout_ms: int = 1000
+    ) -> None:
+        """`wait_replicas`: before an append or a creation returns, that many replicas of its
+        master must have acknowledged it (Redis `WAIT`, up to `wait_timeout_ms`), else
+        `NotReplicated` is raised; 0 returns once the master has it (and, with `appendfsync
+        always`, has it on disk)."""
         self.redis = client
+        self.wait_replicas = wait_replicas
+        self.wait_timeout_ms = wait_timeout_ms
         self._append = client.register_script(APPEND)
         self._create = client.register_script(CREATE)
         self._save_snapshot = client.register_script(SAVE_SNAPSHOT)
@@ -205,8 +233,55 @@ class EventStore:
         self._timeout_known = False
 
     @classmethod
-    def from_url(cls, url: str) -> EventStore:
-        return cls(redis.Redis.from_url(url, decode_responses=True))
+    def from_url(cls, url: str, **options: int) -> EventStore:
+        return cls(client_from_url(url), **options)
+
+    @property
+    def is_cluster(self) -> bool:
+        return isinstance(self.redis, RedisCluster)
+
+    def _write(self, script: Script, keys: list[str], args: list[Any]) -> Any:
+        """Run a write script on the master of its keys' slot; with `wait_replicas`, on one
+        connection followed by `WAIT` (which counts the writes of its own connection only)."""
+        if not self.wait_replicas:
+            return script(keys=keys, args=args)
+        for _attempt in range(3):
+            target = self._master_of(keys[0])
+            pipe = target.pipeline(transaction=False)
+            pipe.evalsha(script.sha, len(keys), *keys, *args)
+            pipe.execute_command("WAIT", self.wait_replicas, self.wait_timeout_ms)
+            try:
+                reply, acknowledged = pipe.execute(raise_on_error=False)
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+                self._relearn_slots()
+                raise
+            if isinstance(reply, NoScriptError):  # a new master, or a restarted one
+                target.script_load(script.script)
+                continue
+            if isinstance(reply, MovedError | AskError | TryAgainError):  # a failover moved it
+                self._relearn_slots()
+                continue
+            if isinstance(reply, Exception):
+                raise reply
+            if isinstance(acknowledged, Exception):
+                raise acknowledged
+            if int(acknowledged) < self.wait_replicas:
+                raise NotReplicated(self.wait_replicas, int(acknowledged), self.wait_timeout_ms)
+            return reply
+        raise redis.exceptions.ConnectionError(
+            f"the slot of {keys[0]!r} kept moving: the cluster is failing over"
+        )
+
+    def _master_of(self, key: str) -> redis.Redis:
+        if not isinstance(self.redis, RedisCluster):
+            return self.redis
+        return self.redis.get_redis_connection(self.redis.get_node_from_key(key))
+
+    def _relearn_slots(self) -> None:
+        """Ask the cluster again which master serves which slot (after a failover)."""
+        if isinstance(self.redis, RedisCluster):
+            with suppress(redis.exceptions.RedisError):
+                self.redis.nodes_manager.initialize()
 
     # --- games ----------------------------------------------------------------------------
 
@@ -234,7 +309,8 @@ class EventStore:
             **(extra or {}),
         }
         token_pairs = [item for pair in (token_hashes or {}).items() for item in pair]
-        reply = self._create(
+        reply = self._write(
+            self._create,
             keys=[
                 keys.meta(game_id),
                 keys.events(game_id),
@@ -343,7 +419,8 @@ class EventStore:
         """Append all events of one command at versions expected+1.., or nothing at all."""
         meta = dict(meta or {})
         meta.pop("version", None)
-        reply = self._append(
+        reply = self._write(
+            self._append,
             keys=[keys.meta(game_id), keys.events(game_id), keys.idempotency(game_id)],
             args=[
                 expected_version,
@@ -421,7 +498,10 @@ class EventStore:
         """The socket timeout of the client's connections (not always in the pool's kwargs:
         redis-py 8 gives a connection made from a URL its own default of 5 s)."""
         if not self._timeout_known:
-            pool = self.redis.connection_pool
+            client = self.redis
+            if isinstance(client, RedisCluster):
+                client = client.get_redis_connection(client.get_default_node())
+            pool = client.connection_pool
             connection = pool.get_connection()
             try:
                 self._timeout_s = connection.socket_timeout

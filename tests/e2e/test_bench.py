@@ -22,8 +22,11 @@ FIELDS = (
     "api_single_client_cmds_per_s",
     "api_p50_ms",
     "api_p99_ms",
-    "api_concurrent_cmds_per_s",
-    "api_concurrent_p99_ms",
+    "api_saturated_cmds_per_s",
+    "api_floor_cmds_per_s",
+    "api_saturated_vs_floor",
+    "api_half_load_offered_cmds_per_s",
+    "api_half_load_p99_ms",
     "state_at_version_ms",
     "redis_bytes_per_game",
 )
@@ -47,7 +50,17 @@ def test_bench_json_prints_every_field_the_issue_names_as_a_positive_number(benc
     for field in FIELDS:
         assert isinstance(bench[field], int | float) and bench[field] > 0, field
     assert bench["api_p50_ms"] <= bench["api_p99_ms"]
-    assert bench["api_concurrent_p50_ms"] <= bench["api_concurrent_p99_ms"]
+    assert bench["api_half_load_p50_ms"] <= bench["api_half_load_p99_ms"]
+
+
+def test_the_half_load_is_half_the_saturated_rate_measured_in_the_same_run(bench):
+    assert bench["api_half_load_offered_cmds_per_s"] == pytest.approx(
+        bench["api_saturated_cmds_per_s"] / 2, rel=0.01
+    )
+    assert bench["api_saturated_vs_floor"] == pytest.approx(
+        bench["api_saturated_cmds_per_s"] / bench["api_floor_cmds_per_s"], abs=0.001
+    )
+    assert bench["ruleset"] == "hotw-2024"
 
 
 def test_bench_judges_every_target_from_the_numbers_it_printed(bench):
@@ -55,6 +68,22 @@ def test_bench_judges_every_target_from_the_numbers_it_printed(bench):
     for field, (op, bound) in TARGETS.items():
         met = bench[field] >= bound if op == ">=" else bench[field] <= bound
         assert bench["targets"][field] is met, field
+    lines = bench["target_lines"]
+    assert len(lines) == len(TARGETS)
+    for line, field in zip(lines, TARGETS, strict=True):
+        assert line.split()[:2] == ["met" if bench["targets"][field] else "MISSED", field]
+
+
+def test_bench_refuses_a_ruleset_that_is_not_registered():
+    run = subprocess.run(
+        [sys.executable, "-m", "cli.main", "bench", "--ruleset", "chess", "--quick"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 2 and "no ruleset 'chess'" in run.stderr
+    assert "hotw-2024" in run.stderr
 
 
 def test_bench_measures_a_durable_store_and_a_long_game_served_from_snapshots(bench):
