@@ -820,6 +820,10 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
         state = ctx.state
         if state.negotiations:
             route = state.route(state.negotiations[0])
+            if self.allied(state, route.a, route.b):
+                ctx.emit(ev.NegotiationSkipped(rule=rule("war.allies"), route=route.id))
+                ctx.emit(ev.WorkerLeftRoute(rule=rule("war.allies"), seat=route.a, route=route.id))
+                return
             ctx.emit(
                 ev.PhaseBegan(
                     rule=rule("negotiation.choose"), phase="negotiation", seats=(route.a, route.b)

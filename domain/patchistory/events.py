@@ -996,6 +996,19 @@ def _resolved(pack: PatchPack, state: PState, ev: WarResolved) -> PState:
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
+class NegotiationSkipped(PatchEvent):
+    """Allies do not negotiate for War: the Worker goes home."""
+
+    route: int
+
+
+@handles(NegotiationSkipped)
+def _skipped(pack: PatchPack, state: PState, ev: NegotiationSkipped) -> PState:
+    return dataclasses.replace(state, negotiations=state.negotiations[1:])
+
+
+@event
+@dataclass(frozen=True, kw_only=True, slots=True)
 class WarCalledOff(PatchEvent):
     route: int
 

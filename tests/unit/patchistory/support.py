@@ -82,3 +82,30 @@ def placed_capital(capital: str) -> tuple[Placed, ...]:
 
 
 __all__ = ["Civ"]
+
+
+def act_with(
+    rules: Any, state: PState, seat: int, kind: str, seed: bytes = b"patch", **args: Any
+) -> tuple[PState, list[Event]]:
+    """`act`, for a ruleset bound to a hand-made pack (`with_capital`)."""
+    command = Command.of(kind, **args)
+    game = Game(setup(state.players, state.capital_side), 1, 0, state)
+    decided = decision(rules, game, seat, command, Chance(HmacSource(seed), 0))
+    assert decided.state is not None
+    return decided.state, decided.events
+
+
+def managing(state: PState, seat: int, points: int, phase: str = "management") -> PState:
+    """`seat`'s turn of Diplomacy or Management with `points` Political Points."""
+    pp = list(state.pp or (0,) * state.players)
+    pp[seat] = points
+    return dataclasses.replace(
+        state,
+        phase=phase,
+        turn=seat,
+        passed=(),
+        pp=tuple(pp),
+        flags=((),) * state.players,
+        pending=(),
+        won=(),
+    )
