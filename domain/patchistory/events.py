@@ -1099,8 +1099,10 @@ def _revealed(pack: PatchPack, state: PState, ev: ProsperityRevealed) -> PState:
     chosen = dict(state.sealed)
     civs = tuple(
         dataclasses.replace(
-            c, prosperity=tuple(p for i, p in enumerate(c.prosperity) if i != chosen.get(s, -1))
+            c, prosperity=tuple(p for i, p in enumerate(c.prosperity) if i != chosen[s][0])
         )
+        if s in chosen
+        else c
         for s, c in enumerate(state.civs)
     )
     return dataclasses.replace(
