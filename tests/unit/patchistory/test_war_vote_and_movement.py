@@ -110,13 +110,13 @@ def fight(aggressors, spend0, spend1, era=1):
 
 
 def test_the_defender_wins_a_tie():
-    state, war = fight((0,), 2, 2)
+    _state, war = fight((0,), 2, 2)
     assert war.winners == (1,) and war.culture == (0, 3)
     assert war.rule == "patchistory.war.winner"
 
 
 def test_two_aggressors_tied_are_both_defeated():
-    state, war = fight((0, 1), 3, 3)
+    _state, war = fight((0, 1), 3, 3)
     assert war.winners == () and war.culture == (0, 0)
 
 
