@@ -1276,7 +1276,10 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
             "scores": culture,
             "ranking": ranking,
             "tie_breaks": [],
-            "details": {"rule": rule("game.end")},
+            "details": {
+                "rule": rule("game.end"),
+                "winners": [r["seat"] for r in ranking if r["place"] == 1],
+            },
         }
 
     def summary(self, state: PState) -> dict[str, Any]:

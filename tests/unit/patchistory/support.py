@@ -12,7 +12,7 @@ from domain.core.kernel import Game, decision
 from domain.core.messages import Command, Event
 from domain.core.ruleset import Setup
 from domain.patchistory.engine import Ctx
-from domain.patchistory.model import Civ, Placed, PState
+from domain.patchistory.model import Placed, PState
 from domain.patchistory.pack import Capital, PatchPack, Side, Square
 from service.chance import HmacSource
 from service.rulesets import ruleset
@@ -79,9 +79,6 @@ def civ_of(state: PState, seat: int, **changes: Any) -> PState:
 
 def placed_capital(capital: str) -> tuple[Placed, ...]:
     return (Placed(capital, "capital", 0, 0, 0),)
-
-
-__all__ = ["Civ"]
 
 
 def act_with(
