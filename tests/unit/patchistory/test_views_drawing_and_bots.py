@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 import jsonschema
 import pytest
 
+from cli.data import bare_setup
 from domain.patchistory import territory as terr
 from domain.patchistory.views import seat_state
 from schemas.patchistory_view import VIEW
@@ -72,10 +73,7 @@ def test_the_table_is_drawn_with_every_square_and_worker_of_every_civilization(p
 
 
 def test_the_bare_table_is_drawn_too():
-    bare = RULES.initial_state(
-        kit.subject("patchistory").rules
-        and __import__("cli.data", fromlist=["bare_setup"]).bare_setup(RULES)
-    )
+    bare = RULES.initial_state(bare_setup(RULES))
     root = ET.fromstring(RULES.draw_board(bare, None))
     assert root.tag == f"{SVG}svg"
 
