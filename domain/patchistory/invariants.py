@@ -1,0 +1,63 @@
+"""What must hold of every Patchistory state (checked by selfplay and the conformance kit
+after every event): Goods never negative, Workers all accounted for and one to a space, Trade
+Routes and Building Tiles within their finite supplies, no two Seas side by side."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from domain.patchistory import territory as terr
+from domain.patchistory.model import PState
+
+if TYPE_CHECKING:
+    from domain.patchistory.engine import PatchistoryRuleset
+
+
+def failures(rules: PatchistoryRuleset, state: PState) -> list[str]:
+    pack = rules.pack
+    found: list[str] = []
+    if not state.civs or not state.civs[0].capital:
+        return found
+    total_workers = pack.number("start", "workers")
+    for seat, civ in enumerate(state.civs):
+        for good in ("coin", "food", "resource", "culture", "votes"):
+            if civ.goods(good) < 0:
+                found.append(f"seat {seat} has {civ.goods(good)} {good}")
+        on_routes = sum(1 for r in state.routes for owner, _ in r.workers if owner == seat)
+        out = len(civ.workers) + on_routes + len(civ.resting)
+        waiting = sum(1 for p in state.pending if p.seat == seat and p.kind == "return")
+        if out + waiting != civ.born:
+            found.append(
+                f"seat {seat}: {civ.born} Workers Birthed but {out} out and {waiting} coming home"
+            )
+        if not 0 <= civ.born <= total_workers:
+            found.append(f"seat {seat}: {civ.born} Workers Birthed")
+        anchor = terr.spaces(pack, civ)
+        taken = [anchor.get(w) for w in civ.workers]
+        if None in taken:
+            found.append(f"seat {seat}: a Worker off the territory")
+        if len(set(taken)) != len(taken):
+            found.append(f"seat {seat}: two Workers on one space")
+        view = terr.shown(pack, civ)
+        seas = {cell for cell, item in view.items() if terr.is_sea(item)}
+        if any((r + 1, c) in seas or (r, c + 1) in seas for r, c in seas):
+            found.append(f"seat {seat}: two Seas side by side")
+        for cover in civ.covers:
+            if cover.at not in view:
+                found.append(f"seat {seat}: a Building Tile off the territory")
+    general = sum(1 for r in state.routes if r.kind == "general")
+    allied = sum(1 for r in state.routes if r.kind == "allied")
+    if general > pack.general.count or allied > pack.allied.count:
+        found.append(f"{general} General and {allied} Allied Trade Routes on the table")
+    for route in state.routes:
+        owners = [owner for owner, _ in route.workers]
+        if len(set(owners)) != len(owners):
+            found.append(f"route {route.id}: two Workers of one player")
+        if route.kind == "general" and len(owners) > 1:
+            found.append(f"route {route.id}: more than one Worker on a General Trade Route")
+    if state.stack or any(c.hand for c in state.civs):
+        held = len(state.stack) + len(state.removed)
+        held += sum(len(c.hand) + len(c.covers) for c in state.civs)
+        if held != len(pack.buildings):
+            found.append(f"{held} Building Tiles accounted for, not {len(pack.buildings)}")
+    return found

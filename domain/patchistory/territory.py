@@ -1,0 +1,317 @@
+"""A civilization's territory: the Tiles patched into it, what shows, the spaces Workers stand
+on, the patching rules, Movement, and the Reference Board's statuses."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from domain.patchistory.model import Cell, Civ, Cover, Placed, PState
+from domain.patchistory.pack import (
+    GOODS,
+    HERO,
+    ICONS,
+    SEA,
+    WASTELAND,
+    WONDER,
+    Feature,
+    PatchPack,
+    Side,
+    Square,
+)
+
+OVER, UNDER = "over", "under"
+STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What shows on one cell of a territory: the Tile's square and its Building Tile."""
+
+    square: Square
+    layer: int
+    """Index of the Tile in the civilization's `tiles`."""
+    cover: Cover | None
+
+
+def rule(key: str) -> str:
+    return f"patchistory.{key}"
+
+
+def side_of(pack: PatchPack, placed: Placed) -> Side:
+    return pack.side(placed.tile, placed.side)
+
+
+def cells_of(pack: PatchPack, placed: Placed) -> Iterator[tuple[Cell, Square]]:
+    for square in side_of(pack, placed).squares:
+        yield (placed.row + square.at[0], placed.col + square.at[1]), square
+
+
+def shown(pack: PatchPack, civ: Civ) -> dict[Cell, Shown]:
+    """Every cell of the territory and what shows on it (the top Tile, and its cover)."""
+    top: dict[Cell, tuple[int, Square, int]] = {}
+    for index, placed in enumerate(civ.tiles):
+        for cell, square in cells_of(pack, placed):
+            if cell not in top or top[cell][2] < placed.z:
+                top[cell] = (index, square, placed.z)
+    covers = {c.at: c for c in civ.covers}
+    return {cell: Shown(sq, index, covers.get(cell)) for cell, (index, sq, _) in top.items()}
+
+
+def features_shown(
+    pack: PatchPack, civ: Civ, view: Mapping[Cell, Shown]
+) -> list[tuple[Feature, tuple[Cell, ...]]]:
+    """The Heroes, Wonders and Special Buildings that show whole, with their cells."""
+    found = []
+    for index, placed in enumerate(civ.tiles):
+        for feature in side_of(pack, placed).features:
+            cells = tuple(sorted((placed.row + r, placed.col + c) for r, c in feature.squares))
+            if all(view.get(cell) and view[cell].layer == index for cell in cells):
+                found.append((feature, cells))
+    return found
+
+
+def spaces(pack: PatchPack, civ: Civ, view: Mapping[Cell, Shown] | None = None) -> dict[Cell, Cell]:
+    """Each cell's space, by the space's first cell: a whole feature is one space."""
+    view = view if view is not None else shown(pack, civ)
+    anchor = {cell: cell for cell in view}
+    for _, cells in features_shown(pack, civ, view):
+        for cell in cells:
+            anchor[cell] = cells[0]
+    return anchor
+
+
+def space_of(pack: PatchPack, civ: Civ, cell: Cell) -> Cell:
+    return spaces(pack, civ).get(cell, cell)
+
+
+def free_spaces(pack: PatchPack, civ: Civ) -> list[Cell]:
+    anchor = spaces(pack, civ)
+    taken = {anchor.get(w, w) for w in civ.workers}
+    return sorted({a for a in anchor.values()} - taken)
+
+
+def is_sea(item: Shown) -> bool:
+    return item.square.terrain == SEA
+
+
+# --- statuses ---------------------------------------------------------------------------------
+
+
+def abilities(pack: PatchPack, civ: Civ) -> set[str]:
+    view = shown(pack, civ)
+    return {f.ability for f, _ in features_shown(pack, civ, view) if f.ability}
+
+
+def has(pack: PatchPack, civ: Civ, ability: str) -> bool:
+    return ability in abilities(pack, civ)
+
+
+def routes_counted(state: PState, seat: int) -> int:
+    """General Trade Routes beginning in the territory and Allied ones shared (Petra, Genghis
+    Khan, Apollo 11)."""
+    return sum(
+        1
+        for r in state.routes
+        if (r.kind == "general" and r.a == seat) or (r.kind == "allied" and seat in (r.a, r.b))
+    )
+
+
+def workers_out(state: PState, seat: int) -> int:
+    """Workers the player controls in the territory or on a Trade Route."""
+    on_routes = sum(1 for r in state.routes for owner, _ in r.workers if owner == seat)
+    return len(state.civs[seat].workers) + on_routes
+
+
+def statuses(pack: PatchPack, state: PState, seat: int) -> dict[str, int]:
+    """The Reference Board (patchistory.patch.status): each icon the visible squares show,
+    gold boxes only where a Worker stands, features once when whole, Building Tiles in place of
+    the squares they cover; then the abilities that change a status; and the counts the
+    Prosperity Cards rank by."""
+    civ = state.civs[seat]
+    view = shown(pack, civ)
+    anchor = spaces(pack, civ, view)
+    worked = {anchor.get(w, w) for w in civ.workers}
+    total = dict.fromkeys(ICONS, 0)
+    whole = features_shown(pack, civ, view)
+    in_feature = {cell for _, cells in whole for cell in cells}
+    wastes = seas = buildings = reclaimed = 0
+    for cell, item in view.items():
+        if item.cover is not None:
+            if item.cover.wasteland:
+                wastes += 1
+                reclaimed += 1
+            else:
+                buildings += 1
+                for icon, n in pack.buildings[item.cover.building].yields.items():
+                    total[icon] += n
+            continue
+        if item.square.terrain == WASTELAND:
+            wastes += 1
+        if item.square.terrain == SEA:
+            seas += 1
+        if cell in in_feature:
+            continue
+        for icon, n in item.square.yields.items():
+            total[icon] += n
+        if cell in worked:
+            for icon, n in item.square.gold.items():
+                total[icon] += n
+    names = set()
+    for feature, _ in whole:
+        names.add(feature.ability)
+        for icon, n in feature.yields.items():
+            total[icon] += n
+    routes = routes_counted(state, seat)
+    if "great-wall" in names:
+        total["defense"] += workers_out(state, seat)
+    if "petra" in names:
+        total["coin"] += routes
+    if "genghis-khan" in names:
+        total["military"] += routes
+    if "apollo" in names:
+        total["culture"] += routes
+    counted_wastes = wastes + (seas if "angkor-wat" in names else 0)
+    if "angkor-wat" in names:
+        total["culture"] += counted_wastes
+    if "statue-of-liberty" in names:
+        total["culture"] += reclaimed
+    if "che-guevara" in names:
+        total["politics"] = pack.number("che_guevara_politics")
+    total |= {
+        "wastelands": counted_wastes,
+        "seas": seas,
+        "buildings": buildings,
+        "heroes": sum(1 for f, _ in whole if f.kind == HERO),
+        "wonders": sum(1 for f, _ in whole if f.kind == WONDER),
+        "trade_routes": sum(1 for r in state.routes if seat in (r.a, r.b)),
+        "workers": civ.born,
+    }
+    return total
+
+
+def production(pack: PatchPack, state: PState, seat: int) -> dict[str, int]:
+    board = statuses(pack, state, seat)
+    return {good: board[good] for good in GOODS}
+
+
+# --- patching ---------------------------------------------------------------------------------
+
+
+def bounds(cells: list[Cell]) -> tuple[int, int]:
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    return max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
+
+
+def patched(civ: Civ, placed: Placed, covered: set[Cell]) -> Civ:
+    """The civilization with `placed` added; Building Tiles under it leave the game."""
+    return dataclasses.replace(
+        civ,
+        tiles=(*civ.tiles, placed),
+        covers=tuple(c for c in civ.covers if c.at not in covered),
+    )
+
+
+def layer_z(civ: Civ, layer: str) -> int:
+    zs = [t.z for t in civ.tiles] or [0]
+    return max(zs) + 1 if layer == OVER else min(zs) - 1
+
+
+def placement_refusal(
+    pack: PatchPack, state: PState, seat: int, tile: str, side: str, row: int, col: int, layer: str
+) -> tuple[str, str] | None:
+    """Why the Tile side may not go at (row, col) `layer` the territory: (rule id, words), or
+    None when it may."""
+    civ = state.civs[seat]
+    view = shown(pack, civ)
+    new = dict(cells_of(pack, Placed(tile, side, row, col, 0)))
+    overlap = [cell for cell in new if cell in view]
+    if not overlap:
+        return rule("patch.overlap"), "the Tile must lie over or under a square of your Empire"
+    if any(is_sea(view[cell]) for cell in overlap):
+        return rule("patch.sea-untouchable"), "nothing may be patched over or under a Sea"
+    if layer == UNDER and any(new[cell].terrain == SEA for cell in overlap):
+        return rule("patch.sea-over"), "a Sea cannot be patched under any square"
+    abilities_now = {f.ability for f, _ in features_shown(pack, civ, view)}
+    if layer == OVER and "statue-of-liberty" in abilities_now:
+        for feature, cells in features_shown(pack, civ, view):
+            if feature.ability == "statue-of-liberty" and set(cells) & set(overlap):
+                return rule(
+                    "tile.statue-of-liberty"
+                ), "the Statue of Liberty may not be patched over"
+    placed = Placed(tile, side, row, col, layer_z(civ, layer))
+    covered = set(overlap) if layer == OVER else set()
+    after = patched(civ, placed, covered)
+    after_view = shown(pack, after)
+    limit = pack.numbers["patch_limit"][state.era - 1]
+    rows, cols = bounds(list(after_view))
+    if max(rows, cols) > limit and "statue-of-liberty" not in abilities_now:
+        return rule("patch.limit"), f"your civilization may not exceed {limit}x{limit}"
+    whole = {cell for _, cells in features_shown(pack, after, after_view) for cell in cells}
+    for index, item in enumerate(after.tiles):
+        for feature in side_of(pack, item).features:
+            footprint = {(item.row + r, item.col + c) for r, c in feature.squares}
+            showing = {cell for cell in footprint if after_view[cell].layer == index}
+            if showing and not footprint <= whole:
+                return rule("patch.whole-features"), f"{feature.name} would be half covered"
+    seas = {cell for cell, item in after_view.items() if is_sea(item)}
+    for r, c in seas:
+        if (r + 1, c) in seas or (r, c + 1) in seas:
+            return rule("patch.seas-apart"), "no two Sea spaces may be adjacent"
+    anchor = spaces(pack, after, after_view)
+    taken = [anchor.get(w, w) for w in after.workers]
+    if len(set(taken)) != len(taken):
+        return rule("patch.worker-stays"), "two Workers would stand on one space"
+    return None
+
+
+def placements(
+    pack: PatchPack, state: PState, seat: int, tile: str, side: str
+) -> Iterator[tuple[int, int, str]]:
+    """Every legal (row, col, layer) for the Tile side, in order."""
+    civ = state.civs[seat]
+    cells = list(shown(pack, civ))
+    rows, cols = pack.side(tile, side).size
+    r0, r1 = min(r for r, _ in cells), max(r for r, _ in cells)
+    c0, c1 = min(c for _, c in cells), max(c for _, c in cells)
+    for row in range(r0 - rows + 1, r1 + 1):
+        for col in range(c0 - cols + 1, c1 + 1):
+            for layer in (OVER, UNDER):
+                if placement_refusal(pack, state, seat, tile, side, row, col, layer) is None:
+                    yield row, col, layer
+
+
+# --- movement ---------------------------------------------------------------------------------
+
+
+def reachable(pack: PatchPack, civ: Civ, start: Cell, steps: int) -> set[Cell]:
+    """The spaces (by anchor) a Worker on `start` reaches in up to `steps` orthogonal moves, a
+    whole feature counting as one space (patchistory.movement.territory)."""
+    view = shown(pack, civ)
+    anchor = spaces(pack, civ, view)
+    members: dict[Cell, list[Cell]] = {}
+    for cell, a in anchor.items():
+        members.setdefault(a, []).append(cell)
+    origin = anchor.get(start, start)
+    seen = {origin: 0}
+    frontier = [origin]
+    for depth in range(1, steps + 1):
+        nxt = []
+        for space in frontier:
+            for r, c in members.get(space, [space]):
+                for dr, dc in STEPS:
+                    other = anchor.get((r + dr, c + dc))
+                    if other is not None and other not in seen:
+                        seen[other] = depth
+                        nxt.append(other)
+        frontier = nxt
+    return set(seen) - {origin}
+
+
+def one_by_one(pack: PatchPack, civ: Civ) -> list[Cell]:
+    """Squares that are 1x1 spaces (Reclamation and Buildings): not part of a whole feature."""
+    view = shown(pack, civ)
+    in_feature = {c for _, cells in features_shown(pack, civ, view) for c in cells}
+    return sorted(cell for cell in view if cell not in in_feature)

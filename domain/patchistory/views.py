@@ -1,0 +1,160 @@
+"""The Patchistory table as a seat (or a spectator) may see it: everything in front of the
+Player Screens (Reference Boards, territories, Trade Routes, the Auction), and behind them only
+the viewer's own Goods, Building Tiles and Prosperity Cards (patchistory.hidden.screen). A
+sealed choice shows as made, not as what it is, until the rules reveal it."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from domain.patchistory import territory as terr
+from domain.patchistory.model import Civ, Cover, PState, encode
+
+if TYPE_CHECKING:
+    from domain.patchistory.engine import PatchistoryRuleset
+
+GOODS_KEPT = ("coin", "food", "resource", "culture", "votes")
+
+
+def seat_state(state: PState, viewer: int | None) -> PState:
+    """The state with what `viewer` may not know blanked: other players' Goods (0), Building
+    Tiles and Prosperity Cards (none), the Building supply's order (none), the Wasteland
+    sides' Building Tiles of others (''), others' sealed choices (())."""
+
+    def cut(seat: int, civ: Civ) -> Civ:
+        if seat == viewer:
+            return civ
+        return dataclasses.replace(
+            civ,
+            coin=0,
+            food=0,
+            resource=0,
+            culture=0,
+            votes=0,
+            hand=(),
+            prosperity=(),
+            covers=tuple(
+                dataclasses.replace(c, building="") if c.wasteland else c for c in civ.covers
+            ),
+        )
+
+    civs = tuple(cut(s, c) for s, c in enumerate(state.civs))
+    return dataclasses.replace(
+        state,
+        civs=tuple(
+            dataclasses.replace(
+                c,
+                covers=tuple(_cover_seen(cover, viewer, state, s) for cover in c.covers),
+            )
+            for s, c in enumerate(civs)
+        ),
+        stack=(),
+        removed=tuple("" for _ in state.removed),
+        sealed=tuple((s, v if s == viewer else ()) for s, v in state.sealed),
+    )
+
+
+def _cover_seen(cover: Cover, viewer: int | None, state: PState, owner: int) -> Cover:
+    """A Wasteland side hides its Building Tile: shown to nobody, not even the territory's
+    owner (a Stealth Aircraft's player laid it there, unseen by the owner), as no later rule
+    turns it over."""
+    if not cover.wasteland:
+        return cover
+    return dataclasses.replace(cover, building="")
+
+
+def view(rules: PatchistoryRuleset, state: PState, viewer: int | None) -> dict[str, Any]:
+    pack = rules.pack
+    seen = seat_state(state, viewer)
+    players = []
+    for seat, civ in enumerate(seen.civs):
+        mine = seat == viewer
+        board = terr.statuses(pack, state, seat) if civ.capital else {}
+        players.append(
+            {
+                "seat": seat,
+                "name": state.names[seat],
+                "capital": civ.capital,
+                "tiles": [
+                    {"tile": t.tile, "side": t.side, "row": t.row, "col": t.col, "z": t.z}
+                    for t in civ.tiles
+                ],
+                "covers": [
+                    {
+                        "row": c.row,
+                        "col": c.col,
+                        "building": c.building or None,
+                        "wasteland": c.wasteland,
+                    }
+                    for c in civ.covers
+                ],
+                "workers": [list(w) for w in civ.workers],
+                "born": civ.born,
+                "resting": len(civ.resting),
+                "statuses": board,
+                "political_points": state.pp[seat] if state.pp else 0,
+                "goods": {g: civ.goods(g) for g in GOODS_KEPT} if mine else None,
+                "building_tiles": list(civ.hand) if mine else None,
+                "building_tile_count": len(state.civs[seat].hand),
+                "prosperity": list(civ.prosperity) if mine else None,
+                "prosperity_count": len(state.civs[seat].prosperity),
+                "sealed": seat in dict(state.sealed),
+            }
+        )
+    pending = state.pending[0] if state.pending else None
+    mine_sealed = dict(state.sealed).get(viewer) if viewer is not None else None
+    return {
+        "era": state.era,
+        "round": state.round,
+        "serial": state.serial,
+        "phase": state.phase,
+        "start_player": state.start,
+        "awaiting": sorted(rules.awaited_seats(state)),
+        "capital_side": state.capital_side,
+        "players": players,
+        "routes": [
+            {
+                "id": r.id,
+                "kind": r.kind,
+                "a": r.a,
+                "b": r.b,
+                "workers": [list(w) for w in r.workers],
+                "declared": r.declared,
+                "aggressors": list(r.aggressors),
+            }
+            for r in state.routes
+        ],
+        "auction": {
+            "offered": [{"tile": o.tile, "side": o.side} for o in state.offered],
+            "bids": [
+                {"seat": s, "tile": state.bids[s], "amount": state.amounts[s]}
+                for s in range(state.players)
+                if state.bids and state.bids[s] >= 0
+            ],
+            "participants": list(state.participants),
+        },
+        "won": [{"seat": w.seat, "tile": w.tile, "side": w.side} for w in state.won],
+        "pending": None
+        if pending is None
+        else {"kind": pending.kind, "seat": pending.seat, "numbers": list(pending.numbers)},
+        "sealing": list(state.sealing),
+        "my_sealed": None if mine_sealed is None else list(mine_sealed),
+        "negotiations": list(state.negotiations),
+        "wars": list(state.wars),
+        "vote": {
+            "cards": list(state.vote_cards),
+            "index": state.vote_index,
+            "votes_on": list(state.votes_on),
+        },
+        "supply": {
+            "general_routes": pack.general.count
+            - sum(1 for r in state.routes if r.kind == "general"),
+            "allied_routes": pack.allied.count - sum(1 for r in state.routes if r.kind == "allied"),
+            "building_tiles": len(state.stack),
+            "terrain_tiles": len(state.tiles_left),
+            "buildings_removed": len(state.removed),
+        },
+        "final": list(state.final) if state.final else None,
+        "position": encode(seen),
+    }

@@ -1,0 +1,271 @@
+"""Diplomacy and Management (Aid, Threaten, Break Alliance, Trade, Exchange, Birth, Honor,
+Construction, Campaign), Production and the maintenance of Workers, Heroes and Wonders."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from domain.core.errors import RuleViolation
+from domain.core.messages import Command
+from domain.patchistory import events as ev
+from domain.patchistory import territory as terr
+from domain.patchistory.model import Cover, Route
+from tests.unit.patchistory.support import (
+    PACK,
+    RULES,
+    act,
+    act_with,
+    civ_of,
+    ctx,
+    fresh,
+    managing,
+    of,
+    square,
+    with_capital,
+)
+
+
+def exchanging(transport: int):
+    rules = with_capital(
+        [
+            square((0, 0), "Road", {"transport": transport, "politics": 1}),
+            square((0, 1), "Farm", {"food": 1}),
+        ]
+    )
+    state = fresh(3)
+    state = civ_of(state, 0, resource=3, food=3, coin=0, workers=())
+    return rules, managing(state, 0, 1)
+
+
+def exchanges(rules, state):
+    return {
+        (m.arg("give"), m.arg("amount"), m.arg("resource"), m.arg("food"), m.arg("coin"))
+        for m in rules.legal_actions(state, 0)
+        if m.type == "exchange"
+    }
+
+
+@pytest.mark.rulebook_example("patchistory.example.exchange")
+def test_exchange_converts_up_to_transport_units_at_one_resource_two_food_two_coin():
+    rules, state = exchanging(3)
+    found = exchanges(rules, state)
+    assert ("resource", 3, 0, 6, 0) in found, "3 Resources into 6 Food"
+    assert ("resource", 3, 0, 4, 2) in found, "into 2 Coin and 4 Food"
+    assert ("resource", 3, 0, 1, 5) in found, "into 5 Coin and 1 Food"
+    assert ("food", 3, 1, 0, 1) in found, "3 Food into 1 Resource and 1 Coin"
+    assert not any(amount > 3 for _, amount, *_ in found)
+    assert ("food", 1, 1, 0, 0) not in found, "1 Food is not worth a Resource"
+    rules, state = exchanging(1)
+    found = exchanges(rules, state)
+    assert ("resource", 1, 0, 2, 0) in found and ("food", 1, 0, 0, 1) in found
+    assert not any(amount > 1 for _, amount, *_ in found)
+    state, events = act_with(
+        rules, state, 0, "exchange", give="resource", amount=1, food=2, coin=0, resource=0
+    )
+    (done,) = of(events, ev.GoodsExchanged)
+    assert done.points == 1 and done.rule == "patchistory.management.exchange"
+    assert (state.civs[0].resource, state.civs[0].food, state.pp[0]) == (2, 5, 0)
+
+
+@pytest.mark.rulebook_example("patchistory.example.campaign")
+def test_gwanggaeto_threatens_for_three_builds_a_route_for_two_and_campaigns_with_one():
+    rules = with_capital(
+        [
+            square((0, 0), "Palace", {"politics": 6, "transport": 1}),
+            square((0, 1), "Barracks", {"military": 2}),
+        ]
+    )
+    state = fresh(3)
+    state = civ_of(state, 0, resource=2, workers=())
+    state = managing(state, 0, 6, phase="diplomacy")
+    for seat in (1, 2):
+        state = civ_of(state, seat, workers=())
+    # Aristotle (seat 1) has the same Capital: Military 2, Defense 0
+    assert terr.statuses(rules.pack, state, 1)["military"] == 2
+    assert Command.of("threaten", to=1, demand="coin") in rules.legal_actions(state, 0)
+    state, events = act_with(rules, state, 0, "threaten", to=1, demand="coin")
+    (threat,) = of(events, ev.Threatened)
+    assert threat.points == 3 and threat.rule == "patchistory.diplomacy.threaten"
+    assert threat.success is False, "2 is not higher than 2 + 0"
+    assert state.pp[0] == 3
+    state, _ = act_with(rules, state, 0, "end_diplomacy")
+    state = managing(state, 0, 3)
+    state, events = act_with(rules, state, 0, "build_route", to=2)
+    assert of(events, ev.TradeRouteOpened)[0].points == 2 and state.pp[0] == 1
+    assert Command.of("build_route", to=1) not in rules.legal_actions(state, 0), "one a Round"
+    state, events = act_with(rules, state, 0, "campaign", points=1)
+    assert state.civs[0].votes == 1 and state.pp[0] == 0
+    assert of(events, ev.Campaigned)[0].rule == "patchistory.management.campaign"
+    assert [m.type for m in rules.legal_actions(state, 0)] == ["end_management"]
+
+
+def test_threatening_a_weaker_player_takes_two_culture_or_three_coin_four_and_five_when_crushing():
+    state = managing(fresh(3), 0, 6, phase="diplomacy")
+    strong = {"politics": 6, "military": 3}
+    rules = with_capital([square((0, 0), "Palace", strong)])
+    # make the others weak by covering their only square with a Granary (food 1)
+    for seat in (1, 2):
+        state = civ_of(state, seat, workers=(), covers=(Cover(0, 0, "granary-1", False),), coin=2)
+    state = civ_of(state, 0, workers=())
+    state, events = act_with(rules, state, 0, "threaten", to=1, demand="coin")
+    (threat,) = of(events, ev.Threatened)
+    assert (threat.success, threat.taken) == (True, 2), "3 Coin asked, 2 paid: all they have"
+    assert state.civs[1].coin == 0 and state.civs[0].coin == 5
+    rules = with_capital([square((0, 0), "Palace", {"politics": 6, "military": 5})])
+    state = managing(state, 0, 3, phase="diplomacy")
+    culture = state.civs[1].culture
+    state, events = act_with(rules, state, 0, "threaten", to=1, demand="culture")
+    (threat,) = of(events, ev.Threatened)
+    assert threat.taken == 4, "Military 5 against 0 is 5 more: 4 Culture"
+    assert state.civs[1].culture == culture - 4
+
+
+def test_allies_cannot_threaten_each_other():
+    state = managing(fresh(3), 0, 6, phase="diplomacy")
+    allied = Route(99, "allied", 0, 1)
+    state = dataclasses.replace(state, routes=(*state.routes, allied))
+    assert not any(m.type == "threaten" and m.arg("to") == 1 for m in RULES.legal_actions(state, 0))
+    with pytest.raises(RuleViolation) as refused:
+        act(state, 0, "threaten", to=1, demand="coin")
+    assert refused.value.rule == "patchistory.diplomacy.threaten"
+
+
+def test_accepted_aid_gives_five_culture_and_bars_the_taker_from_aiding_this_round():
+    state = managing(fresh(3), 0, 2, phase="diplomacy")
+    state, events = act(state, 0, "aid", to=1, food=1, coin=2, resource=0)
+    assert RULES.awaited_seats(state) == {1}
+    assert set(RULES.legal_actions(state, 1)) == {
+        Command.of("accept_aid"),
+        Command.of("refuse_aid"),
+    }
+    before = (state.civs[0].culture, state.civs[1].food, state.civs[1].coin)
+    state, events = act(state, 1, "accept_aid")
+    (answer,) = of(events, ev.AidAnswered)
+    assert answer.rule == "patchistory.diplomacy.aid" and answer.culture == 5
+    assert state.civs[0].culture == before[0] + 5
+    assert (state.civs[1].food, state.civs[1].coin) == (before[1] + 1, before[2] + 2)
+    state = managing(state, 1, 4, phase="diplomacy")
+    state = dataclasses.replace(state, flags=((), ("accepted-aid",), ()))
+    assert not any(m.type == "aid" for m in RULES.legal_actions(state, 1))
+
+
+def test_refused_aid_keeps_the_goods_and_gives_two_culture():
+    state = managing(fresh(3), 0, 2, phase="diplomacy")
+    state, _ = act(state, 0, "aid", to=2, food=0, coin=3, resource=0)
+    coin, culture = state.civs[0].coin, state.civs[0].culture
+    state, events = act(state, 2, "refuse_aid")
+    assert of(events, ev.AidAnswered)[0].culture == 2
+    assert (state.civs[0].coin, state.civs[0].culture) == (coin, culture + 2)
+
+
+def test_breaking_an_alliance_costs_every_point_gives_as_many_votes_and_only_comes_first():
+    state = managing(fresh(3), 0, 4, phase="diplomacy")
+    state = dataclasses.replace(
+        state, routes=(*state.routes, Route(9, "allied", 0, 2, workers=((2, 3),)))
+    )
+    state, events = act(state, 0, "break_alliance", route=9)
+    (broken,) = of(events, ev.TradeRouteForfeited)
+    assert broken.rule == "patchistory.diplomacy.break-alliance" and broken.votes == 4
+    assert state.civs[0].votes == 4 and state.pp[0] == 0
+    assert all(r.id != 9 for r in state.routes)
+    assert RULES.awaited_seats(state) == {2}, "the ally's Worker comes home first"
+    state = managing(fresh(3), 0, 6, phase="diplomacy")
+    state = dataclasses.replace(state, routes=(*state.routes, Route(9, "allied", 0, 2)))
+    state, _ = act(state, 0, "aid", to=1, food=0, coin=3, resource=0)
+    state, _ = act(state, 1, "refuse_aid")
+    assert not any(m.type == "break_alliance" for m in RULES.legal_actions(state, 0))
+
+
+def test_birth_costs_four_five_six_food_by_era_and_trade_two_three_four():
+    state = managing(fresh(3), 0, 6)
+    state = civ_of(state, 0, food=20)
+    for era, birth, trade in ((1, 4, 2), (2, 5, 3), (3, 6, 4)):
+        now = dataclasses.replace(state, era=era)
+        after, events = act(now, 0, "birth", row=0, col=0)
+        (born,) = of(events, ev.WorkerPlaced)
+        assert (born.food, born.rule) == (birth, "patchistory.management.birth")
+        assert after.civs[0].born == 1 and after.civs[0].workers == ((0, 0),)
+        after, events = act(after, 0, "trade", route=1, row=0, col=0)
+        (trade_event,) = of(events, ev.TradeBegun)
+        assert trade_event.food == trade and after.route(1).workers == ((0, 0),)
+
+
+def test_honor_heroes_and_wonders_pay_the_era_cost_for_one_culture_each():
+    tile = next(
+        t for t in PACK.era_tiles(1) if any(f.kind == "hero" for f in PACK.tiles[t].black.features)
+    )
+    state = managing(fresh(3), 0, 4)
+    from domain.patchistory.model import Placed
+
+    state = civ_of(state, 0, tiles=(*state.civs[0].tiles, Placed(tile, "black", 0, 2, 1)), food=5)
+    assert terr.statuses(PACK, state, 0)["heroes"] == 1
+    state, events = act(state, 0, "honor_heroes")
+    (honor,) = of(events, ev.Honored)
+    assert (honor.food, honor.culture) == (1, 1)
+    assert not any(m.type == "honor_wonders" for m in RULES.legal_actions(state, 0))
+
+
+def test_reclamation_covers_a_square_with_a_hidden_wasteland_and_draws_a_new_building_tile():
+    state = managing(fresh(3), 0, 2)
+    state = civ_of(state, 0, resource=1)
+    tile = state.civs[0].hand[0]
+    stack = len(state.stack)
+    state, events = act(state, 0, "reclaim", row=1, col=1, building=tile)
+    (reclaimed,) = of(events, ev.SquareReclaimed)
+    assert reclaimed.visibility.seats == frozenset({0})
+    assert "tile_used" not in reclaimed.visibility.redacted
+    assert len(state.civs[0].hand) == 4 and len(state.stack) == stack - 1
+    board = terr.statuses(PACK, state, 0)
+    assert board["wastelands"] == 1 and board["resource"] == 0
+
+
+def test_a_building_covers_a_non_sea_square_for_its_cost():
+    state = managing(fresh(3), 0, 2)
+    state = civ_of(state, 0, resource=3)
+    building = state.civs[0].hand[0]
+    state, events = act(state, 0, "construct", row=1, col=1, building=building)
+    (built,) = of(events, ev.BuildingConstructed)
+    assert built.resources == PACK.buildings[building].cost
+    assert state.civs[0].resource == 3 - built.resources
+    board = terr.statuses(PACK, state, 0)
+    assert board["buildings"] == 1
+
+
+@pytest.mark.rulebook_example("patchistory.example.production")
+def test_production_gains_the_tiles_output_then_the_trade_route_workers_goods():
+    rules = with_capital(
+        [
+            square((0, 0), "Farm", {"food": 2}),
+            square((0, 1), "Mine", {}, {"resource": 1}),
+            square((1, 0), "Market", {"coin": 1}, {"coin": 1}),
+            square((1, 1), "Temple", {"culture": 2}),
+        ]
+    )
+    state = fresh(3)
+    state = civ_of(state, 0, workers=((0, 1), (1, 0)), born=3)
+    coin_space = next(i for i, s in enumerate(PACK.general.spaces) if s.goods == {"coin": 2})
+    state = state.with_route(dataclasses.replace(state.route(1), workers=((0, coin_space),)))
+    board = terr.statuses(rules.pack, state, 0)
+    assert board["coin"] == 2, "the Market: 1 Coin, 2 with its Worker"
+    c = ctx(dataclasses.replace(state, phase="production"))
+    c.pack = rules.pack
+    rules._production(c)
+    made = next(e for e in of(c.events, ev.GoodsProduced) if e.seat == 0)
+    assert (made.food, made.resource, made.coin, made.culture) == (2, 1, 4, 2)
+    assert made.routes == (2, 0, 0, 0)
+    assert made.cites == ("patchistory.production.routes",)
+
+
+@pytest.mark.rulebook_example("patchistory.example.maintenance")
+def test_workers_cost_the_highest_value_showing_and_three_culture_per_food_short():
+    state = fresh(3)
+    state = civ_of(state, 0, born=7, food=0, culture=20, workers=((0, 0), (0, 1), (1, 0), (1, 1)))
+    state = civ_of(state, 0, resting=(0, 0, 0))
+    c = ctx(dataclasses.replace(state, phase="production"))
+    RULES._production(c)
+    fed = next(e for e in of(c.events, ev.Maintained) if e.seat == 0 and e.what == "workers")
+    assert PACK.numbers["descendant_track"][7] == 5
+    assert (fed.food, fed.culture) == (3, 6), "5 due, the 3 produced paid, 2 short: 6 Culture"
+    assert fed.rule == "patchistory.maintenance.workers"

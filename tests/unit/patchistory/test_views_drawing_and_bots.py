@@ -1,0 +1,87 @@
+"""What each seat is shown (nothing behind another Player Screen), the SVG picture of the
+table, the view's JSON Schema, and the greedy bot's position rebuilt from a view."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+import jsonschema
+import pytest
+
+from cli.data import bare_setup
+from domain.patchistory import territory as terr
+from domain.patchistory.views import seat_state
+from schemas.patchistory_view import VIEW
+from tests.support import conformance as kit
+from tests.unit.patchistory.support import RULES, act, civ_of, fresh, managing
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def played():
+    return kit.play(kit.subject("patchistory"), 4).final.state
+
+
+def test_a_seat_sees_its_own_goods_and_hands_and_only_counts_of_the_others():
+    state = fresh(3)
+    view = RULES.view(state, 1)
+    mine, other = view["players"][1], view["players"][0]
+    assert mine["goods"] == {"coin": 3, "food": 4, "resource": 0, "culture": 20, "votes": 0}
+    assert len(mine["building_tiles"]) == 4 and len(mine["prosperity"]) == 3
+    assert (
+        other["goods"] is None and other["building_tiles"] is None and other["prosperity"] is None
+    )
+    assert other["building_tile_count"] == 4 and other["prosperity_count"] == 3
+    assert RULES.view(state, None)["players"][1]["goods"] is None
+    text = json.dumps(RULES.view(state, 1))
+    for card in state.civs[0].prosperity:
+        assert card not in text
+    for tile in state.stack:
+        assert f'"{tile}"' not in text
+
+
+def test_a_wasteland_hides_which_building_tile_it_was_even_in_the_position_for_bots():
+    state = managing(fresh(3), 0, 2)
+    state = civ_of(state, 0, resource=1)
+    used = state.civs[0].hand[0]
+    state, _ = act(state, 0, "reclaim", row=0, col=1, building=used)
+    for viewer in (0, 1, None):
+        view = RULES.view(state, viewer)
+        assert view["players"][0]["covers"] == [
+            {"row": 0, "col": 1, "building": None, "wasteland": True}
+        ]
+    assert used not in json.dumps(RULES.view(state, 1))
+
+
+def test_every_view_fits_the_documented_schema(played):
+    for viewer in (0, 1, 2, None):
+        jsonschema.validate(RULES.view(played, viewer), VIEW)
+    jsonschema.validate(RULES.view(fresh(2), 0), VIEW)
+
+
+def test_the_table_is_drawn_with_every_square_and_worker_of_every_civilization(played):
+    root = ET.fromstring(RULES.draw_board(played, None))
+    civs = root.findall(f".//{SVG}g[@class='civ']")
+    assert [c.get("data-seat") for c in civs] == ["0", "1", "2"]
+    for seat, group in enumerate(civs):
+        squares = group.findall(f"{SVG}rect[@class='square']")
+        assert len(squares) == len(terr.shown(RULES.pack, played.civs[seat]))
+        assert len(group.findall(f"{SVG}circle[@class='worker']")) == len(played.civs[seat].workers)
+    assert RULES.draw_board(played, 0) == RULES.draw_board(played, None), "nothing secret drawn"
+
+
+def test_the_bare_table_is_drawn_too():
+    bare = RULES.initial_state(bare_setup(RULES))
+    root = ET.fromstring(RULES.draw_board(bare, None))
+    assert root.tag == f"{SVG}svg"
+
+
+def test_the_bots_position_from_a_view_is_the_seats_cut_of_the_state(played):
+    strategy = RULES.strategy()
+    for seat in range(3):
+        from_view = strategy.position({"view": RULES.view(played, seat)}, seat)
+        assert from_view == seat_state(played, seat) == strategy.position(played, seat)
+    with pytest.raises(TypeError):
+        strategy.position(["not", "a", "position"], 0)
