@@ -397,6 +397,8 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
             if state.supply.get("fleets", 0) <= 0:
                 return []
             return sorted(w for w in board.waters if w not in turn.fleets)
+        if card.raises_empire and state.colours[turn.colour].supply <= 0:
+            return []  # brief.events.supply-armies: no army to raise it with
         if card.kind in ("kingdom", "minor-empire"):
             assert card.land is not None
             cell = state.land(card.land)
@@ -466,7 +468,30 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
         message, key = why.get(
             command.type, (f"{command.type!r} is not a legal action now", "table.procedure")
         )
+        key = self.refusal_rule(state, command) or key
         return IllegalAction(message, rule(key), {"command": command.as_dict()})
+
+    def refusal_rule(self, state: BriefState, command: Command) -> str | None:
+        """The rule a refused expansion or Event card breaks, where one says more."""
+        turn = state.turn
+        if state.stage is not Stage.TURNS or turn is None:
+            return None
+        if command.type == "play_event":
+            if turn.invasion is not None or turn.overrun is not None:
+                return "events.not-mid-invasion"
+            if turn.active is not None and turn.active.event:
+                return "events.one-active"
+            card = self.tables.events_by_id.get(str(command.arg("card")))
+            if card is not None and card.at_turn_start and turn.phase is Phase.EXPANDING:
+                return "events.red"
+        if command.type == "expand":
+            land = self.tables.board.lands.get(str(command.arg("land")))
+            if land is not None and land.barren:
+                return "expand.barren"
+            cell = state.land(land.id) if land is not None else None
+            if cell is not None and cell.colour == turn.colour and cell.standing:
+                return "expand.one-army"
+        return None
 
     # --- deciding ---------------------------------------------------------------------------
 

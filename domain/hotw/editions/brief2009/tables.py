@@ -142,6 +142,7 @@ class BriefTables:
     """Each Epoch's Event cards (Leader and Weaponry are dealt at setup instead)."""
     spiral: tuple[str, ...] = field(init=False)
     """The Areas in the order gold is collected (brief.gold.spiral)."""
+    events_by_id: Mapping[str, EventCard] = field(init=False)
 
     def __post_init__(self) -> None:
         by_epoch = {
@@ -156,6 +157,7 @@ class BriefTables:
         object.__setattr__(self, "deck_by_epoch", deck)
         spiral = tuple(a.id for a in sorted(self.areas, key=lambda a: a.spiral))
         object.__setattr__(self, "spiral", spiral)
+        object.__setattr__(self, "events_by_id", {c.id: c for c in self.events})
 
     def empire(self, empire_id: str) -> EmpireCard:
         for card in self.empires:
@@ -164,10 +166,7 @@ class BriefTables:
         raise KeyError(empire_id)
 
     def card(self, card_id: str) -> EventCard:
-        for card in self.events:
-            if card.id == card_id:
-                return card
-        raise KeyError(card_id)
+        return self.events_by_id[card_id]
 
     def area(self, area_id: str) -> Area:
         for area in self.areas:
