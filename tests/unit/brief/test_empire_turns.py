@@ -278,3 +278,53 @@ def test_reorganising_removes_the_fleets_resigns_the_armies_and_collects_gold():
     assert state.colours[0].gold == 1 + 12 and state.colours[0].empire is None
     assert state.colours[0].supply == 30 - 3  # the two Array armies went back
     assert state.turn is None
+
+
+def test_a_fleet_never_carries_an_overrun():
+    """FAQ, Fleet Use: fleets serve invasion adjacency, not overruns."""
+    lands = {
+        "greece": standing(0),
+        "lower-egypt": resigned(1),  # invaded from the sea
+        "levant": resigned(1),  # borders Lower Egypt: an overrun may take it
+        "numidia": resigned(1),  # on the same sea, bordering nothing taken: no overrun
+    }
+    state = playing(table(lands), 0, "minoans", fleets=("mediterranean-sea",))
+    _, state = act(state, expand("lower-egypt", "sea"), dice=[6, 1])
+    overruns = [c.arg("land") for c in listed(state) if c.type == "overrun"]
+    assert overruns == ["levant"]
+
+
+def test_a_minor_empire_uses_its_array_to_overrun_and_build():
+    """FAQ, Civil War & Minor Empires: they use the Array, overrun, build forts and monuments;
+    their armies are resigned once the card is resolved."""
+    lands = {
+        "yangtze": standing(0),
+        "persia": resigned(1),
+        "zagros": resigned(1),
+    }
+    state = playing(table(lands, epoch=4, gold=[9, 9, 9]), 0, "sung")
+    hand = ("delhi-sultanate",)
+    state = replace(state, players=(replace(state.players[0], hand=hand), *state.players[1:]))
+    _, state = act(state, Command.of("play_event", card="delhi-sultanate", target="indus"))
+    assert state.turn.active.event and state.turn.active.array == 3
+    _, state = act(state, Command.of("build_fort", land="indus"))
+    _, state = act(state, expand("persia"), dice=[6, 1, 1])  # 5 points, 1 needed
+    assert state.turn.overrun.points == 4
+    events, state = act(state, Command.of("overrun", land="zagros"))
+    assert of(events, ev.LandOverrun)[0].cost == 2
+    assert state.turn.active.array == 0 and state.turn.overrun is None
+    events, state = act(state, END)  # Indus, Persia, Zagros: three resource symbols
+    assert of(events, ev.ExpansionStopped)[0].monuments == 1
+    events, state = act(state, Command.of("build_monument", land="persia"))
+    (resigned_,) = of(events, ev.EventEmpireResigned)
+    assert set(resigned_.lands) == {"indus", "persia", "zagros"}
+    assert not state.land("persia").standing and "monument" in state.land("persia").buildings
+    assert state.turn.active.card == "sung"  # back to the called Empire
+
+
+def test_gold_past_one_hundred_goes_on_round_the_track():
+    lands = {"tigris": standing(0, "capital")}
+    state = playing(table(lands, gold=[99, 1, 2]), 0, "sumerians", array=0)
+    _, state = act(state, END)
+    assert state.colours[0].gold == 99 + 2 + 3  # the capital, presence in the Middle East
+    assert RULES.view(state, None)["colours"][0]["track_space"] == 4
