@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.core.catalogue import RulesCatalogue
 from domain.core.chance import Chance
@@ -35,6 +35,9 @@ from domain.hotw.editions.brief2009.model import (
     Stage,
 )
 from domain.hotw.editions.brief2009.tables import BriefTables, EventCard
+
+if TYPE_CHECKING:
+    from domain.hotw.editions.brief2009.strategy import BriefStrategy
 
 KINDS = ("empire", "event")
 NOBODY = private_to()
@@ -1134,7 +1137,8 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
             red = tuple(
                 card
                 for card in player.hand
-                if (spec := self.tables.card(card)).timing == "red"
+                if (spec := self.tables.events_by_id.get(card)) is not None
+                and spec.timing == "red"
                 and not spec.later_epochs
                 and spec.epoch <= state.epoch
             )
@@ -1250,6 +1254,11 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
             "tie_breaks": [],
             "details": {"final": state.result is not None, "winners": list(ranking[0])},
         }
+
+    def strategy(self) -> BriefStrategy:
+        from domain.hotw.editions.brief2009.strategy import BriefStrategy
+
+        return BriefStrategy(self)
 
     def names(self) -> Mapping[str, str]:
         tables = self.tables
@@ -1370,6 +1379,7 @@ def seat_view(rules: BriefRuleset, state: BriefState, viewer: int | None) -> dic
                 "colour": c,
                 "seat": colour.seat,
                 "gold": colour.gold,
+                "arrived": colour.arrived,
                 "track_space": colour.gold % rules.tables.numbers.gold["track"],
                 "stacked_on": sum(
                     1
@@ -1388,6 +1398,7 @@ def seat_view(rules: BriefRuleset, state: BriefState, viewer: int | None) -> dic
             for land, c in sorted(state.lands.items())
         },
         "area_values": dict(state.area_values),
+        "call_index": state.call_index,
         "allocation": None
         if allocation is None
         else {
