@@ -377,3 +377,17 @@ def test_every_player_count_sets_out_a_card_of_each_kind_per_colour(players):
     colours = len(state.colours)
     passed = of(events, ev.CardsPassed)
     assert sorted(len(p.cards) for p in passed) == [colours, colours]
+
+
+def test_an_event_empires_resigned_armies_are_surrendered_to_by_the_empire():
+    """FAQ, Event Cards and Surrender: the Kingdom's armies lie down once it is resolved, and
+    the Empire established after it takes them over by surrender, without dice."""
+    state = opening(0, "sumerians", ("kingdom-of-elam",))
+    _, state = act(state, play("play_event", card="kingdom-of-elam", target="zagros"))
+    _, state = act(state, END)
+    assert state.land("zagros").colour == 0 and not state.land("zagros").standing
+    _, state = act(state, play("establish"))
+    events, state = act(state, expand("zagros"))
+    (surrendered,) = of(events, ev.Surrendered)
+    assert surrendered.from_colour == 0 and not of(events, ev.InvasionRolled)
+    assert state.land("zagros").standing and state.land("zagros").buildings == {"city"}
