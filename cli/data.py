@@ -56,7 +56,13 @@ def _per_epoch(counts: dict[str, int] | None) -> str:
 
 def _human_summary(summary: dict[str, Any]) -> str:
     lines = [f"data pack {summary['ruleset']}"]
-    if summary.get("oceans") is not None:
+    if "honors_per_player" not in summary:  # another family's pack: its summary as it is
+        lines += [
+            f"  {key.replace('_', ' ')}: {_plain(value)}"
+            for key, value in summary.items()
+            if key not in ("ruleset", "valid", "errors")
+        ]
+    elif summary.get("oceans") is not None:
         lines += [
             f"  board: {summary['lands']} lands, {summary['oceans']} oceans, "
             f"{summary['seas']} seas, {summary['wastelands']} wastelands",
@@ -65,17 +71,13 @@ def _human_summary(summary: dict[str, Any]) -> str:
         ]
         for epoch, areas in summary["areas_by_epoch"].items():
             lines.append(f"    epoch {epoch}: {', '.join(areas)}")
-    if "empire_cards" in summary:
+    if "empire_cards" in summary and "honors_per_player" in summary:
         lines += [
             f"  empire cards per epoch: {_per_epoch(summary['empire_cards'])}",
             f"  event cards per epoch: {_per_epoch(summary['event_cards'])}",
             f"  honors per player: {summary['honors_per_player']}",
             f"  rules catalogue entries: {summary['rules']}",
         ]
-    ahead = ("lands", "barren_lands", "resource_lands", "areas", "empires_by_epoch")
-    for key in (*ahead, "greater_events", "lesser_events", "rules"):
-        if key in summary and "empire_cards" not in summary and "oceans" not in summary:
-            lines.append(f"  {key.replace('_', ' ')}: {summary[key]}")
     errors = summary["errors"]
     if errors:
         lines.append(f"INVALID: {len(errors)} problem(s)")
@@ -83,6 +85,14 @@ def _human_summary(summary: dict[str, Any]) -> str:
     else:
         lines.append("OK")
     return "\n".join(lines)
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {v}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(map(str, value))
+    return str(value)
 
 
 def _where(error: dict[str, str]) -> str:

@@ -11,7 +11,6 @@ from typing import Any
 from marshmallow import RAISE, Schema, fields, post_load, validate
 
 from domain.core.catalogue import RulesCatalogue
-from domain.hotw.editions.ah2001.board import Ah2001Board, LandCell, Water
 from domain.hotw.editions.ah2001.tables import (
     Ah2001Tables,
     EmpireStats,
@@ -22,6 +21,7 @@ from domain.hotw.editions.ah2001.tables import (
 from schemas.facts import FileSpec, fact_problems, facts_about_no_file
 from schemas.hotw_cards import load_rules_catalogue
 from schemas.pack_base import PackError, PackProblem, pack_dir, read_yaml, validate_entries
+from schemas.world_board import LandSchema, WaterSchema, load_world_board
 
 PACK = "hotw-ah2001"
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
@@ -113,38 +113,6 @@ class EventsFileSchema(_Strict):
     events = fields.List(fields.Dict(), required=True)
 
 
-class LandSchema(_Strict):
-    id = _id()
-    name = fields.String(required=True)
-    area = fields.String(required=True, allow_none=True)
-    terrain = fields.String(
-        required=True, validate=validate.OneOf(["clear", "forest", "mountains", "barren"])
-    )
-    resource = fields.Boolean(required=True)
-    neighbours = fields.List(_id(), required=True)
-    straits = fields.List(_id(), required=True)
-    seas = fields.List(_id(), required=True)
-    x = fields.Float(required=True)
-    y = fields.Float(required=True)
-
-    @post_load
-    def _make(self, data: dict[str, Any], **_: Any) -> LandCell:
-        for name in ("neighbours", "straits", "seas"):
-            data[name] = frozenset(data[name])
-        return LandCell(**data)
-
-
-class WaterSchema(_Strict):
-    id = _id()
-    name = fields.String(required=True)
-    kind = fields.String(required=True, validate=validate.OneOf(["sea", "ocean"]))
-    ocean = fields.String(required=True, allow_none=True)
-
-    @post_load
-    def _make(self, data: dict[str, Any], **_: Any) -> Water:
-        return Water(**data)
-
-
 class BoardSchema(_Strict):
     provenance = fields.String(required=True)
     lands = fields.List(fields.Dict(), required=True)
@@ -216,21 +184,8 @@ def _load(
         AreaScoresSchema(), docs["victory_points.yaml"].get("areas"), "victory_points.yaml", "areas"
     )
     problems += found
-    lands, found = validate_entries(
-        LandSchema(), docs["board.yaml"].get("lands"), "board.yaml", "lands"
-    )
+    board, found = load_world_board(docs["board.yaml"], "board.yaml")
     problems += found
-    waters, found = validate_entries(
-        WaterSchema(), docs["board.yaml"].get("waters"), "board.yaml", "waters"
-    )
-    problems += found
-    board = Ah2001Board(
-        {land.id: land for land in lands},
-        {water.id: water for water in waters},
-        frozenset(frozenset(link) for link in docs["board.yaml"].get("water_links", [])),
-        frozenset(frozenset(pair) for pair in docs["board.yaml"].get("great_wall", [])),
-    )
-    problems += board_problems(board)
     problems += fact_problems(where, docs, FILES)
     problems += facts_about_no_file(where, FILES)
     try:
@@ -256,31 +211,6 @@ def _load(
     )
     scores = VictoryPoints({a["id"]: tuple(a["scores"]) for a in areas})
     return Ah2001Tables(tuple(empires), tuple(events), scores, pieces, board), catalogue, []
-
-
-def board_problems(board: Ah2001Board) -> list[PackProblem]:
-    """Every border and strait runs both ways between known lands; every coast, water link and
-    Great Wall border names known places; the map is one connected whole."""
-    problems = []
-    for land in board.lands.values():
-        for kind, others in (("neighbours", land.neighbours), ("straits", land.straits)):
-            for other in sorted(others):
-                if other not in board.lands:
-                    problems.append(PackProblem("board.yaml", land.id, kind, f"no land {other}"))
-                elif land.id not in getattr(board.lands[other], kind):
-                    problems.append(
-                        PackProblem("board.yaml", land.id, kind, f"{other} does not list it back")
-                    )
-        for water in sorted(land.seas - set(board.waters)):
-            problems.append(PackProblem("board.yaml", land.id, "seas", f"no water {water}"))
-    places = set(board.lands) | set(board.waters)
-    for link in (*board.water_links, *board.great_wall):
-        for place in sorted(link - places):
-            problems.append(PackProblem("board.yaml", "", "links", f"no place {place}"))
-    if not problems and board.connected() != set(board.lands):
-        cut = sorted(set(board.lands) - board.connected())
-        problems.append(PackProblem("board.yaml", "", "lands", f"cut off from the rest: {cut}"))
-    return problems
 
 
 def load_pack(data_pack: str = PACK, root: Path | None = None) -> Any:

@@ -134,3 +134,27 @@ def test_a_whole_simultaneous_empires_game_plays_over_the_api_and_audits_and_rep
     assert json.loads(capsys.readouterr().out)["clean"] is True
     code = main(["replay", game_id, "--verify", "--url", server, "--token", token, "--json"])
     assert code == 0 and json.loads(capsys.readouterr().out)["ok"] is True
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_whole_brief_history_game_plays_over_the_api_and_audits_and_replays_clean(
+    server, capsys, players
+):
+    """brief-2009 through every HTTP layer: random seats to the end (sealed, simultaneous card
+    choices; with two players, two colours each), then the audit of every roll and shuffle and
+    the replay-verify job."""
+    args = ["--via-api", server, "--ruleset", "brief-2009", "--players", str(players)]
+    assert main(["selfplay", *args, "--games", "1", "--seed", "brief", "--json", "--quiet"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["completed"] == 1 and summary["failures"] == []
+    (game_id,) = summary["game_ids"]
+    (token,) = summary["admin_tokens"]
+    state = requests.get(f"{server}/games/{game_id}", timeout=10).json()
+    assert (state["ruleset"], state["status"]) == ("brief-2009", "finished")
+    result = requests.get(f"{server}/games/{game_id}/result", timeout=10).json()
+    assert len(result["scores"]) == players and result["ranking"][0]["place"] == 1
+    assert main(["audit", game_id, "--url", server, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["clean"] is True and report["outcomes_checked"] > 0
+    code = main(["replay", game_id, "--verify", "--url", server, "--token", token, "--json"])
+    assert code == 0 and json.loads(capsys.readouterr().out)["ok"] is True

@@ -112,6 +112,7 @@ def test_create_game_options_refer_to_the_options_of_each_ruleset():
     assert options["$ref"] == "#/components/schemas/Options"
     refs = doc["components"]["schemas"]["Options"]["anyOf"]
     assert refs == [
+        {"$ref": "#/components/schemas/Options_brief-2009"},
         {"$ref": "#/components/schemas/Options_hotw-2024"},
         {"$ref": "#/components/schemas/Options_hotw-ah2001"},
         {"$ref": "#/components/schemas/Options_patchistory"},

@@ -39,6 +39,7 @@ def test_the_installed_entry_points_are_the_ones_pyproject_declares():
     installed = {p.name: p.value for p in entry_points(group=ENTRY_POINT_GROUP)}
     assert installed == declared()
     assert declared() == {
+        "brief-2009": "domain.hotw.editions.brief2009:Brief2009",
         "hotw-2024": "domain.hotw.editions.hotw_2024:Hotw2024",
         "hotw-ah2001": "domain.hotw.editions.ah2001:HotwAh2001",
         "patchistory": "domain.patchistory:Patchistory",
@@ -46,7 +47,7 @@ def test_the_installed_entry_points_are_the_ones_pyproject_declares():
 
 
 def test_the_shipped_rulesets_are_the_entry_points_and_extra_modules_add_to_the_registry():
-    assert built_in() == ["hotw-2024", "hotw-ah2001", "patchistory"]
+    assert built_in() == ["brief-2009", "hotw-2024", "hotw-ah2001", "patchistory"]
     assert find("hotw-2024") is find_ruleset("hotw-2024") is Hotw2024
     assert {"hotw-2024", "toy-sealed-bids"} <= set(available())
     assert "toy-sealed-bids" not in built_in()

@@ -1,100 +1,11 @@
 """The Avalon Hill 2001 board: 102 lands in 13 areas and 8 barren lands, the seas and oceans,
-straits and the Great Wall, and the questions the rules ask of it. Pure data; loaded from
+straits and the Great Wall (ah2001.setup.board). The board type is the family's world board
+(`domain.hotw.world`), shared with A Brief History of the World; loaded from
 `data/hotw-ah2001/board.yaml` by `schemas.ah2001_pack`."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from domain.hotw.world import LandCell, Water
+from domain.hotw.world import WorldBoard as Ah2001Board
 
-
-@dataclass(frozen=True)
-class LandCell:
-    id: str
-    name: str
-    area: str | None
-    """None for a barren land (ah2001.setup.board)."""
-    terrain: str
-    resource: bool
-    neighbours: frozenset[str]
-    straits: frozenset[str]
-    seas: frozenset[str]
-    x: float
-    y: float
-
-    @property
-    def barren(self) -> bool:
-        return self.area is None
-
-
-@dataclass(frozen=True)
-class Water:
-    id: str
-    name: str
-    kind: str
-    ocean: str | None
-
-
-@dataclass(frozen=True)
-class Ah2001Board:
-    lands: Mapping[str, LandCell]
-    waters: Mapping[str, Water]
-    water_links: frozenset[frozenset[str]]
-    great_wall: frozenset[frozenset[str]]
-    coasts: Mapping[str, frozenset[str]] = field(init=False)
-
-    def __post_init__(self) -> None:
-        coasts: dict[str, set[str]] = {w: set() for w in self.waters}
-        for land in self.lands.values():
-            for water in land.seas:
-                coasts[water].add(land.id)
-        object.__setattr__(self, "coasts", {w: frozenset(c) for w, c in coasts.items()})
-
-    def adjacent(self, land: str) -> frozenset[str]:
-        """Bordering lands and lands across a strait (ah2001.expand.straits)."""
-        cell = self.lands[land]
-        return cell.neighbours | cell.straits
-
-    def crosses_great_wall(self, land: str, other: str) -> bool:
-        return frozenset((land, other)) in self.great_wall
-
-    def navigation(self, listed: Iterable[str]) -> frozenset[str]:
-        """The waters an Empire's listed navigation gives fleets in: each sea listed, and for
-        an ocean the ocean and every sea whose navigation it includes (ah2001.turn.fleets)."""
-        waters: set[str] = set()
-        for water in listed:
-            waters.add(water)
-            if self.waters[water].kind == "ocean":
-                waters |= {w.id for w in self.waters.values() if w.ocean == water}
-        return frozenset(waters)
-
-    def fleet_reach(self, start: Iterable[str], fleets: Iterable[str]) -> frozenset[str]:
-        """Lands an army reaches over a chain of fleets from the lands `start`: the fleet
-        waters any of those lands touch, the fleet waters touching those, and so on; then every
-        land touching one of them (ah2001.expand.fleets)."""
-        fleets = frozenset(fleets)
-        reached = {w for land in start for w in self.lands[land].seas if w in fleets}
-        frontier = list(reached)
-        while frontier:
-            water = frontier.pop()
-            for link in self.water_links:
-                if water in link:
-                    (other,) = link - {water}
-                    if other in fleets and other not in reached:
-                        reached.add(other)
-                        frontier.append(other)
-        return frozenset(land for water in reached for land in self.coasts[water])
-
-    def connected(self) -> frozenset[str]:
-        """The lands reachable from the first by borders, straits and any waters."""
-        first = next(iter(self.lands))
-        seen = {first}
-        frontier = [first]
-        while frontier:
-            land = frontier.pop()
-            nexts = set(self.adjacent(land))
-            nexts |= self.fleet_reach([land], self.waters)
-            for other in nexts - seen:
-                seen.add(other)
-                frontier.append(other)
-        return frozenset(seen)
+__all__ = ["Ah2001Board", "LandCell", "Water"]

@@ -4,21 +4,12 @@ land holding an army of the player's colour counts, whatever its epoch."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from enum import IntEnum
 
+from domain.hotw.control import Level, level_in_area
 from domain.hotw.editions.ah2001.tables import VictoryPoints
 
 BUILDING_POINTS = {"capital": 2, "city": 1, "monument": 1}
 """ah2001.scoring.buildings: forts score nothing."""
-
-
-class Level(IntEnum):
-    """The level of control in an area, worth the base score times its value."""
-
-    NONE = 0
-    PRESENCE = 1
-    DOMINANCE = 2
-    CONTROL = 3
 
 
 LEVEL_RULES = {
@@ -26,17 +17,6 @@ LEVEL_RULES = {
     Level.DOMINANCE: "scoring.dominance",
     Level.CONTROL: "scoring.control",
 }
-
-
-def level_in_area(own: int, others: Iterable[int]) -> Level:
-    """Control: three or more armies and no other player's there; dominance: two or more and
-    more than any other player; presence: at least one."""
-    rivals = [n for n in others if n]
-    if own >= 3 and not rivals:
-        return Level.CONTROL
-    if own >= 2 and own > max(rivals, default=0):
-        return Level.DOMINANCE
-    return Level.PRESENCE if own >= 1 else Level.NONE
 
 
 def area_points(table: VictoryPoints, area: str, epoch: int, level: Level) -> int:
