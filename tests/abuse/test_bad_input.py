@@ -110,11 +110,15 @@ def test_selfplay_of_an_unknown_ruleset_is_a_usage_error():
 def test_bench_without_json_prints_a_per_process_breakdown_on_one_line():
     from bench.measure import TARGETS
 
-    results = {key: 1.5 for key in TARGETS}
+    results: dict[str, object] = {"machine": {"cpus": 2}, "ruleset": "hotw-2024"}
+    results.update({key: 1.5 for key in TARGETS})
     results["targets"] = {key: True for key in TARGETS}
+    results["target_lines"] = [f"met    {key}" for key in TARGETS]
     results["api_saturated_cpu_ms_per_cmd"] = {"web": 2.5, "worker": 0.4, "total": 2.9}
-    results["machine"] = {"cpus": 2}
     lines = report_lines(results)
-    assert len(lines) == len(TARGETS) + 1
+    # the ruleset, one line per target, a blank line, then one line per measurement
+    assert lines[0] == "ruleset hotw-2024"
+    assert lines[1 : 1 + len(TARGETS)] == results["target_lines"]
+    assert len(lines) == 1 + len(TARGETS) + 1 + len(TARGETS) + 1
     (breakdown,) = [line for line in lines if "api_saturated_cpu_ms_per_cmd" in line]
     assert "web 2.5, worker 0.4, total 2.9" in breakdown
