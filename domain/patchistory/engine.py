@@ -1236,6 +1236,9 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
                     yield Command.of("stealth_reclaim", row=at[0], col=at[1], building=building)
             yield Command.of("decline")
 
+    def event_types(self) -> tuple[type[Event], ...]:
+        return ev.event_types()
+
     def command_schemas(self) -> tuple[CommandSpec, ...]:
         return command_specs(self.pack)
 
