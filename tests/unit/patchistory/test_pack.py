@@ -108,6 +108,9 @@ def test_an_ability_the_rules_do_not_know_is_refused(broken):
 
     edit(broken, "tiles.yaml", odd)
     errors = check_pack(root=broken)["errors"]
-    assert any(
-        e["field"] == "black.features[0].ability" or "teleport" in e["message"] for e in errors
-    )
+    assert {
+        "file": "tiles.yaml",
+        "entry": "e1-02",
+        "field": "black.features.0.ability",
+        "message": "no ability 'teleport' in the rules",
+    } in errors
