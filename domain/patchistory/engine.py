@@ -180,7 +180,12 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
         serial = (era - 1) * self.pack.number("rounds_per_era") + round_
         ctx.emit(
             ev.RoundBegan(
-                rule=rule("round.phases"), era=era, round=round_, serial=serial, start=start
+                rule=rule("round.phases"),
+                cites=(rule("setup.start-player") if serial == 1 else rule("round.start-player"),),
+                era=era,
+                round=round_,
+                serial=serial,
+                start=start,
             )
         )
         if round_ == 1:
@@ -493,7 +498,12 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
         points = tuple(
             max(0, terr.statuses(self.pack, state, s)["politics"]) for s in range(state.players)
         )
-        ctx.emit(ev.PointsSet(rule=rule("politics.points"), points=points))
+        che = tuple(
+            rule("tile.che-guevara")
+            for s in range(state.players)
+            if self._has(state, s, "che-guevara")
+        )[:1]
+        ctx.emit(ev.PointsSet(rule=rule("politics.points"), cites=che, points=points))
         ctx.emit(
             ev.PhaseBegan(rule=rule("diplomacy.order"), phase="diplomacy", seats=state.in_order())
         )
@@ -976,7 +986,10 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
             ctx.emit(
                 ev.GoodsProduced(
                     rule=rule("production.tiles"),
-                    cites=(rule("production.routes"),) if any(from_routes.values()) else (),
+                    cites=(
+                        *((rule("production.routes"),) if any(from_routes.values()) else ()),
+                        *((rule("tile.cyrus"),) if cyrus and any(from_routes.values()) else ()),
+                    ),
                     seat=seat,
                     coin=made["coin"] + from_routes["coin"],
                     food=made["food"] + from_routes["food"],
@@ -996,9 +1009,9 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
             ctx.emit(
                 ev.Maintained(
                     rule=rule("maintenance.workers"),
-                    cites=cites,
                     seat=seat,
                     what="workers",
+                    cites=(*cites, *((rule("culture.floor"),) if short > civ.culture else ())),
                     food=paid,
                     resource=0,
                     culture=min(short, civ.culture),
@@ -1023,6 +1036,7 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
             ctx.emit(
                 ev.Maintained(
                     rule=rule("maintenance.heroes-wonders"),
+                    cites=(rule("culture.floor"),) if short > civ.culture else (),
                     seat=seat,
                     what="heroes-wonders",
                     food=food,
@@ -1241,6 +1255,12 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
 
     def command_schemas(self) -> tuple[CommandSpec, ...]:
         return command_specs(self.pack)
+
+    def out_of_turn_rule(self, command: Command) -> str:
+        """A bid from a player whose bid stands is the rule's own refusal."""
+        if command.type == "bid":
+            return rule("auction.not-beaten")
+        return self.turn_rule
 
     def refusal(self, state: PState, seat: int, command: Command) -> Exception:
         return refusal_for(self, state, seat, command)
