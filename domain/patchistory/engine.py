@@ -61,7 +61,9 @@ def actor(state: PState) -> int | None:
 
 
 def turn_key(state: PState) -> Hashable:
-    return (state.serial, state.phase, len(state.passed), len(state.pending))
+    """One seat's turn: its undo stays within it (the seat acting, in this phase of this Round,
+    before anybody passes or a decision is waited for)."""
+    return (state.serial, state.phase, actor(state), len(state.passed), len(state.pending))
 
 
 def _sealing(state: PState) -> tuple[int, ...]:
