@@ -73,6 +73,8 @@ def _human_summary(summary: dict[str, Any]) -> str:
             f"  rules catalogue entries: {summary['rules']}",
         ]
     ahead = ("lands", "barren_lands", "resource_lands", "areas", "empires_by_epoch")
+    ahead += ("terrain_tiles", "heroes", "wonders", "special_buildings", "capital_tiles")
+    ahead += ("building_tiles", "prosperity_cards", "trade_routes", "provenance")
     for key in (*ahead, "greater_events", "lesser_events", "rules"):
         if key in summary and "empire_cards" not in summary and "oceans" not in summary:
             lines.append(f"  {key.replace('_', ' ')}: {summary[key]}")
