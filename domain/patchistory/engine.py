@@ -780,7 +780,9 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
                 if target is None:
                     break
                 yield Command.of("advance", route=route.id, steps=steps)
-            if route.kind == "general":
+            if route.kind == "general" or transport == 0:
+                # movement.no-transport: with no Transport (a Worker moved off a gold box this
+                # Movement) an Allied route's Worker goes to Rest/Return too
                 yield Command.of("rest", route=route.id)
         if not pending_routes:
             yield Command.of("end_movement")
