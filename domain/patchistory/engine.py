@@ -61,7 +61,9 @@ def actor(state: PState) -> int | None:
 
 
 def turn_key(state: PState) -> Hashable:
-    return (state.serial, state.phase, len(state.passed), len(state.pending))
+    """One seat's turn: its undo stays within it (the seat acting, in this phase of this Round,
+    before anybody passes or a decision is waited for)."""
+    return (state.serial, state.phase, actor(state), len(state.passed), len(state.pending))
 
 
 def _sealing(state: PState) -> tuple[int, ...]:
@@ -180,7 +182,12 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
         serial = (era - 1) * self.pack.number("rounds_per_era") + round_
         ctx.emit(
             ev.RoundBegan(
-                rule=rule("round.phases"), era=era, round=round_, serial=serial, start=start
+                rule=rule("round.phases"),
+                cites=(rule("setup.start-player") if serial == 1 else rule("round.start-player"),),
+                era=era,
+                round=round_,
+                serial=serial,
+                start=start,
             )
         )
         if round_ == 1:
@@ -493,7 +500,12 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
         points = tuple(
             max(0, terr.statuses(self.pack, state, s)["politics"]) for s in range(state.players)
         )
-        ctx.emit(ev.PointsSet(rule=rule("politics.points"), points=points))
+        che = tuple(
+            rule("tile.che-guevara")
+            for s in range(state.players)
+            if self._has(state, s, "che-guevara")
+        )[:1]
+        ctx.emit(ev.PointsSet(rule=rule("politics.points"), cites=che, points=points))
         ctx.emit(
             ev.PhaseBegan(rule=rule("diplomacy.order"), phase="diplomacy", seats=state.in_order())
         )
@@ -768,7 +780,9 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
                 if target is None:
                     break
                 yield Command.of("advance", route=route.id, steps=steps)
-            if route.kind == "general":
+            if route.kind == "general" or transport == 0:
+                # movement.no-transport: with no Transport (a Worker moved off a gold box this
+                # Movement) an Allied route's Worker goes to Rest/Return too
                 yield Command.of("rest", route=route.id)
         if not pending_routes:
             yield Command.of("end_movement")
@@ -976,7 +990,10 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
             ctx.emit(
                 ev.GoodsProduced(
                     rule=rule("production.tiles"),
-                    cites=(rule("production.routes"),) if any(from_routes.values()) else (),
+                    cites=(
+                        *((rule("production.routes"),) if any(from_routes.values()) else ()),
+                        *((rule("tile.cyrus"),) if cyrus and any(from_routes.values()) else ()),
+                    ),
                     seat=seat,
                     coin=made["coin"] + from_routes["coin"],
                     food=made["food"] + from_routes["food"],
@@ -996,9 +1013,9 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
             ctx.emit(
                 ev.Maintained(
                     rule=rule("maintenance.workers"),
-                    cites=cites,
                     seat=seat,
                     what="workers",
+                    cites=(*cites, *((rule("culture.floor"),) if short > civ.culture else ())),
                     food=paid,
                     resource=0,
                     culture=min(short, civ.culture),
@@ -1023,6 +1040,7 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
             ctx.emit(
                 ev.Maintained(
                     rule=rule("maintenance.heroes-wonders"),
+                    cites=(rule("culture.floor"),) if short > civ.culture else (),
                     seat=seat,
                     what="heroes-wonders",
                     food=food,
@@ -1236,8 +1254,17 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
                     yield Command.of("stealth_reclaim", row=at[0], col=at[1], building=building)
             yield Command.of("decline")
 
+    def event_types(self) -> tuple[type[Event], ...]:
+        return ev.event_types()
+
     def command_schemas(self) -> tuple[CommandSpec, ...]:
         return command_specs(self.pack)
+
+    def out_of_turn_rule(self, command: Command) -> str:
+        """A bid from a player whose bid stands is the rule's own refusal."""
+        if command.type == "bid":
+            return rule("auction.not-beaten")
+        return self.turn_rule
 
     def refusal(self, state: PState, seat: int, command: Command) -> Exception:
         return refusal_for(self, state, seat, command)

@@ -37,6 +37,10 @@ def evolve(pack: PatchPack, state: PState, ev: Event) -> PState:
     return _HANDLERS[type(ev)](pack, state, ev)
 
 
+def event_types() -> tuple[type[Event], ...]:
+    return tuple(_HANDLERS)
+
+
 def civ_changed(state: PState, seat: int, **changes: Any) -> PState:
     return state.with_civ(seat, dataclasses.replace(state.civs[seat], **changes))
 

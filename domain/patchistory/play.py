@@ -461,9 +461,10 @@ def _route_move(rules: PatchistoryRuleset, ctx: Ctx, seat: int, command: Command
     space = route.worker_of(seat)
     assert space is not None
     if command.type == "rest":
+        cite = rule("movement.rest") if route.kind == "general" else rule("movement.no-transport")
         ctx.emit(
             ev.RouteWorkerMoved(
-                rule=rule("movement.rest"),
+                rule=cite,
                 seat=seat,
                 route=route.id,
                 frm=space,

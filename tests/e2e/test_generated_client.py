@@ -219,3 +219,63 @@ def test_the_generated_client_plays_a_whole_avalon_hill_game_with_every_optional
     assert isinstance(state.view, models.ViewHotwAh2001)
     assert state.view.epoch == 7 and state.view.result is not None
     print(f"\n{sum(played.values())} commands ({busy} busy answers): {dict(played)}")
+
+
+def test_the_generated_client_plays_a_whole_three_player_patchistory_game(generated, server):
+    """The same generated client, another game: Patchistory's commands and events come back as
+    their own typed models, and its view as the documented one."""
+    models = part("models")
+    create = part("api.games.post_games")
+    summary_of = part("api.games.get_games_game_id")
+    legal_actions = part("api.play.get_games_game_id_legal_actions")
+    post_command = part("api.play.post_games_game_id_commands")
+    result_of = part("api.play.get_games_game_id_result")
+    events_of = part("api.events.get_games_game_id_events")
+    state_of = part("api.play.get_games_game_id_state")
+
+    public = generated.Client(base_url=server, raise_on_unexpected_status=True)
+    created = create.sync(
+        client=public, body=models.CreateGame(ruleset="patchistory", players=PLAYERS[:3])
+    )
+    assert isinstance(created, models.CreatedGame), created
+    seats = [
+        generated.AuthenticatedClient(base_url=server, token=token, raise_on_unexpected_status=True)
+        for token in created.seat_tokens
+    ]
+    rng = random.Random("generated-client-patchistory")
+    played: Counter[str] = Counter()
+    deadline = time.monotonic() + GAME_DEADLINE_S
+    while True:
+        assert time.monotonic() < deadline, f"not finished in {GAME_DEADLINE_S} s: {played}"
+        summary = summary_of.sync(created.game_id, client=public)
+        assert isinstance(summary, models.GameSummary), summary
+        if summary.status == models.GameSummaryStatus.FINISHED:
+            break
+        seat = summary.awaiting[0]
+        listed = legal_actions.sync(created.game_id, client=seats[seat])
+        assert isinstance(listed, models.LegalActions), listed
+        if not listed.your_turn or not listed.actions:
+            continue
+        action = rng.choice(listed.actions)
+        answer = post_command.sync_detailed(
+            created.game_id,
+            client=seats[seat],
+            body=action,
+            idempotency_key=f"patch-{sum(played.values())}-{seat}",
+        )
+        assert answer.status_code == 201, answer.content[:500]
+        played[type(action.command).__name__] += 1
+    result = result_of.sync(created.game_id, client=public)
+    assert isinstance(result, models.Result) and len(result.scores) == 3
+    assert played["PatchCommand"] > 0 and played["BidCommand"] > 0, played
+    typed: Counter[str] = Counter()
+    start: int | None = 1
+    while start is not None:
+        feed = events_of.sync(created.game_id, client=public, from_=start, limit=500)
+        assert isinstance(feed, models.Feed), feed
+        typed.update(type(e).__name__ for e in feed.events)
+        start = feed.next_ if isinstance(feed.next_, int) else None
+    assert typed["EventPatchistoryTilePatched"] > 0 and "dict" not in typed
+    state = state_of.sync(created.game_id, client=seats[0])
+    assert isinstance(state, models.State), state
+    print(f"\n{sum(played.values())} commands: {dict(played)}")

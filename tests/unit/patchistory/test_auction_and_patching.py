@@ -85,7 +85,7 @@ def test_a_bid_that_is_not_beaten_may_not_move_nor_grow():
     assert RULES.awaited_seats(state) == {2}
     with pytest.raises(RuleViolation) as refused:
         act(state, 0, "bid", tile=1, coin=0)
-    assert refused.value.rule == "patchistory.round.phases"
+    assert refused.value.rule == "patchistory.auction.not-beaten"
 
 
 def test_coin_once_committed_stays_and_a_moved_bid_must_be_highest_where_it_lands():

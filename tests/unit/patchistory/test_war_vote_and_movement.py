@@ -373,3 +373,18 @@ def test_the_statue_of_liberty_lifts_the_patching_limit_once_patched():
     assert terr.has(PACK, with_statue.civs[0], "statue-of-liberty")
     assert widest(without, wide) == 5, "the Era 1 limit holds"
     assert widest(with_statue, wide) > 5
+
+
+def test_an_allied_worker_with_no_transport_left_goes_to_rest():
+    """A Worker that moved off a Transport gold box leaves no Transport: the Allied route's
+    Worker, which has no Rest space of its own, rests as the rule for no Transport says."""
+    rules, state = moving(0, workers=())
+    state = dataclasses.replace(
+        state, routes=(*state.routes, Route(20, "allied", 0, 2, workers=((0, 1),)))
+    )
+    state = civ_of(state, 0, born=1)
+    moves = rules.legal_actions(state, 0)
+    assert moves == [Command.of("rest", route=20)]
+    state, events = act_with(rules, state, 0, "rest", route=20)
+    assert of(events, ev.RouteWorkerMoved)[0].rule == "patchistory.movement.no-transport"
+    assert Command.of("end_movement") in rules.legal_actions(state, 0)
