@@ -237,7 +237,7 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
             for kind in KINDS:
                 if state.owner(allocation.picker(kind)) == seat and kind not in allocation.chosen:
                     for card in sorted(set(allocation.pools.get(kind, ()))):
-                        yield Command.of(f"choose_{kind}_card", card=card)
+                        yield Command.of(f"select_{kind}_card", card=card)
             return
         if state.stage is Stage.BONUS:
             assert state.bonus is not None
@@ -427,11 +427,11 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
 
     def refusal(self, state: BriefState, seat: int, command: Command) -> RuleViolation:
         why = {
-            "choose_empire_card": (
+            "select_empire_card": (
                 "choose one of the Empire cards in front of you",
                 "organisation.empire-cards",
             ),
-            "choose_event_card": (
+            "select_event_card": (
                 "choose one of the Event cards in front of you",
                 "organisation.event-cards",
             ),
@@ -504,10 +504,10 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
         self.proceed(ctx)
         return ctx.events
 
-    def do_choose_empire_card(self, ctx: Ctx, seat: int, command: Command) -> None:
+    def do_select_empire_card(self, ctx: Ctx, seat: int, command: Command) -> None:
         self.choose(ctx, seat, "empire", str(command.arg("card")))
 
-    def do_choose_event_card(self, ctx: Ctx, seat: int, command: Command) -> None:
+    def do_select_event_card(self, ctx: Ctx, seat: int, command: Command) -> None:
         self.choose(ctx, seat, "event", str(command.arg("card")))
 
     def choose(self, ctx: Ctx, seat: int, kind: str, card: str) -> None:
@@ -1299,12 +1299,12 @@ def command_specs(tables: BriefTables) -> tuple[CommandSpec, ...]:
     land = (ArgSpec("land", str, "A land id.", allowed=lands),)
     return (
         CommandSpec(
-            "choose_empire_card",
+            "select_empire_card",
             "Keep one of the Empire cards in front of you (the rest pass on, sealed).",
             (ArgSpec("card", str, "An Empire card id.", allowed=empires),),
         ),
         CommandSpec(
-            "choose_event_card",
+            "select_event_card",
             "Keep one of the Event cards in front of you (the rest pass on, sealed).",
             (ArgSpec("card", str, "An Event card id.", allowed=cards),),
         ),
