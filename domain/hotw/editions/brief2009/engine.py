@@ -35,6 +35,7 @@ from domain.hotw.editions.brief2009.model import (
     Stage,
 )
 from domain.hotw.editions.brief2009.tables import BriefTables, EventCard
+from domain.hotw.provenance import ids_in, item
 
 if TYPE_CHECKING:
     from domain.hotw.editions.brief2009.strategy import BriefStrategy
@@ -1254,6 +1255,39 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
             "tie_breaks": [],
             "details": {"final": state.result is not None, "winners": list(ranking[0])},
         }
+
+    def data_used(self, event_type: str, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The lands, waters, Empire and Event cards and Bonus tokens an event names, each
+        printed in the manual or reconstructed (its entry's provenance)."""
+        tables = self.tables
+        board = tables.board
+        found: list[dict[str, Any]] = []
+        seen: set[tuple[str, str]] = set()
+
+        def add(what: str, entry_id: str, name: str, provenance: str) -> None:
+            if (what, entry_id) not in seen:
+                seen.add((what, entry_id))
+                found.append(item(what, entry_id, name, provenance))
+
+        for value in ids_in(data, ("land", "lands", "target")):
+            if value in board.lands:
+                land = board.lands[value]
+                add("land", value, land.name, land.provenance)
+        for value in ids_in(data, ("target", "fleets")):
+            if value in board.waters:
+                water = board.waters[value]
+                add("water", value, water.name, water.provenance)
+        for value in ids_in(data, ("empire", "card", "cards")):
+            if value in tables.events_by_id:
+                card = tables.events_by_id[value]
+                add("event card", value, card.name, card.provenance)
+            elif any(e.id == value for e in tables.empires):
+                empire = tables.empire(value)
+                add("empire card", value, empire.name, empire.provenance)
+        for value in ids_in(data, ("token", "tokens")):
+            if any(t.id == value for t in tables.bonus_tokens):
+                add("bonus token", value, value, tables.token(value).provenance)
+        return found
 
     def strategy(self) -> BriefStrategy:
         from domain.hotw.editions.brief2009.strategy import BriefStrategy
