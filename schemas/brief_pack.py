@@ -198,10 +198,6 @@ def check_pack(data_pack: str = PACK, root: Path | None = None) -> dict[str, Any
     return summary
 
 
-def check_tables(root: Path | None = None) -> dict[str, Any]:
-    return check_pack(PACK, root)
-
-
 def _load(
     root: Path | None,
 ) -> tuple[BriefTables | None, RulesCatalogue | None, list[PackProblem]]:

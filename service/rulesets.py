@@ -119,10 +119,7 @@ def ruleset(name: str) -> Ruleset[Any]:
         return _bound[name]
 
 
-PACKS_WITHOUT_RULESET = {
-    "hotw-ah2001": "schemas.ah2001_pack:check_tables",
-    "brief-2009": "schemas.brief_pack:check_tables",
-}
+PACKS_WITHOUT_RULESET = {"hotw-ah2001": "schemas.ah2001_pack:check_tables"}
 """Data packs checked ahead of their ruleset (`module:function(root)` summarising the pack)."""
 
 

@@ -84,3 +84,19 @@ def test_a_broken_pack_names_the_file_the_entry_and_the_field(tmp_path):
             "message": "no land atlantis"} in summary["errors"]  # fmt: skip
     with pytest.raises(PackError):
         load_tables(tmp_path)
+
+
+def test_an_event_shows_which_data_it_used_and_that_it_is_reconstructed():
+    from service.rulesets import ruleset
+
+    used = ruleset("brief-2009").data_used(
+        "brief.EmpireEstablished",
+        {"empire": "vikings", "land": "scandinavia", "fleets": ["atlantic-ocean"]},
+    )
+    assert [(u["what"], u["id"]) for u in used] == [
+        ("land", "scandinavia"),
+        ("water", "atlantic-ocean"),
+        ("empire card", "vikings"),
+    ]
+    assert all(u["reconstructed"] for u in used)
+    assert "FAQ" in used[2]["provenance"]  # the Feature is the manual's

@@ -69,8 +69,8 @@ def test_the_poorest_chooses_an_empire_card_while_the_richest_chooses_an_event_c
     (began,) = of(events, ev.AllocationBegan)
     assert (began.empire_order, began.event_order) == ((0, 1, 2), (2, 1, 0))
     assert RULES.awaited_seats(state) == {0, 2}
-    assert {c.type for c in listed(state, 0)} == {"choose_empire_card"}
-    assert {c.type for c in listed(state, 2)} == {"choose_event_card"}
+    assert {c.type for c in listed(state, 0)} == {"select_empire_card"}
+    assert {c.type for c in listed(state, 2)} == {"select_event_card"}
     assert len(listed(state, 0)) == 3 and len(listed(state, 2)) == 3
     pile = [c.arg("card") for c in listed(state, 0)]
     assert all(card not in view_text(state, 1) for card in pile)  # hidden from the others
@@ -98,7 +98,7 @@ def test_in_a_three_player_game_the_middle_player_chooses_both_kinds():
     _, state = act(state, listed(state, 2)[0], seat=2)
     assert RULES.awaited_seats(state) == {1}
     kinds = {c.type for c in listed(state, 1)}
-    assert kinds == {"choose_empire_card", "choose_event_card"}
+    assert kinds == {"select_empire_card", "select_event_card"}
     events, state = act(state, listed(state, 1)[0], seat=1)
     (chosen,) = of(events, ev.CardChosen)
     assert "brief.organisation.middle-player" in chosen.cites

@@ -35,6 +35,7 @@ from domain.hotw.editions.brief2009.model import (
     Stage,
 )
 from domain.hotw.editions.brief2009.tables import BriefTables, EventCard
+from domain.hotw.provenance import ids_in, item
 
 if TYPE_CHECKING:
     from domain.hotw.editions.brief2009.strategy import BriefStrategy
@@ -237,7 +238,7 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
             for kind in KINDS:
                 if state.owner(allocation.picker(kind)) == seat and kind not in allocation.chosen:
                     for card in sorted(set(allocation.pools.get(kind, ()))):
-                        yield Command.of(f"choose_{kind}_card", card=card)
+                        yield Command.of(f"select_{kind}_card", card=card)
             return
         if state.stage is Stage.BONUS:
             assert state.bonus is not None
@@ -427,11 +428,11 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
 
     def refusal(self, state: BriefState, seat: int, command: Command) -> RuleViolation:
         why = {
-            "choose_empire_card": (
+            "select_empire_card": (
                 "choose one of the Empire cards in front of you",
                 "organisation.empire-cards",
             ),
-            "choose_event_card": (
+            "select_event_card": (
                 "choose one of the Event cards in front of you",
                 "organisation.event-cards",
             ),
@@ -504,10 +505,10 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
         self.proceed(ctx)
         return ctx.events
 
-    def do_choose_empire_card(self, ctx: Ctx, seat: int, command: Command) -> None:
+    def do_select_empire_card(self, ctx: Ctx, seat: int, command: Command) -> None:
         self.choose(ctx, seat, "empire", str(command.arg("card")))
 
-    def do_choose_event_card(self, ctx: Ctx, seat: int, command: Command) -> None:
+    def do_select_event_card(self, ctx: Ctx, seat: int, command: Command) -> None:
         self.choose(ctx, seat, "event", str(command.arg("card")))
 
     def choose(self, ctx: Ctx, seat: int, kind: str, card: str) -> None:
@@ -1255,6 +1256,39 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
             "details": {"final": state.result is not None, "winners": list(ranking[0])},
         }
 
+    def data_used(self, event_type: str, data: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The lands, waters, Empire and Event cards and Bonus tokens an event names, each
+        printed in the manual or reconstructed (its entry's provenance)."""
+        tables = self.tables
+        board = tables.board
+        found: list[dict[str, Any]] = []
+        seen: set[tuple[str, str]] = set()
+
+        def add(what: str, entry_id: str, name: str, provenance: str) -> None:
+            if (what, entry_id) not in seen:
+                seen.add((what, entry_id))
+                found.append(item(what, entry_id, name, provenance))
+
+        for value in ids_in(data, ("land", "lands", "target")):
+            if value in board.lands:
+                land = board.lands[value]
+                add("land", value, land.name, land.provenance)
+        for value in ids_in(data, ("target", "fleets")):
+            if value in board.waters:
+                water = board.waters[value]
+                add("water", value, water.name, water.provenance)
+        for value in ids_in(data, ("empire", "card", "cards")):
+            if value in tables.events_by_id:
+                card = tables.events_by_id[value]
+                add("event card", value, card.name, card.provenance)
+            elif any(e.id == value for e in tables.empires):
+                empire = tables.empire(value)
+                add("empire card", value, empire.name, empire.provenance)
+        for value in ids_in(data, ("token", "tokens")):
+            if any(t.id == value for t in tables.bonus_tokens):
+                add("bonus token", value, value, tables.token(value).provenance)
+        return found
+
     def strategy(self) -> BriefStrategy:
         from domain.hotw.editions.brief2009.strategy import BriefStrategy
 
@@ -1299,12 +1333,12 @@ def command_specs(tables: BriefTables) -> tuple[CommandSpec, ...]:
     land = (ArgSpec("land", str, "A land id.", allowed=lands),)
     return (
         CommandSpec(
-            "choose_empire_card",
+            "select_empire_card",
             "Keep one of the Empire cards in front of you (the rest pass on, sealed).",
             (ArgSpec("card", str, "An Empire card id.", allowed=empires),),
         ),
         CommandSpec(
-            "choose_event_card",
+            "select_event_card",
             "Keep one of the Event cards in front of you (the rest pass on, sealed).",
             (ArgSpec("card", str, "An Event card id.", allowed=cards),),
         ),

@@ -256,9 +256,9 @@ class BriefStrategy:
         self, before: BriefState, after: BriefState, seat: int, command: Command
     ) -> float:
         kind = command.type
-        if kind == "choose_empire_card":
+        if kind == "select_empire_card":
             return float(self.tables.empire(str(command.arg("card"))).strength)
-        if kind == "choose_event_card":
+        if kind == "select_event_card":
             card = self.tables.card(str(command.arg("card")))
             return card.armies - card.price / 2
         if kind == "keep_bonus_token":
