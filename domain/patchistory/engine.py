@@ -1230,7 +1230,7 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
             free = terr.free_spaces(self.pack, civ)
             for at in free:
                 yield Command.of("place_worker", row=at[0], col=at[1])
-            if not free and pending.kind == "return":
+            if not free:  # patchistory.workers.return reading; a new Worker stays on the Track
                 yield Command.of("worker_to_track")
         elif pending.kind == "aid":
             yield Command.of("accept_aid")

@@ -145,6 +145,11 @@ def _place(rules: PatchistoryRuleset, ctx: Ctx, seat: int, command: Command) -> 
 
 @plays("worker_to_track")
 def _to_track(rules: PatchistoryRuleset, ctx: Ctx, seat: int, command: Command) -> None:
+    if ctx.state.pending[0].kind == "place-new":  # no free space: the Worker stays unborn
+        ctx.emit(
+            ev.DecisionDeclined(rule=rule("workers.one-per-space"), seat=seat, kind="place-new")
+        )
+        return
     ctx.emit(ev.WorkerBackToTrack(rule=rule("workers.return"), seat=seat))
 
 

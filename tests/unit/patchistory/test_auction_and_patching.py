@@ -335,3 +335,23 @@ def test_after_the_first_auction_equality_players_place_one_worker_and_liberty_p
         assert len(waiting) == 3 * count
         awaited = of(c.events, ev.DecisionAwaited)
         assert awaited[0].rule == "patchistory.patch.first-workers"
+
+
+def test_a_first_worker_with_no_free_space_stays_on_the_descendant_track():
+    state = fresh(3, side="liberty")
+    state = civ_of(state, 0, workers=((0, 0),), born=1)
+    big = next(
+        t
+        for t in PACK.era_tiles(1)
+        if PACK.tiles[t].black.size == (2, 2) and len(PACK.tiles[t].black.features[0].squares) == 4
+    )
+    state = civ_of(state, 0, tiles=(*state.civs[0].tiles, Placed(big, "black", 0, 0, 1)))
+    assert terr.free_spaces(PACK, state.civs[0]) == []
+    state = dataclasses.replace(state, phase="first-workers", won=(), pending=())
+    c = ctx(state)
+    c.emit(ev.DecisionAwaited(rule="patchistory.patch.first-workers", kind="place-new", seat=0))
+    state = c.state
+    assert RULES.legal_actions(state, 0) == [Command.of("worker_to_track")]
+    state, events = act(state, 0, "worker_to_track")
+    assert of(events, ev.DecisionDeclined)[0].rule == "patchistory.workers.one-per-space"
+    assert state.civs[0].born == 1
