@@ -1344,9 +1344,6 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
 
         return PatchStrategy(self)
 
-    def undo_scope(self, state: PState) -> Hashable:
-        return super().undo_scope(state)
-
 
 def vote_ranks(scores: list[int]) -> list[int]:
     """Each seat's place on a Prosperity Card: tied players are lowered by one less than their

@@ -278,4 +278,32 @@ def test_the_generated_client_plays_a_whole_three_player_patchistory_game(genera
     assert typed["EventPatchistoryTilePatched"] > 0 and "dict" not in typed
     state = state_of.sync(created.game_id, client=seats[0])
     assert isinstance(state, models.State), state
+    assert isinstance(state.view, models.ViewPatchistory)
+    audit_of = part("api.trust.get_games_game_id_audit")
+    audit = audit_of.sync(created.game_id, client=public)
+    assert isinstance(audit, models.Audit), audit
+    assert audit.clean and audit.commitment_verified and audit.counters_in_order
+    assert audit.outcomes_checked > 0 and audit.mismatches == []
+    assert verified_replay(generated, server, created.game_id, seats[1]) == {"ok": True}
     print(f"\n{sum(played.values())} commands: {dict(played)}")
+
+
+def verified_replay(generated: ModuleType, server: str, game_id: str, seat: Any) -> dict[str, Any]:
+    """A `verify` replay job started and polled with the generated client: its result's
+    verdict."""
+    models = part("models")
+    start = part("api.trust.post_games_game_id_replays")
+    job_of = part("api.trust.get_replays_job_id")
+    job = start.sync(
+        game_id, client=seat, body=models.ReplayRequest(kind=models.ReplayRequestKind.VERIFY)
+    )
+    assert isinstance(job, models.ReplayJob), job
+    deadline = time.monotonic() + 60
+    while job.status.value not in {"finished", "failed", "stopped", "canceled"}:
+        assert time.monotonic() < deadline, job
+        time.sleep(0.1)
+        job = job_of.sync(job.job_id, client=seat)
+        assert isinstance(job, models.ReplayJob), job
+    assert job.status.value == "finished", job.error
+    result = job.result.to_dict()
+    return {"ok": result["ok"]}

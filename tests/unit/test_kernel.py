@@ -36,9 +36,10 @@ from domain.core.messages import (
     event_record,
 )
 from domain.core.ruleset import find_ruleset, ruleset_names
-from domain.core.table import ADMIN, ORDER_REWIND, UNDO, is_skipped, skipped_ranges
+from domain.core.table import ADMIN, ORDER_REWIND, UNDO
 from service.chance import HmacSource, commitment, raw_outcome, verify_commitment, verify_draw
 from service.rulesets import ruleset
+from tests.support.table import folded_one_by_one
 from tests.support.toy import SealedBids, ToyBidSealed, ToyDieRolled
 
 SEED = bytes(range(32))
@@ -281,15 +282,6 @@ def test_the_domain_imports_nothing_impure():
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "open":
                 offenders.append(f"{path.name}: open()")
     assert offenders == []
-
-
-def folded_one_by_one(rules, log, game=None):
-    """`replay` as the fold's definition states it: every event not taken back, one by one."""
-    ranges = skipped_ranges(log)
-    for recorded in log:
-        if not is_skipped(recorded.version, ranges):
-            game = fold(rules, game, recorded)
-    return game
 
 
 def new_2024_game(secret: bytes, players=("a", "b", "c", "d")):

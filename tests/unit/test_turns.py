@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from domain.core.chance import Chance
 from domain.core.errors import IllegalAction
-from domain.core.kernel import can_undo, creation_events, decide, fold, replay, table_actions
-from domain.core.messages import SYSTEM, Command, Recorded
-from domain.core.table import ActionsUndone, is_skipped, skipped_ranges
+from domain.core.kernel import can_undo, replay, table_actions
+from domain.core.messages import Command, Recorded
+from domain.core.table import ActionsUndone, skipped_ranges
 from domain.core.turns import Sequential, Simultaneous, TurnTaking
-from service.chance import HmacSource, commitment
+from tests.support.table import Table as _Table
+from tests.support.table import folded_one_by_one
 from tests.support.toy import (
     SealedBids,
     SealedBidsResolvedBySystem,
@@ -31,54 +31,11 @@ def bid(chips: int) -> Command:
     return Command.of("bid", chips=chips)
 
 
-class Table:
-    """A toy game played through the kernel as the service plays it: each command's events are
-    folded on; an undo's log is replayed from the start."""
+class Table(_Table):
+    """The toy Sealed Bids unless another ruleset is given."""
 
     def __init__(self, rules=None, players=("ann", "bob", "cy"), seed=SEED, **options):
-        self.rules = rules or SealedBids()
-        self.seed = seed
-        chance = Chance(HmacSource(seed), 0)
-        events = creation_events(self.rules, players, options, commitment(seed), chance)
-        self.log = [Recorded(n, e, SYSTEM, "create") for n, e in enumerate(events, 1)]
-        self.game = replay(self.rules, self.log)
-
-    def play(self, actor, command) -> list[Recorded]:
-        chance = Chance(HmacSource(self.seed), self.game.draws)
-        events = decide(self.rules, self.game, actor, command, chance)
-        new = [
-            Recorded(self.game.version + n, e, actor, f"c{len(self.log)}")
-            for n, e in enumerate(events, 1)
-        ]
-        self.log += new
-        if command.type == "undo":
-            self.game = replay(self.rules, self.log)
-        else:
-            for recorded in new:
-                self.game = fold(self.rules, self.game, recorded)
-        return new
-
-    def resolve(self) -> list[Recorded]:
-        due = self.rules.system_action(self.game.state)
-        assert due is not None, "no resolving step is due"
-        return self.play(SYSTEM, due)
-
-    @property
-    def state(self) -> ToyState:
-        return self.game.state
-
-    def awaited(self) -> frozenset[int]:
-        return self.rules.awaited_seats(self.state)
-
-
-def folded_one_by_one(rules, log):
-    """The fold's definition: every event not taken back, one by one."""
-    ranges = skipped_ranges(log)
-    game = None
-    for recorded in log:
-        if not is_skipped(recorded.version, ranges):
-            game = fold(rules, game, recorded)
-    return game
+        super().__init__(rules or SealedBids(), players, seed, **options)
 
 
 # --- sealed, simultaneous commands -----------------------------------------------------------
