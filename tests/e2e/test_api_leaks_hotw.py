@@ -16,7 +16,6 @@ import hashlib
 import json
 import random
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any
 
 import pytest
@@ -30,7 +29,7 @@ from service.chance import HmacSource, commitment
 from service.games import GameService, recorded_from
 from service.rulesets import ruleset
 from service.wiring import game_service
-from tests.support.api import bearer, sse_frames
+from tests.support.api import bearer, everything_asked, sse_frames
 from tests.support.hotw_secrets import REVEALING_TYPES, SECRET_TYPES, Oracle, Timeline
 
 HOTW = "hotw-2024"
@@ -400,35 +399,6 @@ def with_other_secrets(state: Any) -> Any:
     )
 
 
-def everything_asked(api: Any, game: dict[str, Any], token: str | None) -> list[Any]:
-    url = f"/games/{game['game_id']}"
-    paths = ["", "/state", "/state?at=1", "/state?at=2", "/events", "/result"]
-    paths += ["/events/1/explain", "/events/2/explain"]
-    if token in game["seat_tokens"]:
-        paths.append("/legal-actions")
-    answers = [api.get(url + path, headers=bearer(token)) for path in paths]
-    answers.append(api.post(f"{url}/commands", json=NEVER_LEGAL, headers=bearer(token)))
-    export = api.get(f"{url}/export", headers=bearer(token)).get_data(as_text=True)
-    stream = api.get(f"{url}/stream", headers=bearer(token), buffered=False)
-    frames = [f.data for f in islice((f for f in sse_frames(stream.response) if f.id), 2)]
-    stream.close()  # the game goes on: the stream would wait for its next event
-    seen = [[a.status_code, a.get_json()] for a in answers]
-    seen += [json.loads(line) for line in export.splitlines()] + frames
-    return [normalised(answer, game["game_id"]) for answer in seen]
-
-
-def normalised(value: Any, game_id: str) -> Any:
-    """An answer without what differs between any two games (ids, times, seeds, tokens)."""
-    varying = ("game_id", "created_at", "recorded_at", "command_id", "seed_commitment")
-    if isinstance(value, dict):
-        return {k: normalised(v, game_id) for k, v in value.items() if k not in varying}
-    if isinstance(value, list):
-        return [normalised(v, game_id) for v in value]
-    if isinstance(value, str):
-        return value.replace(game_id, "GAME")
-    return value
-
-
 def test_what_other_callers_see_does_not_depend_on_one_seats_secrets(api):
     """Two sandbox games start from positions that differ only in what the rules hide from
     everyone but seat 1 (its Area tokens and Event card, its Honor stack's order, the bag, the
@@ -455,9 +425,9 @@ def test_what_other_callers_see_does_not_depend_on_one_seats_secrets(api):
             token = {"admin": game["admin_token"], "spectator": None}.get(who)  # type: ignore[call-overload]
             if isinstance(who, int):
                 token = game["seat_tokens"][who]
-            seen.append(everything_asked(api, game, token))
+            seen.append(everything_asked(api, game, token, NEVER_LEGAL))
         assert seen[0] == seen[1], f"{who} can tell seat 1's secrets apart"
-    mine = [everything_asked(api, game, game["seat_tokens"][1]) for game in worlds]
+    mine = [everything_asked(api, game, game["seat_tokens"][1], NEVER_LEGAL) for game in worlds]
     assert mine[0] != mine[1], "seat 1 itself sees its own secrets"
 
 

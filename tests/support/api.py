@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 TOY = "toy-sealed-bids"
@@ -101,3 +102,41 @@ def toy_bids_seen(body: Any) -> Iterator[dict[str, Any]]:
     elif isinstance(body, list):
         for value in body:
             yield from toy_bids_seen(value)
+
+
+def everything_asked(
+    api: Any,
+    game: dict[str, Any],
+    token: str | None,
+    never_legal: Mapping[str, Any],
+    extra: tuple[str, ...] = (),
+) -> list[Any]:
+    """What a caller is told by every endpoint of a game in play: the summary, the state now
+    and at its first versions, the feed, explanations, the result, its legal actions (a seat),
+    a refused command, the export and the first frames of the stream (`extra`: more paths)."""
+    url = f"/games/{game['game_id']}"
+    paths = ["", "/state", "/state?at=1", "/state?at=2", "/events", "/result", *extra]
+    paths += ["/events/1/explain", "/events/2/explain"]
+    if token in game["seat_tokens"]:
+        paths.append("/legal-actions")
+    answers = [api.get(url + path, headers=bearer(token)) for path in paths]
+    answers.append(api.post(f"{url}/commands", json=never_legal, headers=bearer(token)))
+    export = api.get(f"{url}/export", headers=bearer(token)).get_data(as_text=True)
+    stream = api.get(f"{url}/stream", headers=bearer(token), buffered=False)
+    frames = [f.data for f in islice((f for f in sse_frames(stream.response) if f.id), 2)]
+    stream.close()  # the game goes on: the stream would wait for its next event
+    seen = [[a.status_code, a.get_json(silent=True) or a.get_data(as_text=True)] for a in answers]
+    seen += [json.loads(line) for line in export.splitlines()] + frames
+    return [normalised(answer, game["game_id"]) for answer in seen]
+
+
+def normalised(value: Any, game_id: str) -> Any:
+    """An answer without what differs between any two games (ids, times, seeds, tokens)."""
+    varying = ("game_id", "created_at", "recorded_at", "command_id", "seed_commitment")
+    if isinstance(value, dict):
+        return {k: normalised(v, game_id) for k, v in value.items() if k not in varying}
+    if isinstance(value, list):
+        return [normalised(v, game_id) for v in value]
+    if isinstance(value, str):
+        return value.replace(game_id, "GAME")
+    return value
