@@ -29,6 +29,7 @@ NOBODY = private_to()
 TURN_PHASES = frozenset({"vasco", "auction", "patching", "diplomacy", "management", "movement"})
 TURN_PHASES |= {"chichen"}
 CAPITAL_SIDE = "capital_side"
+STATUS_PRODUCERS = ("petra", "apollo", "angkor-wat", "statue-of-liberty")
 
 
 class Ctx:
@@ -336,6 +337,7 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
                 ctx.emit(
                     ev.TileWon(
                         rule=rule("auction.payment"),
+                        cites=(rule("auction.side"),),
                         seat=seat,
                         tile=offer.tile,
                         side=offer.side,
@@ -458,7 +460,10 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
         ctx.emit(
             ev.TilePatched(
                 rule=rule("patch.overlap"),
-                cites=(rule("patch.buildings"),) if removed else (),
+                cites=(
+                    *((rule("patch.buildings"),) if removed else ()),
+                    *((rule("auction.two-player-patching"),) if state.players == 2 else ()),
+                ),
                 seat=seat,
                 tile=won.tile,
                 side=side,
@@ -514,14 +519,24 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
         """An action's Political cost, lowered by Special Buildings, never below 1
         (patchistory.politics.minimum-cost)."""
         base = int(self.pack.numbers["political_costs"][action])
-        cheaper = sum(
-            1
-            for f, _ in terr.features_shown(
-                self.pack, state.civs[seat], terr.shown(self.pack, state.civs[seat])
-            )
-            if f.ability == f"cheaper-{action}"
+        return max(1, base - self.cheaper(state, seat, action))
+
+    def cost_cites(self, state: PState, seat: int, action: str) -> tuple[str, ...]:
+        """What set an action's Political cost below the printed one: a Special Building
+        (patchistory.tile.cost-reduction), and the floor of 1 when it would go lower."""
+        base = int(self.pack.numbers["political_costs"][action])
+        cost = self.cost(state, seat, action)
+        if cost == base and base - self.cheaper(state, seat, action) >= 1:
+            return ()
+        floor = (
+            (rule("politics.minimum-cost"),) if base - self.cheaper(state, seat, action) < 1 else ()
         )
-        return max(1, base - cheaper)
+        return (rule("tile.cost-reduction"), *floor)
+
+    def cheaper(self, state: PState, seat: int, action: str) -> int:
+        civ = state.civs[seat]
+        shown = terr.features_shown(self.pack, civ, terr.shown(self.pack, civ))
+        return sum(1 for f, _ in shown if f.ability == f"cheaper-{action}")
 
     def _has(self, state: PState, seat: int, ability: str) -> bool:
         return terr.has(self.pack, state.civs[seat], ability)
@@ -929,10 +944,16 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
                 culture[w] += taken
                 culture[1 - w] -= taken
                 cites.append(rule("war.spoils"))
+        strength = [rule("war.strength")]
+        if any(v for v in votes):
+            strength.append(rule("tile.jeanne-darc"))
+        defenders = [s for s in seats if s not in route.aggressors]
+        if any(self._has(state, s, "great-wall") for s in defenders):
+            strength.append(rule("tile.great-wall"))
         ctx.emit(
             ev.WarResolved(
                 rule=rule("war.winner"),
-                cites=tuple(cites),
+                cites=(*strength, *cites),
                 route=route.id,
                 seats=seats,
                 base=base,
@@ -975,6 +996,12 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
                 gains.append(dict(goods))
         return gains
 
+    def producing_abilities(self, state: PState, seat: int) -> tuple[str, ...]:
+        """The abilities held that add to the production statuses (Petra's Coin; Apollo 11's,
+        Angkor Wat's and the Statue of Liberty's Culture)."""
+        held = terr.abilities(self.pack, state.civs[seat])
+        return tuple(rule(f"tile.{a}") for a in STATUS_PRODUCERS if a in held)
+
     def _production(self, ctx: Ctx) -> None:
         pack = self.pack
         for seat in ctx.state.in_order():
@@ -991,6 +1018,13 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
                 ev.GoodsProduced(
                     rule=rule("production.tiles"),
                     cites=(
+                        rule("patch.status"),
+                        *(
+                            (rule("workers.gold-box"),)
+                            if terr.gold_worked(pack, state.civs[seat])
+                            else ()
+                        ),
+                        *self.producing_abilities(state, seat),
                         *((rule("production.routes"),) if any(from_routes.values()) else ()),
                         *((rule("tile.cyrus"),) if cyrus and any(from_routes.values()) else ()),
                     ),

@@ -212,7 +212,7 @@ def _threaten(rules: PatchistoryRuleset, ctx: Ctx, seat: int, command: Command) 
     ctx.emit(
         ev.Threatened(
             rule=rule("diplomacy.threaten"),
-            cites=cites,
+            cites=(*cites, *rules.cost_cites(state, seat, "threaten")),
             seat=seat,
             to=to,
             demand=demand,
@@ -258,7 +258,7 @@ def _trade(rules: PatchistoryRuleset, ctx: Ctx, seat: int, command: Command) -> 
     ctx.emit(
         ev.TradeBegun(
             rule=rule("management.trade"),
-            cites=(rule("tile.genghis-khan"),) if genghis else (),
+            cites=(rule("politics.era-costs"), *((rule("tile.genghis-khan"),) if genghis else ())),
             seat=seat,
             route=route.id,
             at=_at(command),
@@ -290,6 +290,7 @@ def _birth(rules: PatchistoryRuleset, ctx: Ctx, seat: int, command: Command) -> 
     ctx.emit(
         ev.WorkerPlaced(
             rule=rule("management.birth"),
+            cites=(rule("politics.era-costs"), *rules.cost_cites(ctx.state, seat, "birth")),
             seat=seat,
             at=_at(command),
             food=rules.pack.era_number("birth_food", ctx.state.era),
@@ -307,6 +308,7 @@ def _honor(rules: PatchistoryRuleset, ctx: Ctx, seat: int, command: Command) -> 
     ctx.emit(
         ev.Honored(
             rule=rule("management.honor-heroes" if heroes else "management.honor-wonders"),
+            cites=(rule("politics.era-costs"),),
             seat=seat,
             what="heroes" if heroes else "wonders",
             food=pack.era_number("honor_heroes_food", state.era) if heroes else 0,
@@ -322,6 +324,7 @@ def _build_route(rules: PatchistoryRuleset, ctx: Ctx, seat: int, command: Comman
     ctx.emit(
         ev.TradeRouteOpened(
             rule=rule("management.trade-route"),
+            cites=rules.cost_cites(ctx.state, seat, "trade-route"),
             route=ctx.state.next_route,
             kind="general",
             a=seat,
@@ -373,6 +376,7 @@ def _construct(rules: PatchistoryRuleset, ctx: Ctx, seat: int, command: Command)
     ctx.emit(
         ev.BuildingConstructed(
             rule=rule("management.building"),
+            cites=rules.cost_cites(ctx.state, seat, "building"),
             seat=seat,
             at=_at(command),
             building=building,

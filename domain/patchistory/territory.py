@@ -104,6 +104,19 @@ def abilities(pack: PatchPack, civ: Civ) -> set[str]:
     return {f.ability for f, _ in features_shown(pack, civ, view) if f.ability}
 
 
+def gold_worked(pack: PatchPack, civ: Civ) -> bool:
+    """Whether a Worker stands on a square whose gold box yields (patchistory.workers.gold-box)."""
+    view = shown(pack, civ)
+    anchor = spaces(pack, civ, view)
+    in_feature = {cell for _, cells in features_shown(pack, civ, view) for cell in cells}
+    for worker in civ.workers:
+        cell = anchor.get(worker, worker)
+        item = view.get(cell)
+        if item is not None and item.cover is None and cell not in in_feature and item.square.gold:
+            return True
+    return False
+
+
 def has(pack: PatchPack, civ: Civ, ability: str) -> bool:
     return ability in abilities(pack, civ)
 

@@ -7,6 +7,7 @@ import dataclasses
 from domain.patchistory import events as ev
 from domain.patchistory import territory as terr
 from domain.patchistory.model import Cover, Placed, Won
+from domain.patchistory.pack import GOODS
 from tests.unit.patchistory.support import PACK, RULES, act, civ_of, ctx, fresh, managing, of
 
 
@@ -117,7 +118,8 @@ def test_chichen_itza_returns_workers_before_the_vote_for_five_culture_each():
     assert c.state.phase == "chichen" and RULES.awaited_seats(c.state) == {0}
     culture = c.state.civs[0].culture
     state, events = act(c.state, 0, "retire_for_culture", row=0, col=0)
-    assert of(events, ev.WorkerBackToTrack)[0].culture == 5
+    (back,) = of(events, ev.WorkerBackToTrack)
+    assert back.rule == "patchistory.tile.chichen-itza" and back.culture == 5
     assert state.civs[0].culture == culture + 5 and state.civs[0].born == 1
     state, _ = act(state, 0, "end_chichen")
     assert state.phase == "vote-card"
@@ -148,3 +150,108 @@ def test_constantine_builds_an_alliance_the_other_may_not_decline():
         "patchistory.tile.constantine",
     )
     assert RULES.awaited_seats(state) == {0}, "no answer is asked of the other player"
+
+
+def test_vasco_da_gama_takes_a_tile_before_the_auction_and_stays_out_of_it():
+    from domain.patchistory.model import Offer
+
+    state = holding(fresh(3), 0, "vasco-da-gama")
+    offers = tuple(Offer(t, "white") for t in PACK.era_tiles(1)[:3])
+    state = dataclasses.replace(
+        state, round=2, serial=2, phase="vasco", offered=offers, turn=0, passed=(), won=()
+    )
+    state = dataclasses.replace(state, pending=())
+    state, events = act(state, 0, "take_tile", tile=1)
+    (taken,) = of(events, ev.TileTakenBeforeAuction)
+    assert taken.rule == "patchistory.tile.vasco-da-gama" and taken.tile == offers[1].tile
+    (auction,) = [e for e in of(events, ev.PhaseBegan) if e.phase == "auction"]
+    assert 0 not in auction.seats and state.won[0].seat == 0
+
+
+def test_the_kremlin_returns_a_worker_to_the_track_for_votes():
+    state = holding(fresh(3), 0, "kremlin")
+    state = civ_of(state, 0, workers=((0, 0),), born=1, votes=0)
+    state = managing(state, 0, 3)
+    state, events = act(state, 0, "retire_worker", ability="kremlin", worker="0,0")
+    (back,) = of(events, ev.WorkerBackToTrack)
+    assert back.rule == "patchistory.tile.kremlin"
+    assert (state.civs[0].born, state.civs[0].votes) == (0, PACK.number("kremlin_votes"))
+
+
+def test_schwerer_gustav_forfeits_a_trade_route_its_player_controls():
+    state = managing(holding(fresh(3), 0, "schwerer-gustav"), 0, 4)
+    mine = next(r for r in state.routes if r.kind == "general" and r.a == 0)
+    theirs = next(r for r in state.routes if r.kind == "general" and r.a != 0)
+    listed = {m.arg("route") for m in RULES.legal_actions(state, 0) if m.type == "demolish_route"}
+    assert mine.id in listed and theirs.id not in listed
+    state, events = act(state, 0, "demolish_route", route=mine.id)
+    (gone,) = of(events, ev.TradeRouteForfeited)
+    assert gone.rule == "patchistory.tile.schwerer-gustav"
+    assert all(r.id != mine.id for r in state.routes)
+
+
+def producing(state, seat: int = 0):
+    c = ctx(dataclasses.replace(state, phase="production", pending=(), won=()))
+    RULES._production(c)
+    return next(e for e in of(c.events, ev.GoodsProduced) if e.seat == seat)
+
+
+def test_petra_apollo_angkor_wat_and_the_statue_of_liberty_are_cited_by_the_production_they_raise():
+    for ability in ("petra", "apollo", "angkor-wat", "statue-of-liberty"):
+        state = holding(fresh(3), 0, ability)
+        made = producing(state)
+        board = terr.statuses(PACK, state, 0)
+        assert (made.coin, made.culture) == (board["coin"], board["culture"])
+        assert f"patchistory.tile.{ability}" in made.cites
+    assert not any(c.startswith("patchistory.tile.") for c in producing(fresh(3)).cites)
+    assert "patchistory.tile.petra" in producing(holding(fresh(3), 0, "petra")).cites
+    assert "patchistory.tile.apollo" in producing(holding(fresh(3), 0, "apollo")).cites
+    assert "patchistory.tile.angkor-wat" in producing(holding(fresh(3), 0, "angkor-wat")).cites
+    liberty = producing(holding(fresh(3), 0, "statue-of-liberty"))
+    assert "patchistory.tile.statue-of-liberty" in liberty.cites
+
+
+def test_angkor_wat_counts_seas_as_wastelands():
+    state = holding(fresh(3), 0, "angkor-wat")
+    board = terr.statuses(PACK, state, 0)
+    assert board["wastelands"] >= board["seas"]
+    plain = civ_of(state, 0, tiles=state.civs[0].tiles[:1])
+    assert terr.statuses(PACK, plain, 0)["wastelands"] <= board["wastelands"] - board["seas"]
+
+
+def test_cyrus_adds_a_culture_to_each_gain_from_a_trade_route_worker():
+    coin_space = next(i for i, s in enumerate(PACK.general.spaces) if s.goods)
+    state = holding(fresh(3), 0, "cyrus")
+    state = state.with_route(dataclasses.replace(state.route(1), workers=((0, coin_space),)))
+    state = civ_of(state, 0, born=1)
+    made = producing(state)
+    without = producing(civ_of(state, 0, tiles=state.civs[0].tiles[:1]))
+    assert "patchistory.tile.cyrus" in made.cites
+    assert made.routes[GOODS.index("culture")] == without.routes[GOODS.index("culture")] + 1
+
+
+def era_ended(state):
+    c = ctx(dataclasses.replace(state, round=5, phase="vote", sealing=(), pending=(), won=()))
+    RULES._end_era(c)
+    return of(c.events, ev.CultureFromTiles)
+
+
+def test_the_pyramids_give_culture_at_the_end_of_each_era():
+    (gain,) = era_ended(holding(fresh(3), 0, "pyramids"))
+    assert gain.rule == "patchistory.tile.pyramids"
+    assert gain.culture == PACK.number("pyramids_culture")
+
+
+def test_the_ziggurat_gives_a_culture_per_worker_and_takes_some_when_there_is_none():
+    state = holding(fresh(3), 0, "ziggurat")
+    (gain,) = era_ended(civ_of(state, 0, workers=((0, 0), (1, 1)), born=2))
+    assert gain.rule == "patchistory.tile.ziggurat" and gain.culture == 2
+    (loss,) = era_ended(civ_of(state, 0, workers=(), born=0, culture=10))
+    assert loss.culture == -PACK.number("ziggurat_none_culture")
+
+
+def test_wall_street_counts_only_the_coin_on_hand_at_the_end_of_the_game():
+    state = civ_of(holding(fresh(3), 0, "wall-street"), 0, coin=9)
+    assert era_ended(state) == [], "not at the end of Era I"
+    (gain,) = era_ended(dataclasses.replace(state, era=3, serial=15))
+    assert gain.rule == "patchistory.tile.wall-street" and gain.culture == 9 // 2

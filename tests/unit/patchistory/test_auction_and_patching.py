@@ -355,3 +355,65 @@ def test_a_first_worker_with_no_free_space_stays_on_the_descendant_track():
     state, events = act(state, 0, "worker_to_track")
     assert of(events, ev.DecisionDeclined)[0].rule == "patchistory.workers.one-per-space"
     assert state.civs[0].born == 1
+
+
+def test_patching_over_a_building_removes_its_building_tile_from_the_game():
+    from domain.patchistory.model import Cover
+
+    state = fresh(3)
+    building = state.civs[0].hand[0]
+    state = civ_of(state, 0, covers=(Cover(0, 1, building, False),), hand=state.civs[0].hand[1:])
+    tile = ERA1[0]
+    state = dataclasses.replace(state, phase="patching", won=(Won(0, tile, "white"),), pending=())
+    for move in RULES.legal_actions(state, 0):
+        if move.type != "patch" or move.arg("layer") != "over":
+            continue
+        after, events = act(state, 0, "patch", **dict(move.args))
+        (patched,) = of(events, ev.TilePatched)
+        if patched.removed:
+            break
+    else:
+        raise AssertionError("no placement covers the Building")
+    assert patched.cites == ("patchistory.patch.buildings",)
+    assert building in after.removed and after.civs[0].covers == ()
+
+
+def test_workers_stay_on_the_squares_patched_over_so_no_tile_may_put_two_on_one_space():
+    """A Hero, Wonder or Special Building is one space: patched over two Workers' squares it
+    would hold both, so that placement is refused; elsewhere the Workers stay where they are."""
+    hero = next(
+        t
+        for t in ERA1
+        if any(len(f.squares) > 1 for f in PACK.tiles[t].black.features)
+        and terr.placement_refusal(
+            PACK,
+            civ_of(fresh(3), 0, workers=((0, 0), (0, 1)), born=2),
+            0,
+            t,
+            "black",
+            0,
+            0,
+            "over",
+        )
+        is not None
+    )
+    state = civ_of(fresh(3), 0, workers=((0, 0), (0, 1)), born=2)
+    refused = terr.placement_refusal(PACK, state, 0, hero, "black", 0, 0, "over")
+    assert refused is not None and refused[0] == "patchistory.patch.worker-stays"
+    state = dataclasses.replace(state, phase="patching", won=(Won(0, hero, "black"),), pending=())
+    allowed = [m for m in RULES.legal_actions(state, 0) if m.type == "patch"]
+    assert Command.of("patch", side="black", row=0, col=0, layer="over") not in allowed
+    move = next(m for m in allowed if m.arg("layer") == "over")
+    after, _ = act(state, 0, "patch", **dict(move.args))
+    assert after.civs[0].workers == ((0, 0), (0, 1)), "the Workers stay and work the new squares"
+
+
+def test_tiles_always_face_their_player_so_a_patch_names_no_rotation():
+    (spec,) = [s for s in RULES.command_schemas() if s.type == "patch"]
+    assert [a.name for a in spec.args] == ["side", "row", "col", "layer"]
+    state = dataclasses.replace(
+        fresh(3), phase="patching", won=(Won(0, ERA1[0], "white"),), pending=()
+    )
+    move = next(m for m in RULES.legal_actions(state, 0) if m.type == "patch")
+    with pytest.raises(RuleViolation):
+        act(state, 0, "patch", **dict(move.args), rotation=90)

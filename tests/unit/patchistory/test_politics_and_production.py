@@ -144,6 +144,7 @@ def test_accepted_aid_gives_five_culture_and_bars_the_taker_from_aiding_this_rou
     state, events = act(state, 1, "accept_aid")
     (answer,) = of(events, ev.AidAnswered)
     assert answer.rule == "patchistory.diplomacy.aid" and answer.culture == 5
+    assert answer.cites == ("patchistory.diplomacy.aid-accepted",)
     assert state.civs[0].culture == before[0] + 5
     assert (state.civs[1].food, state.civs[1].coin) == (before[1] + 1, before[2] + 2)
     state = managing(state, 1, 4, phase="diplomacy")
@@ -186,10 +187,13 @@ def test_birth_costs_four_five_six_food_by_era_and_trade_two_three_four():
         after, events = act(now, 0, "birth", row=0, col=0)
         (born,) = of(events, ev.WorkerPlaced)
         assert (born.food, born.rule) == (birth, "patchistory.management.birth")
+        assert born.cites == ("patchistory.politics.era-costs",)
         assert after.civs[0].born == 1 and after.civs[0].workers == ((0, 0),)
         after, events = act(after, 0, "trade", route=1, row=0, col=0)
         (trade_event,) = of(events, ev.TradeBegun)
         assert trade_event.food == trade and after.route(1).workers == ((0, 0),)
+        assert trade_event.rule == "patchistory.management.trade"
+        assert trade_event.cites == ("patchistory.politics.era-costs",)
 
 
 def test_honor_heroes_and_wonders_pay_the_era_cost_for_one_culture_each():
@@ -204,6 +208,7 @@ def test_honor_heroes_and_wonders_pay_the_era_cost_for_one_culture_each():
     state, events = act(state, 0, "honor_heroes")
     (honor,) = of(events, ev.Honored)
     assert (honor.food, honor.culture) == (1, 1)
+    assert honor.rule == "patchistory.management.honor-heroes"
     assert not any(m.type == "honor_wonders" for m in RULES.legal_actions(state, 0))
 
 
@@ -214,6 +219,9 @@ def test_reclamation_covers_a_square_with_a_hidden_wasteland_and_draws_a_new_bui
     stack = len(state.stack)
     state, events = act(state, 0, "reclaim", row=1, col=1, building=tile)
     (reclaimed,) = of(events, ev.SquareReclaimed)
+    assert reclaimed.rule == "patchistory.management.reclamation"
+    (drawn,) = of(events, ev.BuildingTilesDrawn)
+    assert drawn.rule == "patchistory.management.building-tiles"
     assert reclaimed.visibility.seats == frozenset({0})
     assert "tile_used" not in reclaimed.visibility.redacted
     assert len(state.civs[0].hand) == 4 and len(state.stack) == stack - 1
@@ -227,6 +235,7 @@ def test_a_building_covers_a_non_sea_square_for_its_cost():
     building = state.civs[0].hand[0]
     state, events = act(state, 0, "construct", row=1, col=1, building=building)
     (built,) = of(events, ev.BuildingConstructed)
+    assert built.rule == "patchistory.management.building"
     assert built.resources == PACK.buildings[building].cost
     assert state.civs[0].resource == 3 - built.resources
     board = terr.statuses(PACK, state, 0)
@@ -249,13 +258,20 @@ def test_production_gains_the_tiles_output_then_the_trade_route_workers_goods():
     state = state.with_route(dataclasses.replace(state.route(1), workers=((0, coin_space),)))
     board = terr.statuses(rules.pack, state, 0)
     assert board["coin"] == 2, "the Market: 1 Coin, 2 with its Worker"
+    unworked = civ_of(state, 0, workers=((0, 0),))
+    assert terr.statuses(rules.pack, unworked, 0)["coin"] == 1, "no Worker on the gold box"
     c = ctx(dataclasses.replace(state, phase="production"))
     c.pack = rules.pack
     rules._production(c)
     made = next(e for e in of(c.events, ev.GoodsProduced) if e.seat == 0)
+    assert made.rule == "patchistory.production.tiles"
     assert (made.food, made.resource, made.coin, made.culture) == (2, 1, 4, 2)
     assert made.routes == (2, 0, 0, 0)
-    assert made.cites == ("patchistory.production.routes",)
+    assert made.cites == (
+        "patchistory.patch.status",
+        "patchistory.workers.gold-box",
+        "patchistory.production.routes",
+    )
 
 
 @pytest.mark.rulebook_example("patchistory.example.maintenance")
@@ -269,3 +285,111 @@ def test_workers_cost_the_highest_value_showing_and_three_culture_per_food_short
     assert PACK.numbers["descendant_track"][7] == 5
     assert (fed.food, fed.culture) == (3, 6), "5 due, the 3 produced paid, 2 short: 6 Culture"
     assert fed.rule == "patchistory.maintenance.workers"
+
+
+def holding_feature(state, seat: int, kind: str, era: int = 1, row: int = 0, col: int = 2):
+    """`seat` with a Tile of `era` whose Black side shows a `kind` (hero, wonder) patched whole."""
+    from domain.patchistory.model import Placed
+
+    tile = next(
+        t for t in PACK.era_tiles(era) if any(f.kind == kind for f in PACK.tiles[t].black.features)
+    )
+    placed = Placed(tile, "black", row, col, len(state.civs[seat].tiles))
+    return civ_of(state, seat, tiles=(*state.civs[seat].tiles, placed))
+
+
+def test_honor_wonders_forfeits_the_eras_resources_for_one_culture_per_wonder():
+    state = holding_feature(managing(fresh(3), 0, 4), 0, "wonder")
+    state = dataclasses.replace(state, era=3)
+    state = civ_of(state, 0, resource=5)
+    wonders = terr.statuses(PACK, state, 0)["wonders"]
+    culture = state.civs[0].culture
+    state, events = act(state, 0, "honor_wonders")
+    (honor,) = of(events, ev.Honored)
+    assert honor.rule == "patchistory.management.honor-wonders"
+    assert (honor.resource, honor.culture) == (2, wonders), "(0/1/2) Resources in Era III"
+    assert (state.civs[0].resource, state.civs[0].culture) == (3, culture + wonders)
+
+
+def test_a_trade_route_is_built_to_any_other_player_for_two_resources_once_a_round():
+    state = civ_of(managing(fresh(3), 0, 6), 0, resource=6)
+    routes = len(state.routes)
+    state, events = act(state, 0, "build_route", to=2)
+    (opened,) = of(events, ev.TradeRouteOpened)
+    assert opened.rule == "patchistory.management.trade-route"
+    assert (opened.kind, opened.a, opened.b) == ("general", 0, 2)
+    assert state.civs[0].resource == 4 and len(state.routes) == routes + 1
+    assert not any(m.type == "build_route" for m in RULES.legal_actions(state, 0)), "one a Round"
+
+
+def test_in_round_five_heroes_cost_two_food_and_wonders_a_resource_and_culture_pays_the_rest():
+    state = holding_feature(fresh(3), 0, "hero")
+    state = holding_feature(state, 0, "wonder", row=2, col=0)
+    board = terr.statuses(PACK, state, 0)
+    assert board["heroes"] >= 1 and board["wonders"] >= 1
+    state = civ_of(state, 0, food=30, resource=0, culture=0, born=0, workers=())
+    state = dataclasses.replace(state, round=5, serial=5, pending=(), won=(), phase="production")
+    c = ctx(state)
+    RULES._production(c)
+    produced = next(e for e in of(c.events, ev.GoodsProduced) if e.seat == 0)
+    assert produced.resource == 0 and produced.culture < 6 * board["wonders"]
+    kept = next(e for e in of(c.events, ev.Maintained) if e.what == "heroes-wonders")
+    assert kept.rule == "patchistory.maintenance.heroes-wonders"
+    assert kept.food == 2 * board["heroes"] and kept.resource == 0
+    assert kept.cites == ("patchistory.culture.floor",), "6 Culture a Resource short"
+    assert kept.culture == produced.culture and c.state.civs[0].culture == 0
+
+
+def test_che_guevara_gives_six_political_points_each_round():
+    from tests.unit.patchistory.test_abilities import holding
+
+    state = holding(fresh(3), 1, "che-guevara")
+    c = ctx(dataclasses.replace(state, phase="auction", pending=(), won=()))
+    RULES._begin_diplomacy(c)
+    (points,) = of(c.events, ev.PointsSet)
+    assert points.rule == "patchistory.politics.points"
+    assert points.cites == ("patchistory.tile.che-guevara",)
+    assert points.points[1] == 6
+    assert points.points[0] == terr.statuses(PACK, state, 0)["politics"]
+
+
+def test_a_special_building_lowers_an_actions_political_cost_but_never_below_one():
+    from tests.unit.patchistory.test_abilities import holding
+
+    base = PACK.numbers["political_costs"]["building"]
+    state = holding(fresh(3), 0, "cheaper-building")
+    assert RULES.cost(state, 0, "building") == max(1, base - 1)
+    state = civ_of(managing(state, 0, 4), 0, resource=3)
+    building = state.civs[0].hand[0]
+    free = next(
+        m
+        for m in RULES.legal_actions(state, 0)
+        if m.type == "construct" and m.arg("building") == building
+    )
+    state, events = act(state, 0, "construct", **dict(free.args))
+    (built,) = of(events, ev.BuildingConstructed)
+    assert built.points == max(1, base - 1)
+    assert built.cites[0] == "patchistory.tile.cost-reduction"
+    assert ("patchistory.politics.minimum-cost" in built.cites) == (base - 1 < 1)
+    plain = civ_of(managing(fresh(3), 0, 4), 0, resource=3)
+    assert RULES.cost_cites(plain, 0, "building") == ()
+
+
+def test_two_special_buildings_cannot_lower_a_cost_of_two_below_one():
+    from domain.patchistory.model import Placed
+
+    cheaper = [
+        t
+        for t in PACK.tiles
+        if any(f.ability == "cheaper-building" for f in PACK.tiles[t].black.features)
+    ]
+    assert len(cheaper) == 2 and PACK.numbers["political_costs"]["building"] == 2
+    state = fresh(3)
+    placed = (Placed(cheaper[0], "black", 0, 2, 1), Placed(cheaper[1], "black", 2, 0, 2))
+    state = civ_of(state, 0, tiles=(*state.civs[0].tiles, *placed))
+    assert RULES.cheaper(state, 0, "building") == 2
+    assert RULES.cost(state, 0, "building") == 1
+    assert RULES.cost_cites(state, 0, "building") == (
+        "patchistory.tile.cost-reduction",
+        "patchistory.politics.minimum-cost",
+    )

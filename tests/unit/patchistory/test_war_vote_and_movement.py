@@ -41,10 +41,12 @@ def at_negotiation(route_workers=((0, PREP),)):
 
 def test_a_worker_on_the_preparation_space_opens_a_negotiation_between_the_route_ends():
     state, events = at_negotiation()
-    assert of(events, ev.ConflictsFound)[0].negotiations == (1,)
+    (found,) = of(events, ev.ConflictsFound)
+    assert found.negotiations == (1,) and found.rule == "patchistory.negotiation.when"
     assert state.phase == "negotiation" and RULES.awaited_seats(state) == {0, 1}
     state, events = act(state, 1, "choose_side", blue=True)
     assert events[0].visibility.seats == frozenset({1}), "the choice is secret"
+    assert events[0].rule == "patchistory.negotiation.choose"
     assert RULES.awaited_seats(state) == {0}
 
 
@@ -53,6 +55,9 @@ def test_both_blue_means_no_war_an_alliance_if_both_agree_and_the_worker_goes_ho
     state, _ = act(state, 0, "choose_side", blue=True)
     state, events = act(state, 1, "choose_side", blue=True)
     assert of(events, ev.SidesRevealed)[0].blue == (True, True)
+    assert of(events, ev.SidesRevealed)[0].rule == "patchistory.negotiation.choose"
+    (home,) = of(events, ev.WorkerLeftRoute)
+    assert home.rule == "patchistory.negotiation.blue", "the Worker goes home either way"
     assert RULES.awaited_seats(state) == {0}
     assert Command.of("propose_alliance", start=1) in RULES.legal_actions(state, 0)
     state, _ = act(state, 0, "propose_alliance", start=1)
@@ -101,18 +106,27 @@ def at_war(aggressors, military=(0, 0), defense=(0, 0), era=1):
     return rules, c.state
 
 
+WAR_EVENTS: dict[int, list] = {}
+
+
 def fight(aggressors, spend0, spend1, era=1):
     rules, state = at_war(aggressors, era=era)
     assert state.phase == "war"
     state, _ = act_with(rules, state, 0, "commit_strength", resources=spend0, votes=0)
     state, events = act_with(rules, state, 1, "commit_strength", resources=spend1, votes=0)
+    WAR_EVENTS[id(state)] = events
     return state, of(events, ev.WarResolved)[0]
+
+
+def _war_events(state):
+    return WAR_EVENTS[id(state)]
 
 
 def test_the_defender_wins_a_tie():
     _state, war = fight((0,), 2, 2)
     assert war.winners == (1,) and war.culture == (0, 3)
     assert war.rule == "patchistory.war.winner"
+    assert war.cites[0] == "patchistory.war.strength"
 
 
 def test_two_aggressors_tied_are_both_defeated():
@@ -133,6 +147,9 @@ def test_winning_by_five_or_more_also_takes_seven_culture_from_the_loser():
     assert state.civs[0].culture == 13 and state.civs[0].resource == 10
     assert state.civs[1].resource == 5, "the Resources forfeited for Strength are gone"
     assert RULES.awaited_seats(state) == {0}, "the Worker comes home whatever the outcome"
+    assert state.pending[0].kind == "return"
+    (left,) = of(_war_events(state), ev.WorkerLeftRoute)
+    assert left.rule == "patchistory.war.worker-home"
 
 
 def test_a_war_between_players_who_became_allies_is_not_fought():
@@ -183,6 +200,9 @@ def test_a_worker_moves_orthogonally_up_to_the_transport_value():
         if m.type == "move_worker"
     }
     assert moves == {(0, 1), (0, 2), (1, 0), (1, 1)}, "(1,2) is three steps away"
+    state, events = act_with(rules, state, 0, "move_worker", row=0, col=0, to_row=1, to_col=1)
+    (moved,) = of(events, ev.WorkerMoved)
+    assert moved.rule == "patchistory.movement.territory" and state.civs[0].workers == ((1, 1),)
 
 
 def test_a_trade_route_worker_must_move_forward_and_stops_on_the_preparation_space():
@@ -191,8 +211,9 @@ def test_a_trade_route_worker_must_move_forward_and_stops_on_the_preparation_spa
     assert Command.of("end_movement") not in moves, "it must move at least one space"
     steps = {m.arg("steps") for m in moves if m.type == "advance"}
     assert steps == set(range(1, PREP - 2 + 1))
-    state, _ = act_with(rules, state, 0, "advance", route=1, steps=PREP - 2)
+    state, events = act_with(rules, state, 0, "advance", route=1, steps=PREP - 2)
     assert state.route(1).workers == ((0, PREP),)
+    assert of(events, ev.RouteWorkerMoved)[0].rule == "patchistory.movement.route"
     assert Command.of("end_movement") in rules.legal_actions(state, 0)
 
 
@@ -281,6 +302,7 @@ def test_the_cards_are_shuffled_face_up_and_the_fewest_voted_is_discarded():
         state, events = act(state, seat, "choose_card", card=hands[seat][0])
     (revealed,) = of(events, ev.ProsperityRevealed)
     assert sorted(revealed.cards) == sorted(h[0] for h in hands)
+    assert revealed.rule == "patchistory.vote.cards"
     assert revealed.draws, "the shuffle is drawn from the audited chance source"
     assert [len(state.civs[s].prosperity) for s in range(3)] == [2, 2, 2]
     plan = [(3, 0, 0), (1, 0, 0), (0, 2, 2)]
@@ -289,10 +311,16 @@ def test_the_cards_are_shuffled_face_up_and_the_fewest_voted_is_discarded():
             state, events = act(state, seat, "vote", votes=card_votes[seat])
     (discarded,) = of(events, ev.ProsperityDiscarded)
     assert discarded.card == revealed.cards[1] and discarded.votes == 1
+    assert discarded.rule == "patchistory.vote.discard"
     scored = of(events, ev.ProsperityScored)
     assert [s.card for s in scored] == [revealed.cards[0], revealed.cards[2]]
     assert all(s.value == s.votes for s in scored)
+    assert {(s.rule, s.cites) for s in scored} == {
+        ("patchistory.vote.points", ("patchistory.vote.ties",))
+    }
     assert of(events, ev.VotesForfeited)[0].votes == (1, 3, 3)
+    assert of(events, ev.VotesForfeited)[0].rule == "patchistory.vote.forfeit"
+    assert {e.rule for e in of(events, ev.VotesRevealed)} == {"patchistory.vote.assign"}
     assert all(c.votes == 0 for c in state.civs)
 
 
@@ -388,3 +416,63 @@ def test_an_allied_worker_with_no_transport_left_goes_to_rest():
     state, events = act_with(rules, state, 0, "rest", route=20)
     assert of(events, ev.RouteWorkerMoved)[0].rule == "patchistory.movement.no-transport"
     assert Command.of("end_movement") in rules.legal_actions(state, 0)
+
+
+def with_ability(rules, state, seat, ability):
+    tile = next(
+        t for t in PACK.tiles if any(f.ability == ability for f in PACK.tiles[t].black.features)
+    )
+    placed = Placed(tile, "black", 0, 2, len(state.civs[seat].tiles))
+    return civ_of(state, seat, tiles=(*state.civs[seat].tiles, placed))
+
+
+def test_jeanne_darc_lets_votes_as_well_as_resources_be_forfeited_for_strength():
+    rules, state = at_war((0,))
+    state = civ_of(with_ability(rules, state, 0, "jeanne-darc"), 0, votes=3)
+    assert Command.of("commit_strength", resources=0, votes=3) in rules.legal_actions(state, 0)
+    assert not any(m.arg("votes") for m in rules.legal_actions(state, 1)), "not without her"
+    state, events = act_with(rules, state, 0, "commit_strength", resources=1, votes=3)
+    assert events[0].rule == "patchistory.tile.jeanne-darc"
+    state, events = act_with(rules, state, 1, "commit_strength", resources=0, votes=0)
+    (war,) = of(events, ev.WarResolved)
+    assert war.votes == (3, 0) and war.totals[0] == war.base[0] + 1 + 3
+    assert war.cites[:2] == ("patchistory.war.strength", "patchistory.tile.jeanne-darc")
+
+
+def test_the_great_wall_defends_with_a_point_per_worker_and_is_cited_in_the_war():
+    rules, state = at_war((0,))
+    state = civ_of(with_ability(rules, state, 1, "great-wall"), 1, workers=((1, 1),), born=1)
+    base = rules.war_strength(state, state.route(1), 1)
+    state, _ = act_with(rules, state, 0, "commit_strength", resources=0, votes=0)
+    state, events = act_with(rules, state, 1, "commit_strength", resources=0, votes=0)
+    (war,) = of(events, ev.WarResolved)
+    assert war.base[1] == base and "patchistory.tile.great-wall" in war.cites
+
+
+def test_a_stealth_aircraft_winning_a_war_may_reclaim_one_of_the_losers_squares():
+    rules, state = at_war((0,))
+    state = with_ability(rules, state, 0, "stealth-aircraft")
+    state, _ = act_with(rules, state, 0, "commit_strength", resources=6, votes=0)
+    state, events = act_with(rules, state, 1, "commit_strength", resources=0, votes=0)
+    (war,) = of(events, ev.WarResolved)
+    assert war.winners == (0,)
+    (offer,) = of(events, ev.DecisionAwaited)
+    assert offer.rule == "patchistory.tile.stealth-aircraft" and offer.numbers == (1,)
+    reclaim = next(m for m in rules.legal_actions(state, 0) if m.type == "stealth_reclaim")
+    hand = len(state.civs[0].hand)
+    state, events = act_with(rules, state, 0, "stealth_reclaim", **dict(reclaim.args))
+    (done,) = of(events, ev.SquareReclaimed)
+    assert done.seat == 0 and len(state.civs[0].hand) == hand, "the Building Tile is replaced"
+
+
+def test_a_worker_left_on_the_preparation_space_of_a_declared_war_moves_to_the_war_space():
+    state = fresh(3)
+    route = dataclasses.replace(
+        state.route(1), workers=((0, PREP),), declared=True, aggressors=(0,)
+    )
+    state = civ_of(state.with_route(route), 0, born=1)
+    c = ctx(dataclasses.replace(state, phase="management", turn=-1, pending=(), won=()))
+    RULES._begin_movement(c)
+    (forced,) = [e for e in of(c.events, ev.RouteWorkerMoved) if e.forced]
+    assert forced.rule == "patchistory.movement.war-space"
+    assert (forced.frm, forced.to) == (PREP, WAR) and c.state.route(1).workers == ((0, WAR),)
