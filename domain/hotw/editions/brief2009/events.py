@@ -218,13 +218,6 @@ class CardChosen(BriefEvent, SealedCommand):
     card: str
 
 
-@handles(CardChosen)
-def _chosen(t: BriefTables, s: BriefState, e: CardChosen) -> BriefState:
-    assert s.allocation is not None
-    chosen = {**s.allocation.chosen, e.kind: e.card}
-    return evolved(s, allocation=evolved(s.allocation, chosen=chosen))
-
-
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
 class LastCardTaken(BriefEvent):
@@ -235,11 +228,14 @@ class LastCardTaken(BriefEvent):
     card: str
 
 
-@handles(LastCardTaken)
-def _last(t: BriefTables, s: BriefState, e: LastCardTaken) -> BriefState:
+def _chosen(t: BriefTables, s: BriefState, e: CardChosen | LastCardTaken) -> BriefState:
     assert s.allocation is not None
     chosen = {**s.allocation.chosen, e.kind: e.card}
     return evolved(s, allocation=evolved(s.allocation, chosen=chosen))
+
+
+handles(CardChosen)(_chosen)
+handles(LastCardTaken)(_chosen)
 
 
 @event
