@@ -14,7 +14,7 @@ from domain.core.narration import plain_words
 from domain.core.ruleset import CommandSpec, Decision, Ruleset, Setup
 from domain.hotw import codec
 from domain.hotw.commands import command_specs
-from domain.hotw.evolve import evolve, handled_types
+from domain.hotw.evolve import FOLDS, evolve
 from domain.hotw.model import FLEET, GREAT_WALL, HotwState, Player, Stage, Variant
 from domain.hotw.narration import TELLERS, names_of
 from domain.hotw.pack import HotwPack
@@ -106,7 +106,7 @@ class HotwRuleset(Ruleset[HotwState]):
 
     def event_types(self) -> tuple[type[Event], ...]:
         """The family's vocabulary: every event the chapters declare."""
-        return tuple(handled_types())
+        return FOLDS.event_types()
 
     def out_of_turn_rule(self, command: Command) -> str:
         """Honors are never played in another player's turn (honors.play.not-others-turn)."""

@@ -9,13 +9,14 @@ through its ``__dict__``; the land map is copied only when a land changes).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from domain.core.folds import Folds
 from domain.core.frozen import evolved
 from domain.core.messages import Event
 from domain.hotw.cards import Building
+from domain.hotw.changes import with_player, with_turn
 from domain.hotw.model import (
     EMPTY_LAND,
     GREAT_WALL,
@@ -37,42 +38,9 @@ class HotwEvent(Event):
     READS_BARE_NAMES = True
 
 
-Handler = Callable[[HotwPack, HotwState, Any], HotwState]
-_HANDLERS: dict[type[Event], Handler] = {}
-
-
-def handles(event_type: type[Event]) -> Callable[[Handler], Handler]:
-    def register(fn: Handler) -> Handler:
-        _HANDLERS[event_type] = fn
-        return fn
-
-    return register
-
-
-def evolve(pack: HotwPack, state: HotwState, event: Event) -> HotwState:
-    return _HANDLERS[type(event)](pack, state, event)
-
-
-def handled_types() -> frozenset[type[Event]]:
-    return frozenset(_HANDLERS)
-
-
-def with_player(state: HotwState, seat: int, **changes: Any) -> HotwState:
-    players = list(state.players)
-    players[seat] = evolved(players[seat], **changes)
-    return evolved(state, players=tuple(players))
-
-
-def with_turn(state: HotwState, **changes: Any) -> HotwState:
-    assert state.turn is not None
-    return evolved(state, turn=evolved(state.turn, **changes))
-
-
-def supply_after(supply: Any, **deltas: int) -> dict[str, int]:
-    new = dict(supply)
-    for key, delta in deltas.items():
-        new[key] = new.get(key, 0) + delta
-    return new
+FOLDS: Folds[HotwPack, HotwState] = Folds()
+handles = FOLDS.handles
+evolve = FOLDS.evolve
 
 
 def set_land(lands: dict[str, LandState], land: str, value: LandState) -> None:

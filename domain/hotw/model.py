@@ -18,6 +18,7 @@ from enum import StrEnum
 
 from domain.core.frozen import evolved
 from domain.hotw.cards import Building, Phase
+from domain.hotw.changes import with_cell
 
 GREAT_WALL = "great_wall"
 FLEET = "fleet"
@@ -355,9 +356,4 @@ class HotwState:
         return evolved(self, players=tuple(players))
 
     def with_land(self, land: str, value: LandState) -> HotwState:
-        lands = dict(self.lands)
-        if value.is_empty:
-            lands.pop(land, None)
-        else:
-            lands[land] = value
-        return evolved(self, lands=lands)
+        return with_cell(self, land, value)

@@ -15,6 +15,7 @@ from typing import Any
 
 from domain.core.chance import Chance
 from domain.core.errors import IllegalAction, RuleViolation
+from domain.core.folds import Working
 from domain.core.messages import Command, Event, private_to
 from domain.core.ruleset import CommandSpec, Decision, Ruleset, Setup
 from domain.core.turns import Sequential, Simultaneous, TurnModel, TurnTaking
@@ -32,18 +33,10 @@ CAPITAL_SIDE = "capital_side"
 STATUS_PRODUCERS = ("petra", "apollo", "angkor-wat", "statue-of-liberty")
 
 
-class Ctx:
-    """The decide-side working state: each event is applied as it is emitted."""
+class Ctx(Working[PatchPack, PState]):
+    """The decide-side working state of one command (`Working`)."""
 
-    def __init__(self, pack: PatchPack, state: PState, chance: Chance) -> None:
-        self.pack = pack
-        self.state = state
-        self.chance = chance
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = ev.evolve(self.pack, self.state, event)
+    folds = ev.FOLDS
 
 
 # --- who acts --------------------------------------------------------------------------------

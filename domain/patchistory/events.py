@@ -4,10 +4,10 @@ checks, never draws). Stored as `patchistory.<Name>`; each cites its rule when d
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from domain.core.folds import Folds
 from domain.core.messages import Event, event
 from domain.core.turns import SealedCommand
 from domain.patchistory.model import Civ, Cover, Offer, Pending, Placed, PState, Route, Won
@@ -21,24 +21,10 @@ class PatchEvent(Event):
     FAMILY = "patchistory"
 
 
-Handler = Callable[[PatchPack, PState, Any], PState]
-_HANDLERS: dict[type[Event], Handler] = {}
-
-
-def handles(kind: type[Event]) -> Callable[[Handler], Handler]:
-    def register(fn: Handler) -> Handler:
-        _HANDLERS[kind] = fn
-        return fn
-
-    return register
-
-
-def evolve(pack: PatchPack, state: PState, ev: Event) -> PState:
-    return _HANDLERS[type(ev)](pack, state, ev)
-
-
-def event_types() -> tuple[type[Event], ...]:
-    return tuple(_HANDLERS)
+FOLDS: Folds[PatchPack, PState] = Folds()
+handles = FOLDS.handles
+evolve = FOLDS.evolve
+event_types = FOLDS.event_types
 
 
 def civ_changed(state: PState, seat: int, **changes: Any) -> PState:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from domain.core.frozen import evolved
 from domain.core.messages import event
 from domain.hotw.cards import Building
+from domain.hotw.changes import added
 from domain.hotw.evolve import (
     HotwEvent,
     great_wall_off,
@@ -15,7 +16,6 @@ from domain.hotw.evolve import (
     remove_building_from,
     return_people,
     set_land,
-    supply_after,
     take_person,
     with_gold,
 )
@@ -258,7 +258,7 @@ def _building_removed(pack: HotwPack, state: HotwState, e: BuildingRemoved) -> H
     return evolved(
         state,
         lands=lands,
-        supply=supply_after(state.supply, **deltas),
+        supply=added(state.supply, **deltas),
         great_wall_on_map=great_wall_off(state, e.land, before)
         if e.building == Building.FORT
         else state.great_wall_on_map,
@@ -299,7 +299,7 @@ def _reduced(pack: HotwPack, state: HotwState, e: BuildingReduced) -> HotwState:
     return evolved(
         state,
         lands=lands,
-        supply=supply_after(state.supply, **deltas),
+        supply=added(state.supply, **deltas),
         great_wall_on_map=great_wall,
     )
 
@@ -311,7 +311,7 @@ def _building_placed(pack: HotwPack, state: HotwState, e: BuildingPlaced) -> Hot
     state = state.with_land(
         e.land, LandState(land.owner, land.standing, land.buildings | {building}, land.great_wall)
     )
-    return evolved(state, supply=supply_after(state.supply, **{building.value: -1}))
+    return evolved(state, supply=added(state.supply, **{building.value: -1}))
 
 
 @handles(BuildingSupplyExhausted)
@@ -338,7 +338,7 @@ def _taken(pack: HotwPack, state: HotwState, e: BuildingTaken) -> HotwState:
             ),
         )
         deltas["city"] = deltas.get("city", 0) - 1
-    return evolved(state, lands=lands, supply=supply_after(state.supply, **deltas))
+    return evolved(state, lands=lands, supply=added(state.supply, **deltas))
 
 
 @handles(BuildingNotPlaced)

@@ -16,6 +16,7 @@ from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.board import Board
 from domain.hotw.cards import Building
+from domain.hotw.changes import with_turn
 from domain.hotw.commands import Arg, declares, lands, refused
 from domain.hotw.edition import ConquestNumbers, InvasionDice
 from domain.hotw.evolve import (
@@ -25,7 +26,6 @@ from domain.hotw.evolve import (
     return_people,
     take_person,
     top_task,
-    with_turn,
 )
 from domain.hotw.model import (
     ConquestTask,

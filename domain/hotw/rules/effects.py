@@ -32,6 +32,7 @@ from domain.hotw.cards import (
     RemoveGarrisons,
     Scope,
 )
+from domain.hotw.changes import added, with_player, with_turn
 from domain.hotw.commands import declares
 from domain.hotw.evolve import (
     HotwEvent,
@@ -39,11 +40,8 @@ from domain.hotw.evolve import (
     handles,
     replace_top,
     return_people,
-    supply_after,
     top_task,
     with_gold,
-    with_player,
-    with_turn,
 )
 from domain.hotw.model import (
     EMPTY_POOL,
@@ -509,7 +507,7 @@ def _event_concluded(pack: HotwPack, state: HotwState, e: EventConcluded) -> Hot
     state = evolved(
         state,
         lands=lands,
-        supply=supply_after(state.supply, fleet=len(e.waters) + e.fleets),
+        supply=added(state.supply, fleet=len(e.waters) + e.fleets),
     )
     state = return_people(state, e.seat, e.people)
     return with_turn(state, event_pool=EMPTY_POOL, event_fleets=(), event_expand=False)

@@ -11,6 +11,7 @@ from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.board import Board
 from domain.hotw.cards import Building, Phase
+from domain.hotw.changes import added, with_turn
 from domain.hotw.commands import Arg, declares, lands, refused, waters
 from domain.hotw.edition import Edition
 from domain.hotw.evolve import (
@@ -18,9 +19,7 @@ from domain.hotw.evolve import (
     handles,
     replace_top,
     return_people,
-    supply_after,
     top_task,
-    with_turn,
 )
 from domain.hotw.model import (
     EMPTY_POOL,
@@ -194,7 +193,7 @@ def _fleet(pack: HotwPack, state: HotwState, e: FleetPlaced) -> HotwState:
             event_fleets=(*turn.event_fleets, e.water),
         )
     if e.pool == "supply":
-        state = evolved(state, supply=supply_after(state.supply, fleet=-1))
+        state = evolved(state, supply=added(state.supply, fleet=-1))
         return with_turn(state, fleets=(*turn.fleets, e.water))
     pool = turn.pool
     return with_turn(
@@ -221,7 +220,7 @@ def _walls_pooled(pack: HotwPack, state: HotwState, e: GreatWallFortsPooled) -> 
     assert state.turn is not None
     pool = state.turn.pool
     state = with_turn(state, pool=Pool(pool.people, pool.fleets, pool.great_wall_forts + e.count))
-    return evolved(state, supply=supply_after(state.supply, great_wall=-e.count))
+    return evolved(state, supply=added(state.supply, great_wall=-e.count))
 
 
 @handles(GreatWallLimitReached)
@@ -255,7 +254,7 @@ def _pool_cleared(pack: HotwPack, state: HotwState, e: PoolCleared) -> HotwState
     state = return_people(state, e.seat, e.people)
     return evolved(
         state,
-        supply=supply_after(state.supply, fleet=e.fleets, great_wall=e.great_wall_forts),
+        supply=added(state.supply, fleet=e.fleets, great_wall=e.great_wall_forts),
     )
 
 

@@ -8,11 +8,11 @@ from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.cards import Cards, Honor, Phase
+from domain.hotw.changes import with_player
 from domain.hotw.commands import Arg, declares, honors, refused
 from domain.hotw.evolve import (
     HotwEvent,
     handles,
-    with_player,
 )
 from domain.hotw.model import (
     EffectTask,

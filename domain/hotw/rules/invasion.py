@@ -12,13 +12,12 @@ from dataclasses import dataclass
 
 from domain.core.messages import event
 from domain.hotw.cards import Building
+from domain.hotw.changes import with_player, with_turn
 from domain.hotw.evolve import (
     HotwEvent,
     handles,
     return_people,
     take_person,
-    with_player,
-    with_turn,
 )
 from domain.hotw.model import (
     Control,

@@ -9,13 +9,13 @@ from dataclasses import dataclass
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event, private_to
+from domain.hotw.changes import with_player
 from domain.hotw.commands import Arg, area_tokens, declares, empire_cards, event_cards, refused
 from domain.hotw.evolve import (
     HotwEvent,
     handles,
     out_of_bag,
     turns_begin,
-    with_player,
 )
 from domain.hotw.model import (
     EndgameToken,

@@ -10,6 +10,7 @@ from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.cards import Building, EmpireSpec, EventCard, EventKind, Phase
+from domain.hotw.changes import added, with_player, with_turn
 from domain.hotw.commands import (
     Arg,
     any_area_tokens,
@@ -20,9 +21,6 @@ from domain.hotw.evolve import (
     HotwEvent,
     handles,
     replace_top,
-    supply_after,
-    with_player,
-    with_turn,
 )
 from domain.hotw.model import (
     FLEET,
@@ -625,7 +623,7 @@ def _event_pool(pack: HotwPack, state: HotwState, e: EventPoolFilled) -> HotwSta
         event_expand=state.turn.event_expand or e.as_empire,
     )
     state = with_player(state, e.seat, supply=state.players[e.seat].supply - e.people)
-    return evolved(state, supply=supply_after(state.supply, fleet=-e.fleets))
+    return evolved(state, supply=added(state.supply, fleet=-e.fleets))
 
 
 @handles(EmpirePoolFilled)
@@ -634,7 +632,7 @@ def _empire_pool(pack: HotwPack, state: HotwState, e: EmpirePoolFilled) -> HotwS
     state = with_player(state, e.seat, supply=state.players[e.seat].supply - e.people)
     return evolved(
         state,
-        supply=supply_after(state.supply, fleet=-e.fleets, great_wall=-e.great_wall_forts),
+        supply=added(state.supply, fleet=-e.fleets, great_wall=-e.great_wall_forts),
     )
 
 
@@ -671,7 +669,7 @@ def _laid_down(pack: HotwPack, state: HotwState, e: ArmiesLaidDown) -> HotwState
 
 @handles(FleetsRemoved)
 def _fleets_removed(pack: HotwPack, state: HotwState, e: FleetsRemoved) -> HotwState:
-    state = evolved(state, supply=supply_after(state.supply, **{FLEET: len(e.waters)}))
+    state = evolved(state, supply=added(state.supply, **{FLEET: len(e.waters)}))
     return with_turn(state, fleets=())
 
 

@@ -12,7 +12,7 @@ from domain.core.errors import UnknownCommand
 from domain.core.messages import Command, event_type
 from domain.hotw import events
 from domain.hotw.commands import command_rules
-from domain.hotw.evolve import HotwEvent, handled_types
+from domain.hotw.evolve import FOLDS, HotwEvent
 from domain.hotw.model import Stage
 from tests.support.hotw import RULES, position
 
@@ -36,7 +36,7 @@ def test_every_event_of_the_family_is_declared_by_a_chapter_and_handled_beside_i
     for cls in declared:
         chapter = cls.__module__.rsplit(".", 1)[-1]
         assert chapter in CHAPTERS, cls
-        assert cls in handled_types(), cls
+        assert cls in FOLDS.event_types(), cls
         module = importlib.import_module(cls.__module__)
         handlers = [
             fn

@@ -11,6 +11,7 @@ from typing import Any
 from domain.core.catalogue import RulesCatalogue
 from domain.core.chance import Chance
 from domain.core.errors import IllegalAction, RuleViolation
+from domain.core.folds import Working
 from domain.core.messages import Command, Event, private_to
 from domain.core.ruleset import ArgSpec, CommandSpec, Ruleset, Setup
 from domain.hotw import codec
@@ -95,18 +96,10 @@ def rule(key: str) -> str:
     return f"ah2001.{key}"
 
 
-class Ctx:
-    """The decide-side working state: events pile up and are applied at once."""
+class Ctx(Working[Ah2001Tables, Ah2001State]):
+    """The decide-side working state of one command (`Working`)."""
 
-    def __init__(self, tables: Ah2001Tables, state: Ah2001State, chance: Chance) -> None:
-        self.tables = tables
-        self.state = state
-        self.chance = chance
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = ev.evolve(self.tables, self.state, event)
+    folds = ev.FOLDS
 
 
 # --- queries -------------------------------------------------------------------------------
@@ -727,11 +720,17 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 )
             )
             first = False
-            if fought.result is Result.FORT_LOST or self.defender_fights_on(ctx, land, fought):
-                continue
-            if fought.result in (Result.DEFENDER_LOST, Result.FORT_AND_DEFENDER_LOST):
-                self.sack(ctx, land)
-            return
+            if not self.fights_on(ctx, land, fought):
+                return
+
+    def fights_on(self, ctx: Ctx, land: str, fought: Any) -> bool:
+        """After a round the attacker fights on while only a fort fell or more defenders stand;
+        a land won at last is sacked (ah2001.combat.sack)."""
+        if fought.result is Result.FORT_LOST or self.defender_fights_on(ctx, land, fought):
+            return True
+        if fought.result in (Result.DEFENDER_LOST, Result.FORT_AND_DEFENDER_LOST):
+            self.sack(ctx, land)
+        return False
 
     @staticmethod
     def defender_fights_on(ctx: Ctx, land: str, fought: Any) -> bool:
@@ -971,11 +970,7 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                     draws=ctx.chance.take_draws(),
                 )
             )
-            if fought.result is not Result.FORT_LOST and not self.defender_fights_on(
-                ctx, land, fought
-            ):
-                if fought.result in (Result.DEFENDER_LOST, Result.FORT_AND_DEFENDER_LOST):
-                    self.sack(ctx, land)
+            if not self.fights_on(ctx, land, fought):
                 return
 
     def do_man_fleet(self, ctx: Ctx, seat: int, command: Command) -> None:

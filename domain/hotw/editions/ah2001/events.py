@@ -3,12 +3,14 @@ never draws). Stored as `ah2001.<Name>`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from domain.core.folds import Folds
 from domain.core.frozen import evolved
 from domain.core.messages import Event, event
+from domain.hotw.changes import added, with_cell, with_player, with_turn
 from domain.hotw.editions.ah2001.model import Ah2001State, Cell, Drawing, SeaHeld, Stage, Turn
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
 
@@ -18,51 +20,14 @@ class Ah2001Event(Event):
     FAMILY = "ah2001"
 
 
-Handler = Callable[[Ah2001Tables, Ah2001State, Any], Ah2001State]
-_HANDLERS: dict[type[Event], Handler] = {}
-
-
-def handles(kind: type[Event]) -> Callable[[Handler], Handler]:
-    def register(fn: Handler) -> Handler:
-        _HANDLERS[kind] = fn
-        return fn
-
-    return register
-
-
-def evolve(tables: Ah2001Tables, state: Ah2001State, ev: Event) -> Ah2001State:
-    return _HANDLERS[type(ev)](tables, state, ev)
-
-
-def event_types() -> tuple[type[Event], ...]:
-    return tuple(_HANDLERS)
-
-
-def with_player(state: Ah2001State, seat: int, **changes: Any) -> Ah2001State:
-    players = list(state.players)
-    players[seat] = evolved(players[seat], **changes)
-    return evolved(state, players=tuple(players))
-
-
-def with_cell(state: Ah2001State, land: str, cell: Cell) -> Ah2001State:
-    lands = dict(state.lands)
-    if cell.is_empty:
-        lands.pop(land, None)
-    else:
-        lands[land] = cell
-    return evolved(state, lands=lands)
+FOLDS: Folds[Ah2001Tables, Ah2001State] = Folds()
+handles = FOLDS.handles
+evolve = FOLDS.evolve
+event_types = FOLDS.event_types
 
 
 def with_supply(state: Ah2001State, **deltas: int) -> Ah2001State:
-    supply = dict(state.supply)
-    for key, delta in deltas.items():
-        supply[key] = supply.get(key, 0) + delta
-    return evolved(state, supply=supply)
-
-
-def with_turn(state: Ah2001State, **changes: Any) -> Ah2001State:
-    assert state.turn is not None
-    return evolved(state, turn=evolved(state.turn, **changes))
+    return evolved(state, supply=added(state.supply, **deltas))
 
 
 # --- setting up and drawing Empire cards ---------------------------------------------------

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from domain.core.catalogue import RulesCatalogue
 from domain.core.chance import Chance
 from domain.core.errors import IllegalAction, RuleViolation
+from domain.core.folds import Working
 from domain.core.messages import Command, Event, private_to
 from domain.core.ruleset import ArgSpec, CommandSpec, Ruleset, Setup
 from domain.core.turns import Sequential, Simultaneous, TurnModel, TurnTaking
@@ -69,18 +70,10 @@ def feature_rule(feature: str) -> str:
     return rule(FEATURE_RULES[feature])
 
 
-class Ctx:
-    """The decide-side working state: events pile up and are applied at once."""
+class Ctx(Working[BriefTables, BriefState]):
+    """The decide-side working state of one command (`Working`)."""
 
-    def __init__(self, tables: BriefTables, state: BriefState, chance: Chance) -> None:
-        self.tables = tables
-        self.state = state
-        self.chance = chance
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = ev.evolve(self.tables, self.state, event)
+    folds = ev.FOLDS
 
 
 def colour_count(players: int) -> int:

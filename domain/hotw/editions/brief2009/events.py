@@ -3,13 +3,14 @@ never draws). Stored as `brief.<Name>`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from domain.core.folds import Folds
 from domain.core.frozen import evolved
 from domain.core.messages import Event, event
 from domain.core.turns import SealedCommand
+from domain.hotw.changes import added, with_cell, with_item, with_player, with_turn
 from domain.hotw.editions.brief2009.model import (
     Allocation,
     BonusDraw,
@@ -30,33 +31,17 @@ class BriefEvent(Event):
     FAMILY = "brief"
 
 
-Handler = Callable[[BriefTables, BriefState, Any], BriefState]
-_HANDLERS: dict[type[Event], Handler] = {}
-
-
-def handles(kind: type[Event]) -> Callable[[Handler], Handler]:
-    def register(fn: Handler) -> Handler:
-        _HANDLERS[kind] = fn
-        return fn
-
-    return register
-
-
-def evolve(tables: BriefTables, state: BriefState, ev: Event) -> BriefState:
-    return _HANDLERS[type(ev)](tables, state, ev)
-
-
-def event_types() -> tuple[type[Event], ...]:
-    return tuple(_HANDLERS)
+FOLDS: Folds[BriefTables, BriefState] = Folds()
+handles = FOLDS.handles
+evolve = FOLDS.evolve
+event_types = FOLDS.event_types
 
 
 # --- small changes ---------------------------------------------------------------------------
 
 
 def with_colour(state: BriefState, colour: int, **changes: Any) -> BriefState:
-    colours = list(state.colours)
-    colours[colour] = evolved(colours[colour], **changes)
-    return evolved(state, colours=tuple(colours))
+    return evolved(state, colours=with_item(state.colours, colour, **changes))
 
 
 def with_gold(state: BriefState, colour: int, delta: int) -> BriefState:
@@ -73,31 +58,8 @@ def with_supply_of(state: BriefState, colour: int, delta: int) -> BriefState:
     return with_colour(state, colour, supply=state.colours[colour].supply + delta)
 
 
-def with_player(state: BriefState, seat: int, **changes: Any) -> BriefState:
-    players = list(state.players)
-    players[seat] = evolved(players[seat], **changes)
-    return evolved(state, players=tuple(players))
-
-
-def with_cell(state: BriefState, land: str, cell: Cell) -> BriefState:
-    lands = dict(state.lands)
-    if cell.is_empty:
-        lands.pop(land, None)
-    else:
-        lands[land] = cell
-    return evolved(state, lands=lands)
-
-
 def with_shared(state: BriefState, **deltas: int) -> BriefState:
-    supply = dict(state.supply)
-    for key, delta in deltas.items():
-        supply[key] = supply.get(key, 0) + delta
-    return evolved(state, supply=supply)
-
-
-def with_turn(state: BriefState, **changes: Any) -> BriefState:
-    assert state.turn is not None
-    return evolved(state, turn=evolved(state.turn, **changes))
+    return evolved(state, supply=added(state.supply, **deltas))
 
 
 def with_force(state: BriefState, **changes: Any) -> BriefState:
@@ -256,13 +218,6 @@ class CardChosen(BriefEvent, SealedCommand):
     card: str
 
 
-@handles(CardChosen)
-def _chosen(t: BriefTables, s: BriefState, e: CardChosen) -> BriefState:
-    assert s.allocation is not None
-    chosen = {**s.allocation.chosen, e.kind: e.card}
-    return evolved(s, allocation=evolved(s.allocation, chosen=chosen))
-
-
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
 class LastCardTaken(BriefEvent):
@@ -273,11 +228,14 @@ class LastCardTaken(BriefEvent):
     card: str
 
 
-@handles(LastCardTaken)
-def _last(t: BriefTables, s: BriefState, e: LastCardTaken) -> BriefState:
+def _chosen(t: BriefTables, s: BriefState, e: CardChosen | LastCardTaken) -> BriefState:
     assert s.allocation is not None
     chosen = {**s.allocation.chosen, e.kind: e.card}
     return evolved(s, allocation=evolved(s.allocation, chosen=chosen))
+
+
+handles(CardChosen)(_chosen)
+handles(LastCardTaken)(_chosen)
 
 
 @event
