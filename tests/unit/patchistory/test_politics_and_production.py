@@ -261,7 +261,7 @@ def test_production_gains_the_tiles_output_then_the_trade_route_workers_goods():
     unworked = civ_of(state, 0, workers=((0, 0),))
     assert terr.statuses(rules.pack, unworked, 0)["coin"] == 1, "no Worker on the gold box"
     c = ctx(dataclasses.replace(state, phase="production"))
-    c.pack = rules.pack
+    c.data = rules.pack
     rules._production(c)
     made = next(e for e in of(c.events, ev.GoodsProduced) if e.seat == 0)
     assert made.rule == "patchistory.production.tiles"

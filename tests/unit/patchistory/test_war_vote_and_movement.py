@@ -100,7 +100,7 @@ def at_war(aggressors, military=(0, 0), defense=(0, 0), era=1):
     state = civ_of(state, 0, born=1)
     state = dataclasses.replace(state, era=era, phase="movement", turn=-1, pending=(), won=())
     c = ctx(state)
-    c.pack = rules.pack
+    c.data = rules.pack
     rules._begin_conflicts(c)
     rules.proceed(c)
     return rules, c.state
@@ -234,7 +234,7 @@ def test_with_no_transport_every_trade_route_worker_goes_to_rest():
     rules, state = moving(0, workers=(), routes=((1, 2),))
     state = dataclasses.replace(state, phase="management", turn=-1)
     c = ctx(state)
-    c.pack = rules.pack
+    c.data = rules.pack
     rules._begin_movement(c)
     (rested,) = of(c.events, ev.RouteWorkerMoved)
     assert rested.rest and rested.rule == "patchistory.movement.no-transport"
