@@ -29,7 +29,7 @@ from service.chance import HmacSource, commitment
 from service.games import GameService, recorded_from
 from service.rulesets import ruleset
 from service.wiring import game_service
-from tests.support.api import bearer, everything_asked, sse_frames
+from tests.support.api import bearer, everything_asked, sandboxes, sse_frames
 from tests.support.hotw_secrets import REVEALING_TYPES, SECRET_TYPES, Oracle, Timeline
 
 HOTW = "hotw-2024"
@@ -407,18 +407,8 @@ def test_what_other_callers_see_does_not_depend_on_one_seats_secrets(api):
     state = position_in_epoch_two("epoch-two")
     other = with_other_secrets(state)
     assert other != state
-    source = api.post("/games", json={"ruleset": HOTW, "players": ["a", "b", "c", "d"]})
-    admin = bearer(source.get_json()["admin_token"])
     setup = {"ruleset": HOTW, "players": [p.name for p in state.players], "options": {}}
-    worlds = []
-    for position in (state, other):
-        created = api.post(
-            f"/games/{source.get_json()['game_id']}/sandbox",
-            json={"position": {"setup": setup, "state": RULES.encode_state(position)}},
-            headers=admin,
-        )
-        assert created.status_code == 201, created.get_json()
-        worlds.append(created.get_json())
+    worlds = sandboxes(api, setup, [RULES.encode_state(s) for s in (state, other)])
     for who in (0, 2, 3, "admin", "spectator"):
         seen = []
         for game in worlds:

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from service.rulesets import ruleset
-from tests.support.api import bearer, everything_asked
+from tests.support.api import everything_asked, sandboxes
 from tests.support.table import Table
 
 PATCH = "patchistory"
@@ -66,18 +66,8 @@ def test_what_other_callers_see_does_not_depend_on_what_seat_one_keeps_behind_it
     state = while_seat_one_has_sealed_its_votes("screen")
     other = with_other_secrets(state)
     assert other != state and RULES.invariant_failures(other) == []
-    source = api.post("/games", json={"ruleset": PATCH, "players": list(NAMES)})
-    admin = bearer(source.get_json()["admin_token"])
     setup = {"ruleset": PATCH, "players": list(NAMES), "options": {"capital_side": "equality"}}
-    worlds = []
-    for position in (state, other):
-        created = api.post(
-            f"/games/{source.get_json()['game_id']}/sandbox",
-            json={"position": {"setup": setup, "state": RULES.encode_state(position)}},
-            headers=admin,
-        )
-        assert created.status_code == 201, created.get_json()
-        worlds.append(created.get_json())
+    worlds = sandboxes(api, setup, [RULES.encode_state(s) for s in (state, other)])
 
     def asked(game: dict[str, Any], who: int | str) -> list[Any]:
         token = game["seat_tokens"][who] if isinstance(who, int) else None

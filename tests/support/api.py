@@ -140,3 +140,21 @@ def normalised(value: Any, game_id: str) -> Any:
     if isinstance(value, str):
         return value.replace(game_id, "GAME")
     return value
+
+
+def sandboxes(api: Any, setup: dict[str, Any], positions: list[Any]) -> list[dict[str, Any]]:
+    """One sandbox game per encoded position, all made by the admin of one new game of the
+    setup's ruleset."""
+    source = api.post("/games", json={"ruleset": setup["ruleset"], "players": setup["players"]})
+    assert source.status_code == 201, source.get_json()
+    admin = bearer(source.get_json()["admin_token"])
+    made = []
+    for position in positions:
+        created = api.post(
+            f"/games/{source.get_json()['game_id']}/sandbox",
+            json={"position": {"setup": setup, "state": position}},
+            headers=admin,
+        )
+        assert created.status_code == 201, created.get_json()
+        made.append(created.get_json())
+    return made
