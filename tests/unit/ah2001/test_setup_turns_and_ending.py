@@ -19,7 +19,7 @@ from domain.hotw.editions.ah2001 import events as ev
 from domain.hotw.editions.ah2001.engine import Ctx
 from domain.hotw.editions.ah2001.model import Ah2001State, Cell, Player, Stage
 from domain.hotw.strategy import ScriptedFaces
-from tests.unit.ah2001.test_engine import RULES, SETUP, act, of, playing
+from tests.unit.ah2001.test_engine import RULES, SETUP, act, before_expansion, of, playing
 
 
 def created(players: int = 3, options: dict[str, Any] | None = None) -> list[Any]:
@@ -174,6 +174,28 @@ def test_fleets_are_limited_by_the_coin_and_fleet_counters_left() -> None:
     assert len(began.fleets) == 1 and state.supply["counters"] == 0
     assert "ah2001.turn.fleets" in began.cites
     assert RULES.tables.pieces.coins_and_fleets == 12  # ah2001.components.coin-fleet
+
+
+def test_coins_take_counters_from_the_supply_fleets_share_and_give_them_back() -> None:
+    state = before_expansion("romans", 3, ("population-explosion",))
+    state = replace(state, supply={**state.supply, "counters": 1})
+    events, state = act(state, Command.of("play_event", card="population-explosion"))
+    (played,) = of(events, ev.EventCardPlayed)
+    assert played.coins == 1  # two printed, one counter left
+    assert "ah2001.events.coins" in played.cites
+    assert state.supply["counters"] == 0 and state.turn is not None and state.turn.coins == 1
+    _, state = act(state, Command.of("begin_expansion"))
+    _, state = act(state, Command.of("buy_fort"))
+    assert state.supply["counters"] == 1  # the spent coin's counter is back
+    full = before_expansion("romans", 3, ("population-explosion",))
+    counters = full.supply["counters"]
+    _, full = act(full, Command.of("play_event", card="population-explosion"))
+    assert full.supply["counters"] == counters - 2
+    _, full = act(full, Command.of("begin_expansion"))
+    events, full = act(full, Command.of("end_expansion"))
+    assert of(events, ev.TurnScored) and full.turn is None
+    assert full.supply["counters"] == counters  # coins are never kept from turn to turn
+    assert RULES.tables.pieces.coins_and_fleets == 12
 
 
 def test_the_capital_and_first_army_clear_the_start_land_of_an_army_and_fort() -> None:

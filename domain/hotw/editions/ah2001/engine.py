@@ -792,6 +792,7 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         coins = int(card.effect.get("coins", 0))
         if card.id == "civil-service":
             coins += (1 if spec.capital else 0) + (1 if spec.navigation else 0)
+        coins = min(coins, ctx.state.supply.get("counters", 0))  # ah2001.components.coin-fleet
         forts = int(card.effect.get("forts", 0)) if spec.capital else 0
         ctx.emit(
             ev.EventCardPlayed(
