@@ -3,6 +3,8 @@ its counts, every land it names, and the geography its examples rely on."""
 
 from __future__ import annotations
 
+import pytest
+
 from schemas.ah2001_pack import load_tables
 
 TABLES, _ = load_tables()
@@ -42,6 +44,7 @@ def test_the_atlantic_navigates_four_seas_and_the_indian_ocean_two() -> None:
     assert BOARD.navigation(["indian-ocean"]) == {"indian-ocean", "red-sea", "bay-of-bengal"}
 
 
+@pytest.mark.rulebook_example("ah2001.example.greeks-stepping-stones")
 def test_the_greeks_step_from_morea_to_shatts_plateau_and_to_caucasus_over_their_fleets() -> None:
     """ah2001.example.greeks-stepping-stones."""
     (greeks,) = [e for e in TABLES.empires if e.id == "greek-city-states"]
@@ -51,6 +54,7 @@ def test_the_greeks_step_from_morea_to_shatts_plateau_and_to_caucasus_over_their
     assert "shatts-plateau" not in BOARD.fleet_reach(["morea"], {"eastern-mediterranean"})
 
 
+@pytest.mark.rulebook_example("ah2001.example.guptas-four-battles")
 def test_the_guptas_battlefields_have_the_terrain_the_example_gives() -> None:
     """ah2001.example.guptas-four-battles."""
     lands = BOARD.lands

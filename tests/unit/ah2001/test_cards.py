@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from domain.core.chance import Chance
 from domain.core.messages import Command
 from domain.core.ruleset import Setup
@@ -29,6 +31,7 @@ def places(state: object) -> set[tuple[str, str]]:
     }
 
 
+@pytest.mark.rulebook_example("ah2001.example.mongols-great-wall")
 def test_the_mongols_with_a_leader_lose_to_the_fort_tie_and_take_wei_river_capital_a_city() -> None:
     """ah2001.example.mongols-great-wall, with the example's Leader and every die it rolls."""
     state = before_expansion("mongols", 5, ("leader",))
@@ -42,6 +45,7 @@ def test_the_mongols_with_a_leader_lose_to_the_fort_tie_and_take_wei_river_capit
     assert (first.attack_dice, first.defence_dice) == ((4, 6, 6), (1, 6))
     assert (first.attack, first.defence, first.result) == (6, 7, "attacker_lost")
     assert {"ah2001.events.leader", "ah2001.combat.difficult-terrain"} <= set(first.cites)
+    assert "ah2001.combat.attacker-bonus" in first.cites  # the Leader's third die
     events, state = act(state, attack, dice=[2, 4, 5, 3, 4])
     (second,) = of(events, ev.BattleFought)
     assert (second.attack, second.defence, second.result) == (5, 5, "fort_and_attacker_lost")
@@ -60,6 +64,8 @@ def test_a_minor_empire_plays_its_own_small_empire_before_the_first_army() -> No
     events, state = act(state, Command.of("play_event", card="mayans"))
     (began,) = of(events, ev.CardEmpireBegan)
     assert (began.armies, began.capital, began.fleets) == (2, True, ())
+    assert began.rule == "ah2001.events.minor-empire"
+    assert began.cites == ("ah2001.events.minor-empire.unaffected", "ah2001.events.far-epoch")
     assert began.figure == 7  # a far epoch's figure: distinct from the Romans'
     assert state.land("central-america") == Cell(0, 7, frozenset({"capital"}))
     assert state.turn is not None and state.turn.card == "mayans"
@@ -111,6 +117,7 @@ def test_the_crusaders_expand_from_the_eastern_mediterranean_with_one_added_to_e
     state = replace(state, lands={"palestine": Cell(1, 4), "levant": Cell(2, 4)})
     events, state = act(state, Command.of("play_event", card="crusade"))
     (began,) = of(events, ev.CardEmpireBegan)
+    assert began.rule == "ah2001.events.crusade"
     assert (began.armies, began.figure, began.at_sea, began.bonus) == (
         3,
         1,
@@ -125,7 +132,7 @@ def test_the_crusaders_expand_from_the_eastern_mediterranean_with_one_added_to_e
     assert (battle.attack, battle.defence, battle.result) == (6, 4, "defender_lost")
     assert "ah2001.combat.from-sea" in battle.cites  # three dice against a landing
     (fortified,) = of(events, ev.CrusadersFortified)
-    assert (fortified.fort, fortified.city) == (True, True)
+    assert (fortified.fort, fortified.city, fortified.rule) == (True, True, "ah2001.events.crusade")
     assert state.land("palestine") == Cell(0, 1, frozenset({"fort", "city"}))
     assert ("levant", "land") in places(state)  # expanding on by land, normally
 
@@ -178,6 +185,7 @@ def test_barbarians_attack_out_of_a_barren_land_until_one_is_defeated() -> None:
     events, state = act(state, Command.of("choose_target", target="mongolia"), dice=[5, 2, 4])
     (won,) = of(events, ev.RevoltFought)
     assert (won.attack_dice, won.defence_dice, won.result) == ((5, 2), (4,), "defender_lost")
+    assert won.rule == "ah2001.events.barbarians"
     assert state.land("mongolia") == Cell(0, 7)
     assert targets(state) == {"wei-river"}
     events, state = act(state, Command.of("choose_target", target="wei-river"), dice=[3, 2, 5, 1])
@@ -200,6 +208,7 @@ def test_the_plague_spreads_from_each_army_it_kills_until_one_survives() -> None
     events, state = act(state, Command.of("choose_target", target="palestine"), dice=[3, 1, 6, 5])
     (struck,) = of(events, ev.ArmiesStruck)
     assert (struck.rolls, struck.destroyed) == (((3, 1, 6, 5),), ("palestine",))
+    assert struck.rule == "ah2001.events.plague"
     assert "palestine" not in state.lands  # the army and its fort
     assert targets(state) == {"levant", "nile-delta"}
     events, state = act(state, Command.of("choose_target", target="levant"), dice=[2, 4, 6])
@@ -222,7 +231,9 @@ def test_with_multiple_armies_a_land_holds_three_figures_and_the_extra_ones_abso
     )
     state = replace(state, options=frozenset({"multiple_armies"}))
     assert ("southern-apennines", "land") in places(state)
-    _, state = act(state, Command.of("place_army", land="southern-apennines", via="land"))
+    events, state = act(state, Command.of("place_army", land="southern-apennines", via="land"))
+    (stacked,) = of(events, ev.ArmyPlaced)
+    assert (stacked.stacked, stacked.rule) == (True, "ah2001.option.multiple-armies")
     assert state.land("southern-apennines").armies == 2
     _, state = act(state, Command.of("build_fort", land="southern-apennines"))
     assert ("southern-apennines", "land") not in places(state)  # two armies and a fort: full
@@ -236,6 +247,8 @@ def test_with_multiple_armies_a_land_holds_three_figures_and_the_extra_ones_abso
     assert state.land("northern-apennines") == Cell(0, 3)
     without = replace(state, options=frozenset())
     assert ("southern-apennines", "land") not in places(without)
+    onto_own = Command.of("place_army", land="northern-apennines", via="land")
+    assert RULES.refusal(without, 0, onto_own).rule == "ah2001.expand.one-army"
 
 
 def test_with_naval_control_a_manned_fleet_stays_scores_its_sea_and_must_be_fought() -> None:

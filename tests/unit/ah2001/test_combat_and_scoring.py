@@ -3,6 +3,8 @@ own dice (Chapter V and VI)."""
 
 from __future__ import annotations
 
+import pytest
+
 from domain.hotw.editions.ah2001.combat import (
     Approach,
     Edge,
@@ -22,6 +24,7 @@ OVERLAND = Approach(Via.LAND)
 CLEAR: frozenset[str] = frozenset()
 
 
+@pytest.mark.rulebook_example("ah2001.example.romans-repeated-attack")
 def test_the_romans_lose_3_to_4_attack_again_and_tie_5_to_5_emptying_the_land() -> None:
     """ah2001.example.romans-repeated-attack."""
     assert defence_dice(CLEAR, OVERLAND, NO_EDGE) == (1, "combat.dice")
@@ -31,6 +34,7 @@ def test_the_romans_lose_3_to_4_attack_again_and_tie_5_to_5_emptying_the_land() 
     assert second.result is Result.BOTH_LOST and "combat.tie" in second.rules
 
 
+@pytest.mark.rulebook_example("ah2001.example.guptas-four-battles")
 def test_the_guptas_defenders_roll_one_two_two_and_one_dice() -> None:
     """ah2001.example.guptas-four-battles: Eastern Ghats (clear), Ceylon across a strait,
     Western Ghats in the mountains, Ganges Delta from the forest of Eastern Deccan (difficult
@@ -44,6 +48,7 @@ def test_the_guptas_defenders_roll_one_two_two_and_one_dice() -> None:
     assert defence_dice(CLEAR, OVERLAND, NO_EDGE)[0] == 1
 
 
+@pytest.mark.rulebook_example("ah2001.example.british-sea-attack")
 def test_the_british_landing_from_the_sea_faces_three_dice_and_wins_the_second_attempt() -> None:
     """ah2001.example.british-sea-attack."""
     from_sea = Approach(Via.SEA)
@@ -53,6 +58,7 @@ def test_the_british_landing_from_the_sea_faces_three_dice_and_wins_the_second_a
     assert defence_dice(CLEAR, from_sea, Edge(naval_power=True))[0] == 2
 
 
+@pytest.mark.rulebook_example("ah2001.example.mongols-great-wall")
 def test_the_mongols_take_wei_river_behind_the_great_wall_a_fort_and_a_capital() -> None:
     """ah2001.example.mongols-great-wall: a Leader's three dice against two dice (the Great
     Wall) and +1 for the fort: 6 v 7 loses; 5 v 5 ties, the fort goes with the Mongol army;
@@ -98,6 +104,7 @@ def test_levels_of_control_follow_chapter_six() -> None:
     assert level_in_area(3, [1]) is Level.DOMINANCE
 
 
+@pytest.mark.rulebook_example("ah2001.example.purple-scoring")
 def test_the_purple_player_scores_eighteen_after_epoch_two() -> None:
     """ah2001.example.purple-scoring (with the Epoch II values: see its reading)."""
     purple, other = 0, 1

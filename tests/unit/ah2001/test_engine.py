@@ -9,6 +9,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from domain.core.chance import Chance
 from domain.core.kernel import Game, decide, fold, replay
 from domain.core.messages import Command, Event
@@ -45,6 +47,7 @@ def of(events: list[Event], kind: type) -> list[Any]:
     return [e for e in events if isinstance(e, kind)]
 
 
+@pytest.mark.rulebook_example("ah2001.example.romans-repeated-attack")
 def test_the_romans_lose_attack_again_tie_and_walk_into_the_empty_land() -> None:
     """ah2001.example.romans-repeated-attack, through place_army."""
     state = playing(
@@ -54,6 +57,11 @@ def test_the_romans_lose_attack_again_tie_and_walk_into_the_empty_land() -> None
     events, state = act(state, attack, dice=[1, 3, 4])
     (lost,) = of(events, ev.BattleFought)
     assert (lost.attack_dice, lost.defence_dice, lost.result) == ((1, 3), (4,), "attacker_lost")
+    assert (lost.rule, lost.cites) == (
+        "ah2001.combat.when",
+        ("ah2001.combat.dice", "ah2001.combat.repeat"),
+    )
+    assert attack in RULES.legal_actions(state, 0)  # the Romans may attack again
     events, state = act(state, attack, dice=[5, 5, 5])
     (tie,) = of(events, ev.BattleFought)
     assert (tie.result, tie.rule) == ("both_lost", "ah2001.combat.tie")
@@ -64,6 +72,7 @@ def test_the_romans_lose_attack_again_tie_and_walk_into_the_empty_land() -> None
     assert state.turn is not None and state.turn.pool == 2
 
 
+@pytest.mark.rulebook_example("ah2001.example.british-sea-attack")
 def test_the_british_land_in_chekiang_from_the_sea_against_three_dice() -> None:
     """ah2001.example.british-sea-attack: from Albion over the fleets, then inland freely."""
     state = playing("britain", 7, {"albion": Cell(0, 7), "chekiang": Cell(1, 6)})
@@ -90,6 +99,7 @@ def test_the_british_land_in_chekiang_from_the_sea_against_three_dice() -> None:
     assert {"si-kyang", "yangtze-kiang", "great-plain-of-china"} <= inland
 
 
+@pytest.mark.rulebook_example("ah2001.example.mongols-great-wall")
 def test_the_mongols_take_wei_river_losing_once_to_the_fort_and_the_capital_becomes_a_city() -> (
     None
 ):
@@ -105,6 +115,7 @@ def test_the_mongols_take_wei_river_losing_once_to_the_fort_and_the_capital_beco
     (first,) = of(events, ev.BattleFought)
     assert (first.attack, first.defence, first.result) == (6, 7, "attacker_lost")
     assert "ah2001.combat.difficult-terrain" in first.cites  # over the Great Wall: two dice
+    assert "ah2001.combat.fort" in first.cites  # 6 + 1 for the fort
     events, state = act(state, attack, dice=[4, 5, 3, 4])
     assert of(events, ev.BattleFought)[0].result == "fort_and_attacker_lost"
     assert state.land("wei-river").buildings == {"capital"}
@@ -128,6 +139,7 @@ def test_a_fort_falls_first_and_the_same_army_fights_on() -> None:
     )
     rounds = of(events, ev.BattleFought)
     assert [r.result for r in rounds] == ["fort_lost", "defender_lost"]
+    assert "ah2001.combat.fort" in rounds[0].cites and "ah2001.combat.fort" not in rounds[1].cites
     assert [r.first_round for r in rounds] == [True, False]
     assert state.turn is not None and state.turn.pool == 4  # one army did it
 
@@ -146,6 +158,8 @@ def test_barren_lands_are_never_entered() -> None:
     state = playing("egypt", 1, {"libya": Cell(0, 1)})
     lands = {c.arg("land") for c in RULES.legal_actions(state, 0) if c.type == "place_army"}
     assert "libya" not in lands and "sahara" not in lands and "shatts-plateau" in lands
+    into_sahara = Command.of("place_army", land="sahara", via="land")
+    assert RULES.refusal(state, 0, into_sahara).rule == "ah2001.expand.barren"
 
 
 def test_ending_expansion_builds_monuments_in_the_capital_then_scores_the_turn() -> None:
@@ -159,8 +173,15 @@ def test_ending_expansion_builds_monuments_in_the_capital_then_scores_the_turn()
     events, state = act(state, Command.of("end_expansion"))
     assert of(events, ev.ExpansionEnded)[0].monuments == 1
     (built,) = of(events, ev.MonumentBuilt)
-    assert built.land == "upper-indus"
+    assert (built.land, built.rule) == ("upper-indus", "ah2001.monuments.placement")
     (scored,) = of(events, ev.TurnScored)
+    assert scored.rule == "ah2001.scoring.when"
+    assert scored.cites == (
+        "ah2001.turn.clean-up",
+        "ah2001.scoring.table",
+        "ah2001.scoring.control",
+        "ah2001.scoring.buildings",
+    )
     assert scored.points == {
         "india": 6,
         "buildings": 3,
@@ -218,15 +239,25 @@ def test_each_player_draws_once_and_the_last_card_goes_without_a_choice() -> Non
     assert state.drawing is not None and state.drawing.order == (0, 1, 2)
     (drawn,) = of(events, ev.EmpireCardDrawn)
     assert drawn.seat == 0 and drawn.visibility.seats == frozenset({0})
+    assert drawn.rule == "ah2001.empires.draw"
     actions = RULES.legal_actions(state, 0)
     assert Command.of("keep_empire") in actions and Command.of("pass_empire", to=1) in actions
     events, state = act(state, Command.of("pass_empire", to=1))
+    (given,) = of(events, ev.EmpireCardGiven)
+    assert (given.to_seat, given.rule) == (1, "ah2001.empires.passed-unseen")
+    assert given.visibility.seats == frozenset({0})  # seat 1 may not look at it yet
     assert RULES.awaited_seats(state) == {1}
     assert Command.of("keep_empire") not in RULES.legal_actions(state, 1)  # seat 1 holds a card
+    refused = RULES.refusal(state, 1, Command.of("keep_empire"))
+    assert refused.rule == "ah2001.empires.one-card"
     events, state = act(state, Command.of("pass_empire", to=2))
     assert state.stage is Stage.TURNS and len(state.holders) == 3
     learned = of(events, ev.EmpireCardLearned)
     assert {e.seat for e in learned} == {0, 1, 2}
+    assert {e.rule for e in learned} == {"ah2001.empires.passed-unseen"}
+    (handed_out,) = of(events, ev.EmpireCardsHandedOut)
+    assert handed_out.rule == "ah2001.empires.unused"
+    assert len(state.holders) == 3 < len(RULES.tables.empires_by_epoch[1])  # four go unseen
     assert of(events, ev.EmpireCardGiven)[-1].rule == "ah2001.empires.last-drawer"
 
 
@@ -248,13 +279,24 @@ def test_two_cards_at_most_never_two_of_the_same_and_none_after_the_first_army()
     events, state = act(state, Command.of("play_event", card="leader"))
     (played,) = of(events, ev.EventCardPlayed)
     assert played.rule == "ah2001.events.leader" and played.visibility.seats is None
+    assert {
+        "ah2001.events.two-per-turn",
+        "ah2001.events.epochs",
+        "ah2001.events.active-empire",
+        "ah2001.events.greater-kinds",
+    } <= set(played.cites)
+    again = RULES.refusal(state, 0, Command.of("play_event", card="leader"))
+    assert again.rule == "ah2001.events.two-per-turn"
     plays = {c.arg("card") for c in RULES.legal_actions(state, 0) if c.type == "play_event"}
     assert plays == {"weaponry", "siegecraft"}  # never a second Leader
     _, state = act(state, Command.of("play_event", card="weaponry"))
     assert not [c for c in RULES.legal_actions(state, 0) if c.type == "play_event"]
     events, state = act(state, Command.of("begin_expansion"))
+    assert of(events, ev.ExpansionBegan)[0].rule == "ah2001.events.before-first-army"
     assert of(events, ev.ArmyPlaced)[0].land == "southern-apennines"
     assert not [c for c in RULES.legal_actions(state, 0) if c.type == "play_event"]
+    late = RULES.refusal(state, 0, Command.of("play_event", card="siegecraft"))
+    assert late.rule == "ah2001.events.before-first-army"
     assert state.players[0].hand == ("leader", "siegecraft")
 
 
@@ -278,7 +320,9 @@ def test_coins_return_a_lost_army_or_buy_a_fort() -> None:
     """ah2001.events.coins.save-army and .buy-fort (Population Explosion: two coins)."""
     state = before_expansion("romans", 3, ("population-explosion",))
     events, state = act(state, Command.of("play_event", card="population-explosion"))
-    assert of(events, ev.EventCardPlayed)[0].coins == 2
+    (played,) = of(events, ev.EventCardPlayed)
+    assert (played.coins, played.rule) == (2, "ah2001.events.population-explosion")
+    assert {"ah2001.events.coins", "ah2001.events.lesser-kinds"} <= set(played.cites)
     _, state = act(state, Command.of("begin_expansion"))
     state = replace(state, lands={**state.lands, "northern-apennines": Cell(1, 2)})
     pool = state.turn.pool
@@ -286,10 +330,14 @@ def test_coins_return_a_lost_army_or_buy_a_fort() -> None:
         state, Command.of("place_army", land="northern-apennines", via="land"), dice=[1, 1, 6]
     )
     assert state.turn.pool == pool - 1 and state.turn.lost == 1
-    _, state = act(state, Command.of("recover_army"))
+    events, state = act(state, Command.of("recover_army"))
+    (spent,) = of(events, ev.CoinSpent)
+    assert (spent.rule, spent.cites) == ("ah2001.events.coins.save-army", ("ah2001.events.coins",))
     assert (state.turn.pool, state.turn.coins, state.turn.lost) == (pool, 1, 0)
-    _, state = act(state, Command.of("buy_fort"))
-    _, state = act(state, Command.of("build_fort", land="southern-apennines"))
+    events, state = act(state, Command.of("buy_fort"))
+    assert of(events, ev.CoinSpent)[0].rule == "ah2001.events.coins.buy-fort"
+    events, state = act(state, Command.of("build_fort", land="southern-apennines"))
+    assert of(events, ev.FortBuilt)[0].rule == "ah2001.forts.build"
     assert "fort" in state.land("southern-apennines").buildings and state.turn.pool == pool
 
 
@@ -299,6 +347,7 @@ def test_a_kingdom_places_its_army_and_a_city_destroying_what_was_there() -> Non
     events, state = act(state, Command.of("play_event", card="kingdom-cannanites"))
     (kingdom,) = of(events, ev.KingdomPlaced)
     assert (kingdom.land, kingdom.figure) == ("palestine", 7)
+    assert (kingdom.rule, kingdom.cites) == ("ah2001.events.kingdom", ("ah2001.events.far-epoch",))
     assert state.land("palestine") == Cell(0, 7, frozenset({"city"}))
 
 
@@ -306,6 +355,7 @@ def test_engineering_gives_an_empire_with_a_capital_two_forts() -> None:
     state = before_expansion("romans", 3, ("engineering",))
     events, state = act(state, Command.of("play_event", card="engineering"))
     assert of(events, ev.EventCardPlayed)[0].forts == 2 and state.turn.free_forts == 2
+    assert of(events, ev.EventCardPlayed)[0].rule == "ah2001.events.engineering"
     celts = before_expansion("celts", 3, ("engineering",))
     events, _ = act(celts, Command.of("play_event", card="engineering"))
     assert of(events, ev.EventCardPlayed)[0].forts == 0  # no capital, no forts
@@ -317,7 +367,7 @@ def test_reallocation_turns_fleets_into_coins_before_expansion() -> None:
     )
     _, state = act(state, Command.of("play_event", card="reallocation"))
     events, state = act(state, Command.of("reallocate_fleet", water="eastern-mediterranean"))
-    assert of(events, ev.FleetReallocated)
+    assert of(events, ev.FleetReallocated)[0].rule == "ah2001.events.reallocation"
     assert state.turn.fleets == ("western-mediterranean",) and state.turn.coins == 1
 
 
@@ -334,7 +384,8 @@ def test_disaster_destroys_up_to_two_monuments_with_their_cities_and_forts() -> 
     assert Command.of("stop_targeting") in RULES.legal_actions(state, 0)  # up to two
     _, state = act(state, Command.of("choose_target", target="nile-delta"))
     events, state = act(state, Command.of("stop_targeting"))
-    assert of(events, ev.MonumentsDestroyed)[0].lands == ("nile-delta",)
+    (destroyed,) = of(events, ev.MonumentsDestroyed)
+    assert (destroyed.lands, destroyed.rule) == (("nile-delta",), "ah2001.events.disaster")
     assert state.land("nile-delta").buildings == {"city"}
     assert state.land("crete").buildings == {"monument", "city"}
 
@@ -353,6 +404,7 @@ def test_famine_destroys_the_armies_of_an_area_that_roll_a_one_with_their_forts(
         ((1,), (4,)),
         ("crete",),
     )
+    assert struck.rule == "ah2001.events.famine"
     assert state.land("crete") == Cell() and state.land("morea").owner == 2
     assert state.land("libya").owner == 1  # another area
 
@@ -377,6 +429,7 @@ def test_black_death_strikes_two_adjacent_areas_and_migrants_take_vacant_lands()
     events, state = act(state, Command.of("choose_target", target="northern-australia"))
     (landed,) = of(events, ev.ArmiesLanded)
     assert set(landed.lands) == {"eastern-australia", "northern-australia"}
+    assert landed.rule == "ah2001.events.migrants"
     assert state.land("eastern-australia").owner == 0
     areas = RULES.adjacent_areas("india")  # Black Death's second area borders the first
     assert {"middle-east", "southeast-asia", "eurasia"} <= areas and "africa" not in areas
@@ -389,7 +442,8 @@ def test_astronomy_adds_a_fleet_in_a_sea_but_never_an_ocean() -> None:
     assert (
         "black-sea" in seas and "atlantic-ocean" not in seas and "eastern-mediterranean" not in seas
     )
-    _, state = act(state, Command.of("choose_target", target="black-sea"))
+    events, state = act(state, Command.of("choose_target", target="black-sea"))
+    assert of(events, ev.FleetAdded)[0].rule == "ah2001.events.astronomy"
     assert state.turn.fleets == ("eastern-mediterranean", "black-sea")
 
 
@@ -421,6 +475,8 @@ def test_the_jewish_revolt_takes_palestine_with_three_dice_and_no_terrain_penalt
         state, Command.of("play_event", card="jewish-revolt"), dice=[2, 6, 3, 4, 5, 1, 6]
     )
     rounds = of(events, ev.RevoltFought)
+    assert {r.rule for r in rounds} == {"ah2001.events.jewish-revolt"}
+    assert {"ah2001.events.far-epoch", "ah2001.combat.fort"} <= set(rounds[0].cites)
     assert [(r.attack_dice, r.defence_dice, r.result) for r in rounds] == [
         ((2, 6, 3), (4,), "fort_lost"),  # 6 against 4 + 1 for the fort: the fort goes first
         ((5, 1, 6), (1,), "defender_lost"),

@@ -182,6 +182,7 @@ def test_rule_8_an_empire_without_lands_may_only_attack_back_into_its_start_land
     battle = of(events, ev.BattleFought)[0]
     assert (battle.defence_dice, battle.defence) == ((4,), 5)  # one die in the mountains; +1 fort
     assert "ah2001.combat.difficult-terrain" not in battle.cites
+    assert "ah2001.variant.no-lands-left" in battle.cites
     assert battle.result == "fort_lost"
 
 

@@ -58,16 +58,36 @@ def test_each_player_starts_with_a_leader_and_a_weaponry_and_gold_in_clockwise_o
     events, state = started(4)
     (drawn,) = of(events, ev.StartingPlayerDrawn)
     assert drawn.gold == (1, 2, 3, 4)
+    assert (drawn.rule, drawn.cites) == (
+        "brief.setup.starting-player",
+        ("brief.setup.gold-markers",),
+    )
     assert all(p.hand[:2] == ("leader", "weaponry") for p in state.players)
+    (starters,) = of(events, ev.StarterCardsDealt)
+    assert starters.rule == "brief.setup.leader-weaponry"
     (shuffled,) = of(events, ev.BonusTokensShuffled)
     assert [len(space) for space in shuffled.spaces] == [3] * 6
     assert not shuffled.visibility.is_public  # face down
+    assert (shuffled.rule, shuffled.cites) == ("brief.setup.bonus-tokens", ("brief.setup.hidden",))
 
 
 def test_the_poorest_chooses_an_empire_card_while_the_richest_chooses_an_event_card():
     events, state = started(3)
+    (epoch,) = of(events, ev.EpochBegan)
+    assert (epoch.epoch, epoch.rule, epoch.cites) == (
+        1,
+        "brief.organisation.area-values",
+        ("brief.epoch.phases",),
+    )
     (began,) = of(events, ev.AllocationBegan)
     assert (began.empire_order, began.event_order) == ((0, 1, 2), (2, 1, 0))
+    assert (began.rule, began.cites) == (
+        "brief.organisation.simultaneous",
+        ("brief.organisation.empire-cards", "brief.organisation.event-cards"),
+    )
+    set_out = of(events, ev.CardsPassed)
+    assert {p.rule for p in set_out} == {"brief.organisation.set-out"}
+    assert {len(p.cards) for p in set_out} == {3}  # one of each kind per colour
     assert RULES.awaited_seats(state) == {0, 2}
     assert {c.type for c in listed(state, 0)} == {"select_empire_card"}
     assert {c.type for c in listed(state, 2)} == {"select_event_card"}
@@ -83,9 +103,12 @@ def test_a_sealed_choice_is_hidden_and_the_round_ends_when_both_have_chosen():
     events, state = act(state, empire, seat=0)
     (chosen,) = of(events, ev.CardChosen)
     assert chosen.visibility.seats == {0} and chosen.visibility.redacted["seat"] == 0
+    assert chosen.rule == "brief.organisation.empire-cards"
+    assert "brief.organisation.simultaneous" in chosen.cites
     assert RULES.awaited_seats(state) == {2} and state.allocation.round == 0
     events, state = act(state, listed(state, 2)[1], seat=2)
-    assert of(events, ev.AllocationRoundEnded)
+    assert of(events, ev.CardChosen)[0].rule == "brief.organisation.event-cards"
+    assert of(events, ev.AllocationRoundEnded)[0].rule == "brief.organisation.simultaneous"
     passed = of(events, ev.CardsPassed)
     assert {(p.kind, p.colour, len(p.cards)) for p in passed} == {("empire", 1, 2), ("event", 1, 2)}
     assert state.colours[0].empire == empire.arg("card")
@@ -106,6 +129,7 @@ def test_in_a_three_player_game_the_middle_player_chooses_both_kinds():
     events, state = act(state, listed(state, 1)[0], seat=1)
     taken = of(events, ev.LastCardTaken)  # the last colour takes the one card left
     assert {(t.colour, t.kind) for t in taken} == {(2, "empire"), (0, "event")}
+    assert {t.rule for t in taken} == {"brief.organisation.last-card"}
     assert all(not t.visibility.is_public for t in taken)
     assert all(c.empire is not None for c in state.colours)
     assert all(len(p.hand) == 3 for p in state.players)
@@ -118,6 +142,11 @@ def test_an_empire_nobody_holds_is_skipped():
         seat = min(RULES.awaited_seats(state))
         events, state = act(state, listed(state, seat)[0], seat=seat)
     skipped = {e.empire for e in of(events, ev.EmpireSkipped)}
+    assert {(e.rule, e.cites) for e in of(events, ev.EmpireSkipped)} == {
+        ("brief.turns.skipped", ("brief.turns.order",))
+    }
+    (declared,) = of(events, ev.TurnBegan)
+    assert declared.rule == "brief.turns.declare" and declared.empire == state.turn.empire
     held = {c.empire for c in state.colours}
     order = [e.id for e in RULES.tables.empires_by_epoch[1]]
     called = order[: state.call_index]
@@ -151,6 +180,14 @@ def test_a_card_costs_its_gold_and_needs_it():
     events, state = act(state, play("play_event", card="kingdom-of-elam", target="zagros"))
     (played,) = of(events, ev.EventCardPlayed)
     assert played.price == 2 and state.colours[0].gold == 0
+    assert played.rule == "brief.events.kingdom"
+    assert played.cites == (
+        "brief.events.any-number",
+        "brief.events.red",
+        "brief.events.price",
+        "brief.events.discard",
+    )
+    assert "kingdom-of-elam" not in state.players[0].hand  # discarded
     poor = opening(0, "sumerians", ("kingdom-of-elam",), gold=(1, 5, 6))
     assert not [c for c in listed(poor) if c.type == "play_event"]
 
@@ -162,6 +199,10 @@ def test_an_event_empire_brings_supply_armies_its_own_array_and_resigns_when_don
     events, state = act(state, play("play_event", card="kingdom-of-elam", target="zagros"))
     (raised,) = of(events, ev.EventEmpireRaised)
     assert raised.armies == 2 and raised.capital and not raised.barbarian
+    assert (raised.rule, raised.cites) == (
+        "brief.events.event-empire",
+        ("brief.events.supply-armies", "brief.events.kingdom"),
+    )
     force = state.turn.active
     assert force.event and force.array == 1 and force.lands == ("zagros",)
     assert state.colours[0].supply == 28
@@ -200,10 +241,14 @@ def test_a_leader_adds_one_to_every_invasion_of_the_turn():
     lands = {"tigris": standing(0), "persia": resigned(1), "zagros": resigned(1)}
     state = playing(table(lands, gold=[10, 10, 10]), 0, "sumerians")
     state = holding(state, "leader")
-    _, state = act(state, play("play_event", card="leader", target=""))
+    events, state = act(state, play("play_event", card="leader", target=""))
+    (played,) = of(events, ev.EventCardPlayed)
+    assert played.rule == "brief.events.leader" and "brief.events.black" in played.cites
+    assert "leader" not in state.players[0].hand and state.turn.leader  # it holds for the turn
     events, state = act(state, expand("persia"), dice=[3, 1, 3])
     (roll,) = of(events, ev.InvasionRolled)
     assert (roll.leader, roll.points, roll.success) == (1, 1, True)
+    assert "brief.events.leader" in roll.cites
     events, state = act(state, expand("zagros"), dice=[4, 1, 3])
     (roll,) = of(events, ev.InvasionRolled)
     assert (roll.leader, roll.points, roll.success) == (1, 2, True)
@@ -220,6 +265,7 @@ def test_weaponry_rolls_one_more_die_in_the_next_invasion_only():
     events, state = act(state, expand("persia"), dice=[1, 1, 4, 3])
     (roll,) = of(events, ev.InvasionRolled)
     assert roll.attack == (1, 1, 4) and roll.success and not state.turn.weaponry
+    assert "brief.events.weaponry" in roll.cites
     events, state = act(state, expand("zagros"), dice=[6, 1, 2])
     (roll,) = of(events, ev.InvasionRolled)
     assert len(roll.attack) == 2
@@ -243,6 +289,7 @@ def test_civil_war_rises_in_a_land_another_player_holds():
     events, state = act(state, play("play_event", card="civil-war-1", target="persia"))
     (raised,) = of(events, ev.EventEmpireRaised)
     assert raised.removed_colour == 1 and raised.removed == () and raised.barbarian
+    assert raised.cites == ("brief.events.supply-armies", "brief.events.civil-war")
     assert state.land("persia").colour == 0 and state.land("persia").buildings == {"city"}
 
 
@@ -250,8 +297,9 @@ def test_only_the_barbarian_event_places_an_army_in_a_barren_land():
     state = opening(0, "sumerians", ("barbarians-1",))
     targets = {c.arg("target") for c in listed(state) if c.arg("card") == "barbarians-1"}
     assert targets == {land.id for land in RULES.tables.board.lands.values() if land.barren}
-    _, state = act(state, play("play_event", card="barbarians-1", target="sahara"))
+    events, state = act(state, play("play_event", card="barbarians-1", target="sahara"))
     assert state.land("sahara").standing and state.turn.active.barbarian
+    assert of(events, ev.EventEmpireRaised)[0].cites[-1] == "brief.events.barbarians"
     expansions = {c.arg("land") for c in listed(state) if c.type == "expand"}
     assert "numidia" in expansions and "arabian-desert" not in expansions
 
@@ -263,8 +311,9 @@ def test_astronomy_places_a_fleet_for_the_turn():
         "astronomy-5",
     )
     assert expand("southern-africa", "sea") not in listed(state)
-    _, state = act(state, play("play_event", card="astronomy-5", target="atlantic-ocean"))
+    events, state = act(state, play("play_event", card="astronomy-5", target="atlantic-ocean"))
     assert "atlantic-ocean" in state.turn.fleets and state.turn.astronomy
+    assert of(events, ev.EventCardPlayed)[0].rule == "brief.events.astronomy"
     assert expand("southern-africa", "sea") in listed(state)
 
 
@@ -299,8 +348,10 @@ def test_stacked_gold_markers_are_separated_at_the_conclusion():
     events, state = act(state, END)
     (collected,) = of(events, ev.GoldCollected)
     assert collected.items == (("middle-east", 3),)
+    assert collected.cites == ("brief.gold.presence", "brief.gold.stack")
     (adjusted,) = of(events, ev.GoldTrackAdjusted)
     assert adjusted.moves == ((0, 4, 5),)
+    assert adjusted.rule == "brief.conclusion.adjust"
     assert [c.gold for c in state.colours] == [5, 4, 12]
 
 
@@ -308,20 +359,25 @@ def test_the_richest_keeps_one_of_three_bonus_tokens_the_second_one_of_two_the_t
     state = last_turn(2, gold=[3, 20, 30])
     events, state = act(state, END)
     (began,) = of(events, ev.BonusDrawBegan)
-    assert began.order == (2, 1, 0)
+    assert began.order == (2, 1, 0) and began.rule == "brief.conclusion.bonus-first"
     (offered,) = of(events, ev.BonusTokensOffered)
     assert offered.colour == 2 and len(offered.tokens) == 3
+    assert offered.rule == "brief.conclusion.bonus-first"
     assert offered.visibility.seats == {2}
     assert RULES.awaited_seats(state) == {2}
     assert all(t not in view_text(state, 1) for t in offered.tokens)
     events, state = act(state, listed(state)[1], seat=2)
     (kept,) = of(events, ev.BonusTokenKept)
     assert kept.visibility.seats == {2} and kept.token == offered.tokens[1]
+    assert (kept.rule, kept.cites) == ("brief.conclusion.bonus-first", ("brief.conclusion.hidden",))
     (second,) = of(events, ev.BonusTokensOffered)
     assert second.colour == 1 and len(second.tokens) == 2
+    assert second.rule == "brief.conclusion.bonus-second"
     events, state = act(state, listed(state)[0], seat=1)
     kept = of(events, ev.BonusTokenKept)
     assert [k.colour for k in kept] == [1, 0]  # the third takes the last without a choice
+    assert {k.rule for k in kept} == {"brief.conclusion.bonus-second"}
+    assert of(events, ev.BonusDrawEnded)[0].rule == "brief.conclusion.bonus-second"
     assert state.epoch == 3 and state.stage is Stage.ALLOCATING
     assert all(len(c.bonus) == 1 for c in state.colours)
     assert view_text(state, 0).count(state.colours[2].bonus[0]) == 0
@@ -337,8 +393,16 @@ def test_the_game_ends_after_epoch_six_with_the_bonus_tokens_added_and_ties_shar
     events, state = act(state, listed(state)[0], seat=1)  # bonus-17 (5): 40 + 1 + 5
     (revealed,) = of(events, ev.BonusTokensRevealed)
     assert revealed.values[1] == 6
+    assert (revealed.rule, revealed.cites) == (
+        "brief.end.reveal-bonus",
+        ("brief.end.after-epoch-6",),
+    )
     (ended,) = of(events, ev.GameEnded)
     assert state.stage is Stage.OVER
+    assert (ended.rule, ended.cites) == (
+        "brief.end.most-gold",
+        ("brief.object.most-gold", "brief.end.ties"),
+    )
     assert ended.scores[2] == 54 and ended.scores[1] == 46
     assert ended.ranking[0] == (2,)
     tied = RULES.result(replace(state, final=(5, 9, 9), result=((1, 2), (0,))))

@@ -78,3 +78,12 @@ class HotwAh2001(Ah2001Ruleset):
     setup_rule = "ah2001.setup.player-count"
     options_rule = "ah2001.setup.options"
     undo_rule = "ah2001.turn.parts"
+    setup_cites = (
+        "ah2001.components.pieces",
+        "ah2001.components.coin-fleet",
+        "ah2001.setup.pieces",
+        "ah2001.setup.board",
+        "ah2001.setup.score-charts",
+    )
+    """The clauses that fix the state the game starts in: the shared supply of pieces (coin and
+    fleet counters one supply), every colour's figures, the board and every score at 0."""

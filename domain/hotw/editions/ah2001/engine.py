@@ -29,7 +29,7 @@ from domain.hotw.editions.ah2001.combat import (
     sacked,
 )
 from domain.hotw.editions.ah2001.model import Ah2001State, Player, Stage
-from domain.hotw.editions.ah2001.scoring import turn_score
+from domain.hotw.editions.ah2001.scoring import LEVEL_RULES, area_levels, turn_score
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, EmpireStats
 
 NO_PRE_EMINENCE = "no_pre_eminence"
@@ -94,6 +94,10 @@ class Ah2001Pack:
 
 def rule(key: str) -> str:
     return f"ah2001.{key}"
+
+
+REPEATABLE = frozenset({Result.ATTACKER_LOST, Result.FORT_AND_ATTACKER_LOST})
+"""Results after which the attacker may attack the same land again (ah2001.combat.repeat)."""
 
 
 class Ctx(Working[Ah2001Tables, Ah2001State]):
@@ -550,7 +554,33 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             "stop_targeting": ("this card names all its targets", "events.lesser-kinds"),
         }
         message, key = why.get(kind, (f"{kind!r} is not a legal action now", "turn.parts"))
+        key = self.refusal_clause(state, seat, command) or key
         return IllegalAction(message, rule(key), {"command": command.as_dict()})
+
+    def refusal_clause(self, state: Ah2001State, seat: int, command: Command) -> str | None:
+        """The narrower clause a refused command breaks, where one says more than the command's
+        own: a barren land, a land already holding the Active Empire's army, a second fort, a
+        card of another epoch or one played after the first army."""
+        turn = state.turn
+        if turn is None or seat != turn.seat or state.stage is not Stage.TURNS:
+            return None
+        land = str(command.arg("land", ""))
+        if command.type == "place_army" and turn.pool > 0 and land in self.tables.board.lands:
+            if self.tables.board.lands[land].barren:
+                return "expand.barren"
+            if land in turn.lands and state.land(land).owner == seat:
+                return "expand.one-army"
+        if command.type == "build_fort" and "fort" in state.land(land).buildings:
+            return "forts.one-per-land"
+        if command.type == "play_event":
+            if turn.expanding:
+                return "events.before-first-army"
+            card_id = str(command.arg("card"))
+            if card_id in state.players[seat].hand and not self.card(card_id).playable_in(
+                state.epoch
+            ):
+                return "events.epochs"
+        return None
 
     # deciding
 
@@ -704,7 +734,13 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                     rule=rule(
                         "combat.when" if fought.result is not Result.BOTH_LOST else "combat.tie"
                     ),
-                    cites=(rule("combat.dice"), *cites),
+                    cites=(
+                        rule("combat.dice"),
+                        *cites,
+                        *((rule("combat.attacker-bonus"),) if attacking > 2 else ()),
+                        *((rule("variant.no-lands-left"),) if homeless else ()),
+                        *((rule("combat.repeat"),) if fought.result in REPEATABLE else ()),
+                    ),
                     seat=seat,
                     land=land,
                     defender=defender,
@@ -755,11 +791,18 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         coins = int(card.effect.get("coins", 0))
         if card.id == "civil-service":
             coins += (1 if spec.capital else 0) + (1 if spec.navigation else 0)
+        coins = min(coins, ctx.state.supply.get("counters", 0))  # ah2001.components.coin-fleet
         forts = int(card.effect.get("forts", 0)) if spec.capital else 0
         ctx.emit(
             ev.EventCardPlayed(
                 rule=rule(f"events.{card.id if card.kind == 'coins' else card.kind}"),
-                cites=(rule("events.two-per-turn"), rule("events.epochs")),
+                cites=(
+                    rule("events.two-per-turn"),
+                    rule("events.epochs"),
+                    rule("events.active-empire"),
+                    rule(f"events.{card.deck}-kinds"),
+                    *((rule("events.coins"),) if coins else ()),
+                ),
                 seat=seat,
                 card=card.id,
                 coins=coins,
@@ -1003,10 +1046,24 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             self.place_start(ctx, seat, empire(self.tables, turn.empire).start_land)
 
     def do_recover_army(self, ctx: Ctx, seat: int, command: Command) -> None:
-        ctx.emit(ev.CoinSpent(rule=rule("events.coins.save-army"), seat=seat, for_fort=False))
+        ctx.emit(
+            ev.CoinSpent(
+                rule=rule("events.coins.save-army"),
+                cites=(rule("events.coins"),),
+                seat=seat,
+                for_fort=False,
+            )
+        )
 
     def do_buy_fort(self, ctx: Ctx, seat: int, command: Command) -> None:
-        ctx.emit(ev.CoinSpent(rule=rule("events.coins.buy-fort"), seat=seat, for_fort=True))
+        ctx.emit(
+            ev.CoinSpent(
+                rule=rule("events.coins.buy-fort"),
+                cites=(rule("events.coins"),),
+                seat=seat,
+                for_fort=True,
+            )
+        )
 
     @staticmethod
     def edge(state: Ah2001State) -> Edge:
@@ -1176,7 +1233,12 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         ctx.emit(
             ev.TurnBegan(
                 rule=rule("epoch.call-order"),
-                cites=(rule("turn.army-pool"), rule("turn.capital"), rule("turn.fleets")),
+                cites=(
+                    rule("empires.card"),
+                    rule("turn.army-pool"),
+                    rule("turn.capital"),
+                    rule("turn.fleets"),
+                ),
                 seat=seat,
                 empire=spec.id,
                 armies=armies,
@@ -1292,14 +1354,32 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             points = {**points, "seas": seas}
         return points
 
+    def levels_cited(self, state: Ah2001State, seat: int) -> tuple[str, ...]:
+        """The levels of control `seat` scores now (ah2001.scoring.presence, .dominance,
+        .control), each cited once, weakest first."""
+        board = self.tables.board
+        armies = {land: cell.owner for land, cell in state.lands.items() if cell.owner is not None}
+        levels = set(
+            area_levels(seat, armies, {land: board.lands[land].area for land in armies}).values()
+        )
+        return tuple(rule(LEVEL_RULES[level]) for level in sorted(levels))
+
     def score_turn(self, ctx: Ctx) -> None:
         turn = ctx.state.turn
         assert turn is not None
         points = self.points_now(ctx.state, turn.seat)
+        before = ctx.state.players[turn.seat].points
+        lap = (before + sum(points.values())) // 100 > before // 100
         ctx.emit(
             ev.TurnScored(
                 rule=rule("scoring.when"),
-                cites=(rule("turn.clean-up"), rule("scoring.table"), rule("scoring.buildings")),
+                cites=(
+                    rule("turn.clean-up"),
+                    rule("scoring.table"),
+                    *self.levels_cited(ctx.state, turn.seat),
+                    rule("scoring.buildings"),
+                    *((rule("scoring.track"),) if lap else ()),
+                ),
                 seat=turn.seat,
                 points=points,
                 total=sum(points.values()),
@@ -1339,7 +1419,12 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         ctx.emit(
             ev.GameEnded(
                 rule=rule("winning.most-points"),
-                cites=(rule("winning.pre-eminence"), rule("winning.tie.strength")),
+                cites=(
+                    rule("winning.pre-eminence"),
+                    rule("winning.tie.strength"),
+                    rule("winning.tie.pre-eminence"),
+                    rule("winning.tie.last-epoch"),
+                ),
                 markers=markers,
                 points=totals,
                 ranking=ranked,

@@ -208,7 +208,7 @@ def _card_played(t: Ah2001Tables, s: Ah2001State, e: EventCardPlayed) -> Ah2001S
     if card.kind in TARGETED:
         changes["pending"] = card.id
         changes["picks"] = ()
-    return with_turn(s, **changes)
+    return with_supply(with_turn(s, **changes), counters=-e.coins)
 
 
 TARGETED = frozenset(
@@ -435,6 +435,7 @@ class CoinSpent(Ah2001Event):
 def _coin(t: Ah2001Tables, s: Ah2001State, e: CoinSpent) -> Ah2001State:
     turn = s.turn
     assert turn is not None
+    s = with_supply(s, counters=1)  # the coin's counter goes back to the supply
     if e.for_fort:
         return with_turn(s, coins=turn.coins - 1, free_forts=turn.free_forts + 1)
     return with_turn(s, coins=turn.coins - 1, lost=turn.lost - 1, pool=turn.pool + 1)
@@ -496,7 +497,7 @@ class CardEmpireEnded(Ah2001Event):
 def _card_empire_ended(t: Ah2001Tables, s: Ah2001State, e: CardEmpireEnded) -> Ah2001State:
     side = s.turn
     assert side is not None and side.outer is not None
-    return with_supply(evolved(s, turn=side.outer), counters=len(side.fleets))
+    return with_supply(evolved(s, turn=side.outer), counters=len(side.fleets) + side.coins)
 
 
 @event
@@ -647,7 +648,8 @@ def _terminated(t: Ah2001Tables, s: Ah2001State, e: EmpireTerminated) -> Ah2001S
     parked = list(s.parked)
     parked[e.slot] = evolved(ending, terminated=True, pool=0, attempted=False)
     s = with_supply(
-        evolved(s, parked=tuple(parked)), counters=len(ending.fleets) - len(ending.manned)
+        evolved(s, parked=tuple(parked)),
+        counters=len(ending.fleets) - len(ending.manned) + ending.coins,
     )
     s = with_player(s, e.seat, points=s.players[e.seat].points + e.total)
     if active:
@@ -924,7 +926,7 @@ class TurnScored(Ah2001Event):
 @handles(TurnScored)
 def _scored(t: Ah2001Tables, s: Ah2001State, e: TurnScored) -> Ah2001State:
     assert s.turn is not None
-    s = with_supply(s, counters=len(s.turn.fleets) - len(s.turn.manned))
+    s = with_supply(s, counters=len(s.turn.fleets) - len(s.turn.manned) + s.turn.coins)
     s = with_player(s, e.seat, points=s.players[e.seat].points + e.total)
     return evolved(s, turn=None, stage=Stage.TURNS, call_index=s.call_index + 1)
 

@@ -27,6 +27,27 @@ def buildings_points(buildings: Iterable[str]) -> int:
     return sum(BUILDING_POINTS.get(b, 0) for b in buildings)
 
 
+def area_levels(
+    seat: int, armies: Mapping[str, int], area_of: Mapping[str, str | None]
+) -> dict[str, Level]:
+    """The level of control `seat` has in each area where it has one (presence, dominance or
+    control: ah2001.scoring.presence, .dominance, .control)."""
+    per_area: dict[str, list[int]] = {}
+    for land, owner in armies.items():
+        area = area_of[land]
+        if area is None:
+            continue
+        per_area.setdefault(area, []).append(owner)
+    levels: dict[str, Level] = {}
+    for area, owners in sorted(per_area.items()):
+        own = owners.count(seat)
+        others = [owners.count(o) for o in set(owners) if o != seat]
+        level = level_in_area(own, others)
+        if level:
+            levels[area] = level
+    return levels
+
+
 def turn_score(
     table: VictoryPoints,
     epoch: int,
@@ -38,19 +59,10 @@ def turn_score(
     """The points `seat` scores now, by area and for buildings: `armies` is each occupied
     land's owner, `area_of` each land's area (None for a barren land), `buildings` what stands
     in each land."""
-    per_area: dict[str, list[int]] = {}
-    for land, owner in armies.items():
-        area = area_of[land]
-        if area is None:
-            continue
-        per_area.setdefault(area, []).append(owner)
-    points: dict[str, int] = {}
-    for area, owners in sorted(per_area.items()):
-        own = owners.count(seat)
-        others = [owners.count(o) for o in set(owners) if o != seat]
-        level = level_in_area(own, others)
-        if level:
-            points[area] = area_points(table, area, epoch, level)
+    points = {
+        area: area_points(table, area, epoch, level)
+        for area, level in area_levels(seat, armies, area_of).items()
+    }
     held = [b for land, owner in armies.items() if owner == seat for b in buildings.get(land, ())]
     if held:
         points["buildings"] = buildings_points(held)

@@ -1111,19 +1111,40 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
         ctx.emit(
             ev.GoldCollected(
                 rule=rule("gold.spiral"),
-                cites=(
-                    rule("gold.buildings"),
-                    rule("gold.presence"),
-                    rule("gold.dominance"),
-                    rule("gold.mastery"),
-                    rule("gold.stack"),
-                    rule("gold.past-100"),
-                ),
+                cites=self.gold_cites(state, colour, items),
                 colour=colour,
                 items=tuple(items),
                 total=sum(gold for _, gold in items),
             )
         )
+
+    def gold_cites(
+        self, state: BriefState, colour: int, items: list[tuple[str, int]]
+    ) -> tuple[str, ...]:
+        """The clauses a collection applies: buildings paid, each level of control reached
+        (presence, dominance, mastery), a marker ending on an occupied space (stacked) or
+        passing the end of the track (on round)."""
+        gold = self.tables.numbers.gold
+        levels = {gold[name]: name for name in ("presence", "dominance", "mastery")}
+        cites: list[str] = []
+        if any(what in gold for what, _ in items):
+            cites.append(rule("gold.buildings"))
+        reached = {
+            levels[paid // state.area_values[what]]
+            for what, paid in items
+            if what not in gold and state.area_values.get(what)
+        }
+        cites += [
+            rule(f"gold.{name}") for name in ("presence", "dominance", "mastery") if name in reached
+        ]
+        before = state.colours[colour].gold
+        after = before + sum(paid for _, paid in items)
+        others = {c.gold for i, c in enumerate(state.colours) if i != colour}
+        if after != before and after in others:
+            cites.append(rule("gold.stack"))
+        if after // gold["track"] > before // gold["track"]:
+            cites.append(rule("gold.past-100"))
+        return tuple(cites)
 
     def end_epoch(self, ctx: Ctx) -> None:
         state = ctx.state
@@ -1192,7 +1213,11 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
         ctx.emit(
             ev.GameEnded(
                 rule=rule("end.most-gold"),
-                cites=(rule("end.ties"), *((rule("two-player.combined-gold"),) if two else ())),
+                cites=(
+                    rule("object.most-gold"),
+                    rule("end.ties"),
+                    *((rule("two-player.combined-gold"),) if two else ()),
+                ),
                 gold=gold,
                 scores=scores,
                 ranking=ranking,
