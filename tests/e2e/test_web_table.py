@@ -557,3 +557,86 @@ def test_the_admin_page_reissues_a_lost_seat_link_and_the_old_one_stops_working(
     shots.take(driver, "the new link plays")
     new = parse_qs(urlsplit(new_link).fragment)["token"][0]
     assert_tokens_only_in_headers(driver, [*game["seat_tokens"], game["admin_token"], new])
+
+
+# --- Patchistory at the same table -------------------------------------------------------------
+
+
+def page_text(driver: Any) -> str:
+    """Everything the page holds as text, the collapsed view and the log included."""
+    return str(driver.execute_script("return document.documentElement.textContent"))
+
+
+def test_patchistory_rounds_are_played_by_clicking_through_the_page(server, browser):
+    """Three windows, one a seat, play the first two Rounds of a Patchistory game by its action
+    buttons (the first Auction, patching, the first Workers, Diplomacy, Management, Movement);
+    the table's picture shows every civilization and grows with the Tiles patched; no window
+    ever holds another seat's Building Tiles or Prosperity Cards."""
+    driver, shots, rng = browser, Shots(artifacts_dir("web-patchistory")), random.Random(23)
+    game = create(server, "patchistory", NAMES)
+    handles = [driver.current_window_handle]
+    for seat, token in enumerate(game["seat_tokens"]):
+        if seat:
+            driver.switch_to.new_window("window")
+            handles.append(driver.current_window_handle)
+        driver.get(f"{server}/#game={game['game_id']}&token={token}")
+        wait_ready(driver, "table")
+    assert len(by_css(driver, "#board svg g.civ")) == 3
+    squares_at_start = len(by_css(driver, "#board svg g.civ rect.square"))
+
+    def view_of(seat: int) -> dict[str, Any]:
+        answer = requests.get(
+            f"{server}/games/{game['game_id']}/state",
+            headers={"Authorization": f"Bearer {game['seat_tokens'][seat]}"},
+            timeout=10,
+        )
+        return dict(answer.json()["view"])
+
+    clicks, checked, watched = 0, False, 0
+    while view_of(0)["serial"] < 3:
+        assert clicks < 400, "two Rounds take fewer clicks"
+        seat = whose_turn(driver, handles)
+        assert seat is not None
+        before = int(dataset(driver)["version"])
+        if not checked:
+            shots.take(driver, f"seat {seat} to play")
+            assert_accessible(driver, "the Patchistory table", reach=("#actions button.action",))
+            checked = True
+        choices = actions(driver)
+        assert choices, "a seat whose turn it is has actions"
+        action = rng.choice(choices)
+        click_css(driver, action_selector(action["key"]))
+        outcome = settled_after(driver, before)
+        if outcome == "message":
+            assert not by_css(driver, "#message .error"), text_of(driver, "#message")
+        clicks += 1
+        if clicks % 10 == 0:
+            shots.take(driver, f"seat {seat} {action['type']}")
+            hidden: dict[int, set[str]] = {}
+            for other in range(3):
+                own = view_of(other)["players"][other]
+                hidden[other] = {*own["building_tiles"], *own["prosperity"]}
+                assert len(hidden[other]) >= 4, "each seat holds Building Tiles and cards"
+            for watcher, handle in enumerate(handles):
+                driver.switch_to.window(handle)
+                text = page_text(driver)
+                for other, secrets in hidden.items():
+                    if other != watcher:
+                        shown = sorted(s for s in secrets if s in text)
+                        assert shown == [], f"seat {watcher} sees seat {other}'s {shown}"
+            watched += 1
+    assert watched >= 3 and clicks > 30, (watched, clicks)
+    players = view_of(0)["players"]
+    patched = [len(p["tiles"]) for p in players]
+    assert sum(patched) > 3, f"Tiles were patched: {patched}"
+    driver.switch_to.window(handles[0])
+    wait_until(
+        driver,
+        lambda d: len(by_css(d, "#board svg g.civ rect.square")) > squares_at_start,
+        what="the picture of the table, grown by the Tiles patched",
+    )
+    shots.take(driver, "after two Rounds")
+    for handle in handles[1:]:
+        driver.switch_to.window(handle)
+        driver.close()
+    driver.switch_to.window(handles[0])
