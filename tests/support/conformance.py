@@ -3,7 +3,10 @@
 Every registered ruleset (`service.rulesets.available()`, which includes the toys of
 tests/support/toy.py once that module is imported) is played by a seeded random bot, game `i`
 of ruleset `R` from the chance seed SHA-256("conformance:R:i") and a bot seeded with the same
-text, so any failing game can be played again alone (`play(subject, i)`). Game `i` takes its
+text, so any failing game can be played again alone (`play(subject, i)`). In even games the
+bot picks uniformly among the legal actions; in odd games it first picks a command type, then
+one action of that type, so that a type listed once (a trade, a declaration) is played as
+often as one listed a hundred times (a placement). Game `i` takes its
 player count and its options from `configuration`: every supported player count, and each
 declared boolean option on and off, all on together and all off together, where
 `check_options` allows the combination (options with a list of allowed values take them in
@@ -410,6 +413,9 @@ def _random_command(
             "action"
         )
         return None
+    if run.index % 2:  # every other game explores by command type first (see the docstring)
+        kind = rng.choice(sorted({command.type for command in legal}))
+        return seat, rng.choice([command for command in legal if command.type == kind])
     return seat, rng.choice(legal)
 
 
