@@ -166,3 +166,21 @@ def asserted_ids(test_files: Iterable[Path], known: Catalogue) -> set[str]:
             asserted |= _looped(node, known, scope)
             asserted |= _examples(node, known)
     return asserted
+
+
+TESTS_ROOT = Path(__file__).resolve().parents[1]
+
+
+def catalogue_ids(pack: str) -> frozenset[str]:
+    """Every clause id of `data/<pack>/rules.yaml`."""
+    import yaml
+
+    path = TESTS_ROOT.parent / "data" / pack / "rules.yaml"
+    return frozenset(entry["id"] for entry in yaml.safe_load(path.read_text())["rules"])
+
+
+def unasserted_ids(ids: frozenset[str], leave_out: Iterable[Path] = ()) -> list[str]:
+    """The ids no test under tests/ asserts (the files `leave_out` not read)."""
+    skipped = {path.resolve() for path in leave_out}
+    files = sorted(p for p in TESTS_ROOT.rglob("test_*.py") if p.resolve() not in skipped)
+    return sorted(ids - asserted_ids(files, Catalogue(ids=ids, keys={})))

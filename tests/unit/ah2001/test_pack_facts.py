@@ -4,20 +4,12 @@ is refused naming the clause."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from tests.support.packs import Mutation, entry
 from tests.unit.ah2001.test_tables import broken
-
-Mutation = Callable[[dict[str, Any]], None]
-
-
-def entry(data: dict[str, Any], section: str, ident: str) -> dict[str, Any]:
-    return next(e for e in data[section] if e["id"] == ident)
-
 
 BREAKS: list[tuple[str, str, Mutation]] = [
     ("ah2001.components.pieces", "pieces.yaml", lambda d: d.update(forts=31)),

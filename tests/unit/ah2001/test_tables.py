@@ -4,8 +4,6 @@ matches the rulebook's tables, and the rulebook's scoring example adds up with t
 from __future__ import annotations
 
 import re
-import shutil
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +11,8 @@ import pytest
 import yaml
 
 from schemas.ah2001_pack import check_tables, load_tables
-from schemas.pack_base import DATA_ROOT, PackError
+from schemas.pack_base import DATA_ROOT
+from tests.support.packs import Mutation, refusal_of
 
 RULEBOOK = DATA_ROOT.parents[1] / "shared" / "rules" / "hotw-avalon-hill-2001.txt"
 TABLES, CATALOGUE = load_tables()
@@ -98,15 +97,8 @@ def test_every_example_the_issue_names_is_in_the_catalogue() -> None:
     assert all(rule.startswith("ah2001.") for rule in CATALOGUE.entries)
 
 
-def broken(tmp_path: Path, file: str, mutate: Callable[[dict[str, Any]], None]) -> str:
-    copy = tmp_path / "hotw-ah2001"
-    shutil.copytree(DATA_ROOT / "hotw-ah2001", copy)
-    data = yaml.safe_load((copy / file).read_text(encoding="utf-8"))
-    mutate(data)
-    (copy / file).write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    with pytest.raises(PackError) as refused:
-        load_tables(tmp_path)
-    return "\n".join(map(str, refused.value.problems))
+def broken(tmp_path: Path, file: str, mutate: Mutation) -> str:
+    return refusal_of(tmp_path, "hotw-ah2001", file, mutate, load_tables)
 
 
 def test_a_table_that_breaks_what_the_text_states_is_refused_naming_the_rule(tmp_path) -> None:

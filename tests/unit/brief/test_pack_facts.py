@@ -4,33 +4,17 @@ clause."""
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-import yaml
 
 from schemas.brief_pack import load_tables
-from schemas.pack_base import DATA_ROOT, PackError
-
-Mutation = Callable[[dict[str, Any]], None]
-
-
-def entry(data: dict[str, Any], section: str, ident: str) -> dict[str, Any]:
-    return next(e for e in data[section] if e["id"] == ident)
+from tests.support import packs
+from tests.support.packs import Mutation, entry
 
 
 def refusal_of(tmp_path: Path, file: str, mutate: Mutation) -> str:
-    copy = tmp_path / "brief-2009"
-    shutil.copytree(DATA_ROOT / "brief-2009", copy)
-    data = yaml.safe_load((copy / file).read_text(encoding="utf-8"))
-    mutate(data)
-    (copy / file).write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    with pytest.raises(PackError) as refused:
-        load_tables(tmp_path)
-    return "\n".join(map(str, refused.value.problems))
+    return packs.refusal_of(tmp_path, "brief-2009", file, mutate, load_tables)
 
 
 BREAKS: list[tuple[str, str, Mutation]] = [

@@ -3,35 +3,23 @@
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from schemas.pack_base import DATA_ROOT, PackError
+from schemas.pack_base import DATA_ROOT
 from schemas.packs import load_pack
+from tests.support import packs
 from tests.support.hotw import PACK
-
-Mutation = Callable[[dict[str, Any]], None]
-
-
-def entry(data: dict[str, Any], section: str, entry_id: str) -> dict[str, Any]:
-    return next(e for e in data[section] if e["id"] == entry_id)
+from tests.support.packs import Mutation, entry
 
 
 def refusal_of(tmp_path: Path, file: str, mutate: Mutation) -> str:
-    """Every problem of a copy of the pack with `file` changed by `mutate`, as one text."""
-    copy = tmp_path / "hotw-2024"
-    shutil.copytree(DATA_ROOT / "hotw-2024", copy)
-    data = yaml.safe_load((copy / file).read_text(encoding="utf-8"))
-    mutate(data)
-    (copy / file).write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-    with pytest.raises(PackError) as refused:
-        load_pack("hotw-2024", tmp_path)
-    return "\n".join(str(problem) for problem in refused.value.problems)
+    return packs.refusal_of(
+        tmp_path, "hotw-2024", file, mutate, lambda root: load_pack("hotw-2024", root)
+    )
 
 
 def drop_start_land(data: dict[str, Any]) -> None:

@@ -11,10 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from tests.support.rule_coverage import Catalogue, asserted_ids
-from tests.unit.patchistory.support import RULES
+from tests.support.rule_coverage import catalogue_ids, unasserted_ids
 
-TESTS = Path(__file__).parents[2]
 HERE = Path(__file__).parent
 
 CHECKED_WITHOUT_A_CITATION = {
@@ -37,10 +35,7 @@ CHECKED_WITHOUT_A_CITATION = {
 
 
 def test_every_rule_of_the_catalogue_is_asserted_by_a_test():
-    ids = frozenset(rule.id for rule in RULES.pack.rules)
-    files = sorted(p for p in TESTS.rglob("test_*.py") if p != Path(__file__))
-    asserted = asserted_ids(files, Catalogue(ids=ids, keys={}))
-    unasserted = sorted(ids - asserted)
+    unasserted = unasserted_ids(catalogue_ids("patchistory"), leave_out=[Path(__file__)])
     assert unasserted == sorted(CHECKED_WITHOUT_A_CITATION), (
         f"{len(unasserted)} rule(s) no test asserts: {unasserted}"
     )
@@ -53,6 +48,6 @@ def test_each_clause_checked_without_a_citation_names_a_test_that_exists():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.FunctionDef)
     }
-    ids = {rule.id for rule in RULES.pack.rules}
+    ids = catalogue_ids("patchistory")
     for clause, test in CHECKED_WITHOUT_A_CITATION.items():
         assert clause in ids and test in tests, (clause, test)

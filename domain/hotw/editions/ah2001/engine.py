@@ -106,6 +106,14 @@ class Ctx(Working[Ah2001Tables, Ah2001State]):
     folds = ev.FOLDS
 
 
+def spend_coin(ctx: Ctx, seat: int, *, for_fort: bool) -> None:
+    """ah2001.events.coins: a coin buys a fort, or saves an army from the pool."""
+    key = "events.coins.buy-fort" if for_fort else "events.coins.save-army"
+    ctx.emit(
+        ev.CoinSpent(rule=rule(key), cites=(rule("events.coins"),), seat=seat, for_fort=for_fort)
+    )
+
+
 # --- queries -------------------------------------------------------------------------------
 
 
@@ -1046,24 +1054,10 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             self.place_start(ctx, seat, empire(self.tables, turn.empire).start_land)
 
     def do_recover_army(self, ctx: Ctx, seat: int, command: Command) -> None:
-        ctx.emit(
-            ev.CoinSpent(
-                rule=rule("events.coins.save-army"),
-                cites=(rule("events.coins"),),
-                seat=seat,
-                for_fort=False,
-            )
-        )
+        spend_coin(ctx, seat, for_fort=False)
 
     def do_buy_fort(self, ctx: Ctx, seat: int, command: Command) -> None:
-        ctx.emit(
-            ev.CoinSpent(
-                rule=rule("events.coins.buy-fort"),
-                cites=(rule("events.coins"),),
-                seat=seat,
-                for_fort=True,
-            )
-        )
+        spend_coin(ctx, seat, for_fort=True)
 
     @staticmethod
     def edge(state: Ah2001State) -> Edge:
