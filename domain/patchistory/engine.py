@@ -517,13 +517,11 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
     def cost_cites(self, state: PState, seat: int, action: str) -> tuple[str, ...]:
         """What set an action's Political cost below the printed one: a Special Building
         (patchistory.tile.cost-reduction), and the floor of 1 when it would go lower."""
-        base = int(self.pack.numbers["political_costs"][action])
-        cost = self.cost(state, seat, action)
-        if cost == base and base - self.cheaper(state, seat, action) >= 1:
+        cheaper = self.cheaper(state, seat, action)
+        if not cheaper:
             return ()
-        floor = (
-            (rule("politics.minimum-cost"),) if base - self.cheaper(state, seat, action) < 1 else ()
-        )
+        base = int(self.pack.numbers["political_costs"][action])
+        floor = (rule("politics.minimum-cost"),) if base - cheaper < 1 else ()
         return (rule("tile.cost-reduction"), *floor)
 
     def cheaper(self, state: PState, seat: int, action: str) -> int:
