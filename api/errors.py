@@ -11,7 +11,12 @@ from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
-from domain.core.errors import RuleViolation, UnknownRuleset
+from domain.core.errors import (
+    EventSchemaUnavailable,
+    RulesetRevisionUnavailable,
+    RuleViolation,
+    UnknownRuleset,
+)
 from service.access import Forbidden, NotAuthenticated
 from service.games import GameBusy, InvalidPosition, VersionOutOfRange
 from service.queries import EventNotFound, GameNotFinished, NoBoard, ResultNotAvailable
@@ -166,6 +171,28 @@ def translate(exc: Exception) -> ApiError:
         return ApiError(404, "game_not_found", str(exc))
     if isinstance(exc, UnknownRuleset):
         return ApiError(404, "ruleset_not_found", str(exc))
+    if isinstance(exc, RulesetRevisionUnavailable):
+        return ApiError(
+            422 if exc.in_request else 409,
+            exc.code,
+            str(exc),
+            details={
+                "ruleset": exc.ruleset,
+                "revision": exc.revision,
+                "available": list(exc.known),
+            },
+        )
+    if isinstance(exc, EventSchemaUnavailable):
+        return ApiError(
+            409,
+            exc.code,
+            str(exc),
+            details={
+                "type": exc.type_name,
+                "schema_version": exc.schema_version,
+                "known": exc.known,
+            },
+        )
     if isinstance(exc, VersionOutOfRange):
         return ApiError(404, "version_not_found", str(exc), current_version=exc.current)
     if isinstance(exc, VersionConflict):

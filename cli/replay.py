@@ -79,8 +79,9 @@ def print_verify(args: argparse.Namespace, report: dict[str, Any]) -> int:
         print(json.dumps(report))
     elif report["ok"]:
         print(
-            f"{args.game_id}: {report['events']} events folded, "
-            f"{report['snapshots_checked']} snapshot(s) agree, state hash {report['final_hash']}"
+            f"{args.game_id}: {report['events']} events folded under {report.get('ruleset')} "
+            f"revision {report.get('revision')}, {report['snapshots_checked']} snapshot(s) "
+            f"agree, state hash {report['final_hash']}"
         )
     else:
         first = report["first_divergence"]

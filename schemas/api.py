@@ -52,11 +52,33 @@ class OptionSchema(Schema):
     description = fields.String()
 
 
+class RevisionSchema(Schema):
+    """One revision of a ruleset's rules: a game is decided, folded and scored under the one it
+    was created with, forever."""
+
+    revision = fields.Integer(required=True)
+    summary = fields.String(required=True, metadata={"description": "What changed."})
+    rules = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "The rules-catalogue ids whose reading changed."},
+    )
+
+
 class RulesetSchema(Schema):
     name = fields.String(required=True, metadata={"description": "Pass as `ruleset` to create."})
     title = fields.String(required=True)
     player_counts = fields.List(fields.Integer(), required=True)
     options = fields.List(fields.Nested(OptionSchema), required=True)
+    revision = fields.Integer(
+        required=True,
+        metadata={"description": "The revision of the rules new games are created under."},
+    )
+    revisions = fields.List(
+        fields.Nested(RevisionSchema),
+        required=True,
+        metadata={"description": "Every revision this server keeps, oldest first."},
+    )
 
 
 class RulesetListSchema(Schema):
@@ -229,6 +251,20 @@ class GameSummarySchema(Schema):
         required=True, metadata={"description": "The ruleset's public summary: phase, round…"}
     )
     version = fields.Integer(required=True)
+    revision = fields.Integer(
+        required=True,
+        metadata={
+            "description": "The revision of the ruleset's rules the game is played under, "
+            "forever (GET /rulesets/{name} lists them)."
+        },
+    )
+    pack_digest = fields.String(
+        required=True,
+        metadata={
+            "description": "SHA-256 of the data pack the game was created with (empty for a "
+            "ruleset without one, or a game created before digests were recorded)."
+        },
+    )
     seed_commitment = fields.String(required=True)
     seed_revealed = fields.Boolean(
         required=True,
@@ -563,6 +599,19 @@ class PositionSetupSchema(StrictSchema):
         validate=validate.Length(min=1, max=32),
     )
     options = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), required=True)
+    revision = fields.Integer(
+        strict=True,
+        validate=validate.Range(min=1),
+        metadata={
+            "description": "The revision of the rules the position was played under; a sandbox "
+            "keeps its source game's (422 ruleset_revision_unavailable for one this server "
+            "lacks)."
+        },
+    )
+    pack_digest = fields.String(
+        validate=validate.Length(max=64),
+        metadata={"description": "The data pack's digest (informative; ignored on input)."},
+    )
 
 
 class PositionSchema(StrictSchema):

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from domain.core.chance import Chance
-from domain.core.errors import IllegalAction, RuleViolation
+from domain.core.errors import IllegalAction, RulesetRevisionUnavailable, RuleViolation
 from domain.core.kernel import (
     Game,
     NeedsEarlierBase,
@@ -169,9 +169,14 @@ class GameService:
         *,
         seed: bytes | None = None,
         game_id: str | None = None,
+        revision: int | None = None,
     ) -> CreatedGame:
-        """Create a game: GameCreated (with the seed's commitment) plus the setting up."""
+        """Create a game: GameCreated (with the seed's commitment, the ruleset's revision and
+        its pack's digest) plus the setting up. New games get the newest revision; `revision`
+        (recording golden games, tests) creates one under an earlier revision."""
         rules = self.rulesets(ruleset_name)
+        if revision is not None:
+            rules = rules.at_revision(revision)
         seed = seed or chance_source.new_seed()
         commitment = chance_source.commitment(seed)
         chance = Chance(chance_source.HmacSource(seed), 0)
@@ -187,6 +192,18 @@ class GameService:
             raise InvalidPosition(
                 f"the position is of {setup['ruleset']!r}, the game of {rules.name!r}",
                 {"ruleset": rules.name},
+            )
+        given = setup.get("revision")
+        if given is not None and given != rules.revision:
+            try:
+                rules.at_revision(given)
+            except RulesetRevisionUnavailable as unavailable:
+                unavailable.in_request = True
+                raise
+            raise InvalidPosition(
+                f"the position is of {rules.name} revision {given}, the game of revision "
+                f"{rules.revision}: a sandbox keeps the revision of the game it comes from",
+                {"revision": rules.revision},
             )
         players = tuple(setup["players"])
         seed = chance_source.new_seed()
@@ -225,7 +242,11 @@ class GameService:
             events=payloads,
             seed=seed,
             token_hashes=tokens.hashes(),
-            extra={**self.meta_of(rules, game), **(extra or {})},
+            extra={
+                **self.meta_of(rules, game),
+                "revision": str(rules.revision),
+                **(extra or {}),
+            },
         )
         self.cache.put(game_id, game)
         return CreatedGame(game_id, version, commitment, tokens, recorded)
@@ -248,13 +269,23 @@ class GameService:
     # --- loading --------------------------------------------------------------------------
 
     def ruleset_of(self, game_id: str) -> Ruleset[Any]:
-        return self.rulesets(self.store.meta(game_id).ruleset)
+        """The game's ruleset, bound to the revision the game was created under (a game from
+        before revisions were recorded is of revision 1)."""
+        meta = self.store.meta(game_id)
+        return self.rules_at(meta.ruleset, int(meta.extra.get("revision", 1)))
+
+    def rules_at(self, name: str, revision: int) -> Ruleset[Any]:
+        """Ruleset `name` at `revision` (RulesetRevisionUnavailable if this server lacks it)."""
+        return self.rulesets(name).at_revision(revision)
+
+    def rules_of(self, game: Game[Any]) -> Ruleset[Any]:
+        return self.rules_at(game.setup.ruleset, game.setup.revision)
 
     def load(self, game_id: str) -> tuple[Ruleset[Any], Game[Any]]:
         """The current game: cached or snapshot state, plus the events after it."""
         cached = self.cache.get(game_id)
         if cached is not None:
-            rules = self.rulesets(cached.setup.ruleset)
+            rules = self.rules_of(cached)
             tail = [recorded_from(s) for s in self.store.read(game_id, cached.version + 1)]
             try:
                 game = replay(rules, tail, cached) if tail else cached
@@ -432,7 +463,7 @@ class GameService:
         conflict) the game as stored, which is what a refusal must be judged against."""
         cached = self.cache.get(game_id) if use_cache else None
         if cached is not None:
-            return self.rulesets(cached.setup.ruleset), cached, False
+            return self.rules_of(cached), cached, False
         rules, game = self.load(game_id)
         return rules, game, True
 
@@ -650,6 +681,8 @@ def encode_game(rules: Ruleset[Any], game: Game[Any]) -> dict[str, Any]:
             "players": list(game.setup.players),
             "options": dict(game.setup.options),
             "seed_commitment": game.setup.seed_commitment,
+            "revision": game.setup.revision,
+            "pack_digest": game.setup.pack_digest,
         },
         "version": game.version,
         "draws": game.draws,
@@ -672,7 +705,12 @@ def decode_game(rules: Ruleset[Any], body: Mapping[str, Any]) -> Game[Any]:
     setup = body["setup"]
     return Game(
         Setup(
-            setup["ruleset"], tuple(setup["players"]), setup["options"], setup["seed_commitment"]
+            setup["ruleset"],
+            tuple(setup["players"]),
+            setup["options"],
+            setup["seed_commitment"],
+            int(setup.get("revision", 1)),
+            setup.get("pack_digest", ""),
         ),
         int(body["version"]),
         int(body["draws"]),

@@ -167,6 +167,8 @@ class GameQueries:
             "status": self.games.status_of(rules, game),
             "players": list(game.setup.players),
             "options": dict(game.setup.options),
+            "revision": game.setup.revision,
+            "pack_digest": game.setup.pack_digest,
             "awaiting": sorted(rules.awaited_seats(game.state)),
             "summary": rules.summary(game.state),
             "version": game.version,
@@ -231,7 +233,7 @@ class GameQueries:
         """The events from `from_version` told in words, with the rule, its page and the
         draws behind each, as `viewer` may see them."""
         meta = self.store.meta(game_id)
-        rules = self.games.rulesets(meta.ruleset)
+        rules = self.games.ruleset_of(game_id)
         players = list(meta.players)
         current = self.store.version(game_id)
         stored = self.store.read(game_id, from_version, current, limit) if current else []
@@ -419,6 +421,8 @@ class GameQueries:
                 "ruleset": game.setup.ruleset,
                 "players": list(game.setup.players),
                 "options": dict(game.setup.options),
+                "revision": game.setup.revision,
+                "pack_digest": game.setup.pack_digest,
             },
             "version": game.version,
             "draws": game.draws,

@@ -15,7 +15,7 @@ from pathlib import Path
 from string import Template
 from typing import Any
 
-from domain.core.kernel import Game, fold
+from domain.core.kernel import Game, fold_in_history
 from domain.core.messages import Recorded
 from domain.core.ruleset import Ruleset, Setup
 from service.games import GameService, recorded_from
@@ -37,7 +37,7 @@ def frame_of(rules: Ruleset[Any], game: Game[Any]) -> dict[str, Any]:
     fleets += [[water, seat] for water in turn.get("event_fleets", [])]
     return {
         "lands": {
-            land: [v["owner"], v["army"], v["buildings"], v["great_wall"]]
+            land: [v.get("owner"), v.get("army"), v.get("buildings", []), v.get("great_wall")]
             for land, v in (view.get("lands") or {}).items()
         },
         "fleets": fleets,
@@ -94,6 +94,7 @@ def _replayed(
     rules = service.ruleset_of(game_id)
     total = service.store.version(game_id)
     game: Game[Any] | None = None
+    history: list[Recorded] = []
     events: list[dict[str, Any]] = []
     changes: list[dict[str, Any]] = []
     previous: dict[str, Any] = {"lands": {}}
@@ -104,7 +105,8 @@ def _replayed(
             break
         for stored in page:
             recorded = recorded_from(stored)
-            game = fold(rules, game, recorded)
+            history.append(recorded)
+            game = fold_in_history(rules, game, history)
             current = frame_of(rules, game)
             changes.append(diff(previous, current))
             previous = current
@@ -117,6 +119,8 @@ def _replayed(
     document = {
         "game_id": game_id,
         "ruleset": rules.name,
+        "revision": game.setup.revision,
+        "pack_digest": game.setup.pack_digest,
         "players": list(game.setup.players),
         "colours": list(PLAYER_COLOURS[: len(game.setup.players)]),
         "places": board_places(rules),
@@ -157,8 +161,14 @@ def replay_html(service: GameService, game_id: str, progress: Progress | None = 
     data = json.dumps(document, separators=(",", ":")).replace("</", "<\\/")
     title = html.escape(f"Chronicle replay — {document['ruleset']} — {game_id}")
     template = Template((ASSETS / "replay.html").read_text(encoding="utf-8"))
+    setup = game.setup
+    rules = html.escape(
+        f"Rules: {setup.ruleset} revision {setup.revision}"
+        + (f", data pack SHA-256 {setup.pack_digest}" if setup.pack_digest else "")
+    )
     return template.substitute(
         title=title,
+        rules=rules,
         board=board_picture(service.ruleset_of(game_id), game.setup),
         data=data,
         script=(ASSETS / "replay.js").read_text(encoding="utf-8"),

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.core.kernel import Game, fold
+from domain.core.kernel import Game, fold_in_history
+from domain.core.messages import Recorded
 from service.games import GameService, encode_game, recorded_from, state_hash
 
 Progress = Callable[[int, int], None]
@@ -38,6 +39,14 @@ class VerifyReport:
     snapshots_checked: int
     final_hash: str
     divergences: tuple[Divergence, ...] = field(default=())
+    ruleset: str = ""
+    revision: int = 1
+    """The revision of the rules the game was folded under: the one it was created with."""
+    pack_digest: str = ""
+    """The data pack's digest the game recorded at its creation."""
+    pack_digest_now: str = ""
+    """The digest of the pack this server folded it with (they differ when the pack changed
+    since in a way that its revisions say changed no decision, fold or score)."""
 
     @property
     def ok(self) -> bool:
@@ -51,6 +60,10 @@ class VerifyReport:
         first = self.first_divergence
         return {
             "game_id": self.game_id,
+            "ruleset": self.ruleset,
+            "revision": self.revision,
+            "pack_digest": self.pack_digest,
+            "pack_digest_now": self.pack_digest_now,
             "events": self.events,
             "snapshots_checked": self.snapshots_checked,
             "final_hash": self.final_hash,
@@ -71,6 +84,7 @@ def verify_game(
         v: service.store.snapshot(game_id, v) for v in service.store.snapshot_versions(game_id)
     }
     game: Game[Any] | None = None
+    history: list[Recorded] = []
     divergences: list[Divergence] = []
     checked = 0
     version = 0
@@ -79,7 +93,8 @@ def verify_game(
         if not page:
             raise ValueError(f"game {game_id} is missing events after version {version}")
         for stored in page:
-            game = fold(rules, game, recorded_from(stored))
+            history.append(recorded_from(stored))
+            game = fold_in_history(rules, game, history)
             version = stored.version
             snapshot = snapshots.get(version)
             if snapshot is not None:
@@ -98,4 +113,8 @@ def verify_game(
         snapshots_checked=checked,
         final_hash=state_hash(encode_game(rules, game)),
         divergences=tuple(divergences),
+        ruleset=rules.name,
+        revision=game.setup.revision,
+        pack_digest=game.setup.pack_digest,
+        pack_digest_now=rules.pack_digest,
     )

@@ -15,6 +15,7 @@ module only fills it and binds what it holds:
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
 import threading
@@ -26,6 +27,7 @@ from typing import Any
 
 from domain.core.errors import UnknownRuleset
 from domain.core.ruleset import Ruleset, find_ruleset, register_ruleset, ruleset_names
+from schemas.pack_base import pack_dir
 
 ENTRY_POINT_GROUP = "chronicle.rulesets"
 
@@ -102,21 +104,36 @@ def load_pack(cls: type[Ruleset[Any]], root: Path | None = None) -> Any:
     return pack_loader(cls)(cls.data_pack, root)
 
 
+def pack_digest(data_pack: str, root: Path | None = None) -> str:
+    """SHA-256 over every file of `data/<data_pack>/` (its path and bytes, in path order): what
+    a game records of the data it was created with."""
+    folder = pack_dir(data_pack, root)
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def bind(cls: type[Ruleset[Any]], root: Path | None = None) -> Ruleset[Any]:
     """A new instance of `cls` bound to its data pack under `root` (uncached: `ruleset` keeps
-    one per name for the default root)."""
-    return cls(load_pack(cls, root))
+    one per name for the default root), at its newest revision (`at_revision` for others)."""
+    bound = cls(load_pack(cls, root))
+    if cls.data_pack:
+        bound.pack_digest = pack_digest(cls.data_pack, root)
+    return bound
 
 
-def ruleset(name: str) -> Ruleset[Any]:
-    """The registered ruleset `name`, bound to its loaded data pack."""
+def ruleset(name: str, revision: int | None = None) -> Ruleset[Any]:
+    """The registered ruleset `name`, bound to its loaded data pack, at `revision` (None: its
+    newest; RulesetRevisionUnavailable for one it does not have)."""
     bound = _bound.get(name)
-    if bound is not None:
-        return bound
-    with _lock:
-        if name not in _bound:
-            _bound[name] = bind(find(name))
-        return _bound[name]
+    if bound is None:
+        with _lock:
+            if name not in _bound:
+                _bound[name] = bind(find(name))
+            bound = _bound[name]
+    return bound if revision is None else bound.at_revision(revision)
 
 
 PACKS_WITHOUT_RULESET = {"hotw-ah2001": "schemas.ah2001_pack:check_tables"}

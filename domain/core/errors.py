@@ -63,3 +63,46 @@ class UnknownRuleset(LookupError):
     def __init__(self, name: str) -> None:
         super().__init__(f"no ruleset named {name!r}")
         self.name = name
+
+
+class RulesetRevisionUnavailable(LookupError):
+    """A game (or a position) was made under a revision of its ruleset that this server does
+    not have: it is never decided or folded under other rules instead."""
+
+    code = "ruleset_revision_unavailable"
+
+    def __init__(self, ruleset: str, revision: int, known: tuple[int, ...]) -> None:
+        super().__init__(
+            f"{ruleset} revision {revision} is not available on this server "
+            f"(it has revision{'s' if len(known) > 1 else ''} {', '.join(map(str, known))})"
+        )
+        self.ruleset = ruleset
+        self.revision = revision
+        self.known = known
+        self.in_request = False
+        """Whether the revision came in the request (a position to load), not a stored game."""
+
+
+class RulesetRevisionMismatch(RuntimeError):
+    """A game was folded with its ruleset bound to another revision than the game's (a caller's
+    mistake: bind the ruleset with `Ruleset.at_revision(game's revision)`)."""
+
+
+class EventSchemaUnavailable(LookupError):
+    """A stored event of a type, or a schema version of it, that this server does not know (a
+    newer server wrote it): it is refused, never misread."""
+
+    code = "event_schema_unavailable"
+
+    def __init__(self, type_name: str, schema_version: int | None, known: int | None) -> None:
+        if known is None:
+            message = f"unknown event type {type_name!r}"
+        else:
+            message = (
+                f"event {type_name} has schema version {schema_version}; this server reads up "
+                f"to {known}"
+            )
+        super().__init__(message)
+        self.type_name = type_name
+        self.schema_version = schema_version
+        self.known = known

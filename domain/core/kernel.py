@@ -6,10 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from domain.core.chance import Chance
-from domain.core.errors import GameOver, IllegalAction, NotYourTurn, RuleViolation
+from domain.core.errors import (
+    GameOver,
+    IllegalAction,
+    NotYourTurn,
+    RulesetRevisionMismatch,
+    RuleViolation,
+)
 from domain.core.frozen import built, evolved
 from domain.core.messages import (
     SYSTEM,
@@ -21,6 +27,7 @@ from domain.core.messages import (
     event,
     plain_value,
     private_to,
+    upcaster,
 )
 from domain.core.ruleset import Decision, Ruleset, Setup
 from domain.core.table import (
@@ -49,12 +56,24 @@ S = TypeVar("S")
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GameCreated(Event):
-    """The game exists: its ruleset, players and options, and the commitment to its seed."""
+    """The game exists: its ruleset and the revision of its rules, the digest of the data pack,
+    its players and options, and the commitment to its seed."""
+
+    # Schema 1 had no revision: those games were created before revisions existed, under
+    # revision 1, with no pack digest recorded (`_created_before_revisions`).
+    SCHEMA_VERSION: ClassVar[int] = 2
 
     ruleset: str
     players: tuple[str, ...]
     options: Mapping[str, Any]
     seed_commitment: str
+    revision: int = 1
+    pack_digest: str = ""
+
+
+@upcaster("GameCreated", 1)
+def _created_before_revisions(data: dict[str, Any]) -> dict[str, Any]:
+    return {**data, "revision": 1, "pack_digest": ""}
 
 
 @event
@@ -129,6 +148,8 @@ def creation_events(
         players=tuple(players),
         options=chosen,
         seed_commitment=seed_commitment,
+        revision=ruleset.revision,
+        pack_digest=ruleset.pack_digest,
     )
     setup = setup_of(created)
     game = Game(setup, 1, 0, ruleset.initial_state(setup))
@@ -153,6 +174,8 @@ def position_events(
         players=tuple(players),
         options=ruleset.check_options(options),
         seed_commitment=seed_commitment,
+        revision=ruleset.revision,
+        pack_digest=ruleset.pack_digest,
     )
     loaded = PositionLoaded(
         rule=ruleset.setup_rule,
@@ -169,6 +192,8 @@ def setup_of(created: GameCreated) -> Setup:
         players=tuple(created.players),
         options=dict(created.options),
         seed_commitment=created.seed_commitment,
+        revision=created.revision,
+        pack_digest=created.pack_digest,
     )
 
 
@@ -296,6 +321,11 @@ def _next_game(
 def _fold_kernel_event(ruleset: Ruleset[S], game: Game[S] | None, recorded: Recorded) -> Game[S]:
     ev = recorded.event
     if isinstance(ev, GameCreated):
+        if ev.revision != ruleset.revision:
+            raise RulesetRevisionMismatch(
+                f"a game of {ev.ruleset} revision {ev.revision} folded with revision "
+                f"{ruleset.revision}'s rules (bind them with at_revision({ev.revision}))"
+            )
         setup = setup_of(ev)
         players = len(setup.players)
         return Game(
@@ -459,6 +489,18 @@ def replay(ruleset: Ruleset[S], events: Iterable[Recorded], game: Game[S] | None
     if game is None:
         raise CommandMisused("no events to replay")
     return game
+
+
+def fold_in_history(
+    ruleset: Ruleset[S], game: Game[S] | None, history: Sequence[Recorded]
+) -> Game[S]:
+    """`fold` of the last event of `history` (every event up to it, in order) onto `game`, the
+    game after the others: an undo or a rewind, which cannot be folded onto the game it takes
+    back, replays the history instead (reading a log event by event, as a verifier does)."""
+    recorded = history[-1]
+    if isinstance(recorded.event, ActionsUndone | GameRewound):
+        return replay(ruleset, history)
+    return fold(ruleset, game, recorded)
 
 
 def _starts_seat_command(recorded: Recorded) -> bool:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from domain.core.chance import Draw
+from domain.core.errors import EventSchemaUnavailable
 
 Seat = int
 """A seat is the player's position at the table: 0 .. players-1."""
@@ -182,13 +183,36 @@ def event(cls: type[E]) -> type[E]:
 
 
 def upcaster(type_name: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
-    """Register a function that lifts an old event shape to the next schema version."""
+    """Register the function that lifts a stored event's data from schema `from_version` to the
+    next one (the one registry every reader goes through: `event_from_record`)."""
 
     def register(fn: Upcaster) -> Upcaster:
+        if (type_name, from_version) in _UPCASTERS:
+            raise ValueError(f"two upcasters of {type_name} from schema {from_version}")
         _UPCASTERS[(type_name, from_version)] = fn
         return fn
 
     return register
+
+
+def upcasters() -> dict[tuple[str, int], Upcaster]:
+    """Every registered upcaster, by (event type, schema version it reads)."""
+    return dict(_UPCASTERS)
+
+
+def upcast(cls: type[Event], data: Mapping[str, Any], version: int) -> dict[str, Any]:
+    """Stored data of schema `version` lifted to `cls`'s current schema, one step at a time.
+    A version newer than the server knows is refused, never misread."""
+    if version > cls.SCHEMA_VERSION:
+        raise EventSchemaUnavailable(cls.TYPE_NAME, version, cls.SCHEMA_VERSION)
+    lifted = dict(data)
+    while version < cls.SCHEMA_VERSION:
+        step = _UPCASTERS.get((cls.TYPE_NAME, version))
+        if step is None:
+            raise EventSchemaUnavailable(cls.TYPE_NAME, version, cls.SCHEMA_VERSION)
+        lifted = step(lifted)
+        version += 1
+    return lifted
 
 
 def event_type(name: str) -> type[Event]:
@@ -196,7 +220,7 @@ def event_type(name: str) -> type[Event]:
     as the first family's that registered it: History of the World's, the only one then)."""
     found = _EVENT_TYPES.get(name) or _EVENT_TYPES.get(_UNQUALIFIED.get(name, ""))
     if found is None:
-        raise KeyError(f"unknown event type {name!r}")
+        raise EventSchemaUnavailable(name, None, None)
     return found
 
 
@@ -236,11 +260,7 @@ def _tuples_for_lists(value: Any) -> Any:
 def event_from_record(record: Mapping[str, Any]) -> Event:
     """Rebuild an event from its stored form, lifting old shapes through the upcasters."""
     cls = event_type(record["type"])
-    data = dict(record.get("data") or {})
-    version = int(record.get("schema_version", 1))
-    while version < cls.SCHEMA_VERSION:
-        data = _UPCASTERS[(cls.TYPE_NAME, version)](data)
-        version += 1
+    data = upcast(cls, record.get("data") or {}, int(record.get("schema_version", 1)))
     kwargs = {k: _tuples_for_lists(v) for k, v in data.items()}
     draws = tuple(Draw(int(k), int(n), int(r)) for k, n, r in record.get("draws") or ())
     return cls(

@@ -8,13 +8,20 @@ kernel's (`domain.core.kernel.replay`).
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from domain.core.chance import Chance
-from domain.core.errors import IllegalAction, InvalidOptions, InvalidPlayerCount, UnknownRuleset
+from domain.core.errors import (
+    IllegalAction,
+    InvalidOptions,
+    InvalidPlayerCount,
+    RulesetRevisionUnavailable,
+    UnknownRuleset,
+)
 from domain.core.messages import Command, Event, Seat, registered_event_classes
 from domain.core.narration import plain_words
 from domain.core.strategy import Strategy
@@ -109,6 +116,24 @@ KINDS: dict[type, str] = {bool: "boolean", int: "integer", str: "string"}
 
 
 @dataclass(frozen=True)
+class Revision:
+    """One revision of a ruleset's rules: every game is decided, folded and scored under the
+    revision it was created with, forever. A change that alters a decision, a fold or a score
+    adds a revision (README: "Changing a rule")."""
+
+    number: int
+    summary: str
+    rules: tuple[str, ...] = ()
+    """The rules-catalogue ids whose reading changed with this revision."""
+
+    def describe(self) -> dict[str, Any]:
+        return {"revision": self.number, "summary": self.summary, "rules": list(self.rules)}
+
+
+FIRST_REVISION = Revision(1, "The rules as first recorded.")
+
+
+@dataclass(frozen=True)
 class Setup:
     """What a game is created with; fixed for its whole life."""
 
@@ -116,6 +141,11 @@ class Setup:
     players: tuple[str, ...]
     options: Mapping[str, Any]
     seed_commitment: str
+    revision: int = 1
+    """The revision of the ruleset's rules the game is played under."""
+    pack_digest: str = ""
+    """SHA-256 of the data pack the game was created with (empty: the ruleset has none, or the
+    game was created before digests were recorded)."""
 
     @property
     def seats(self) -> range:
@@ -153,9 +183,53 @@ class Ruleset(ABC, Generic[S]):
     """Rule id cited when the chance seed is revealed (the end rule when empty)."""
     undo_rule: ClassVar[str] = ""
     """Rule id cited by undo and rewind (the table procedure; the turn rule when empty)."""
+    revisions: ClassVar[tuple[Revision, ...]] = (FIRST_REVISION,)
+    """Every revision of the rules, oldest first, numbered 1, 2, 3 …; new games get the last."""
 
     def __init__(self, pack: Any = None) -> None:
         self.pack = pack
+        self.revision = self.newest_revision()
+        """The revision this instance decides, folds and scores by (`at_revision`)."""
+        self.pack_digest = ""
+        """SHA-256 of the data pack it was bound to (set by whoever loaded the pack)."""
+        self._at_revision: dict[int, Ruleset[S]] = {self.revision: self}
+
+    @classmethod
+    def newest_revision(cls) -> int:
+        return cls.revisions[-1].number
+
+    @classmethod
+    def revision_numbers(cls) -> tuple[int, ...]:
+        return tuple(r.number for r in cls.revisions)
+
+    def at_revision(self, revision: int) -> Ruleset[S]:
+        """This ruleset bound to an earlier (or its own) revision: the same pack, with every
+        revision gate (`since`) answering for `revision`. Refuses a revision it does not have."""
+        found = self._at_revision.get(revision)
+        if found is not None:
+            return found
+        if revision not in self.revision_numbers():
+            raise RulesetRevisionUnavailable(self.name, revision, self.revision_numbers())
+        bound = copy.copy(self)
+        bound.revision = revision
+        bound.pack = self.pack_at(revision)
+        bound._at_revision = self._at_revision
+        bound.bound_to_revision()
+        self._at_revision[revision] = bound
+        return bound
+
+    def since(self, revision: int) -> bool:
+        """Whether a rule introduced at `revision` holds in this game (a revision gate)."""
+        return self.revision >= revision
+
+    def pack_at(self, revision: int) -> Any:
+        """The data pack in force at `revision` (override where a revision froze a copy of
+        data that changed later; by default the pack is the same for every revision)."""
+        return self.pack
+
+    def bound_to_revision(self) -> None:
+        """Called on a copy bound to another revision (override to drop caches built for the
+        revision it was copied from)."""
 
     # --- creation -------------------------------------------------------------------------
 
@@ -353,6 +427,8 @@ class Ruleset(ABC, Generic[S]):
             "title": cls.title,
             "player_counts": list(cls.player_counts),
             "options": [spec.describe() for spec in cls.options],
+            "revision": cls.newest_revision(),
+            "revisions": [r.describe() for r in cls.revisions],
         }
 
 

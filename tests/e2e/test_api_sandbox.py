@@ -45,6 +45,8 @@ def test_a_finished_games_position_at_any_version_can_be_exported_by_its_admin(a
         "ruleset": "toy-sealed-bids",
         "players": ["ann", "bob", "cy"],
         "options": {"rounds": 2, "die_sides": 6, "bonus": False},
+        "revision": 1,
+        "pack_digest": "",  # the toy ruleset has no data pack
     }
     assert position["state"]["phase"] == "bid" and len(position["state"]["sealed"]) == 1
 

@@ -29,6 +29,7 @@ from domain.hotw.editions.ah2001.combat import (
     sacked,
 )
 from domain.hotw.editions.ah2001.model import Ah2001State, Player, Stage
+from domain.hotw.editions.ah2001.revisions import COINS_TAKE_COUNTERS, REVISIONS
 from domain.hotw.editions.ah2001.scoring import LEVEL_RULES, area_levels, turn_score
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, EmpireStats
 
@@ -236,9 +237,15 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
     pack: Ah2001Pack
     view_schema = "schemas.ah2001_view:VIEW"
 
+    revisions = REVISIONS
+
     @property
     def tables(self) -> Ah2001Tables:
         return self.pack.tables
+
+    def pack_at(self, revision: int) -> Ah2001Pack:
+        """The same pack, its tables answering the revision gates of the folds for `revision`."""
+        return replace(self.pack, tables=replace(self.pack.tables, revision=revision))
 
     # creation
 
@@ -799,7 +806,8 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         coins = int(card.effect.get("coins", 0))
         if card.id == "civil-service":
             coins += (1 if spec.capital else 0) + (1 if spec.navigation else 0)
-        coins = min(coins, ctx.state.supply.get("counters", 0))  # ah2001.components.coin-fleet
+        if self.since(COINS_TAKE_COUNTERS):
+            coins = min(coins, ctx.state.supply.get("counters", 0))  # ah2001.components.coin-fleet
         forts = int(card.effect.get("forts", 0)) if spec.capital else 0
         ctx.emit(
             ev.EventCardPlayed(

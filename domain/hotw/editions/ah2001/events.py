@@ -12,6 +12,7 @@ from domain.core.frozen import evolved
 from domain.core.messages import Event, event
 from domain.hotw.changes import added, with_cell, with_player, with_turn
 from domain.hotw.editions.ah2001.model import Ah2001State, Cell, Drawing, SeaHeld, Stage, Turn
+from domain.hotw.editions.ah2001.revisions import COINS_TAKE_COUNTERS
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
 
 
@@ -208,7 +209,9 @@ def _card_played(t: Ah2001Tables, s: Ah2001State, e: EventCardPlayed) -> Ah2001S
     if card.kind in TARGETED:
         changes["pending"] = card.id
         changes["picks"] = ()
-    return with_supply(with_turn(s, **changes), counters=-e.coins)
+    if t.since(COINS_TAKE_COUNTERS):
+        return with_supply(with_turn(s, **changes), counters=-e.coins)
+    return with_turn(s, **changes)
 
 
 TARGETED = frozenset(
@@ -435,7 +438,8 @@ class CoinSpent(Ah2001Event):
 def _coin(t: Ah2001Tables, s: Ah2001State, e: CoinSpent) -> Ah2001State:
     turn = s.turn
     assert turn is not None
-    s = with_supply(s, counters=1)  # the coin's counter goes back to the supply
+    if t.since(COINS_TAKE_COUNTERS):
+        s = with_supply(s, counters=1)  # the coin's counter goes back to the supply
     if e.for_fort:
         return with_turn(s, coins=turn.coins - 1, free_forts=turn.free_forts + 1)
     return with_turn(s, coins=turn.coins - 1, lost=turn.lost - 1, pool=turn.pool + 1)
@@ -497,7 +501,8 @@ class CardEmpireEnded(Ah2001Event):
 def _card_empire_ended(t: Ah2001Tables, s: Ah2001State, e: CardEmpireEnded) -> Ah2001State:
     side = s.turn
     assert side is not None and side.outer is not None
-    return with_supply(evolved(s, turn=side.outer), counters=len(side.fleets) + side.coins)
+    coins = side.coins if t.since(COINS_TAKE_COUNTERS) else 0
+    return with_supply(evolved(s, turn=side.outer), counters=len(side.fleets) + coins)
 
 
 @event
@@ -649,7 +654,9 @@ def _terminated(t: Ah2001Tables, s: Ah2001State, e: EmpireTerminated) -> Ah2001S
     parked[e.slot] = evolved(ending, terminated=True, pool=0, attempted=False)
     s = with_supply(
         evolved(s, parked=tuple(parked)),
-        counters=len(ending.fleets) - len(ending.manned) + ending.coins,
+        counters=len(ending.fleets)
+        - len(ending.manned)
+        + (ending.coins if t.since(COINS_TAKE_COUNTERS) else 0),
     )
     s = with_player(s, e.seat, points=s.players[e.seat].points + e.total)
     if active:
@@ -926,7 +933,8 @@ class TurnScored(Ah2001Event):
 @handles(TurnScored)
 def _scored(t: Ah2001Tables, s: Ah2001State, e: TurnScored) -> Ah2001State:
     assert s.turn is not None
-    s = with_supply(s, counters=len(s.turn.fleets) - len(s.turn.manned) + s.turn.coins)
+    coins = s.turn.coins if t.since(COINS_TAKE_COUNTERS) else 0
+    s = with_supply(s, counters=len(s.turn.fleets) - len(s.turn.manned) + coins)
     s = with_player(s, e.seat, points=s.players[e.seat].points + e.total)
     return evolved(s, turn=None, stage=Stage.TURNS, call_index=s.call_index + 1)
 

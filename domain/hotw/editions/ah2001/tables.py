@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.hotw.editions.ah2001.board import Ah2001Board
+from domain.hotw.editions.ah2001.revisions import NEWEST
 
 EPOCHS = range(1, 8)
 
@@ -83,11 +84,17 @@ class Ah2001Tables:
     victory_points: VictoryPoints
     pieces: Pieces
     board: Ah2001Board
+    revision: int = NEWEST
+    """The revision of the rules in force for the game these tables serve (`since`)."""
     empires_by_epoch: Mapping[int, tuple[EmpireStats, ...]] = field(init=False)
 
     def __post_init__(self) -> None:
         by_epoch = {e: tuple(x for x in self.empires if x.epoch == e) for e in EPOCHS}
         object.__setattr__(self, "empires_by_epoch", by_epoch)
+
+    def since(self, revision: int) -> bool:
+        """Whether a rule introduced at `revision` holds in this game (a revision gate)."""
+        return self.revision >= revision
 
     def deck(self, name: str) -> tuple[str, ...]:
         """Every card of the `greater` or `lesser` deck, one id per copy."""

@@ -1,0 +1,22 @@
+"""The revisions of the Avalon Hill 2001 rules as Chronicle plays them: a game is decided,
+folded and scored under the revision it was created with, forever (README: "Changing a rule").
+Each gate names the revision that introduced its rule."""
+
+from __future__ import annotations
+
+from domain.core.ruleset import FIRST_REVISION, Revision
+
+COINS_TAKE_COUNTERS = 2
+"""Coins from Event cards draw on the twelve shared coin/fleet counters."""
+
+REVISIONS = (
+    FIRST_REVISION,
+    Revision(
+        COINS_TAKE_COUNTERS,
+        "Coins draw on the twelve shared coin/fleet counters: a card gives at most the counters "
+        "left, a spent coin gives its counter back, and unspent coins go back at the end of the "
+        "turn (before, coins took no counter, so coins and fleets together could exceed twelve).",
+        ("ah2001.components.coin-fleet",),
+    ),
+)
+NEWEST = REVISIONS[-1].number
