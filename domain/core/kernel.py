@@ -54,7 +54,6 @@ S = TypeVar("S")
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GameCreated(Event):
     """The game exists: its ruleset and the revision of its rules, the digest of the data pack,
     its players and options, and the commitment to its seed."""
@@ -77,7 +76,6 @@ def _created_before_revisions(data: dict[str, Any]) -> dict[str, Any]:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class SeedRevealed(Event):
     """The secret seed, published so that anyone can re-verify every draw: when the game ends,
     or earlier if the admin orders it (`early`)."""
@@ -87,7 +85,6 @@ class SeedRevealed(Event):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class PositionLoaded(Event):
     """A sandbox game starts from a given position (the ruleset's encoded state) instead of the
     ruleset's setting up. Private to no seat: each seat sees the position only through its view."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 from domain.core.chance import Draw
 from domain.core.errors import EventSchemaUnavailable
@@ -169,9 +169,13 @@ def _data_fields(cls: type[Event]) -> tuple[str, ...]:
     return names
 
 
+@dataclass_transform(frozen_default=True, kw_only_default=True)
 def event(cls: type[E]) -> type[E]:
-    """Register an event type under its name: the class name (past tense), namespaced by its
-    ruleset family (`hotw.ArmyPlaced`); the kernel's own events are not namespaced."""
+    """Declare an event type: the one way, for every ruleset. It becomes a frozen, keyword-only,
+    slotted dataclass and is registered under its name: the class name (past tense), namespaced
+    by its ruleset family (`hotw.ArmyPlaced`); the kernel's own events are not namespaced."""
+    if "__dataclass_fields__" not in cls.__dict__:
+        cls = dataclass(frozen=True, kw_only=True, slots=True)(cls)
     name = f"{cls.FAMILY}.{cls.__name__}" if cls.FAMILY else cls.__name__
     if name in _EVENT_TYPES and _EVENT_TYPES[name] is not cls:
         raise ValueError(f"event type {name} registered twice")

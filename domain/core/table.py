@@ -45,7 +45,6 @@ TABLE_COMMAND_SPECS: tuple[CommandSpec, ...] = (
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ActionsUndone(Event):
     """The seat took back its own last command: versions undone_from..undone_through no longer
     count (under sealed, simultaneous play exactly its command's versions, other seats' later
@@ -66,7 +65,6 @@ class ActionsUndone(Event):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class RewindProposed(Event):
     """A seat asks the table to go back to the game as it stood after `to_version`."""
 
@@ -75,14 +73,12 @@ class RewindProposed(Event):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class RewindAnswered(Event):
     seat: int
     accepted: bool
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GameRewound(Event):
     """The game stands again as it stood after `to_version` (the version returned to, as in
     `RewindProposed` and the rewind commands): versions to_version + 1..undone_through no longer

@@ -52,7 +52,6 @@ def without_worker(civ: Civ, at: Cell) -> tuple[Cell, ...]:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class CapitalsDealt(PatchEvent):
     capitals: tuple[str, ...]
 
@@ -64,7 +63,6 @@ def _capitals(pack: PatchPack, state: PState, ev: CapitalsDealt) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class SuppliesTaken(PatchEvent):
     food: int
     coin: int
@@ -80,7 +78,6 @@ def _supplies(pack: PatchPack, state: PState, ev: SuppliesTaken) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BuildingTilesShuffled(PatchEvent):
     order: tuple[str, ...]
 
@@ -91,7 +88,6 @@ def _stack(pack: PatchPack, state: PState, ev: BuildingTilesShuffled) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BuildingTilesDrawn(PatchEvent):
     """Building Tiles from the top of the supply into a hand (seen by the drawer only)."""
 
@@ -106,7 +102,6 @@ def _drawn(pack: PatchPack, state: PState, ev: BuildingTilesDrawn) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ProsperityDealt(PatchEvent):
     seat: int
     hand: tuple[str, ...]
@@ -118,7 +113,6 @@ def _prosperity(pack: PatchPack, state: PState, ev: ProsperityDealt) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class TradeRouteOpened(PatchEvent):
     """A Trade Route placed on the table: General (from `a` to `b`) or Allied."""
 
@@ -148,7 +142,6 @@ def _route(pack: PatchPack, state: PState, ev: TradeRouteOpened) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class TradeRouteForfeited(PatchEvent):
     """A Trade Route back to the supply (Break Alliance, Schwerer Gustav); its Workers wait to
     be placed home."""
@@ -174,7 +167,6 @@ def _route_gone(pack: PatchPack, state: PState, ev: TradeRouteForfeited) -> PSta
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class RoundBegan(PatchEvent):
     era: int
     round: int
@@ -203,7 +195,6 @@ def _round(pack: PatchPack, state: PState, ev: RoundBegan) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EraTilesShuffled(PatchEvent):
     """The new Era's Terrain Tiles make the stack; the last Era's unused ones are set aside."""
 
@@ -217,7 +208,6 @@ def _era_tiles(pack: PatchPack, state: PState, ev: EraTilesShuffled) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class PhaseBegan(PatchEvent):
     phase: str
     seats: tuple[int, ...] = ()
@@ -246,7 +236,6 @@ SEALED_PHASES = frozenset({"auction-sealed", "negotiation", "war", "vote-card", 
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class TurnPassed(PatchEvent):
     """A seat is done with its part of the phase; the turn goes to `next` (-1: nobody)."""
 
@@ -262,7 +251,6 @@ def _turn(pack: PatchPack, state: PState, ev: TurnPassed) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class PointsSet(PatchEvent):
     points: tuple[int, ...]
 
@@ -276,7 +264,6 @@ def _points(pack: PatchPack, state: PState, ev: PointsSet) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class CoinBoughtWithCulture(PatchEvent):
     seat: int
     culture: int
@@ -289,7 +276,6 @@ def _no_coin(pack: PatchPack, state: PState, ev: CoinBoughtWithCulture) -> PStat
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class TilesDrawn(PatchEvent):
     tiles: tuple[str, ...]
     sides: tuple[str, ...]
@@ -305,7 +291,6 @@ def _tiles(pack: PatchPack, state: PState, ev: TilesDrawn) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class TileTakenBeforeAuction(PatchEvent):
     """Vasco Da Gama's player takes one of the Tiles out of the Auction."""
 
@@ -325,7 +310,6 @@ def _vasco(pack: PatchPack, state: PState, ev: TileTakenBeforeAuction) -> PState
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class VascoDeclined(PatchEvent):
     seat: int
 
@@ -336,7 +320,6 @@ def _vasco_no(pack: PatchPack, state: PState, ev: VascoDeclined) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BidPlaced(PatchEvent):
     """A bid on Tile `tile` (an index of the Auction's Tiles): `added` Coin more, `amount` in
     all; `next` is the seat to bid next (-1: every Tile has exactly one bid)."""
@@ -357,7 +340,6 @@ def _bid(pack: PatchPack, state: PState, ev: BidPlaced) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BidPassed(PatchEvent):
     seat: int
     next: int
@@ -369,7 +351,6 @@ def _bid_pass(pack: PatchPack, state: PState, ev: BidPassed) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BidSealed(PatchEvent, SealedCommand):
     """A 2-player secret bid: Tile #1 (`number` 0) or #2 (1), and the Coin offered."""
 
@@ -384,7 +365,6 @@ def _bid_sealed(pack: PatchPack, state: PState, ev: BidSealed) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BidsRevealed(PatchEvent):
     REVEALS_HIDDEN = True
 
@@ -401,7 +381,6 @@ def _bids_revealed(pack: PatchPack, state: PState, ev: BidsRevealed) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class TileWon(PatchEvent):
     seat: int
     tile: str
@@ -418,7 +397,6 @@ def _won(pack: PatchPack, state: PState, ev: TileWon) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class TilePatched(PatchEvent):
     seat: int
     tile: str
@@ -448,7 +426,6 @@ def _patched(pack: PatchPack, state: PState, ev: TilePatched) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class TileForfeited(PatchEvent):
     seat: int
     tile: str
@@ -460,7 +437,6 @@ def _forfeit(pack: PatchPack, state: PState, ev: TileForfeited) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class DecisionAwaited(PatchEvent):
     """The rules wait for `seat` to decide `kind` (a Worker to place, Aid to answer ...)."""
 
@@ -478,7 +454,6 @@ def _awaited(pack: PatchPack, state: PState, ev: DecisionAwaited) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class WorkerPlaced(PatchEvent):
     """A Worker off the Descendant Track onto a space (first Workers, Birth, Moses)."""
 
@@ -506,7 +481,6 @@ def _done_pending(state: PState, seat: int, kinds: tuple[str, ...]) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class WorkerCameHome(PatchEvent):
     """A Worker back from a Trade Route or a Rest space onto a space of its territory."""
 
@@ -522,7 +496,6 @@ def _home(pack: PatchPack, state: PState, ev: WorkerCameHome) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class WorkerBackToTrack(PatchEvent):
     """A Worker onto the Descendant Track: from a space (`at`), or one waiting to come home
     with no free space (`at` empty)."""
@@ -559,7 +532,6 @@ def _to_track(pack: PatchPack, state: PState, ev: WorkerBackToTrack) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class AidOffered(PatchEvent):
     seat: int
     to: int
@@ -577,7 +549,6 @@ def _aid(pack: PatchPack, state: PState, ev: AidOffered) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class AidAnswered(PatchEvent):
     seat: int
     """Who answers (the player offered Aid)."""
@@ -601,7 +572,6 @@ def _aid_answer(pack: PatchPack, state: PState, ev: AidAnswered) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class Threatened(PatchEvent):
     seat: int
     to: int
@@ -627,7 +597,6 @@ def _threat(pack: PatchPack, state: PState, ev: Threatened) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class TradeBegun(PatchEvent):
     """A Worker from the territory to the Start space of a Trade Route."""
 
@@ -652,7 +621,6 @@ def _trade(pack: PatchPack, state: PState, ev: TradeBegun) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GoodsExchanged(PatchEvent):
     seat: int
     give: str
@@ -671,7 +639,6 @@ def _exchange(pack: PatchPack, state: PState, ev: GoodsExchanged) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class Honored(PatchEvent):
     seat: int
     what: str
@@ -688,7 +655,6 @@ def _honor(pack: PatchPack, state: PState, ev: Honored) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class SquareReclaimed(PatchEvent):
     """A square covered by the Wasteland side of a Building Tile (which one: its player's
     secret; `building` is empty in the public form)."""
@@ -730,7 +696,6 @@ def _cover_key(cover: Cover) -> tuple[int, int]:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BuildingConstructed(PatchEvent):
     seat: int
     at: Cell
@@ -751,7 +716,6 @@ def _build(pack: PatchPack, state: PState, ev: BuildingConstructed) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class Campaigned(PatchEvent):
     seat: int
     points: int
@@ -767,7 +731,6 @@ def _campaign(pack: PatchPack, state: PState, ev: Campaigned) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class WorkerMoved(PatchEvent):
     seat: int
     frm: Cell
@@ -784,7 +747,6 @@ def _moved(pack: PatchPack, state: PState, ev: WorkerMoved) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class RouteWorkerMoved(PatchEvent):
     """A Worker along a Trade Route (`to` a space index), or onto its Rest/Return space
     (`rest`), or home at once from an Allied route's far end (`home`)."""
@@ -819,7 +781,6 @@ def _route_moved(pack: PatchPack, state: PState, ev: RouteWorkerMoved) -> PState
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class RestOver(PatchEvent):
     """Workers that went to Rest/Return in an earlier Round come home."""
 
@@ -840,7 +801,6 @@ def _rest_over(pack: PatchPack, state: PState, ev: RestOver) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ConflictsFound(PatchEvent):
     negotiations: tuple[int, ...]
     wars: tuple[int, ...]
@@ -852,7 +812,6 @@ def _conflicts(pack: PatchPack, state: PState, ev: ConflictsFound) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class SideChosen(PatchEvent, SealedCommand):
     seat: int
     route: int
@@ -865,7 +824,6 @@ def _side(pack: PatchPack, state: PState, ev: SideChosen) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class SidesRevealed(PatchEvent):
     REVEALS_HIDDEN = True
 
@@ -880,7 +838,6 @@ def _sides(pack: PatchPack, state: PState, ev: SidesRevealed) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class WarDeclared(PatchEvent):
     route: int
     aggressors: tuple[int, ...]
@@ -898,7 +855,6 @@ def _war(pack: PatchPack, state: PState, ev: WarDeclared) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class AllianceAnswered(PatchEvent):
     """A player's answer to an Alliance after both chose blue (`direction`: the proposer's
     choice of which end the Allied route starts from; -1 for the other player)."""
@@ -921,7 +877,6 @@ def _alliance(pack: PatchPack, state: PState, ev: AllianceAnswered) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class WorkerLeftRoute(PatchEvent):
     """The Worker on a Trade Route's Preparation or War space leaves it to come home."""
 
@@ -944,7 +899,6 @@ def _left(pack: PatchPack, state: PState, ev: WorkerLeftRoute) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class StrengthCommitted(PatchEvent, SealedCommand):
     seat: int
     route: int
@@ -960,7 +914,6 @@ def _strength(pack: PatchPack, state: PState, ev: StrengthCommitted) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class WarResolved(PatchEvent):
     REVEALS_HIDDEN = True
 
@@ -985,7 +938,6 @@ def _resolved(pack: PatchPack, state: PState, ev: WarResolved) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class NegotiationSkipped(PatchEvent):
     """Allies do not negotiate for War: the Worker goes home."""
 
@@ -998,7 +950,6 @@ def _skipped(pack: PatchPack, state: PState, ev: NegotiationSkipped) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class WarCalledOff(PatchEvent):
     route: int
 
@@ -1009,7 +960,6 @@ def _called_off(pack: PatchPack, state: PState, ev: WarCalledOff) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class DecisionDeclined(PatchEvent):
     """A seat lets an optional decision go (Stealth Aircraft, Chichen-Itza)."""
 
@@ -1026,7 +976,6 @@ def _declined(pack: PatchPack, state: PState, ev: DecisionDeclined) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GoodsProduced(PatchEvent):
     seat: int
     coin: int
@@ -1045,7 +994,6 @@ def _produced(pack: PatchPack, state: PState, ev: GoodsProduced) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class Maintained(PatchEvent):
     """Food and Resources forfeited for upkeep, and Culture for what was short."""
 
@@ -1062,7 +1010,6 @@ def _maintained(pack: PatchPack, state: PState, ev: Maintained) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ProsperityChosen(PatchEvent, SealedCommand):
     seat: int
     card: str
@@ -1075,7 +1022,6 @@ def _chosen(pack: PatchPack, state: PState, ev: ProsperityChosen) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ProsperityRevealed(PatchEvent):
     """The chosen cards, shuffled and turned up (who chose which stays unknown)."""
 
@@ -1107,7 +1053,6 @@ def _revealed(pack: PatchPack, state: PState, ev: ProsperityRevealed) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class VotesCommitted(PatchEvent, SealedCommand):
     seat: int
     card: str
@@ -1120,7 +1065,6 @@ def _votes(pack: PatchPack, state: PState, ev: VotesCommitted) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class VotesRevealed(PatchEvent):
     REVEALS_HIDDEN = True
 
@@ -1142,7 +1086,6 @@ def _votes_revealed(pack: PatchPack, state: PState, ev: VotesRevealed) -> PState
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ProsperityScored(PatchEvent):
     card: str
     votes: int
@@ -1160,7 +1103,6 @@ def _scored(pack: PatchPack, state: PState, ev: ProsperityScored) -> PState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ProsperityDiscarded(PatchEvent):
     card: str
     votes: int
@@ -1172,7 +1114,6 @@ def _discarded(pack: PatchPack, state: PState, ev: ProsperityDiscarded) -> PStat
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class VotesForfeited(PatchEvent):
     votes: tuple[int, ...]
 
@@ -1184,7 +1125,6 @@ def _forfeit_votes(pack: PatchPack, state: PState, ev: VotesForfeited) -> PState
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class CultureFromTiles(PatchEvent):
     """Culture an ability gives or takes at the end of an Era or of the game."""
 
@@ -1199,7 +1139,6 @@ def _tile_culture(pack: PatchPack, state: PState, ev: CultureFromTiles) -> PStat
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GameFinished(PatchEvent):
     culture: tuple[int, ...]
     winners: tuple[int, ...]

@@ -4,7 +4,7 @@ way it looks for (so a green conformance run means something)."""
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from domain.core.chance import Chance
@@ -90,7 +90,6 @@ class ShowsHowManyChipsAreSealed(Toy):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class KitWordBidSealed(ToyBidSealed):
     """A sealed bid that also names its bid in words (a string secret)."""
 

@@ -30,20 +30,17 @@ START_CHIPS = 5
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ToySeatingDrawn(Event):
     order: tuple[int, ...]
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ToyBidSealed(Event, SealedCommand):
     seat: int
     chips: int
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ToyBidsRevealed(Event):
     REVEALS_HIDDEN = True
 
@@ -52,7 +49,6 @@ class ToyBidsRevealed(Event):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ToyDieRolled(Event):
     seat: int
     face: int
@@ -264,7 +260,6 @@ class SealedBids(TurnTaking[ToyState], Ruleset[ToyState]):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ToyRoundClosed(Event):
     round: int
 
@@ -293,7 +288,6 @@ class SealedBidsClosedBySystem(SealedBids):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ToyBidOpened(Event):
     """One sealed bid turned face up by the resolving step."""
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 from domain.core.frozen import evolved
 from domain.core.messages import event
@@ -186,14 +185,12 @@ def building_sources(ctx: Ctx, building: Building, rule: str) -> tuple[str, ...]
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BuildingRemoved(HotwEvent):
     land: str
     building: str
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BuildingsPlundered(HotwEvent):
     seat: int
     land: str
@@ -201,7 +198,6 @@ class BuildingsPlundered(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BuildingReduced(HotwEvent):
     land: str
     removed: tuple[str, ...]
@@ -209,14 +205,12 @@ class BuildingReduced(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BuildingPlaced(HotwEvent):
     land: str
     building: str
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BuildingSupplyExhausted(HotwEvent):
     seat: int
     building: str
@@ -224,7 +218,6 @@ class BuildingSupplyExhausted(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BuildingTaken(HotwEvent):
     """A building taken from an Enemy land because its kind ran out (p10)."""
 
@@ -235,14 +228,12 @@ class BuildingTaken(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BuildingNotPlaced(HotwEvent):
     land: str
     building: str
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class FortBuilt(HotwEvent):
     """A people piece of the Empire pool is spent to build a fort (p7)."""
 

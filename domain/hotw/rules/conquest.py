@@ -9,8 +9,6 @@ conquest itself is a `ConquestTask` on the agenda, so each conquest is the playe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
@@ -259,7 +257,6 @@ def end_conquest(ctx: Ctx, task: ConquestTask) -> None:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class InvasionRepulsed(HotwEvent):
     """Option 3: the invasion is frustrated; only the Empire's army is removed, the garrison
     holds the land."""
@@ -274,7 +271,6 @@ class InvasionRepulsed(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class InvasionModifierSet(HotwEvent):
     """Option 3: the Invasion modifier counter goes on (or is turned to) `modifier` for the
     next invasion of `land`."""
@@ -285,7 +281,6 @@ class InvasionModifierSet(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ConquestPointsAwarded(HotwEvent):
     """Option 3: a successful invasion's winning margin, to spend on lands of `enemy`."""
 
@@ -298,7 +293,6 @@ class ConquestPointsAwarded(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class LandConquered(HotwEvent):
     """Option 3: an army from the pool takes an Enemy land for `cost` conquest points, with no
     dice; the garrison is removed."""
@@ -311,7 +305,6 @@ class LandConquered(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ConquestEnded(HotwEvent):
     """Option 3: the conquest is over; `unspent` points are lost."""
 

@@ -435,7 +435,6 @@ def end_effects(ctx: Ctx, task: EffectTask) -> None:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EventConcluded(HotwEvent):
     """Before establishing: Event armies laid down, its fleets removed, its pool emptied."""
 
@@ -448,42 +447,36 @@ class EventConcluded(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GoldLost(HotwEvent):
     seat: int
     amount: int
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class PeopleRecruited(HotwEvent):
     seat: int
     count: int
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class AreaChosen(HotwEvent):
     seat: int
     area: str
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class LandChosen(HotwEvent):
     seat: int
     land: str
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class WaterChosen(HotwEvent):
     seat: int
     water: str
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EffectCompleted(HotwEvent):
     seat: int
     index: int
@@ -491,7 +484,6 @@ class EffectCompleted(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EffectsEnded(HotwEvent):
     seat: int
     source: str

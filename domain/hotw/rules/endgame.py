@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from domain.core.frozen import evolved
 from domain.core.messages import event
 from domain.hotw.evolve import (
@@ -142,13 +140,11 @@ def final_standing(
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EndgameBegan(HotwEvent):
     order: tuple[int, ...]
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EndgameTokenRevealed(HotwEvent):
     REVEALS_HIDDEN = True
 
@@ -157,7 +153,6 @@ class EndgameTokenRevealed(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GameEnded(HotwEvent):
     gold: tuple[int, ...]
     ranking: tuple[tuple[int, ...], ...]

@@ -4,7 +4,7 @@ the Leader, and when the phase may end."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
@@ -129,7 +129,6 @@ def may_end_expansion(board: Board, state: HotwState, turn: Turn) -> bool:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class FleetPlaced(HotwEvent):
     seat: int
     water: str
@@ -137,14 +136,12 @@ class FleetPlaced(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GreatWallFortPlaced(HotwEvent):
     seat: int
     land: str
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GreatWallFortsPooled(HotwEvent):
     """A Dynasty's Great Wall forts go from the supply into its Empire pool."""
 
@@ -153,7 +150,6 @@ class GreatWallFortsPooled(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GreatWallLimitReached(HotwEvent):
     """Too few Great Wall forts are left for an arriving Dynasty: `count` must come off."""
 
@@ -162,7 +158,6 @@ class GreatWallLimitReached(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GreatWallFortRemoved(HotwEvent):
     """A Great Wall fort comes off the map into the arriving Dynasty's pool (p10)."""
 
@@ -171,7 +166,6 @@ class GreatWallFortRemoved(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class PoolCleared(HotwEvent):
     """End of Expand: pieces left in the Empire pool are removed."""
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from domain.core.messages import event
 from domain.hotw.evolve import (
     HotwEvent,
@@ -70,7 +68,6 @@ def circuits(gold: int, spaces: int) -> int:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GoldCollected(HotwEvent):
     seat: int
     amount: int

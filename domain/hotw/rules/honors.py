@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
@@ -89,7 +87,6 @@ def seats_with_endgame_honors(cards: Cards, state: HotwState) -> tuple[int, ...]
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class HonorTurnedUp(HotwEvent):
     """The top Honor of the stack is turned face up onto space 1 of the Honor track (setup)."""
 
@@ -100,7 +97,6 @@ class HonorTurnedUp(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class HonorAwarded(HotwEvent):
     REVEALS_HIDDEN = True
 
@@ -109,7 +105,6 @@ class HonorAwarded(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class HonorPlayed(HotwEvent):
     seat: int
     honor: str

@@ -8,8 +8,6 @@ either resolution: the Honor for a frustrating Enemy, plunder and building reduc
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from domain.core.messages import event
 from domain.hotw.cards import Building
 from domain.hotw.changes import with_player, with_turn
@@ -212,14 +210,12 @@ def remove_invasion_modifier(ctx: Ctx) -> None:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GarrisonRemoved(HotwEvent):
     land: str
     owner: int
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ArmyPlaced(HotwEvent):
     seat: int
     land: str
@@ -227,14 +223,12 @@ class ArmyPlaced(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GarrisonSurrendered(HotwEvent):
     seat: int
     land: str
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class InvasionSucceeded(HotwEvent):
     seat: int
     land: str
@@ -245,7 +239,6 @@ class InvasionSucceeded(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class InvasionFrustrated(HotwEvent):
     seat: int
     land: str
@@ -256,7 +249,6 @@ class InvasionFrustrated(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class InvasionModifierRemoved(HotwEvent):
     """Option 3: the counter comes off (the invasion succeeded, or the player did not go on)."""
 
@@ -265,14 +257,12 @@ class InvasionModifierRemoved(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class LeaderUsed(HotwEvent):
     seat: int
     ignores: str | None = None
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class LeaderRemoved(HotwEvent):
     seat: int
 

@@ -4,7 +4,6 @@ made active, Area tokens selected, Event cards received and Empire cards chosen.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
@@ -356,7 +355,6 @@ def choose_hidden_empire_card(ctx: Ctx, seat: int, card: str) -> None:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GoldChestsPlaced(HotwEvent):
     """The chests in random order: order[i] is the seat whose chest is on space i + 1."""
 
@@ -364,7 +362,6 @@ class GoldChestsPlaced(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class HonorStackShuffled(HotwEvent):
     """A player's Honors shuffled face down (top first); private to nobody."""
 
@@ -373,7 +370,6 @@ class HonorStackShuffled(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class CardsCountedOut(HotwEvent):
     """One epoch's Empire and Event cards counted out face down; the rest removed unseen."""
 
@@ -383,13 +379,11 @@ class CardsCountedOut(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EpochBegan(HotwEvent):
     epoch: int
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class AreasActivated(HotwEvent):
     epoch: int
     areas: tuple[str, ...]
@@ -397,7 +391,6 @@ class AreasActivated(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class AreaTokenDrawn(HotwEvent):
     """Epoch I: a player draws one token from the bag and keeps it secretly."""
 
@@ -406,7 +399,6 @@ class AreaTokenDrawn(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class AreaTokensDrawn(HotwEvent):
     """Epochs II-V: the player with most gold draws players + 1 tokens."""
 
@@ -415,14 +407,12 @@ class AreaTokensDrawn(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class AreaTokenChosen(HotwEvent):
     seat: int
     token: str
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class AreaTokensPassed(HotwEvent):
     from_seat: int
     to_seat: int
@@ -430,7 +420,6 @@ class AreaTokensPassed(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EndgameTokenPlaced(HotwEvent):
     epoch: int
     token: str
@@ -439,14 +428,12 @@ class EndgameTokenPlaced(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EventCardDealt(HotwEvent):
     seat: int
     card: str
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EmpireCardsDisplayed(HotwEvent):
     REVEALS_HIDDEN = True
 
@@ -455,14 +442,12 @@ class EmpireCardsDisplayed(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EmpireCardChosen(HotwEvent):
     seat: int
     card: str
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EventCardsTaken(HotwEvent):
     """Option 1: the player with most gold takes the epoch's Event cards (seen by that seat)."""
 
@@ -471,7 +456,6 @@ class EventCardsTaken(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EventCardChosen(HotwEvent):
     """Option 1: a player secretly keeps one of the Event cards on offer."""
 
@@ -480,7 +464,6 @@ class EventCardChosen(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EventCardsPassed(HotwEvent):
     """Option 1: the remaining Event cards go to the player with the next most gold."""
 
@@ -490,7 +473,6 @@ class EventCardsPassed(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EmpireCardsTaken(HotwEvent):
     """Option 2: the player with least gold takes the epoch's Empire cards (seen by that seat)."""
 
@@ -499,7 +481,6 @@ class EmpireCardsTaken(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class HiddenEmpireCardChosen(HotwEvent):
     """Option 2: a player secretly keeps one of the Empire cards on offer."""
 
@@ -508,7 +489,6 @@ class HiddenEmpireCardChosen(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EmpireCardsPassed(HotwEvent):
     """Option 2: the remaining Empire cards go to the player with the next least gold."""
 
@@ -518,7 +498,6 @@ class EmpireCardsPassed(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class PairedAreaTokenDrawn(HotwEvent):
     """Option 4: a player takes one face-down Paired Area token and keeps it secretly."""
 

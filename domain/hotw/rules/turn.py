@@ -4,7 +4,6 @@ begins, and what closes it. The player's own moves within a phase are in `action
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
@@ -463,7 +462,6 @@ def control_is(state: HotwState, land: str, seat: int, control: Control) -> bool
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EmpireCardRevealed(HotwEvent):
     """Option 2: a secretly chosen Empire card is shown as its turn comes."""
 
@@ -474,20 +472,17 @@ class EmpireCardRevealed(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EpochEnded(HotwEvent):
     epoch: int
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class TurnBegan(HotwEvent):
     seat: int
     card: str
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class PhaseBegan(HotwEvent):
     seat: int
     phase: str
@@ -495,7 +490,6 @@ class PhaseBegan(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EventRevealed(HotwEvent):
     REVEALS_HIDDEN = True
 
@@ -504,7 +498,6 @@ class EventRevealed(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EventCarriedOut(HotwEvent):
     """A text Event's instructions begin (in phase A, or in its Later Event phase)."""
 
@@ -513,7 +506,6 @@ class EventCarriedOut(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EventPoolFilled(HotwEvent):
     seat: int
     people: int
@@ -522,7 +514,6 @@ class EventPoolFilled(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EmpirePoolFilled(HotwEvent):
     seat: int
     people: int
@@ -531,28 +522,24 @@ class EmpirePoolFilled(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class StartLandChoiceOffered(HotwEvent):
     seat: int
     card: str
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class MonumentsDue(HotwEvent):
     seat: int
     count: int
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class MonumentsUnbuilt(HotwEvent):
     seat: int
     count: int
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class AreaTokenPlayed(HotwEvent):
     REVEALS_HIDDEN = True
 
@@ -561,21 +548,18 @@ class AreaTokenPlayed(HotwEvent):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ArmiesLaidDown(HotwEvent):
     seat: int
     lands: tuple[str, ...]
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class FleetsRemoved(HotwEvent):
     seat: int
     waters: tuple[str, ...]
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class TurnEnded(HotwEvent):
     seat: int
     card: str

@@ -35,7 +35,6 @@ def with_supply(state: Ah2001State, **deltas: int) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class DrawOrderRolled(Ah2001Event):
     """Epoch I: each player's two dice, and the drawing order they give."""
 
@@ -49,7 +48,6 @@ def _draw_order(t: Ah2001Tables, s: Ah2001State, e: DrawOrderRolled) -> Ah2001St
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EventCardsDealt(Ah2001Event):
     seat: int
     cards: tuple[str, ...]
@@ -61,7 +59,6 @@ def _dealt(t: Ah2001Tables, s: Ah2001State, e: EventCardsDealt) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class MarkersShuffled(Ah2001Event):
     markers: tuple[int, ...]
 
@@ -72,7 +69,6 @@ def _markers(t: Ah2001Tables, s: Ah2001State, e: MarkersShuffled) -> Ah2001State
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EpochBegan(Ah2001Event):
     epoch: int
     order: tuple[int, ...]
@@ -98,7 +94,6 @@ def _epoch(t: Ah2001Tables, s: Ah2001State, e: EpochBegan) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EmpireCardDrawn(Ah2001Event):
     REVEALS_HIDDEN = True
 
@@ -114,7 +109,6 @@ def _drawn(t: Ah2001Tables, s: Ah2001State, e: EmpireCardDrawn) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EmpireCardGiven(Ah2001Event):
     """The drawer keeps the card (`to_seat` is the drawer) or passes it on unseen."""
 
@@ -132,7 +126,6 @@ def _given(t: Ah2001Tables, s: Ah2001State, e: EmpireCardGiven) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EmpireCardLearned(Ah2001Event):
     """Once every card is handed out, a player given a card may look at it."""
 
@@ -148,7 +141,6 @@ def _learned(t: Ah2001Tables, s: Ah2001State, e: EmpireCardLearned) -> Ah2001Sta
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EmpireCardsHandedOut(Ah2001Event):
     epoch: int
 
@@ -172,7 +164,6 @@ EDGE_CARDS = {
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EventCardPlayed(Ah2001Event):
     """A card from the hand, before the first army: what it gives the Active Empire."""
 
@@ -232,7 +223,6 @@ TARGETED = frozenset(
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class TargetChosen(Ah2001Event):
     seat: int
     card: str
@@ -246,7 +236,6 @@ def _target(t: Ah2001Tables, s: Ah2001State, e: TargetChosen) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class CardResolved(Ah2001Event):
     """The card's targets are chosen (or the player chose no more): it has acted."""
 
@@ -260,7 +249,6 @@ def _resolved(t: Ah2001Tables, s: Ah2001State, e: CardResolved) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ArmiesStruck(Ah2001Event):
     """Famine, Pestilence, Black Death: each army named rolls; a 1 destroys it and its fort."""
 
@@ -281,7 +269,6 @@ def _struck(t: Ah2001Tables, s: Ah2001State, e: ArmiesStruck) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class MonumentsDestroyed(Ah2001Event):
     """Disaster: monuments, cities and forts go; a capital becomes a city."""
 
@@ -304,7 +291,6 @@ def _disaster(t: Ah2001Tables, s: Ah2001State, e: MonumentsDestroyed) -> Ah2001S
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ArmiesLanded(Ah2001Event):
     """Migrants: armies of a far epoch in vacant lands, the player's colour."""
 
@@ -321,7 +307,6 @@ def _landed(t: Ah2001Tables, s: Ah2001State, e: ArmiesLanded) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class FleetAdded(Ah2001Event):
     """Astronomy: one more fleet, in a sea."""
 
@@ -336,7 +321,6 @@ def _fleet_added(t: Ah2001Tables, s: Ah2001State, e: FleetAdded) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class RevoltFought(Ah2001Event):
     """Jewish Revolt: a far epoch's army of the player's colour attacks the land's army with
     three dice and no Difficult Terrain penalty (a fort still counts)."""
@@ -366,7 +350,6 @@ def _revolt(t: Ah2001Tables, s: Ah2001State, e: RevoltFought) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class TreacheryNamed(Ah2001Event):
     seat: int
     land: str
@@ -378,7 +361,6 @@ def _treachery(t: Ah2001Tables, s: Ah2001State, e: TreacheryNamed) -> Ah2001Stat
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class KingdomPlaced(Ah2001Event):
     """A Kingdom's army (a far epoch's figure) and a city; any army and fort there go."""
 
@@ -398,7 +380,6 @@ def _kingdom(t: Ah2001Tables, s: Ah2001State, e: KingdomPlaced) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class FleetReallocated(Ah2001Event):
     """Reallocation: a fleet taken off and turned into a coin."""
 
@@ -415,7 +396,6 @@ def _reallocated(t: Ah2001Tables, s: Ah2001State, e: FleetReallocated) -> Ah2001
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ExpansionBegan(Ah2001Event):
     seat: int
 
@@ -426,7 +406,6 @@ def _expansion_began(t: Ah2001Tables, s: Ah2001State, e: ExpansionBegan) -> Ah20
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class CoinSpent(Ah2001Event):
     """A coin returns a lost army to the pool (`for_fort` false) or buys a fort for the pool."""
 
@@ -446,7 +425,6 @@ def _coin(t: Ah2001Tables, s: Ah2001State, e: CoinSpent) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class CardEmpireBegan(Ah2001Event):
     """A Minor Empire or the Crusaders take the stage: the Active Empire's turn is set aside
     while they place and expand with their own pool, figures, fleets and capital."""
@@ -487,7 +465,6 @@ def _card_empire(t: Ah2001Tables, s: Ah2001State, e: CardEmpireBegan) -> Ah2001S
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class CardEmpireEnded(Ah2001Event):
     """The card's Empire has expanded: its fleets leave, the Active Empire's turn resumes
     (it is scored with all the player's pieces at the end of that turn)."""
@@ -506,7 +483,6 @@ def _card_empire_ended(t: Ah2001Tables, s: Ah2001State, e: CardEmpireEnded) -> A
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class CrusadersFortified(Ah2001Event):
     """The Crusaders took Palestine: a fort and a city are placed there."""
 
@@ -524,7 +500,6 @@ def _fortified(t: Ah2001Tables, s: Ah2001State, e: CrusadersFortified) -> Ah2001
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class FleetsReclaimed(Ah2001Event):
     """Too few fleet counters for the Active Empire: fleets with armies leave the board, the
     oldest epoch's first (ah2001.option.naval-control)."""
@@ -539,7 +514,6 @@ def _reclaimed(t: Ah2001Tables, s: Ah2001State, e: FleetsReclaimed) -> Ah2001Sta
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class NavalBattleFought(Ah2001Event):
     """The Active Empire's fleet entering a sea held by another player's fleet fights it, two
     dice against one, before any expansion (ah2001.option.naval-control)."""
@@ -567,7 +541,6 @@ def _naval_battle(t: Ah2001Tables, s: Ah2001State, e: NavalBattleFought) -> Ah20
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class FleetManned(Ah2001Event):
     """An army from the pool goes onto the Active Empire's fleet in a sea: the fleet stays
     after the turn and holds the sea (ah2001.option.naval-control)."""
@@ -591,7 +564,6 @@ def _manned(t: Ah2001Tables, s: Ah2001State, e: FleetManned) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EmpireParked(Ah2001Event):
     """The active Empire's move is over: it waits in its slot for its next round (a Minor
     Empire started inside its player's turn hands the turn back to the main Empire)."""
@@ -617,7 +589,6 @@ def _parked(t: Ah2001Tables, s: Ah2001State, e: EmpireParked) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EmpireActivated(Ah2001Event):
     """The next Empire in the calling order that can still expand makes its round's move."""
 
@@ -632,7 +603,6 @@ def _activated(t: Ah2001Tables, s: Ah2001State, e: EmpireActivated) -> Ah2001Sta
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EmpireTerminated(Ah2001Event):
     """An Empire's expansion ends (declared, or its strength spent): its fleets leave and,
     for a main Empire, its player counts the epoch's points for all of its pieces."""
@@ -665,7 +635,6 @@ def _terminated(t: Ah2001Tables, s: Ah2001State, e: EmpireTerminated) -> Ah2001S
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ExpansionAttempted(Ah2001Event):
     """Simultaneous empires: the active Empire makes its round's one expansion attempt (into a
     land, or onto a sea with a fleet); win or lose, it attempts no other this round."""
@@ -680,7 +649,6 @@ def _attempted(t: Ah2001Tables, s: Ah2001State, e: ExpansionAttempted) -> Ah2001
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class MonumentsEarned(Ah2001Event):
     """Simultaneous empires: the Empire has just taken the second land of a new pair of
     resource symbols, and builds the monument at once."""
@@ -695,7 +663,6 @@ def _earned(t: Ah2001Tables, s: Ah2001State, e: MonumentsEarned) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class MonumentsDone(Ah2001Event):
     seat: int
 
@@ -709,7 +676,6 @@ def _monuments_done(t: Ah2001Tables, s: Ah2001State, e: MonumentsDone) -> Ah2001
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EmpireSkipped(Ah2001Event):
     empire: str
 
@@ -720,7 +686,6 @@ def _skipped(t: Ah2001Tables, s: Ah2001State, e: EmpireSkipped) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class TurnBegan(Ah2001Event):
     """The holder turns the called Empire's card over; its army pool, capital and fleets."""
 
@@ -749,7 +714,6 @@ def _turn(t: Ah2001Tables, s: Ah2001State, e: TurnBegan) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class StartLandCleared(Ah2001Event):
     land: str
     owner: int | None
@@ -766,7 +730,6 @@ def _cleared(t: Ah2001Tables, s: Ah2001State, e: StartLandCleared) -> Ah2001Stat
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ArmyPlaced(Ah2001Event):
     """An army from the pool claims a land (empty, or its own colour's, replaced); with the
     first army the capital goes down too."""
@@ -792,7 +755,6 @@ def _placed(t: Ah2001Tables, s: Ah2001State, e: ArmyPlaced) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BattleFought(Ah2001Event):
     """One round of combat for a land: both sides' dice and what it removed."""
 
@@ -845,7 +807,6 @@ def _battle(t: Ah2001Tables, s: Ah2001State, e: BattleFought) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class LandSacked(Ah2001Event):
     land: str
     buildings: tuple[str, ...]
@@ -860,7 +821,6 @@ def _sacked(t: Ah2001Tables, s: Ah2001State, e: LandSacked) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class FortBuilt(Ah2001Event):
     seat: int
     land: str
@@ -878,7 +838,6 @@ def _fort(t: Ah2001Tables, s: Ah2001State, e: FortBuilt) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ExpansionEnded(Ah2001Event):
     seat: int
     monuments: int
@@ -891,7 +850,6 @@ def _expansion_ended(t: Ah2001Tables, s: Ah2001State, e: ExpansionEnded) -> Ah20
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class MonumentBuilt(Ah2001Event):
     seat: int
     land: str
@@ -908,7 +866,6 @@ def _monument(t: Ah2001Tables, s: Ah2001State, e: MonumentBuilt) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class MonumentsUnbuilt(Ah2001Event):
     seat: int
     count: int
@@ -921,7 +878,6 @@ def _unbuilt(t: Ah2001Tables, s: Ah2001State, e: MonumentsUnbuilt) -> Ah2001Stat
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class TurnScored(Ah2001Event):
     """Clean-up (the fleets leave the board) and the player's score for all its pieces."""
 
@@ -940,7 +896,6 @@ def _scored(t: Ah2001Tables, s: Ah2001State, e: TurnScored) -> Ah2001State:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class PreEminenceTaken(Ah2001Event):
     seat: int
     marker: int
@@ -954,7 +909,6 @@ def _pre_eminence(t: Ah2001Tables, s: Ah2001State, e: PreEminenceTaken) -> Ah200
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GameEnded(Ah2001Event):
     REVEALS_HIDDEN = True
 

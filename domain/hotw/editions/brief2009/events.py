@@ -108,7 +108,6 @@ def joined(state: BriefState, land: str) -> BriefState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class StartingPlayerDrawn(BriefEvent):
     """The starting colour, and each colour's first space on the Gold track."""
 
@@ -125,7 +124,6 @@ def _starting(t: BriefTables, s: BriefState, e: StartingPlayerDrawn) -> BriefSta
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class StarterCardsDealt(BriefEvent):
     """Every player's Leader and Weaponry card (dealt face up: all hold the same pair)."""
 
@@ -140,7 +138,6 @@ def _starters(t: BriefTables, s: BriefState, e: StarterCardsDealt) -> BriefState
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BonusTokensShuffled(BriefEvent):
     spaces: tuple[tuple[str, ...], ...]
 
@@ -154,7 +151,6 @@ def _shuffled(t: BriefTables, s: BriefState, e: BonusTokensShuffled) -> BriefSta
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EpochBegan(BriefEvent):
     """A new Epoch, its Area value tiles face up."""
 
@@ -175,7 +171,6 @@ def _epoch(t: BriefTables, s: BriefState, e: EpochBegan) -> BriefState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class AllocationBegan(BriefEvent):
     """The two orders of the selection: least gold first for Empire cards, most for Event."""
 
@@ -190,7 +185,6 @@ def _allocation(t: BriefTables, s: BriefState, e: AllocationBegan) -> BriefState
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class CardsPassed(BriefEvent):
     """The cards of one kind reach the colour that chooses from them next (set out at random
     for the first chooser)."""
@@ -208,7 +202,6 @@ def _passed(t: BriefTables, s: BriefState, e: CardsPassed) -> BriefState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class CardChosen(BriefEvent, SealedCommand):
     """A colour's sealed choice of one card of the pile in front of it."""
 
@@ -219,7 +212,6 @@ class CardChosen(BriefEvent, SealedCommand):
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class LastCardTaken(BriefEvent):
     """The last colour of an order takes the one card left."""
 
@@ -239,7 +231,6 @@ handles(LastCardTaken)(_chosen)
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class AllocationRoundEnded(BriefEvent):
     """Both choices of a round are made: each chooser keeps its card, the rest pass on."""
 
@@ -267,7 +258,6 @@ def _round_ended(t: BriefTables, s: BriefState, e: AllocationRoundEnded) -> Brie
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EmpireSkipped(BriefEvent):
     empire: str
 
@@ -278,7 +268,6 @@ def _skipped(t: BriefTables, s: BriefState, e: EmpireSkipped) -> BriefState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class TurnBegan(BriefEvent):
     """The holder of the called Empire card declares it."""
 
@@ -294,7 +283,6 @@ def _turn(t: BriefTables, s: BriefState, e: TurnBegan) -> BriefState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EventCardPlayed(BriefEvent):
     seat: int
     colour: int
@@ -323,7 +311,6 @@ def _played(t: BriefTables, s: BriefState, e: EventCardPlayed) -> BriefState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EventEmpireRaised(BriefEvent):
     """An Event card's Empire: its army stands in its land (what stood there gone), the rest of
     the armies it brings from the supply wait in its own Array."""
@@ -353,7 +340,6 @@ def _raised(t: BriefTables, s: BriefState, e: EventEmpireRaised) -> BriefState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EmpireEstablished(BriefEvent):
     """The Array filled with the Empire's strength, its army in the start land (what stood
     there gone), its capital and fleets placed, the dial at 0."""
@@ -385,7 +371,6 @@ def _established(t: BriefTables, s: BriefState, e: EmpireEstablished) -> BriefSt
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ArmyExpanded(BriefEvent):
     """An Array army into an empty land."""
 
@@ -405,7 +390,6 @@ def _expanded(t: BriefTables, s: BriefState, e: ArmyExpanded) -> BriefState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class Surrendered(BriefEvent):
     """An Array army onto a resigned army of the player's own: no roll, the resigned army goes."""
 
@@ -427,7 +411,6 @@ def _surrendered(t: BriefTables, s: BriefState, e: Surrendered) -> BriefState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class InvasionRolled(BriefEvent):
     """One roll of an invasion: both sides' dice, the dial, the points and the outcome."""
 
@@ -469,7 +452,6 @@ def _rolled(t: BriefTables, s: BriefState, e: InvasionRolled) -> BriefState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class InvasionAbandoned(BriefEvent):
     colour: int
     land: str
@@ -483,7 +465,6 @@ def _abandoned(t: BriefTables, s: BriefState, e: InvasionAbandoned) -> BriefStat
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class LandReduced(BriefEvent):
     """Taking control of a land reduces what stands in it; a barbarian Empire earns gold."""
 
@@ -504,7 +485,6 @@ def _reduced(t: BriefTables, s: BriefState, e: LandReduced) -> BriefState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class LandOverrun(BriefEvent):
     colour: int
     land: str
@@ -524,7 +504,6 @@ def _overrun(t: BriefTables, s: BriefState, e: LandOverrun) -> BriefState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class OverrunEnded(BriefEvent):
     colour: int
     unused: int
@@ -536,7 +515,6 @@ def _overrun_ended(t: BriefTables, s: BriefState, e: OverrunEnded) -> BriefState
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class FortBuilt(BriefEvent):
     colour: int
     land: str
@@ -553,7 +531,6 @@ def _fort(t: BriefTables, s: BriefState, e: FortBuilt) -> BriefState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class ExpansionStopped(BriefEvent):
     """The active Empire stops: the Array's armies go back, its monuments are counted."""
 
@@ -572,7 +549,6 @@ def _stopped(t: BriefTables, s: BriefState, e: ExpansionStopped) -> BriefState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class MonumentBuilt(BriefEvent):
     colour: int
     land: str
@@ -589,7 +565,6 @@ def _monument(t: BriefTables, s: BriefState, e: MonumentBuilt) -> BriefState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class MonumentsUnbuilt(BriefEvent):
     """Monuments earned with no land (or no piece in the supply) to put them in."""
 
@@ -610,7 +585,6 @@ def resigned(s: BriefState, lands: tuple[str, ...]) -> BriefState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EventEmpireResigned(BriefEvent):
     """An Event Empire is resolved: its armies lie down."""
 
@@ -627,7 +601,6 @@ def _event_resigned(t: BriefTables, s: BriefState, e: EventEmpireResigned) -> Br
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class EmpireReorganised(BriefEvent):
     """Fleets removed, every standing army resigned, the Empire card discarded."""
 
@@ -646,7 +619,6 @@ def _reorganised(t: BriefTables, s: BriefState, e: EmpireReorganised) -> BriefSt
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GoldCollected(BriefEvent):
     """The colour's gold for buildings, then Area by Area along the spiral."""
 
@@ -661,7 +633,6 @@ def _collected(t: BriefTables, s: BriefState, e: GoldCollected) -> BriefState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class RedCardsDiscarded(BriefEvent):
     """Red cards of the Epoch never played are discarded unseen."""
 
@@ -681,7 +652,6 @@ def _discarded(t: BriefTables, s: BriefState, e: RedCardsDiscarded) -> BriefStat
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GoldTrackAdjusted(BriefEvent):
     """Stacked markers moved forward: (colour, from, to)."""
 
@@ -696,7 +666,6 @@ def _adjusted(t: BriefTables, s: BriefState, e: GoldTrackAdjusted) -> BriefState
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BonusDrawBegan(BriefEvent):
     """The richest colours, in order, who take the Epoch's Bonus tokens."""
 
@@ -710,7 +679,6 @@ def _bonus_began(t: BriefTables, s: BriefState, e: BonusDrawBegan) -> BriefState
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BonusTokensOffered(BriefEvent):
     colour: int
     tokens: tuple[str, ...]
@@ -723,7 +691,6 @@ def _offered(t: BriefTables, s: BriefState, e: BonusTokensOffered) -> BriefState
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BonusTokenKept(BriefEvent):
     colour: int
     token: str
@@ -739,7 +706,6 @@ def _kept(t: BriefTables, s: BriefState, e: BonusTokenKept) -> BriefState:
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BonusDrawEnded(BriefEvent):
     epoch: int
 
@@ -751,7 +717,6 @@ def _bonus_ended(t: BriefTables, s: BriefState, e: BonusDrawEnded) -> BriefState
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class BonusTokensRevealed(BriefEvent):
     REVEALS_HIDDEN = True
 
@@ -765,7 +730,6 @@ def _revealed(t: BriefTables, s: BriefState, e: BonusTokensRevealed) -> BriefSta
 
 
 @event
-@dataclass(frozen=True, kw_only=True, slots=True)
 class GameEnded(BriefEvent):
     """Each colour's gold with its Bonus tokens, each player's total, and the ranking (tied
     players share a place)."""
