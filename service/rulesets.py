@@ -8,9 +8,9 @@ module only fills it and binds what it holds:
   them into the installed metadata, which `importlib.metadata` reads;
 - $CHRONICLE_RULESET_MODULES (a comma list) names extra modules whose import registers more
   (tests.support.toy, a ruleset under development);
-- a ruleset class declares its data pack (`data_pack`) and the function that loads it
-  (`pack_loader = "module:function"`, called as `function(data_pack, root)`); `ruleset(name)`
-  builds the class with what that returns.
+- a ruleset class declares its data pack (`data_pack`); the module of `packs/` that reads it
+  registers its loader (`packs.register`), and `ruleset(name)` builds the class with what that
+  loader returns.
 """
 
 from __future__ import annotations
@@ -19,15 +19,15 @@ import hashlib
 import importlib
 import os
 import threading
-from collections.abc import Callable
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
+import packs
 from domain.core.errors import UnknownRuleset
 from domain.core.ruleset import Ruleset, find_ruleset, register_ruleset, ruleset_names
-from schemas.pack_base import pack_dir
+from packs.base import pack_dir
 
 ENTRY_POINT_GROUP = "chronicle.rulesets"
 
@@ -88,20 +88,18 @@ def find(name: str) -> type[Ruleset[Any]]:
     return find_ruleset(name)
 
 
-def pack_loader(cls: type[Ruleset[Any]]) -> Callable[[str, Path | None], Any]:
-    """The function `cls.pack_loader` names."""
-    if not cls.pack_loader:
-        raise RulesetSetupError(f"{cls.name} has a data pack but declares no pack_loader")
-    module, _, function = cls.pack_loader.partition(":")
-    loader: Callable[[str, Path | None], Any] = getattr(importlib.import_module(module), function)
-    return loader
-
-
 def load_pack(cls: type[Ruleset[Any]], root: Path | None = None) -> Any:
-    """The data pack `cls` is built with (None when it has none), from `root` (None: data/)."""
+    """The data pack `cls` is built with (None when it has none), from `root` (None: data/),
+    by the reader that `packs` registers for it."""
     if not cls.data_pack:
         return None
-    return pack_loader(cls)(cls.data_pack, root)
+    try:
+        found = packs.reader(cls.data_pack)
+    except KeyError:
+        raise RulesetSetupError(
+            f"no module of packs/ reads the data pack {cls.data_pack}"
+        ) from None
+    return found.load(cls.data_pack, root)
 
 
 def pack_digest(data_pack: str, root: Path | None = None) -> str:
@@ -136,39 +134,25 @@ def ruleset(name: str, revision: int | None = None) -> Ruleset[Any]:
     return bound if revision is None else bound.at_revision(revision)
 
 
-PACKS_WITHOUT_RULESET = {"hotw-ah2001": "schemas.ah2001_pack:check_tables"}
-"""Data packs checked ahead of their ruleset (`module:function(root)` summarising the pack)."""
-
-
 def check_pack(name: str, root: Path | None = None) -> dict[str, Any]:
-    """The `chronicle data check` summary of ruleset `name`'s data pack: the loader module's own
-    `check_pack(data_pack, root)` where it has one, else whether the pack loads. Never raises
-    for a bad pack or an unknown ruleset (`errors` says what is wrong)."""
+    """The `chronicle data check` summary of ruleset `name`'s data pack (or of a data pack some
+    module of packs/ reads ahead of its ruleset): its reader's check. Never raises for a bad
+    pack or an unknown ruleset (`errors` says what is wrong)."""
 
     def refused(message: str) -> dict[str, Any]:
         error = {"file": name, "entry": "", "field": "", "message": message}
         return {"ruleset": name, "valid": False, "errors": [error]}
 
     try:
-        cls = find(name)
+        data_pack = find(name).data_pack
     except UnknownRuleset:
-        if name in PACKS_WITHOUT_RULESET:
-            module_name, _, function = PACKS_WITHOUT_RULESET[name].partition(":")
-            ahead: dict[str, Any] = getattr(importlib.import_module(module_name), function)(root)
-            return ahead
-        return refused(f"unknown ruleset (known: {', '.join(available())})")
-    if not cls.data_pack:
+        if name not in packs.readable():
+            return refused(f"unknown ruleset (known: {', '.join(available())})")
+        data_pack = name
+    if not data_pack:
         return refused("this ruleset has no data pack")
-    module = importlib.import_module(str(cls.pack_loader).partition(":")[0])
-    checker = getattr(module, "check_pack", None)
-    if checker is not None:
-        summary: dict[str, Any] = checker(cls.data_pack, root)
-        return summary | {"ruleset": name}
-    try:
-        load_pack(cls, root)
-    except Exception as exc:  # the loader's own words for what is wrong
-        return refused(str(exc))
-    return {"ruleset": name, "valid": True, "errors": []}
+    summary: dict[str, Any] = packs.reader(data_pack).check(data_pack, root)
+    return summary | {"ruleset": name}
 
 
 def available() -> list[str]:

@@ -368,12 +368,6 @@ class Ruleset(ABC, Generic[S]):
 
     # --- hooks for the tools around the rules (selfplay, bots, drawings, conformance kit) -----
 
-    pack_loader: ClassVar[str | None] = None
-    """`module:function` that loads this ruleset's data pack (`data/<data_pack>/`) and returns
-    the object the ruleset is built with; loading is I/O, so it lives outside `domain/`. It is
-    called as `function(data_pack, root)`, `root` being the folder holding the packs (None:
-    `data/`), and raises for a bad pack (`service.rulesets` binds rulesets with it)."""
-
     view_schema: ClassVar[str | None] = None
     """`module:attribute` naming the JSON Schema of this ruleset's `view` (it lives outside
     `domain/`, with the other schemas); None: the API documents the view as any object."""

@@ -1,7 +1,7 @@
 """The game-board of History of the World (2024): lands, seas, oceans, wastelands and areas.
 
 Pure data and the rule-level questions the engine asks of the map. The pack file
-``data/hotw-2024/board.yaml`` is loaded into these types by ``schemas.hotw_board.load_board``;
+``data/hotw-2024/board.yaml`` is loaded into these types by ``packs.hotw_board.load_board``;
 nothing here reads files. Adjacency is precomputed once (``Board.__post_init__``) because the rules
 engine asks it in hot loops. Page numbers are the 2024 rulebook's own.
 """

@@ -1,7 +1,7 @@
 """Empire cards, Event cards, Honors and the piece supply of History of the World (2024).
 
 Pure data types: the pack files under ``data/hotw-2024/`` are loaded into these by
-``schemas.hotw_cards.load_cards``. Nothing here reads files or draws chance.
+``packs.hotw_cards.load_cards``. Nothing here reads files or draws chance.
 
 Event and Honor effects are written in a small, closed vocabulary (``Effect``) that the
 engine executes; every effect names whose lands it touches (``LandSelector``), how many,

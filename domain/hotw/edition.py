@@ -2,7 +2,7 @@
 chapters instead of constants: its epochs, dice, gold, track sizes, the order of a turn's phases,
 and how a shared rule is cited in the edition's own catalogue.
 
-Built from ``data/<edition>/edition.yaml`` by the pack loader (``schemas.edition``); pure data.
+Built from ``data/<edition>/edition.yaml`` by the pack loader (``packs.edition``); pure data.
 """
 
 from __future__ import annotations

@@ -185,8 +185,6 @@ class HotwRuleset(Ruleset[HotwState]):
 
     # --- hooks for the tools around the rules ------------------------------------------------
 
-    pack_loader = "schemas.packs:load_pack"
-
     def invariant_failures(self, state: HotwState) -> list[str]:
         from domain.hotw.invariants import invariant_failures
 

@@ -1,6 +1,6 @@
 """A loaded History of the World data pack: the board, the cards and the rules catalogue.
 
-Built by ``schemas.packs.load_pack``; pure data, nothing here reads files.
+Built by ``packs.hotw.load_pack``; pure data, nothing here reads files.
 """
 
 from __future__ import annotations

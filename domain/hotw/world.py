@@ -1,7 +1,7 @@
 """A world board of lands in areas (barren lands in none), seas and oceans, straits and the
 Great Wall, and the questions the rules ask of it: the board of the Avalon Hill 2001 edition
 (`data/hotw-ah2001/board.yaml`) and of A Brief History of the World (`data/brief-2009/`). Pure
-data; loaded by `schemas.world_board`."""
+data; loaded by `packs.world_board`."""
 
 from __future__ import annotations
 

@@ -26,7 +26,6 @@ class Patchistory(PatchistoryRuleset):
         ),
     )
     data_pack = "patchistory"
-    pack_loader = "schemas.patchistory_pack:load_pack"
     turn_rule = "patchistory.round.phases"
     end_rule = "patchistory.game.end"
     setup_rule = "patchistory.setup.players"

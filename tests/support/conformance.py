@@ -206,7 +206,7 @@ def catalogue_of(rules: Ruleset[Any]) -> RulesCatalogue | None:
 
 @functools.cache
 def load_catalogue(path: Path) -> RulesCatalogue:
-    from schemas.hotw_cards import load_rules_catalogue
+    from packs.hotw_cards import load_rules_catalogue
 
     return load_rules_catalogue(path)
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
-from schemas.pack_base import DATA_ROOT, PackError
+from packs.base import DATA_ROOT, PackError
 
 Mutation = Callable[[dict[str, Any]], None]
 

@@ -18,9 +18,9 @@ import yaml
 from cli.main import main
 from domain.hotw.board import Board, PowerIcon, Terrain
 from domain.hotw.drawing import PieceMark, board_svg
-from schemas.hotw_board import load_board
-from schemas.pack_base import DATA_ROOT, PackError, PackProblem
-from schemas.packs import check_pack, load_pack
+from packs.base import DATA_ROOT, PackError, PackProblem
+from packs.hotw import check_pack, load_pack
+from packs.hotw_board import load_board
 
 PACK = DATA_ROOT / "hotw-2024"
 

@@ -29,9 +29,9 @@ from domain.hotw.cards import (
     RemoveGarrisons,
     Scope,
 )
-from schemas.hotw_board import load_board
-from schemas.hotw_cards import EFFECT_SCHEMAS, load_cards, load_rules_catalogue
-from schemas.pack_base import PackError, PackProblem, pack_dir
+from packs.base import PackError, PackProblem, pack_dir
+from packs.hotw_board import load_board
+from packs.hotw_cards import EFFECT_SCHEMAS, load_cards, load_rules_catalogue
 
 PACK = pack_dir("hotw-2024")
 REPO = Path(__file__).resolve().parents[2]

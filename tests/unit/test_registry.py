@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import packs
 import tests.support.toy  # noqa: F401  (registers the toy ruleset)
 from bots import GreedyBot, make_bot
 from cli.main import main
@@ -20,8 +21,8 @@ from domain.core.frozen import evolved
 from domain.core.ruleset import Setup, find_ruleset
 from domain.hotw.editions.hotw_2024 import Hotw2024
 from domain.hotw.strategy import HotwStrategy
-from schemas.pack_base import DATA_ROOT
-from schemas.packs import load_pack
+from packs.base import DATA_ROOT
+from packs.hotw import load_pack
 from service.rulesets import ENTRY_POINT_GROUP, available, bind, built_in, find, ruleset
 from tests.support.hotw import RED, RULES, army, garrison, position
 
@@ -53,14 +54,14 @@ def test_the_shipped_rulesets_are_the_entry_points_and_extra_modules_add_to_the_
     assert "toy-sealed-bids" not in built_in()
 
 
-def test_a_ruleset_is_bound_with_the_pack_loader_it_declares(tmp_path: Path):
-    assert Hotw2024.pack_loader == "schemas.packs:load_pack"
+def test_a_ruleset_is_bound_with_the_loader_packs_registers_for_its_data_pack(tmp_path: Path):
+    assert packs.reader(Hotw2024.data_pack or "").load is load_pack
     assert ruleset("hotw-2024").pack == load_pack("hotw-2024")
     shutil.copytree(DATA_ROOT / "hotw-2024", tmp_path / "hotw-2024")
     elsewhere = bind(Hotw2024, tmp_path)
     assert elsewhere.pack == ruleset("hotw-2024").pack and elsewhere is not ruleset("hotw-2024")
     toy = ruleset("toy-sealed-bids")
-    assert toy.pack is None and toy.pack_loader is None
+    assert toy.pack is None and toy.data_pack is None
 
 
 def test_the_invariant_hook_names_what_is_wrong_and_the_toy_has_none():

@@ -57,7 +57,7 @@ def imported_modules(tree: ast.AST) -> set[str]:
 def test_the_tools_import_no_ruleset_family():
     """service, cli, bots, api, bench and workers must not import `domain.hotw` (nor test
     `isinstance(..., HotwPack)`): what they need of a ruleset they ask its hooks
-    (`invariant_failures`, `draw_board`, `strategy`, `pack_loader`)."""
+    (`invariant_failures`, `draw_board`, `strategy`, `data_pack`)."""
     offenders = []
     checked = 0
     for package in TOOL_PACKAGES:

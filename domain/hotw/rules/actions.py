@@ -19,10 +19,9 @@ from domain.core.errors import RuleViolation, UnknownCommand
 from domain.core.messages import Command
 from domain.hotw.cards import Building
 from domain.hotw.commands import (
+    COMMANDS,
     Arg,
     areas,
-    command_rule,
-    command_rules,
     declares,
     lands,
     refused,
@@ -140,10 +139,7 @@ def sole_action(pack: HotwPack, state: HotwState, seat: int) -> Command | None:
 
 def apply_command(ctx: Ctx, seat: int, command: Command) -> None:
     """Play a listed command: what the chapter that declares it says it does."""
-    rule = command_rule(command.type)
-    if rule is None:  # pragma: no cover - the kernel only passes listed commands
-        raise ValueError(f"unknown command {command.type}")
-    rule.do(ctx, seat, command)
+    COMMANDS.play(ctx, seat, command)
 
 
 def why_not_choose_land(
@@ -221,12 +217,11 @@ def why_not(pack: HotwPack, state: HotwState, seat: int, command: Command) -> Ru
         return refused("placed armies and fleets never move", "expand.no-movement", command)
     if state.stage is Stage.OVER:
         return refused("the game is over", "winning.most-gold", command)
-    rule = command_rule(kind)
-    if rule is None:
+    if COMMANDS.get(kind) is None:
         return UnknownCommand(
             f"{kind!r} is not a command of History of the World",
             "table.commands",
-            {"command": command.as_dict(), "commands": sorted(command_rules())},
+            {"command": command.as_dict(), "commands": sorted(COMMANDS.declared())},
         )
     pending = pending_conquest_refusal(pack, state, command)
     if pending is not None:
@@ -235,7 +230,7 @@ def why_not(pack: HotwPack, state: HotwState, seat: int, command: Command) -> Ru
         return refused("a choice is awaited first", "turn.current-player-only", command)
     if state.stage is Stage.ORGANIZATION and kind not in ORGANIZATION_COMMANDS:
         return refused("Epoch organization is in progress", "epoch.structure", command)
-    return rule.why_not(pack, state, seat, command)
+    return COMMANDS.why_not(pack, state, seat, command)
 
 
 # --- running on -------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from schemas.ah2001_pack import load_tables
+from packs.ah2001 import load_tables
 
 TABLES, _ = load_tables()
 BOARD = TABLES.board

@@ -16,7 +16,7 @@ from domain.hotw.editions.ah2001.combat import (
     sacked,
 )
 from domain.hotw.editions.ah2001.scoring import Level, level_in_area, turn_score
-from schemas.ah2001_pack import load_tables
+from packs.ah2001 import load_tables
 
 TABLES, CATALOGUE = load_tables()
 NO_EDGE = Edge()

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 import yaml
 
-from schemas.ah2001_pack import check_tables, load_tables
-from schemas.pack_base import DATA_ROOT
+from packs.ah2001 import check_tables, load_tables
+from packs.base import DATA_ROOT
 from tests.support.packs import Mutation, refusal_of
 
 RULEBOOK = DATA_ROOT.parents[1] / "shared" / "rules" / "hotw-avalon-hill-2001.txt"

@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from cli.main import main
-from schemas.brief_pack import check_pack, load_tables
-from schemas.pack_base import PackError
+from packs.base import PackError
+from packs.brief import check_pack, load_tables
 
 PACK = Path(__file__).resolve().parents[3] / "data" / "brief-2009"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from schemas.brief_pack import load_tables
+from packs.brief import load_tables
 from tests.support import packs
 from tests.support.packs import Mutation, entry
 

@@ -13,7 +13,7 @@ from domain.hotw.editions.brief2009.invasion import (
     points_needed,
     reduce,
 )
-from schemas.brief_pack import load_tables
+from packs.brief import load_tables
 
 TABLES = load_tables()[0]
 NUMBERS = TABLES.numbers

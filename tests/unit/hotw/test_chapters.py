@@ -11,7 +11,7 @@ import pytest
 from domain.core.errors import UnknownCommand
 from domain.core.messages import Command, event_type
 from domain.hotw import events
-from domain.hotw.commands import command_rules
+from domain.hotw.commands import COMMANDS
 from domain.hotw.evolve import FOLDS, HotwEvent
 from domain.hotw.model import Stage
 from tests.support.hotw import RULES, position
@@ -53,7 +53,7 @@ def test_event_types_are_named_within_the_family():
 
 
 def test_every_command_a_seat_is_ever_offered_is_declared_by_a_chapter():
-    rules = command_rules()
+    rules = COMMANDS.declared()
     assert set(rules) == {
         "choose_area_token",
         "choose_event_card",

@@ -14,9 +14,9 @@ import pytest
 import yaml
 
 from domain.hotw.edition import UnknownRule
-from schemas.hotw_cards import cards_problems
-from schemas.pack_base import DATA_ROOT, PackError
-from schemas.packs import check_pack, load_pack
+from packs.base import DATA_ROOT, PackError
+from packs.hotw import check_pack, load_pack
+from packs.hotw_cards import cards_problems
 
 REPO = Path(__file__).resolve().parents[3]
 SHARED = REPO / "domain" / "hotw"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from domain.core.catalogue import RuleEntry, RulesCatalogue
-from schemas.packs import load_pack
+from packs.hotw import load_pack
 
 RULEBOOK = Path("shared") / "rules" / "hotw-2024-rio-grande.txt"
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 import yaml
 
-from schemas.pack_base import DATA_ROOT
-from schemas.packs import load_pack
+from packs.base import DATA_ROOT
+from packs.hotw import load_pack
 from tests.support import packs
 from tests.support.hotw import PACK
 from tests.support.packs import Mutation, entry

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from schemas.pack_base import PackError
-from schemas.patchistory_pack import check_pack, load_pack
+from packs.base import PackError
+from packs.patchistory import check_pack, load_pack
 from service.rulesets import check_pack as data_check
 
 DATA = Path(__file__).resolve().parents[3] / "data"

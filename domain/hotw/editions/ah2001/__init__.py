@@ -72,7 +72,6 @@ class HotwAh2001(Ah2001Ruleset):
         ),
     )
     data_pack = "hotw-ah2001"
-    pack_loader = "schemas.ah2001_pack:load_pack"
     turn_rule = "ah2001.turn.parts"
     end_rule = "ah2001.winning.most-points"
     setup_rule = "ah2001.setup.player-count"

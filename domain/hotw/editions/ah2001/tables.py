@@ -1,6 +1,6 @@
 """The tables the Avalon Hill 2001 rulebook prints (the Empire statistics, the Event cards, the
 Victory Points Table and the pieces) and the board. Pure data, loaded from `data/hotw-ah2001/` by
-`schemas.ah2001_pack.load_tables`; nothing here reads files."""
+`packs.ah2001.load_tables`; nothing here reads files."""
 
 from __future__ import annotations
 

@@ -23,7 +23,6 @@ class Brief2009(BriefRuleset):
     player_counts = (2, 3, 4, 5, 6)
     """brief.setup.player-count (two players: brief.two-player.colours)."""
     data_pack = "brief-2009"
-    pack_loader = "schemas.brief_pack:load_pack"
     turn_rule = "brief.table.procedure"
     end_rule = "brief.end.after-epoch-6"
     setup_rule = "brief.setup.player-count"

@@ -1,7 +1,7 @@
 """What A Brief History of the World's pack holds: the board (the family's world board), the
 Areas in their spiral with each Epoch's value, the Empire cards in their calling order with
 their Features, the Event cards, the Bonus tokens and the numbers the rules read. Pure data,
-loaded from `data/brief-2009/` by `schemas.brief_pack`; nothing here reads files."""
+loaded from `data/brief-2009/` by `packs.brief`; nothing here reads files."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Loading and checking `data/brief-2009/`: the board (the family's world board,
-`schemas.world_board`), the Areas with their values, the Empire cards and Features, the Event
+`packs.world_board`), the Areas with their values, the Empire cards and Features, the Event
 cards, the Bonus tokens and the numbers, the rules catalogue, and what the manual states about
 them (`facts.yaml`, by the generic checker of schemas/facts.py). Every problem names its file,
 entry and field; a bad pack raises `PackError` with all of them."""
@@ -23,10 +23,11 @@ from domain.hotw.editions.brief2009.tables import (
     Numbers,
 )
 from domain.hotw.world import WorldBoard
-from schemas.facts import FileSpec, fact_problems, facts_about_no_file
-from schemas.hotw_cards import load_rules_catalogue
-from schemas.pack_base import PackError, PackProblem, pack_dir, read_yaml, validate_entries
-from schemas.world_board import LandSchema, WaterSchema, load_world_board
+from packs import register
+from packs.base import PackError, PackProblem, pack_dir, read_yaml, validate_entries
+from packs.facts import FileSpec, fact_problems, facts_about_no_file
+from packs.hotw_cards import load_rules_catalogue
+from packs.world_board import LandSchema, WaterSchema, load_world_board
 
 PACK = "brief-2009"
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
@@ -329,3 +330,6 @@ def load_pack(data_pack: str = PACK, root: Path | None = None) -> Any:
 
     tables, catalogue = load_tables(root)
     return BriefPack(tables, catalogue, data_pack)
+
+
+register(PACK, load=load_pack, check=check_pack)

@@ -18,10 +18,11 @@ from domain.hotw.editions.ah2001.tables import (
     Pieces,
     VictoryPoints,
 )
-from schemas.facts import FileSpec, fact_problems, facts_about_no_file
-from schemas.hotw_cards import load_rules_catalogue
-from schemas.pack_base import PackError, PackProblem, pack_dir, read_yaml, validate_entries
-from schemas.world_board import LandSchema, WaterSchema, load_world_board
+from packs import register
+from packs.base import PackError, PackProblem, pack_dir, read_yaml, validate_entries
+from packs.facts import FileSpec, fact_problems, facts_about_no_file
+from packs.hotw_cards import load_rules_catalogue
+from packs.world_board import LandSchema, WaterSchema, load_world_board
 
 PACK = "hotw-ah2001"
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
@@ -219,3 +220,11 @@ def load_pack(data_pack: str = PACK, root: Path | None = None) -> Any:
 
     tables, catalogue = load_tables(root)
     return Ah2001Pack(tables, catalogue, data_pack)
+
+
+def check_pack(data_pack: str = PACK, root: Path | None = None) -> dict[str, Any]:
+    """`check_tables`, as every pack's checker is called."""
+    return check_tables(root)
+
+
+register(PACK, load=load_pack, check=check_pack)

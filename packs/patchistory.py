@@ -36,8 +36,9 @@ from domain.patchistory.pack import (
     Square,
     TerrainTile,
 )
-from schemas.hotw_cards import load_rules_catalogue
-from schemas.pack_base import PackError, PackProblem, pack_dir, read_yaml, validate_entries
+from packs import register
+from packs.base import PackError, PackProblem, pack_dir, read_yaml, validate_entries
+from packs.hotw_cards import load_rules_catalogue
 
 PACK = "patchistory"
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
@@ -457,3 +458,6 @@ def check_pack(data_pack: str = PACK, root: Path | None = None) -> dict[str, Any
     summary["rules"] = None if catalogue is None else len(catalogue)
     summary["errors"] = [p.as_dict() for p in problems]
     return summary
+
+
+register(PACK, load=load_pack, check=check_pack)

@@ -5,7 +5,7 @@ Each entry is validated with marshmallow (unknown fields rejected), then the who
 cross-checked with what holds for any edition's board: symmetric adjacency, every reference
 resolved, unique ids, Area tokens in one area each, every land reachable. What the edition's rule
 text states about its map (62 lands, Tigris is clear ...) is in the pack's facts.yaml, checked by
-``schemas.facts``. Every problem names file, entry and field; all of them are raised together in
+``packs.facts``. Every problem names file, entry and field; all of them are raised together in
 one ``PackError``.
 """
 
@@ -31,9 +31,9 @@ from domain.hotw.board import (
     Wasteland,
     WaterKind,
 )
-from schemas.edition import edition_epochs
-from schemas.facts import fact_problems
-from schemas.pack_base import PackError, PackProblem, read_yaml, validate_entries
+from packs.base import PackError, PackProblem, read_yaml, validate_entries
+from packs.edition import edition_epochs
+from packs.facts import fact_problems
 
 BOARD_FILE = "board.yaml"
 PAIRED_FILE = "paired_area_tokens.yaml"

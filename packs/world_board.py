@@ -11,7 +11,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, fields, post_load, validate
 
 from domain.hotw.world import LandCell, Water, WorldBoard
-from schemas.pack_base import PackProblem, validate_entries
+from packs.base import PackProblem, validate_entries
 
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 

@@ -6,7 +6,7 @@ entry with marshmallow (unknown fields rejected) and then cross-checks the whole
 board: unique ids, start-lands and effect lands on the board, fleet kinds by epoch, power icons
 shown on the board and on the start-land. What the edition's rule text states about its cards
 (card counts, the Empires and Events it names, the Honor set, the piece counts ...) is in the
-pack's facts.yaml, checked by ``schemas.facts``.
+pack's facts.yaml, checked by ``packs.facts``.
 ``load_rules_catalogue`` reads a ``rules.yaml``. Every problem names file, entry and field;
 all of them are raised together in one ``PackError``.
 """
@@ -71,9 +71,9 @@ from domain.hotw.cards import (
     SharedSupply,
     effect_selectors,
 )
-from schemas.edition import edition_epochs
-from schemas.facts import FileSpec, fact_problems
-from schemas.pack_base import PackError, PackProblem, read_yaml, validate_entries
+from packs.base import PackError, PackProblem, read_yaml, validate_entries
+from packs.edition import edition_epochs
+from packs.facts import FileSpec, fact_problems
 
 EMPIRES_FILE = "empires.yaml"
 EVENTS_FILE = "events.yaml"

@@ -48,7 +48,7 @@ from marshmallow import (
     validates_schema,
 )
 
-from schemas.pack_base import PackError, PackProblem, read_yaml, validate_entries
+from packs.base import PackError, PackProblem, read_yaml, validate_entries
 
 FACTS_FILE = "facts.yaml"
 KINDS = ("count", "each", "named", "unique")

@@ -17,11 +17,12 @@ from domain.core.catalogue import RulesCatalogue
 from domain.hotw.board import Board
 from domain.hotw.cards import Cards
 from domain.hotw.pack import HotwPack
-from schemas.edition import load_edition
-from schemas.facts import facts_about_no_file
-from schemas.hotw_board import BOARD_FILES, board_problems
-from schemas.hotw_cards import CARD_FILES, load_cards, load_rules_catalogue
-from schemas.pack_base import PackError, PackProblem, pack_dir
+from packs import register
+from packs.base import PackError, PackProblem, pack_dir
+from packs.edition import load_edition
+from packs.facts import facts_about_no_file
+from packs.hotw_board import BOARD_FILES, board_problems
+from packs.hotw_cards import CARD_FILES, load_cards, load_rules_catalogue
 
 RULES_FILE = "rules.yaml"
 
@@ -101,3 +102,6 @@ def _board_summary(board: Board | None) -> dict[str, Any]:
             for epoch in sorted({area.epoch for area in board.areas.values()})
         },
     }
+
+
+register("hotw-2024", load=load_pack, check=check_pack)

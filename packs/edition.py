@@ -19,7 +19,7 @@ from domain.hotw.edition import (
     RevenueGold,
     citable_ids,
 )
-from schemas.pack_base import PackError, PackProblem, _flatten, read_yaml
+from packs.base import PackError, PackProblem, _flatten, read_yaml
 
 EDITION_FILE = "edition.yaml"
 BUILDING_KINDS = ("capital", "city", "monument", "fort")
