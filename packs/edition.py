@@ -1,5 +1,6 @@
 """Load and check ``data/<edition>/edition.yaml``: a History of the World edition's numbers and
-names (domain/hotw/edition.py), validated with marshmallow (unknown fields rejected); every rule
+names (domain/hotw/editions/hotw_2024/edition.py),
+validated with marshmallow (unknown fields rejected); every rule
 it cites and every alias must be in the edition's rules catalogue.
 """
 
@@ -11,8 +12,8 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from domain.core.catalogue import RulesCatalogue
-from domain.hotw.cards import Phase
-from domain.hotw.edition import (
+from domain.hotw.editions.hotw_2024.cards import Phase
+from domain.hotw.editions.hotw_2024.edition import (
     ConquestNumbers,
     Edition,
     InvasionDice,

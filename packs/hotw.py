@@ -15,8 +15,8 @@ from typing import Any
 
 from domain.core.catalogue import RulesCatalogue
 from domain.hotw.board import Board
-from domain.hotw.cards import Cards
-from domain.hotw.pack import HotwPack
+from domain.hotw.editions.hotw_2024.cards import Cards
+from domain.hotw.editions.hotw_2024.pack import HotwPack
 from packs import register
 from packs.base import PackError, PackProblem, pack_dir
 from packs.edition import load_edition

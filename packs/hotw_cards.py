@@ -33,7 +33,7 @@ from marshmallow import (
 
 from domain.core.catalogue import RuleEntry, RulesCatalogue
 from domain.hotw.board import Board, PowerIcon, WaterKind
-from domain.hotw.cards import (
+from domain.hotw.editions.hotw_2024.cards import (
     EFFECT_KINDS,
     LATER_EVENT_PHASES,
     AddPeople,

@@ -10,7 +10,7 @@ so an auditor needs nothing but (k, n, result) to re-verify any outcome.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
@@ -99,3 +99,17 @@ class Chance:
     @property
     def untaken(self) -> int:
         return len(self._pending)
+
+
+class ScriptedFaces:
+    """A chance source rolling the die faces it is given, in order, then ones."""
+
+    def __init__(self, faces: Iterable[int] = ()) -> None:
+        self.faces = list(faces)
+        self.start: int | None = None
+
+    def value(self, k: int) -> int:
+        if self.start is None:
+            self.start = k
+        index = k - self.start
+        return self.faces[index] - 1 if index < len(self.faces) else 0

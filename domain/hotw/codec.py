@@ -12,7 +12,7 @@ from enum import Enum
 from functools import cache
 from typing import Any, Union
 
-from domain.hotw import model
+from domain.hotw.editions.hotw_2024 import model
 
 _TAGGED = {cls.__name__: cls for cls in typing.get_args(model.Task)}
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from domain.hotw.pack import HotwPack
+from domain.hotw.editions.hotw_2024.pack import HotwPack
 
 NUMBERS_BY_EVENT: Mapping[str, tuple[str, ...]] = {
     "hotw.InvasionSucceeded": ("invasion_dice",),

@@ -16,14 +16,13 @@ from typing import Any
 import pytest
 import redis
 
-from domain.core.chance import Chance
+from domain.core.chance import Chance, ScriptedFaces
 from domain.core.errors import RulesetRevisionMismatch, RulesetRevisionUnavailable
 from domain.core.kernel import Game, decide, replay
 from domain.core.messages import Command, Recorded
 from domain.hotw.editions.ah2001 import events as ev
 from domain.hotw.editions.ah2001.model import Ah2001State
 from domain.hotw.editions.ah2001.revisions import COINS_TAKE_COUNTERS
-from domain.hotw.strategy import ScriptedFaces
 from service.games import GameService, StateCache, encode_game, state_hash
 from service.rulesets import pack_digest, ruleset
 from store.redis_store import EventStore, SecretVault

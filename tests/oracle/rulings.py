@@ -1,6 +1,7 @@
 """An independent oracle for the rulings most disputed at the table, written from the 2024
 rulebook's text (p5-p8, p10, p11) and not from the engine: it imports nothing of
-`domain/hotw/rules`, reads the position before each event and the event itself (its dice
+`domain/hotw/editions/hotw_2024/rules`,
+reads the position before each event and the event itself (its dice
 included), works out what the rulebook says must happen, and reports every disagreement.
 
 Checked: the outcome of every invasion (dice, terrain, fort, Leader; without dice; Option 3 with

@@ -13,7 +13,7 @@ import pytest
 
 from bench.measure import recorded_game
 from domain.core.kernel import fold
-from domain.hotw.events import (
+from domain.hotw.editions.hotw_2024.events import (
     BuildingReduced,
     BuildingsPlundered,
     GoldCollected,

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from domain.core.chance import Chance
+from domain.core.chance import Chance, ScriptedFaces
 from domain.core.kernel import Game, decide
 from domain.core.messages import Command, Event
 from domain.core.ruleset import Setup
-from domain.hotw.cards import Building, Phase
-from domain.hotw.engine import HotwRuleset
-from domain.hotw.model import (
+from domain.hotw.editions.hotw_2024.cards import Building, Phase
+from domain.hotw.editions.hotw_2024.engine import HotwRuleset
+from domain.hotw.editions.hotw_2024.model import (
     HotwState,
     LandState,
     Player,
@@ -20,7 +20,6 @@ from domain.hotw.model import (
     Turn,
     evolved,
 )
-from domain.hotw.strategy import ScriptedFaces
 from service.rulesets import ruleset
 
 RULES: HotwRuleset = ruleset("hotw-2024")  # type: ignore[assignment]
@@ -151,8 +150,8 @@ def rules_of(events: Iterable[Event]) -> set[str]:
 
 def start_turn(state: HotwState, event_card: str | None) -> tuple[list[Event], HotwState]:
     """Begin the position's turn from its start: phase A reveals `event_card`."""
-    from domain.hotw.rules import actions
-    from domain.hotw.rules.context import Ctx
+    from domain.hotw.editions.hotw_2024.rules import actions
+    from domain.hotw.editions.hotw_2024.rules.context import Ctx
 
     seat = state.turn.seat if state.turn else 0
     players = list(state.players)

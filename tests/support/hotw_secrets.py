@@ -39,7 +39,7 @@ from typing import Any
 
 from domain.core.kernel import Game, fold
 from domain.core.messages import Recorded
-from domain.hotw.pack import HotwPack
+from domain.hotw.editions.hotw_2024.pack import HotwPack
 from service.rulesets import ruleset
 
 RULES = ruleset("hotw-2024")

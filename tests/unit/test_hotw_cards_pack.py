@@ -13,7 +13,7 @@ import yaml
 
 from domain.core.catalogue import RulesCatalogue
 from domain.hotw.board import Board, PowerIcon, WaterKind
-from domain.hotw.cards import (
+from domain.hotw.editions.hotw_2024.cards import (
     EFFECT_KINDS,
     AddPeople,
     Building,
@@ -336,7 +336,7 @@ def test_the_catalogue_covers_every_chapter_and_every_play_example(
 def test_every_rule_id_cited_by_the_card_code_is_in_the_catalogue(
     catalogue: RulesCatalogue,
 ) -> None:
-    sources = [REPO / "domain/hotw/cards.py", REPO / "packs/hotw_cards.py"]
+    sources = [REPO / "domain/hotw/editions/hotw_2024/cards.py", REPO / "packs/hotw_cards.py"]
     sources += [
         PACK / name for name in ("empires.yaml", "events.yaml", "honors.yaml", "facts.yaml")
     ]

@@ -20,7 +20,7 @@ from cli.main import main
 from domain.core.frozen import evolved
 from domain.core.ruleset import Setup, find_ruleset
 from domain.hotw.editions.hotw_2024 import Hotw2024
-from domain.hotw.strategy import HotwStrategy
+from domain.hotw.editions.hotw_2024.strategy import HotwStrategy
 from packs.base import DATA_ROOT
 from packs.hotw import load_pack
 from service.rulesets import ENTRY_POINT_GROUP, available, bind, built_in, find, ruleset

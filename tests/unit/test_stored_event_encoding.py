@@ -99,7 +99,7 @@ def test_an_event_recorded_before_types_were_namespaced_reads_as_its_familys_typ
     """Logs written before event types carried their family (`FortBuilt`, not
     `hotw.FortBuilt`) replay unchanged: the bare name is the History of the World event."""
     from domain.core.messages import event_from_record
-    from domain.hotw.events import FortBuilt
+    from domain.hotw.editions.hotw_2024.events import FortBuilt
 
     old = json.loads(EVENT)
     read = event_from_record(old)
@@ -112,7 +112,7 @@ def test_two_families_may_each_name_an_event_game_ended_without_colliding():
     from dataclasses import dataclass
 
     from domain.core.messages import Event, event, event_type
-    from domain.hotw.events import GameEnded as HotwGameEnded
+    from domain.hotw.editions.hotw_2024.events import GameEnded as HotwGameEnded
 
     @event
     @dataclass(frozen=True, kw_only=True, slots=True)
@@ -129,7 +129,7 @@ def test_two_families_may_each_name_an_event_game_ended_without_colliding():
 
 def test_the_other_rules_an_event_cites_are_stored_and_read_back_and_absent_when_none():
     from domain.core.messages import event_from_record, event_record
-    from domain.hotw.events import FortBuilt
+    from domain.hotw.editions.hotw_2024.events import FortBuilt
 
     plain = FortBuilt(rule="hotw24.forts.build", seat=2, land="lower-egypt")
     assert "cites" not in event_record(plain)

@@ -79,18 +79,18 @@ def test_the_tools_import_no_ruleset_family():
 
 def test_the_import_check_sees_every_form_of_import():
     source = (
-        "import domain.hotw.model\n"
-        "from domain.hotw import engine\n"
+        "import domain.hotw.editions.hotw_2024.model\n"
+        "from domain.hotw.editions.hotw_2024 import engine\n"
         "from domain import hotw\n"
         "def f():\n"
-        "    from domain.hotw.pack import HotwPack\n"
-        "    importlib.import_module('domain.hotw.invariants')\n"
+        "    from domain.hotw.editions.hotw_2024.pack import HotwPack\n"
+        "    importlib.import_module('domain.hotw.editions.hotw_2024.invariants')\n"
     )
     modules = imported_modules(ast.parse(source))
     assert {
-        "domain.hotw.model",
+        "domain.hotw.editions.hotw_2024.model",
         "domain.hotw",
-        "domain.hotw.engine",
-        "domain.hotw.pack",
-        "domain.hotw.invariants",
+        "domain.hotw.editions.hotw_2024.engine",
+        "domain.hotw.editions.hotw_2024.pack",
+        "domain.hotw.editions.hotw_2024.invariants",
     } <= modules

@@ -8,12 +8,11 @@ from dataclasses import replace
 
 import pytest
 
-from domain.core.chance import Chance
+from domain.core.chance import Chance, ScriptedFaces
 from domain.core.messages import Command
 from domain.core.ruleset import Setup
 from domain.hotw.editions.ah2001 import events as ev
 from domain.hotw.editions.ah2001.model import Cell
-from domain.hotw.strategy import ScriptedFaces
 from tests.unit.ah2001.test_engine import RULES, act, before_expansion, of
 
 

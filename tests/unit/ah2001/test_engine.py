@@ -11,13 +11,12 @@ from typing import Any
 
 import pytest
 
-from domain.core.chance import Chance
+from domain.core.chance import Chance, ScriptedFaces
 from domain.core.kernel import Game, decide, fold, replay
 from domain.core.messages import Command, Event
 from domain.core.ruleset import Setup
 from domain.hotw.editions.ah2001 import events as ev
 from domain.hotw.editions.ah2001.model import Ah2001State, Cell, Stage, Turn
-from domain.hotw.strategy import ScriptedFaces
 from service.rulesets import ruleset
 
 RULES: Any = ruleset("hotw-ah2001")

@@ -11,14 +11,13 @@ from typing import Any
 
 import pytest
 
-from domain.core.chance import Chance
+from domain.core.chance import Chance, ScriptedFaces
 from domain.core.errors import InvalidOptions, InvalidPlayerCount, NotYourTurn
 from domain.core.kernel import Game, GameCreated, creation_events, decide
 from domain.core.messages import Command
 from domain.hotw.editions.ah2001 import events as ev
 from domain.hotw.editions.ah2001.engine import Ctx
 from domain.hotw.editions.ah2001.model import Ah2001State, Cell, Player, Stage
-from domain.hotw.strategy import ScriptedFaces
 from tests.unit.ah2001.test_engine import RULES, SETUP, act, before_expansion, of, playing
 
 

@@ -7,12 +7,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from domain.core.chance import Chance
+from domain.core.chance import Chance, ScriptedFaces
 from domain.core.kernel import Game, decide
 from domain.core.messages import Command, Event
 from domain.core.ruleset import Setup
 from domain.hotw.editions.brief2009.model import BriefState, Cell, Force, Phase, Stage, Turn
-from domain.hotw.strategy import ScriptedFaces
 from service.rulesets import ruleset
 
 RULES: Any = ruleset("brief-2009")

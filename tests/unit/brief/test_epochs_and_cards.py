@@ -8,11 +8,10 @@ from dataclasses import replace
 
 import pytest
 
-from domain.core.chance import Chance
+from domain.core.chance import Chance, ScriptedFaces
 from domain.core.messages import Command
 from domain.hotw.editions.brief2009 import events as ev
 from domain.hotw.editions.brief2009.model import Phase, Stage, Turn
-from domain.hotw.strategy import ScriptedFaces
 from tests.unit.brief.helpers import (
     RULES,
     act,

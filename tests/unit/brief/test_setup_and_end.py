@@ -11,13 +11,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from domain.core.chance import Chance
+from domain.core.chance import Chance, ScriptedFaces
 from domain.core.errors import InvalidOptions, InvalidPlayerCount, NotYourTurn
 from domain.core.kernel import Game, GameCreated, creation_events, decide
 from domain.core.messages import Command
 from domain.hotw.editions.brief2009 import events as ev
 from domain.hotw.editions.brief2009.model import Turn
-from domain.hotw.strategy import ScriptedFaces
 from tests.unit.brief.helpers import (
     RULES,
     TABLES,

@@ -18,9 +18,9 @@ from cli.selfplay import game_seed, play_game
 from domain.core.chance import Chance
 from domain.core.kernel import Game, creation_events, decide, fold
 from domain.core.messages import SYSTEM, Command, Recorded
-from domain.hotw.cards import Phase
-from domain.hotw.model import Control, HotwState
-from domain.hotw.strategy import invasion_success_chance
+from domain.hotw.editions.hotw_2024.cards import Phase
+from domain.hotw.editions.hotw_2024.model import Control, HotwState
+from domain.hotw.editions.hotw_2024.strategy import invasion_success_chance
 from service.chance import HmacSource, commitment
 from tests.support.hotw import BLUE, RED, RULES, act, army, garrison, position
 

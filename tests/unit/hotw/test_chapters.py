@@ -10,10 +10,10 @@ import pytest
 
 from domain.core.errors import UnknownCommand
 from domain.core.messages import Command, event_type
-from domain.hotw import events
-from domain.hotw.commands import COMMANDS
-from domain.hotw.evolve import FOLDS, HotwEvent
-from domain.hotw.model import Stage
+from domain.hotw.editions.hotw_2024 import events
+from domain.hotw.editions.hotw_2024.commands import COMMANDS
+from domain.hotw.editions.hotw_2024.evolve import FOLDS, HotwEvent
+from domain.hotw.editions.hotw_2024.model import Stage
 from tests.support.hotw import RULES, position
 
 CHAPTERS = (

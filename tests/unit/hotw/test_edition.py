@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-from domain.hotw.edition import UnknownRule
+from domain.hotw.editions.hotw_2024.edition import UnknownRule
 from packs.base import DATA_ROOT, PackError
 from packs.hotw import check_pack, load_pack
 from packs.hotw_cards import cards_problems
@@ -148,8 +148,8 @@ def test_cards_and_areas_outside_the_editions_epochs_are_refused(tmp_path: Path)
 def test_the_player_acts_in_the_phases_the_edition_names():
     import dataclasses
 
-    from domain.hotw.cards import Phase
-    from domain.hotw.rules.turn import has_player_part
+    from domain.hotw.editions.hotw_2024.cards import Phase
+    from domain.hotw.editions.hotw_2024.rules.turn import has_player_part
     from tests.support.hotw import PACK, position
 
     state = position({}, epoch=1, card="sumeria", phase=Phase.REVENUE)

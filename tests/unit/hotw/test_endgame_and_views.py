@@ -6,17 +6,17 @@ import json
 
 from domain.core.frozen import evolved
 from domain.core.messages import Command
-from domain.hotw.cards import Phase
-from domain.hotw.events import (
+from domain.hotw.editions.hotw_2024.cards import Phase
+from domain.hotw.editions.hotw_2024.events import (
     EndgameBegan,
     EndgameTokenRevealed,
     GameEnded,
     GoldCollected,
     HonorPlayed,
 )
-from domain.hotw.model import EndgameToken, GameResult, HotwState, Stage
-from domain.hotw.rules.endgame import final_standing, tie_breaks
-from domain.hotw.rules.gold import circuits, most_gold, track_space
+from domain.hotw.editions.hotw_2024.model import EndgameToken, GameResult, HotwState, Stage
+from domain.hotw.editions.hotw_2024.rules.endgame import final_standing, tie_breaks
+from domain.hotw.editions.hotw_2024.rules.gold import circuits, most_gold, track_space
 from tests.support.hotw import (
     BLUE,
     GREEN,

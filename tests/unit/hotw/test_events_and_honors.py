@@ -7,8 +7,8 @@ import pytest
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command
-from domain.hotw.cards import Building, Phase
-from domain.hotw.events import (
+from domain.hotw.editions.hotw_2024.cards import Building, Phase
+from domain.hotw.editions.hotw_2024.events import (
     AreaChosen,
     ArmiesLaidDown,
     ArmyPlaced,
@@ -30,7 +30,7 @@ from domain.hotw.events import (
     InvasionSucceeded,
     LandChosen,
 )
-from domain.hotw.model import Control, Stage
+from domain.hotw.editions.hotw_2024.model import Control, Stage
 from tests.support.hotw import (
     BLUE,
     GREEN,

@@ -9,9 +9,9 @@ from domain.core.errors import IllegalAction, InvalidOptions
 from domain.core.kernel import Game, decide
 from domain.core.messages import Command
 from domain.core.ruleset import Setup
-from domain.hotw.cards import Building, Phase
 from domain.hotw.editions.hotw_2024 import Option
-from domain.hotw.events import (
+from domain.hotw.editions.hotw_2024.cards import Building, Phase
+from domain.hotw.editions.hotw_2024.events import (
     AreaTokenPlayed,
     BuildingReduced,
     ConquestEnded,
@@ -34,7 +34,7 @@ from domain.hotw.events import (
     LandConquered,
     PairedAreaTokenDrawn,
 )
-from domain.hotw.model import ConquestTask, Control, OrganizationStep, Stage
+from domain.hotw.editions.hotw_2024.model import ConquestTask, Control, OrganizationStep, Stage
 from tests.support.hotw import BLUE, PACK, RED, RULES, act, army, garrison, of_type, position
 from tests.unit.hotw.test_setup_and_organization import new_game, play
 

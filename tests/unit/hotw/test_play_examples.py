@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.hotw.cards import Building, Phase
-from domain.hotw.events import (
+from domain.hotw.editions.hotw_2024.cards import Building, Phase
+from domain.hotw.editions.hotw_2024.events import (
     BuildingPlaced,
     BuildingReduced,
     GoldCollected,
@@ -14,8 +14,14 @@ from domain.hotw.events import (
     InvasionSucceeded,
     MonumentsDue,
 )
-from domain.hotw.model import Control
-from domain.hotw.rules.revenue import census, has_dominance, has_mastery, has_presence, land_gold
+from domain.hotw.editions.hotw_2024.model import Control
+from domain.hotw.editions.hotw_2024.rules.revenue import (
+    census,
+    has_dominance,
+    has_mastery,
+    has_presence,
+    land_gold,
+)
 from tests.support.hotw import (
     BLUE,
     PACK,

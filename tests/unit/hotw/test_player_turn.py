@@ -8,8 +8,8 @@ import pytest
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command
-from domain.hotw.cards import Building, Phase
-from domain.hotw.events import (
+from domain.hotw.editions.hotw_2024.cards import Building, Phase
+from domain.hotw.editions.hotw_2024.events import (
     ArmiesLaidDown,
     ArmyPlaced,
     BuildingNotPlaced,
@@ -40,8 +40,8 @@ from domain.hotw.events import (
     PoolCleared,
     TurnEnded,
 )
-from domain.hotw.model import Control, LandState, Pool, Stage
-from domain.hotw.rules.buildings import building_reduction
+from domain.hotw.editions.hotw_2024.model import Control, LandState, Pool, Stage
+from domain.hotw.editions.hotw_2024.rules.buildings import building_reduction
 from tests.support.hotw import (
     BLUE,
     GREEN,
@@ -73,8 +73,8 @@ def test_establishing_clears_the_start_land_and_removes_the_garrison_with_an_hon
     state = evolved(state, turn=evolved(state.turn, phase=Phase.REVEAL))
     # ending phase A (no Event card) establishes the Empire
     from domain.core.chance import Chance
-    from domain.hotw.rules import actions, turn
-    from domain.hotw.rules.context import Ctx
+    from domain.hotw.editions.hotw_2024.rules import actions, turn
+    from domain.hotw.editions.hotw_2024.rules.context import Ctx
 
     ctx = Ctx(RULES, state, Chance.forbidden())
     turn.end_phase(ctx)
@@ -99,8 +99,8 @@ def test_establishing_clears_the_start_land_and_removes_the_garrison_with_an_hon
 
 def establish(state):
     from domain.core.chance import Chance
-    from domain.hotw.rules import actions, turn
-    from domain.hotw.rules.context import Ctx
+    from domain.hotw.editions.hotw_2024.rules import actions, turn
+    from domain.hotw.editions.hotw_2024.rules.context import Ctx
 
     ctx = Ctx(
         RULES, evolved(state, turn=evolved(state.turn, phase=Phase.REVEAL)), Chance.forbidden()
@@ -154,7 +154,7 @@ def test_great_wall_forts_are_placed_in_yellow_and_wei_river_once_held_and_unpla
     state = evolved(
         state, turn=evolved(state.turn, pool=evolved(state.turn.pool) if False else state.turn.pool)
     )
-    from domain.hotw.model import Pool
+    from domain.hotw.editions.hotw_2024.model import Pool
 
     state = evolved(
         state,
@@ -203,7 +203,7 @@ def test_placed_armies_never_move():
 
 def test_a_sea_fleet_is_a_stepping_stone_in_epochs_one_to_three():
     """hotw24.fleets.stepping-stone, hotw24.fleets.pool-sea-epochs, hotw24.fleets.cards-by-epoch."""
-    from domain.hotw.model import Pool
+    from domain.hotw.editions.hotw_2024.model import Pool
 
     state = position({"lower-egypt": army(RED)}, card="egypt", people=1)
     state = evolved(state, turn=evolved(state.turn, pool=Pool(1, 1)))
@@ -231,7 +231,7 @@ def test_a_sea_fleet_is_a_stepping_stone_in_epochs_one_to_three():
 
 def test_an_ocean_fleet_reaches_every_coast_of_its_seas_in_epochs_four_and_five():
     """hotw24.fleets.ocean-includes-seas, hotw24.fleets.pool-ocean-epochs."""
-    from domain.hotw.model import Pool
+    from domain.hotw.editions.hotw_2024.model import Pool
 
     state = position({"britain": army(RED)}, epoch=5, card="britain")
     state = evolved(state, turn=evolved(state.turn, pool=Pool(1, 1)))

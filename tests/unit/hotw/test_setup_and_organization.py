@@ -8,7 +8,7 @@ from domain.core.chance import Chance
 from domain.core.errors import InvalidOptions, InvalidPlayerCount
 from domain.core.kernel import GameCreated, creation_events, decide, fold, replay
 from domain.core.messages import Command, Recorded
-from domain.hotw.events import (
+from domain.hotw.editions.hotw_2024.events import (
     AreasActivated,
     AreaTokenChosen,
     AreaTokenDrawn,
@@ -26,7 +26,7 @@ from domain.hotw.events import (
     HonorTurnedUp,
     TurnBegan,
 )
-from domain.hotw.model import Stage
+from domain.hotw.editions.hotw_2024.model import Stage
 from service.chance import HmacSource, commitment
 from service.rulesets import ruleset
 from tests.support.hotw import PACK, RULES, of_type

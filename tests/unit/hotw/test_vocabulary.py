@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from domain.core.errors import RuleViolation
-from domain.hotw.cards import Phase
-from domain.hotw.model import Control
+from domain.hotw.editions.hotw_2024.cards import Phase
+from domain.hotw.editions.hotw_2024.model import Control
 from tests.support.hotw import BLUE, PACK, RED, RULES, act, army, garrison, position
 
 

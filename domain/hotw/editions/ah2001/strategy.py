@@ -19,11 +19,10 @@ from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from domain.core.chance import Chance
+from domain.core.chance import Chance, ScriptedFaces
 from domain.core.messages import Command, Event
 from domain.hotw.editions.ah2001 import events as ev
 from domain.hotw.editions.ah2001.model import Ah2001State, Cell, Player, SeaHeld, Stage, Turn
-from domain.hotw.strategy import ScriptedFaces
 
 if TYPE_CHECKING:
     from domain.hotw.editions.ah2001.engine import Ah2001Ruleset

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from domain.core.chance import Chance
+from domain.core.chance import Chance, ScriptedFaces
 from domain.core.messages import Command, Event
 from domain.hotw.editions.brief2009.events import InvasionRolled
 from domain.hotw.editions.brief2009.gold import collection
@@ -43,7 +43,6 @@ from domain.hotw.editions.brief2009.model import (
     Turn,
 )
 from domain.hotw.editions.brief2009.tables import BriefTables
-from domain.hotw.strategy import ScriptedFaces
 
 if TYPE_CHECKING:
     from domain.hotw.editions.brief2009.engine import BriefRuleset

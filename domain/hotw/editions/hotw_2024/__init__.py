@@ -12,8 +12,8 @@ from typing import Any
 
 from domain.core.errors import InvalidOptions
 from domain.core.ruleset import OptionSpec, register_ruleset
-from domain.hotw.engine import HotwRuleset
-from domain.hotw.model import Variant
+from domain.hotw.editions.hotw_2024.engine import HotwRuleset
+from domain.hotw.editions.hotw_2024.model import Variant
 
 
 class Option(StrEnum):

@@ -13,20 +13,27 @@ from domain.core.messages import Command, Event
 from domain.core.narration import plain_words
 from domain.core.ruleset import CommandSpec, Decision, Ruleset, Setup
 from domain.hotw import codec
-from domain.hotw.commands import command_specs
-from domain.hotw.evolve import FOLDS, evolve
-from domain.hotw.model import FLEET, GREAT_WALL, HotwState, Player, Stage, Variant
-from domain.hotw.narration import TELLERS, names_of
-from domain.hotw.pack import HotwPack
+from domain.hotw.editions.hotw_2024.commands import command_specs
+from domain.hotw.editions.hotw_2024.evolve import FOLDS, evolve
+from domain.hotw.editions.hotw_2024.model import (
+    FLEET,
+    GREAT_WALL,
+    HotwState,
+    Player,
+    Stage,
+    Variant,
+)
+from domain.hotw.editions.hotw_2024.narration import TELLERS, names_of
+from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.rules import actions, endgame, organization
+from domain.hotw.editions.hotw_2024.rules.conquest import invade_with_conquest
+from domain.hotw.editions.hotw_2024.rules.context import Ctx, Invader
+from domain.hotw.editions.hotw_2024.rules.invasion import invade_with_dice, invade_without_dice
+from domain.hotw.editions.hotw_2024.views import result_of, summary_of, view_of
 from domain.hotw.provenance import provenance_of
-from domain.hotw.rules import actions, endgame, organization
-from domain.hotw.rules.conquest import invade_with_conquest
-from domain.hotw.rules.context import Ctx, Invader
-from domain.hotw.rules.invasion import invade_with_dice, invade_without_dice
-from domain.hotw.views import result_of, summary_of, view_of
 
 if TYPE_CHECKING:
-    from domain.hotw.strategy import HotwStrategy
+    from domain.hotw.editions.hotw_2024.strategy import HotwStrategy
 
 CLOSE_EPOCH = "close_epoch"
 
@@ -186,7 +193,7 @@ class HotwRuleset(Ruleset[HotwState]):
     # --- hooks for the tools around the rules ------------------------------------------------
 
     def invariant_failures(self, state: HotwState) -> list[str]:
-        from domain.hotw.invariants import invariant_failures
+        from domain.hotw.editions.hotw_2024.invariants import invariant_failures
 
         return invariant_failures(self.pack, state)
 
@@ -196,7 +203,7 @@ class HotwRuleset(Ruleset[HotwState]):
         return table_svg(self.pack.board, self.view(state, viewer))
 
     def strategy(self) -> HotwStrategy:
-        from domain.hotw.strategy import HotwStrategy
+        from domain.hotw.editions.hotw_2024.strategy import HotwStrategy
 
         return HotwStrategy(self)
 
@@ -213,5 +220,5 @@ class HotwRuleset(Ruleset[HotwState]):
         return provenance_of(self.pack, event_type, data)
 
     def command_schemas(self) -> tuple[CommandSpec, ...]:
-        """Each command as its chapter declares it (domain/hotw/commands.py)."""
+        """Each command as its chapter declares it (domain/hotw/editions/hotw_2024/commands.py)."""
         return command_specs(self.pack)

@@ -15,48 +15,34 @@ room to expand, the strongest Empire card, an Area token of an area where the se
 the Leader kept).
 
 The strategy plays on what its seat may know: the seat's view over HTTP, rebuilt into a state
-(`domain.hotw.seat_view`), and in-process the state cut down to that same view (its agenda
+(`hotw_2024.seat_view`), and in-process the state cut down to that same view (its agenda
 kept). Pure: no I/O, no randomness (the bot breaks remaining ties with its own generator).
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from domain.core.chance import Chance
+from domain.core.chance import Chance, ScriptedFaces
 from domain.core.frozen import evolved
 from domain.core.messages import Command, Event
-from domain.hotw.cards import Building, Phase
-from domain.hotw.events import InvasionFrustrated, InvasionSucceeded
-from domain.hotw.model import HotwState, Stage
-from domain.hotw.rules.expand import active_fleets, army_targets
-from domain.hotw.rules.revenue import revenue_items
-from domain.hotw.seat_view import state_from_view
+from domain.hotw.editions.hotw_2024.cards import Building, Phase
+from domain.hotw.editions.hotw_2024.events import InvasionFrustrated, InvasionSucceeded
+from domain.hotw.editions.hotw_2024.model import HotwState, Stage
+from domain.hotw.editions.hotw_2024.rules.expand import active_fleets, army_targets
+from domain.hotw.editions.hotw_2024.rules.revenue import revenue_items
+from domain.hotw.editions.hotw_2024.seat_view import state_from_view
 
 if TYPE_CHECKING:
-    from domain.hotw.engine import HotwRuleset
-    from domain.hotw.pack import HotwPack
+    from domain.hotw.editions.hotw_2024.engine import HotwRuleset
+    from domain.hotw.editions.hotw_2024.pack import HotwPack
 
 REVENUE_TO_COME = frozenset({Phase.ESTABLISH, Phase.EXPAND, Phase.MONUMENTS})
 """Phases of a seat's own turn before its Empire raises revenue (phase E)."""
 INVASIONS = (InvasionSucceeded, InvasionFrustrated)
-
-
-class ScriptedFaces:
-    """A chance source rolling the die faces it is given, in order, then ones."""
-
-    def __init__(self, faces: Iterable[int] = ()) -> None:
-        self.faces = list(faces)
-        self.start: int | None = None
-
-    def value(self, k: int) -> int:
-        if self.start is None:
-            self.start = k
-        index = k - self.start
-        return self.faces[index] - 1 if index < len(self.faces) else 0
 
 
 @cache

@@ -12,10 +12,10 @@ from typing import Protocol
 from domain.core.chance import Chance
 from domain.core.messages import Event
 from domain.hotw.board import Board
-from domain.hotw.cards import Cards, EmpireSpec
-from domain.hotw.evolve import evolve
-from domain.hotw.model import HotwState, Turn
-from domain.hotw.pack import HotwPack
+from domain.hotw.editions.hotw_2024.cards import Cards, EmpireSpec
+from domain.hotw.editions.hotw_2024.evolve import evolve
+from domain.hotw.editions.hotw_2024.model import HotwState, Turn
+from domain.hotw.editions.hotw_2024.pack import HotwPack
 
 
 @dataclass(frozen=True, slots=True)

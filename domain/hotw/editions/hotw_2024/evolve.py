@@ -15,9 +15,9 @@ from typing import Any
 from domain.core.folds import Folds
 from domain.core.frozen import evolved
 from domain.core.messages import Event
-from domain.hotw.cards import Building
 from domain.hotw.changes import with_player, with_turn
-from domain.hotw.model import (
+from domain.hotw.editions.hotw_2024.cards import Building
+from domain.hotw.editions.hotw_2024.model import (
     EMPTY_LAND,
     GREAT_WALL,
     EffectTask,
@@ -27,7 +27,7 @@ from domain.hotw.model import (
     Stage,
     Turn,
 )
-from domain.hotw.pack import HotwPack
+from domain.hotw.editions.hotw_2024.pack import HotwPack
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -6,9 +6,9 @@ from collections.abc import Iterable, Mapping
 
 from domain.core.frozen import evolved
 from domain.core.messages import event
-from domain.hotw.cards import Building
 from domain.hotw.changes import added
-from domain.hotw.evolve import (
+from domain.hotw.editions.hotw_2024.cards import Building
+from domain.hotw.editions.hotw_2024.evolve import (
     HotwEvent,
     great_wall_off,
     handles,
@@ -18,15 +18,15 @@ from domain.hotw.evolve import (
     take_person,
     with_gold,
 )
-from domain.hotw.model import (
+from domain.hotw.editions.hotw_2024.model import (
     EMPTY_LAND,
     Control,
     HotwState,
     LandState,
     TakeBuildingTask,
 )
-from domain.hotw.pack import HotwPack
-from domain.hotw.rules.context import Ctx
+from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.rules.context import Ctx
 
 """Two gold per capital, one per city, one per monument (p7 plundering, p8 revenue)."""
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.board import Board
-from domain.hotw.cards import (
+from domain.hotw.changes import added, with_player, with_turn
+from domain.hotw.editions.hotw_2024.cards import (
     AddPeople,
     AwardHonor,
     Building,
@@ -32,9 +33,8 @@ from domain.hotw.cards import (
     RemoveGarrisons,
     Scope,
 )
-from domain.hotw.changes import added, with_player, with_turn
-from domain.hotw.commands import declares
-from domain.hotw.evolve import (
+from domain.hotw.editions.hotw_2024.commands import declares
+from domain.hotw.editions.hotw_2024.evolve import (
     HotwEvent,
     evolved_task,
     handles,
@@ -43,7 +43,7 @@ from domain.hotw.evolve import (
     top_task,
     with_gold,
 )
-from domain.hotw.model import (
+from domain.hotw.editions.hotw_2024.model import (
     EMPTY_POOL,
     EffectTask,
     GreatWallRemovalTask,
@@ -52,19 +52,23 @@ from domain.hotw.model import (
     MonumentTask,
     Pool,
 )
-from domain.hotw.model import Control as Held
-from domain.hotw.pack import HotwPack
-from domain.hotw.rules.buildings import (
+from domain.hotw.editions.hotw_2024.model import Control as Held
+from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.rules.buildings import (
     BuildingRemoved,
     building_value,
     place_building,
     reduce_buildings,
 )
-from domain.hotw.rules.context import Ctx
-from domain.hotw.rules.expand import FleetPlaced, fleet_kind_for_honor, fleet_targets
-from domain.hotw.rules.gold import collect_gold
-from domain.hotw.rules.honors import award_honor
-from domain.hotw.rules.invasion import Army, GarrisonRemoved, place_army
+from domain.hotw.editions.hotw_2024.rules.context import Ctx
+from domain.hotw.editions.hotw_2024.rules.expand import (
+    FleetPlaced,
+    fleet_kind_for_honor,
+    fleet_targets,
+)
+from domain.hotw.editions.hotw_2024.rules.gold import collect_gold
+from domain.hotw.editions.hotw_2024.rules.honors import award_honor
+from domain.hotw.editions.hotw_2024.rules.invasion import Army, GarrisonRemoved, place_army
 
 
 @dataclass(frozen=True, slots=True)

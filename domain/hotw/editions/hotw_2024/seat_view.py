@@ -1,6 +1,6 @@
 """A History of the World state rebuilt from one seat's view (the API's `/state` answer), so
 that a bot playing over HTTP can simulate its candidate moves with the same rules code as
-in-process (`domain.hotw.strategy`; pure, no I/O).
+in-process (`domain.hotw.editions.hotw_2024.strategy`; pure, no I/O).
 
 Everything public comes over exactly: the map, gold, supplies, honors on tracks and in pools,
 the current turn and its pools, the Empire cards on display. What the view hides is filled in
@@ -18,8 +18,8 @@ from dataclasses import replace
 from typing import Any
 
 from domain.core.frozen import evolved
-from domain.hotw.cards import Building, Phase
-from domain.hotw.model import (
+from domain.hotw.editions.hotw_2024.cards import Building, Phase
+from domain.hotw.editions.hotw_2024.model import (
     ConquestTask,
     EffectTask,
     EndgameToken,
@@ -36,9 +36,9 @@ from domain.hotw.model import (
     Turn,
     Variant,
 )
-from domain.hotw.pack import HotwPack
-from domain.hotw.rules.effects import effects_of, needs_area
-from domain.hotw.rules.endgame import epoch_five_order
+from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.rules.effects import effects_of, needs_area
+from domain.hotw.editions.hotw_2024.rules.endgame import epoch_five_order
 
 
 def view_body(position: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -9,24 +9,31 @@ from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event, private_to
 from domain.hotw.changes import with_player
-from domain.hotw.commands import Arg, area_tokens, declares, empire_cards, event_cards, refused
-from domain.hotw.evolve import (
+from domain.hotw.editions.hotw_2024.commands import (
+    Arg,
+    area_tokens,
+    declares,
+    empire_cards,
+    event_cards,
+    refused,
+)
+from domain.hotw.editions.hotw_2024.evolve import (
     HotwEvent,
     handles,
     out_of_bag,
     turns_begin,
 )
-from domain.hotw.model import (
+from domain.hotw.editions.hotw_2024.model import (
     EndgameToken,
     HotwState,
     OrganizationStep,
     Stage,
     Variant,
 )
-from domain.hotw.pack import HotwPack
-from domain.hotw.rules.context import Ctx
-from domain.hotw.rules.gold import least_gold_first, most_gold
-from domain.hotw.rules.honors import HonorTurnedUp
+from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.rules.context import Ctx
+from domain.hotw.editions.hotw_2024.rules.gold import least_gold_first, most_gold
+from domain.hotw.editions.hotw_2024.rules.honors import HonorTurnedUp
 
 NOBODY = private_to()
 KEPT_SECRET = ("general.area-tokens.selection", "organization.area-tokens.secret")

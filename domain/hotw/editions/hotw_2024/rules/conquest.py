@@ -13,11 +13,11 @@ from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.board import Board
-from domain.hotw.cards import Building
 from domain.hotw.changes import with_turn
-from domain.hotw.commands import Arg, declares, lands, refused
-from domain.hotw.edition import ConquestNumbers, InvasionDice
-from domain.hotw.evolve import (
+from domain.hotw.editions.hotw_2024.cards import Building
+from domain.hotw.editions.hotw_2024.commands import Arg, declares, lands, refused
+from domain.hotw.editions.hotw_2024.edition import ConquestNumbers, InvasionDice
+from domain.hotw.editions.hotw_2024.evolve import (
     HotwEvent,
     handles,
     replace_top,
@@ -25,17 +25,17 @@ from domain.hotw.evolve import (
     take_person,
     top_task,
 )
-from domain.hotw.model import (
+from domain.hotw.editions.hotw_2024.model import (
     ConquestTask,
     HotwState,
     LandState,
     Pool,
 )
-from domain.hotw.pack import HotwPack
-from domain.hotw.rules.buildings import plunder, reduce_buildings
-from domain.hotw.rules.context import Ctx, Invader
-from domain.hotw.rules.honors import award_honor
-from domain.hotw.rules.invasion import (
+from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.rules.buildings import plunder, reduce_buildings
+from domain.hotw.editions.hotw_2024.rules.context import Ctx, Invader
+from domain.hotw.editions.hotw_2024.rules.honors import award_honor
+from domain.hotw.editions.hotw_2024.rules.invasion import (
     InvasionModifierRemoved,
     InvasionSucceeded,
     highest,

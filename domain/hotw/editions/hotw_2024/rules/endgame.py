@@ -4,21 +4,21 @@ from __future__ import annotations
 
 from domain.core.frozen import evolved
 from domain.core.messages import event
-from domain.hotw.evolve import (
+from domain.hotw.editions.hotw_2024.evolve import (
     HotwEvent,
     handles,
 )
-from domain.hotw.model import (
+from domain.hotw.editions.hotw_2024.model import (
     EndgameToken,
     GameResult,
     HotwState,
     Stage,
 )
-from domain.hotw.pack import HotwPack
-from domain.hotw.rules.context import Ctx
-from domain.hotw.rules.gold import collect_gold
-from domain.hotw.rules.honors import HonorPlayed, playable_honors
-from domain.hotw.rules.revenue import revenue_cites, revenue_items
+from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.rules.context import Ctx
+from domain.hotw.editions.hotw_2024.rules.gold import collect_gold
+from domain.hotw.editions.hotw_2024.rules.honors import HonorPlayed, playable_honors
+from domain.hotw.editions.hotw_2024.rules.revenue import revenue_cites, revenue_items
 
 
 def epoch_five_order(state: HotwState) -> tuple[int, ...]:

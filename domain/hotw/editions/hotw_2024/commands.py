@@ -13,11 +13,11 @@ from domain.core.declare import Arg, CommandBook
 from domain.core.errors import IllegalAction, RuleViolation
 from domain.core.messages import Command
 from domain.core.ruleset import CommandSpec
-from domain.hotw.model import HotwState
-from domain.hotw.pack import HotwPack
+from domain.hotw.editions.hotw_2024.model import HotwState
+from domain.hotw.editions.hotw_2024.pack import HotwPack
 
 if TYPE_CHECKING:
-    from domain.hotw.rules.context import Ctx
+    from domain.hotw.editions.hotw_2024.rules.context import Ctx
 
 __all__ = ["COMMANDS", "Arg", "command_specs", "declares", "refused"]
 

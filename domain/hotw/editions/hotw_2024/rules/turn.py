@@ -8,20 +8,20 @@ from collections.abc import Iterator
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
-from domain.hotw.cards import Building, EmpireSpec, EventCard, EventKind, Phase
 from domain.hotw.changes import added, with_player, with_turn
-from domain.hotw.commands import (
+from domain.hotw.editions.hotw_2024.cards import Building, EmpireSpec, EventCard, EventKind, Phase
+from domain.hotw.editions.hotw_2024.commands import (
     Arg,
     any_area_tokens,
     declares,
     refused,
 )
-from domain.hotw.evolve import (
+from domain.hotw.editions.hotw_2024.evolve import (
     HotwEvent,
     handles,
     replace_top,
 )
-from domain.hotw.model import (
+from domain.hotw.editions.hotw_2024.model import (
     FLEET,
     GREAT_WALL,
     Control,
@@ -34,25 +34,29 @@ from domain.hotw.model import (
     StartLandTask,
     Turn,
 )
-from domain.hotw.pack import HotwPack
-from domain.hotw.rules.buildings import BuildingRemoved, place_building
-from domain.hotw.rules.context import Ctx, current_spec
-from domain.hotw.rules.effects import EventConcluded, people_for_event
-from domain.hotw.rules.expand import (
+from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.rules.buildings import BuildingRemoved, place_building
+from domain.hotw.editions.hotw_2024.rules.context import Ctx, current_spec
+from domain.hotw.editions.hotw_2024.rules.effects import EventConcluded, people_for_event
+from domain.hotw.editions.hotw_2024.rules.expand import (
     GreatWallFortsPooled,
     GreatWallLimitReached,
     PoolCleared,
     expansion_actions,
 )
-from domain.hotw.rules.gold import collect_gold, has_most_gold
-from domain.hotw.rules.honors import award_honor, honor_track_full, honors_for_phase
-from domain.hotw.rules.invasion import (
+from domain.hotw.editions.hotw_2024.rules.gold import collect_gold, has_most_gold
+from domain.hotw.editions.hotw_2024.rules.honors import (
+    award_honor,
+    honor_track_full,
+    honors_for_phase,
+)
+from domain.hotw.editions.hotw_2024.rules.invasion import (
     ArmyPlaced,
     GarrisonRemoved,
     LeaderRemoved,
     remove_invasion_modifier,
 )
-from domain.hotw.rules.revenue import revenue_cites, revenue_items
+from domain.hotw.editions.hotw_2024.rules.revenue import revenue_cites, revenue_items
 
 MOST_GOLD = ("honors.award.most-gold", "general.gold.stacking")
 """The rules that decide who holds the most gold when concluding a turn."""
@@ -180,8 +184,8 @@ def event_as_empire(ctx: Ctx, card: EventCard) -> None:
 
 
 def start_land_options(pack: HotwPack, state: HotwState, card_id: str) -> list[str]:
-    from domain.hotw.model import EffectTask
-    from domain.hotw.rules.effects import select_lands
+    from domain.hotw.editions.hotw_2024.model import EffectTask
+    from domain.hotw.editions.hotw_2024.rules.effects import select_lands
 
     spec = pack.cards.event(card_id).pieces
     assert spec is not None and spec.start_land_choice is not None and state.turn is not None

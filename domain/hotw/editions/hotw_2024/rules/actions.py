@@ -3,7 +3,7 @@ single source of truth, gathered from the chapters' generators), which chapter's
 is (`apply_command`), why a move the list lacks is refused (`why_not`), the agenda of choices a
 process waits for, and how the game runs on by itself until the next choice (`proceed`).
 
-Each command is declared by the chapter module whose rules it plays (domain/hotw/commands.py):
+Each command is declared by the chapter module whose rules it plays (hotw_2024/commands.py):
 organization (choose_area_token, choose_event_card, choose_empire_card) · expand (place_army,
 place_fleet, build_fort, place_great_wall, use_leader) · honors (play_honor) · turn (end_phase,
 play_area_token) · conquest (conquer_land, end_conquest) · the agenda here (choose_land,
@@ -17,8 +17,8 @@ from itertools import islice
 
 from domain.core.errors import RuleViolation, UnknownCommand
 from domain.core.messages import Command
-from domain.hotw.cards import Building
-from domain.hotw.commands import (
+from domain.hotw.editions.hotw_2024.cards import Building
+from domain.hotw.editions.hotw_2024.commands import (
     COMMANDS,
     Arg,
     areas,
@@ -27,7 +27,7 @@ from domain.hotw.commands import (
     refused,
     waters,
 )
-from domain.hotw.model import (
+from domain.hotw.editions.hotw_2024.model import (
     ConquestTask,
     EffectTask,
     GreatWallRemovalTask,
@@ -38,17 +38,21 @@ from domain.hotw.model import (
     TakeBuildingTask,
     Task,
 )
-from domain.hotw.pack import HotwPack
-from domain.hotw.rules import endgame, turn
-from domain.hotw.rules.buildings import enemy_lands_holding, place_building, take_building
-from domain.hotw.rules.conquest import (
+from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.rules import endgame, turn
+from domain.hotw.editions.hotw_2024.rules.buildings import (
+    enemy_lands_holding,
+    place_building,
+    take_building,
+)
+from domain.hotw.editions.hotw_2024.rules.conquest import (
     CONQUEST_COMMANDS,
     conquest_targets,
     end_conquest,
     pending_conquest_refusal,
 )
-from domain.hotw.rules.context import Ctx
-from domain.hotw.rules.effects import (
+from domain.hotw.editions.hotw_2024.rules.context import Ctx
+from domain.hotw.editions.hotw_2024.rules.effects import (
     Choice,
     LandChosen,
     advance_effect,
@@ -56,10 +60,16 @@ from domain.hotw.rules.effects import (
     effect_choice,
     may_stop_choosing,
 )
-from domain.hotw.rules.expand import NEVER_MOVE, GreatWallFortRemoved
-from domain.hotw.rules.honors import endgame_effect_honors, seats_with_endgame_honors
-from domain.hotw.rules.organization import ORGANIZATION_COMMANDS, organization_actions
-from domain.hotw.rules.turn import MonumentsUnbuilt, turn_actions
+from domain.hotw.editions.hotw_2024.rules.expand import NEVER_MOVE, GreatWallFortRemoved
+from domain.hotw.editions.hotw_2024.rules.honors import (
+    endgame_effect_honors,
+    seats_with_endgame_honors,
+)
+from domain.hotw.editions.hotw_2024.rules.organization import (
+    ORGANIZATION_COMMANDS,
+    organization_actions,
+)
+from domain.hotw.editions.hotw_2024.rules.turn import MonumentsUnbuilt, turn_actions
 
 END_CONQUEST = Command.of("end_conquest")
 STOP_CHOOSING = Command.of("stop_choosing")

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from domain.core.messages import event
-from domain.hotw.evolve import (
+from domain.hotw.editions.hotw_2024.evolve import (
     HotwEvent,
     handles,
     with_gold,
 )
-from domain.hotw.model import (
+from domain.hotw.editions.hotw_2024.model import (
     HotwState,
 )
-from domain.hotw.pack import HotwPack
-from domain.hotw.rules.context import Ctx
+from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.rules.context import Ctx
 
 
 def collect_gold(

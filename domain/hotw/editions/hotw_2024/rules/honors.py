@@ -5,22 +5,22 @@ from __future__ import annotations
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
-from domain.hotw.cards import Cards, Honor, Phase
 from domain.hotw.changes import with_player
-from domain.hotw.commands import Arg, declares, honors, refused
-from domain.hotw.evolve import (
+from domain.hotw.editions.hotw_2024.cards import Cards, Honor, Phase
+from domain.hotw.editions.hotw_2024.commands import Arg, declares, honors, refused
+from domain.hotw.editions.hotw_2024.evolve import (
     HotwEvent,
     handles,
 )
-from domain.hotw.model import (
+from domain.hotw.editions.hotw_2024.model import (
     EffectTask,
     HotwState,
     Player,
     Stage,
 )
-from domain.hotw.pack import HotwPack
-from domain.hotw.rules.context import Ctx
-from domain.hotw.rules.gold import collect_gold
+from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.rules.context import Ctx
+from domain.hotw.editions.hotw_2024.rules.gold import collect_gold
 
 EMPTY_STACK_RULE = "honors.track.empty-stack"
 

@@ -1,11 +1,11 @@
 """The vocabulary of History of the World: every event type of the family, each declared in the
-rulebook chapter module that owns it (domain/hotw/rules/*), gathered here for readers and
+rulebook chapter module that owns it (hotw_2024/rules/*), gathered here for readers and
 tools that want the whole list."""
 
 from __future__ import annotations
 
-from domain.hotw.evolve import HotwEvent
-from domain.hotw.rules.buildings import (
+from domain.hotw.editions.hotw_2024.evolve import HotwEvent
+from domain.hotw.editions.hotw_2024.rules.buildings import (
     BuildingNotPlaced,
     BuildingPlaced,
     BuildingReduced,
@@ -15,14 +15,14 @@ from domain.hotw.rules.buildings import (
     BuildingTaken,
     FortBuilt,
 )
-from domain.hotw.rules.conquest import (
+from domain.hotw.editions.hotw_2024.rules.conquest import (
     ConquestEnded,
     ConquestPointsAwarded,
     InvasionModifierSet,
     InvasionRepulsed,
     LandConquered,
 )
-from domain.hotw.rules.effects import (
+from domain.hotw.editions.hotw_2024.rules.effects import (
     AreaChosen,
     EffectCompleted,
     EffectsEnded,
@@ -32,12 +32,12 @@ from domain.hotw.rules.effects import (
     PeopleRecruited,
     WaterChosen,
 )
-from domain.hotw.rules.endgame import (
+from domain.hotw.editions.hotw_2024.rules.endgame import (
     EndgameBegan,
     EndgameTokenRevealed,
     GameEnded,
 )
-from domain.hotw.rules.expand import (
+from domain.hotw.editions.hotw_2024.rules.expand import (
     FleetPlaced,
     GreatWallFortPlaced,
     GreatWallFortRemoved,
@@ -45,15 +45,15 @@ from domain.hotw.rules.expand import (
     GreatWallLimitReached,
     PoolCleared,
 )
-from domain.hotw.rules.gold import (
+from domain.hotw.editions.hotw_2024.rules.gold import (
     GoldCollected,
 )
-from domain.hotw.rules.honors import (
+from domain.hotw.editions.hotw_2024.rules.honors import (
     HonorAwarded,
     HonorPlayed,
     HonorTurnedUp,
 )
-from domain.hotw.rules.invasion import (
+from domain.hotw.editions.hotw_2024.rules.invasion import (
     ArmyPlaced,
     GarrisonRemoved,
     GarrisonSurrendered,
@@ -63,7 +63,7 @@ from domain.hotw.rules.invasion import (
     LeaderRemoved,
     LeaderUsed,
 )
-from domain.hotw.rules.organization import (
+from domain.hotw.editions.hotw_2024.rules.organization import (
     AreasActivated,
     AreaTokenChosen,
     AreaTokenDrawn,
@@ -85,7 +85,7 @@ from domain.hotw.rules.organization import (
     HonorStackShuffled,
     PairedAreaTokenDrawn,
 )
-from domain.hotw.rules.turn import (
+from domain.hotw.editions.hotw_2024.rules.turn import (
     AreaTokenPlayed,
     ArmiesLaidDown,
     EmpireCardRevealed,

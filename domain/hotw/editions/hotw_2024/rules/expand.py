@@ -10,18 +10,18 @@ from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.board import Board
-from domain.hotw.cards import Building, Phase
 from domain.hotw.changes import added, with_turn
-from domain.hotw.commands import Arg, declares, lands, refused, waters
-from domain.hotw.edition import Edition
-from domain.hotw.evolve import (
+from domain.hotw.editions.hotw_2024.cards import Building, Phase
+from domain.hotw.editions.hotw_2024.commands import Arg, declares, lands, refused, waters
+from domain.hotw.editions.hotw_2024.edition import Edition
+from domain.hotw.editions.hotw_2024.evolve import (
     HotwEvent,
     handles,
     replace_top,
     return_people,
     top_task,
 )
-from domain.hotw.model import (
+from domain.hotw.editions.hotw_2024.model import (
     EMPTY_POOL,
     Control,
     GreatWallRemovalTask,
@@ -30,11 +30,17 @@ from domain.hotw.model import (
     Pool,
     Turn,
 )
-from domain.hotw.pack import HotwPack
-from domain.hotw.rules.buildings import FortBuilt, can_obtain, place_building
-from domain.hotw.rules.context import Ctx, current_spec
-from domain.hotw.rules.honors import honors_for_phase
-from domain.hotw.rules.invasion import IGNORE_DIFFICULT, IGNORE_FORT, Army, LeaderUsed, place_army
+from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.rules.buildings import FortBuilt, can_obtain, place_building
+from domain.hotw.editions.hotw_2024.rules.context import Ctx, current_spec
+from domain.hotw.editions.hotw_2024.rules.honors import honors_for_phase
+from domain.hotw.editions.hotw_2024.rules.invasion import (
+    IGNORE_DIFFICULT,
+    IGNORE_FORT,
+    Army,
+    LeaderUsed,
+    place_army,
+)
 
 """p9: one Great Wall fort may be placed in Yellow River and one in Wei River."""
 

@@ -5,9 +5,9 @@ every event."""
 
 from __future__ import annotations
 
-from domain.hotw.cards import Building
-from domain.hotw.model import FLEET, GREAT_WALL, HotwState, Stage
-from domain.hotw.pack import HotwPack
+from domain.hotw.editions.hotw_2024.cards import Building
+from domain.hotw.editions.hotw_2024.model import FLEET, GREAT_WALL, HotwState, Stage
+from domain.hotw.editions.hotw_2024.pack import HotwPack
 
 _KINDS = tuple(Building)
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from domain.core.frozen import evolved
-from domain.hotw.cards import Building, Phase
 from domain.hotw.changes import with_cell
+from domain.hotw.editions.hotw_2024.cards import Building, Phase
 
 GREAT_WALL = "great_wall"
 FLEET = "fleet"

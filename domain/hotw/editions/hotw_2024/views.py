@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.hotw.model import (
+from domain.hotw.editions.hotw_2024.model import (
     ConquestTask,
     EffectTask,
     HotwState,
     Pool,
 )
-from domain.hotw.pack import HotwPack
-from domain.hotw.rules import actions
-from domain.hotw.rules.endgame import final_standing
-from domain.hotw.rules.gold import circuits, track_space
+from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.rules import actions
+from domain.hotw.editions.hotw_2024.rules.endgame import final_standing
+from domain.hotw.editions.hotw_2024.rules.gold import circuits, track_space
 
 
 def _pool(pool: Pool) -> dict[str, int]:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.core.narration import Namer, Teller, listed
-from domain.hotw.pack import HotwPack
+from domain.hotw.editions.hotw_2024.pack import HotwPack
 
 PHASES = {
     "reveal": "Reveal the Empire card",

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from domain.core.catalogue import RulesCatalogue
 from domain.hotw.board import Board
-from domain.hotw.cards import Cards
-from domain.hotw.edition import Edition
+from domain.hotw.editions.hotw_2024.cards import Cards
+from domain.hotw.editions.hotw_2024.edition import Edition
 
 
 @dataclass(frozen=True)

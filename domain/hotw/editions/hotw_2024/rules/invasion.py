@@ -9,23 +9,23 @@ either resolution: the Honor for a frustrating Enemy, plunder and building reduc
 from __future__ import annotations
 
 from domain.core.messages import event
-from domain.hotw.cards import Building
 from domain.hotw.changes import with_player, with_turn
-from domain.hotw.evolve import (
+from domain.hotw.editions.hotw_2024.cards import Building
+from domain.hotw.editions.hotw_2024.evolve import (
     HotwEvent,
     handles,
     return_people,
     take_person,
 )
-from domain.hotw.model import (
+from domain.hotw.editions.hotw_2024.model import (
     Control,
     HotwState,
     LandState,
 )
-from domain.hotw.pack import HotwPack
-from domain.hotw.rules.buildings import plunder, reduce_buildings
-from domain.hotw.rules.context import Ctx, Invader
-from domain.hotw.rules.honors import award_honor
+from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.rules.buildings import plunder, reduce_buildings
+from domain.hotw.editions.hotw_2024.rules.context import Ctx, Invader
+from domain.hotw.editions.hotw_2024.rules.honors import award_honor
 
 IGNORE_DIFFICULT = "difficult"
 IGNORE_FORT = "fort"
