@@ -4,6 +4,9 @@
 ruleset's `resolve_invasion`, which by default is `invade_with_dice` or `invade_without_dice`
 (an optional rule such as Option 3 replaces it). `after_invasion` carries out what follows
 either resolution: the Honor for a frustrating Enemy, plunder and building reduction.
+
+Play examples 1 to 4 (hotw24.example.1, hotw24.example.2, hotw24.example.3,
+hotw24.example.4): Tigris and Zagros, with and without dice.
 """
 
 from __future__ import annotations

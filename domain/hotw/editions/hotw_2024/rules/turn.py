@@ -1,5 +1,6 @@
 """Player turns (p4-p9): the six phases A-F in order, what each does on its own when it
-begins, and what closes it. The player's own moves within a phase are in `actions`."""
+begins, and what closes it. The player's own moves within a phase are in `actions`. A
+barbarian Empire starts with no buildings (hotw24.empires.barbarian.no-buildings)."""
 
 from __future__ import annotations
 
