@@ -6,12 +6,28 @@ from flask import current_app
 
 from service.access import Access
 from service.games import GameService
+from service.jobs import QueueScheduler
 from service.queries import GameQueries
+from service.scheduler import InlineScheduler, Scheduler
 from service.wiring import game_service, token_hashes
 
 
 def games() -> GameService:
-    return game_service(current_app.config["REDIS_URL"])
+    """The service, with what follows a command (due steps, snapshots) handed to the app's
+    scheduler: the worker's queue, or (`SYSTEM_STEPS = "inline"`) the request itself."""
+    found: GameService | None = current_app.extensions.get("chronicle.games")
+    if found is None:
+        config = current_app.config
+        base = game_service(config["REDIS_URL"])
+        every = int(config["SNAPSHOT_EVERY"])
+        scheduler: Scheduler
+        if config["SYSTEM_STEPS"] == "inline":
+            scheduler = InlineScheduler(base)
+        else:
+            scheduler = QueueScheduler(config["REDIS_URL"], config["QUEUE"], every)
+        found = base.scheduled(scheduler, every)
+        current_app.extensions["chronicle.games"] = found
+    return found
 
 
 def queries() -> GameQueries:

@@ -5,22 +5,27 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-import redis.exceptions
 from flask import Flask, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
-from domain.core.errors import (
+from service.access import Forbidden, NotAuthenticated
+from service.errors import (
+    CommandRefused,
     EventSchemaUnavailable,
+    GameBusy,
+    GameNotFound,
+    IdempotencyKeyReused,
+    InvalidPosition,
     RulesetRevisionUnavailable,
     RuleViolation,
     UnknownRuleset,
+    VersionConflict,
+    VersionOutOfRange,
+    store_failure,
 )
-from service.access import Forbidden, NotAuthenticated
-from service.games import GameBusy, InvalidPosition, VersionOutOfRange
 from service.queries import EventNotFound, GameNotFinished, NoBoard, ResultNotAvailable
-from store.redis_store import GameNotFound, IdempotencyKeyReused, VersionConflict
 
 log = logging.getLogger("chronicle.api")
 
@@ -28,20 +33,6 @@ STORE_RETRY_AFTER_S = 5
 """How long a client is told to wait (`Retry-After`) when the store cannot be reached."""
 BUSY_RETRY_AFTER_S = 1
 """How long a seat is told to wait (`Retry-After`) while a step no seat takes runs."""
-STORE_FAILURES = (
-    redis.exceptions.ConnectionError,
-    redis.exceptions.TimeoutError,
-    redis.exceptions.ReadOnlyError,
-    redis.exceptions.ClusterDownError,
-    redis.exceptions.TryAgainError,
-    redis.exceptions.ClusterError,
-    redis.exceptions.RedisClusterException,
-)
-"""Redis is down, unreachable, still loading its data, or too slow to answer; a Redis Cluster
-is failing a master over (its slots are down, moving or not yet served by the promoted replica);
-or too few replicas acknowledged a write (`NotReplicated`, a TimeoutError): whatever the request
-asked, it cannot be done now, and can be retried as it is (a command with the same
-Idempotency-Key) once Redis is back."""
 
 
 class ApiError(Exception):
@@ -100,21 +91,6 @@ def refused(
     )
 
 
-def store_failure(exc: BaseException) -> BaseException | None:
-    """The Redis connection or timeout error behind `exc`: `exc` itself, or the error it was
-    raised from or while handling (as when RQ fails to enqueue a job), if there is one."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if isinstance(current, STORE_FAILURES):
-            return current
-        seen.add(id(current))
-        current = current.__cause__ or (
-            None if current.__suppress_context__ else current.__context__
-        )
-    return None
-
-
 def store_unavailable(failure: BaseException | None = None) -> ApiError:
     """The 503 of a request the store could not serve; logged in one line, not a traceback."""
     if failure is not None:
@@ -151,6 +127,8 @@ def translate(exc: Exception) -> ApiError:
         return ApiError(
             400, "invalid_request", "the request is malformed", details={"fields": exc.messages}
         )
+    if isinstance(exc, CommandRefused):
+        return refused(exc.violation, exc.entry, exc.current_version)
     if isinstance(exc, RuleViolation):
         return refused(exc, None)
     if isinstance(exc, NotAuthenticated):

@@ -25,8 +25,8 @@ from schemas.instances import one
 from service import tickets
 from service.access import Caller, NotAuthenticated
 from service.auth import seat_role
+from service.errors import GameNotFound
 from service.queries import Frame
-from store.redis_store import GameNotFound
 
 bp = Blueprint("feeds", __name__)
 

@@ -7,14 +7,10 @@ from typing import Any
 from flask import Blueprint, Response, url_for
 from flask.typing import ResponseReturnValue
 
-from api.background import schedule_snapshot, settle_system_steps
 from api.context import access, games, queries
 from api.docs import Header, route
-from api.errors import ApiError, refused
+from api.errors import ApiError
 from api.inputs import bearer_token, idempotency_key, json_body, query
-from domain.core.errors import RuleViolation
-from domain.core.kernel import GameCreated
-from domain.core.messages import Command
 from schemas.api import (
     AtQuerySchema,
     CommandRequestSchema,
@@ -33,8 +29,8 @@ from schemas.api import (
 )
 from schemas.instances import one
 from service.auth import new_token, seat_role, token_hash
-from service.games import CreatedGame, GameBusy
-from service.queries import rule_entry, seen_events
+from service.games import CreatedGame
+from service.queries import seen_events
 
 bp = Blueprint("games", __name__)
 
@@ -43,13 +39,11 @@ PLAY = ("play",)
 
 
 def created_response(created: CreatedGame, sandbox_of: str | None = None) -> ResponseReturnValue:
-    first = created.events[0].event
-    assert isinstance(first, GameCreated)
     body = one(CreatedGameSchema).dump(
         {
             "game_id": created.game_id,
-            "ruleset": first.ruleset,
-            "players": list(first.players),
+            "ruleset": created.ruleset,
+            "players": list(created.players),
             "admin_token": created.tokens.admin,
             "seat_tokens": list(created.tokens.seats),
             "seed_commitment": created.seed_commitment,
@@ -100,7 +94,6 @@ def create_game() -> ResponseReturnValue:
     body = json_body(CreateGameSchema)
     refuse_duplicate_names(body["players"])
     created = games().create_game(body["ruleset"], body["players"], body["options"])
-    settle_system_steps(created.game_id, created.version)
     return created_response(created)
 
 
@@ -175,20 +168,9 @@ def post_command(game_id: str) -> ResponseReturnValue:
     seat = access().seat(game_id, bearer_token()).seat
     assert seat is not None
     body = json_body(CommandRequestSchema)
-    key = idempotency_key()
-    service = games()
-    command = Command.from_dict(body["command"])
-    try:
-        outcome = service.handle(game_id, seat, command, body.get("expected_version"), key)
-    except RuleViolation as violation:
-        entry = rule_entry(service.ruleset_of(game_id), violation.rule)
-        raise refused(violation, entry, service.store.version(game_id)) from None
-    except GameBusy:
-        settle_system_steps(game_id, service.store.version(game_id))
-        raise
-    if not outcome.duplicate and outcome.events:
-        settle_system_steps(game_id, outcome.version, outcome.system_step_due)
-        schedule_snapshot(game_id, outcome.events[0].version, outcome.version)
+    outcome = games().play(
+        game_id, seat, body["command"], body.get("expected_version"), idempotency_key()
+    )
     result = {
         "game_id": game_id,
         "version": outcome.version,
@@ -323,7 +305,6 @@ def create_sandbox(game_id: str) -> ResponseReturnValue:
     body = json_body(SandboxRequestSchema)
     position: dict[str, Any] = body["position"]
     created = games().create_sandbox(game_id, position)
-    settle_system_steps(created.game_id, created.version)
     return created_response(created, sandbox_of=game_id)
 
 

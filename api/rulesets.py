@@ -7,9 +7,9 @@ from flask.typing import ResponseReturnValue
 
 from api.context import queries
 from api.docs import route
-from domain.core.errors import UnknownRuleset
 from schemas.api import RulesetDetailSchema, RulesetListSchema
 from schemas.instances import one
+from service.errors import UnknownRuleset
 from service.rulesets import available
 
 bp = Blueprint("rulesets", __name__)

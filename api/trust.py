@@ -13,11 +13,8 @@ from rq.job import Job
 
 from api.context import access, games
 from api.docs import route
-from api.errors import ApiError, refused
+from api.errors import ApiError
 from api.inputs import bearer_token, json_body
-from domain.core.errors import RuleViolation
-from domain.core.messages import Command
-from domain.core.table import ADMIN, ORDER_REWIND
 from schemas.api import CommandResultSchema
 from schemas.instances import one
 from schemas.trust import (
@@ -29,7 +26,7 @@ from schemas.trust import (
 )
 from service.access import NotAuthenticated
 from service.audit import SeedNotRevealed, audit_events
-from service.queries import rule_entry, seen_events
+from service.queries import seen_events
 from workers.queue import queue, queue_connection
 
 bp = Blueprint("trust", __name__)
@@ -206,13 +203,7 @@ def order_rewind(game_id: str) -> ResponseReturnValue:
     `propose_rewind` as a command, which every other seat must accept."""
     access().admin(game_id, bearer_token())
     body = json_body(RewindRequestSchema)
-    service = games()
-    command = Command.of(ORDER_REWIND, to_version=body["to_version"])
-    try:
-        outcome = service.handle(game_id, ADMIN, command)
-    except RuleViolation as violation:
-        entry = rule_entry(service.ruleset_of(game_id), violation.rule)
-        raise refused(violation, entry, service.store.version(game_id)) from None
+    outcome = games().order_rewind(game_id, body["to_version"])
     result = {
         "game_id": game_id,
         "version": outcome.version,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import secrets
 import sys
@@ -35,11 +36,12 @@ from domain.core.kernel import (
 )
 from domain.core.messages import SYSTEM, WORKER, Actor, Command, Event, Recorded
 from domain.core.ruleset import Ruleset, Setup
-from domain.core.table import ORDER_REWIND, PROPOSE_REWIND, Proposal, UndoStep
+from domain.core.table import ADMIN, ORDER_REWIND, PROPOSE_REWIND, Proposal, UndoStep
 from service import chance as chance_source
 from service.auth import IssuedTokens
-from service.rulesets import import_rulesets_once
+from service.rulesets import import_rulesets_once, rule_entry
 from service.rulesets import ruleset as bound_ruleset
+from service.scheduler import NoScheduler, Scheduler, snapshot_due
 from store.redis_store import (
     AppendResult,
     EventStore,
@@ -64,6 +66,7 @@ FAULT_PAUSE_BEFORE_APPEND_S = float(os.environ.get("CHRONICLE_FAULT_PAUSE_BEFORE
 FAULT_PAUSE_AFTER_APPEND_S = float(os.environ.get("CHRONICLE_FAULT_PAUSE_AFTER_APPEND_S", "0"))
 REWIND_COMMANDS = frozenset({PROPOSE_REWIND, ORDER_REWIND})
 MAX_SYSTEM_STEPS = 100
+log = logging.getLogger("chronicle.service")
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,8 @@ class CreatedGame:
     seed_commitment: str
     tokens: IssuedTokens
     events: tuple[Recorded, ...]
+    ruleset: str = ""
+    players: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -153,11 +158,22 @@ class GameService:
         vault: SecretVault,
         rulesets: Callable[[str], Ruleset[Any]] = bound_ruleset,
         cache: StateCache | None = None,
+        scheduler: Scheduler | None = None,
+        snapshot_every: int = 0,
     ) -> None:
         self.store = store
         self.vault = vault
         self.rulesets = rulesets
         self.cache = cache or StateCache()
+        self.scheduler: Scheduler = scheduler or NoScheduler()
+        self.snapshot_every = snapshot_every
+
+    def scheduled(self, scheduler: Scheduler, snapshot_every: int) -> GameService:
+        """This service (its store, vault, rulesets and cache) with what follows a command, due
+        steps and snapshots, handed to `scheduler`."""
+        return GameService(
+            self.store, self.vault, self.rulesets, self.cache, scheduler, snapshot_every
+        )
 
     # --- creating -------------------------------------------------------------------------
 
@@ -249,7 +265,11 @@ class GameService:
             },
         )
         self.cache.put(game_id, game)
-        return CreatedGame(game_id, version, commitment, tokens, recorded)
+        created = CreatedGame(
+            game_id, version, commitment, tokens, recorded, rules.name, tuple(players)
+        )
+        self._schedule_steps(game_id, version, None)
+        return created
 
     @classmethod
     def status_of(cls, rules: Ruleset[Any], game: Game[Any]) -> str:
@@ -356,6 +376,54 @@ class GameService:
         return [recorded_from(s) for s in self.store.read(game_id, from_version, to_version, limit)]
 
     # --- acting ---------------------------------------------------------------------------
+
+    def play(
+        self,
+        game_id: str,
+        actor: Actor,
+        command: Command | Mapping[str, Any],
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> CommandOutcome:
+        """A command from a seat (or the admin's rewind), as the API takes it: decided and
+        appended (`handle`), then what it made due handed to the scheduler. A refusal by the
+        rules is a `CommandRefused` carrying the rule's catalogue entry and the version it was
+        judged at; while a step no seat takes is due, `GameBusy` (the step is asked for again)."""
+        if not isinstance(command, Command):
+            command = Command.from_dict(command)
+        try:
+            outcome = self.handle(game_id, actor, command, expected_version, idempotency_key)
+        except RuleViolation as violation:
+            entry = rule_entry(self.ruleset_of(game_id), violation.rule)
+            raise CommandRefused(violation, entry, self.store.version(game_id)) from None
+        except GameBusy:
+            self._schedule_steps(game_id, self.store.version(game_id), True)
+            raise
+        if not outcome.duplicate and outcome.events:
+            self._schedule_steps(game_id, outcome.version, outcome.system_step_due)
+            if snapshot_due(self.snapshot_every, outcome.events[0].version, outcome.version):
+                self._schedule(self.scheduler.snapshot, game_id, outcome.version)
+        return outcome
+
+    def order_rewind(self, game_id: str, to_version: int) -> CommandOutcome:
+        """The admin takes the game back to how it stood after `to_version`."""
+        return self.play(game_id, ADMIN, Command.of(ORDER_REWIND, to_version=to_version))
+
+    def _schedule_steps(self, game_id: str, version: int, due: bool | None) -> None:
+        if isinstance(self.scheduler, NoScheduler):
+            return
+        try:
+            if self.system_step_due(game_id) if due is None else due:
+                self.scheduler.system_steps(game_id, version)
+        except Exception:  # logged; asked for again by the next command and the sweeper
+            log.warning("could not settle the system steps of game %s", game_id, exc_info=True)
+
+    @staticmethod
+    def _schedule(what: Callable[[str, int], None], game_id: str, version: int) -> None:
+        try:
+            what(game_id, version)
+        except Exception:  # a missed snapshot only costs a longer load later
+            log.warning("could not schedule work for game %s", game_id, exc_info=True)
 
     def handle(
         self,
@@ -656,6 +724,19 @@ class InvalidPosition(Exception):
         super().__init__(message)
         self.message = message
         self.details = dict(details or {})
+
+
+class CommandRefused(Exception):
+    """A command the rules refuse, with the catalogue entry of the rule it breaks (None: the
+    ruleset has no catalogue) and the version it was judged at."""
+
+    def __init__(
+        self, violation: RuleViolation, entry: dict[str, Any] | None, current_version: int
+    ) -> None:
+        super().__init__(violation.message)
+        self.violation = violation
+        self.entry = entry
+        self.current_version = current_version
 
 
 class GameBusy(Exception):

@@ -20,7 +20,7 @@ from domain.core.messages import Recorded, registered_event_types
 from domain.core.ruleset import Ruleset, find_ruleset
 from domain.core.table import TABLE_COMMAND_SPECS
 from service.games import GameService, VersionOutOfRange, canonical_json, recorded_from
-from service.rulesets import available
+from service.rulesets import available, rule_entry
 from service.rulesets import ruleset as bound_ruleset
 from store.redis_store import GameMeta
 
@@ -84,16 +84,6 @@ def iso_time(epoch_seconds: str) -> str:
 def draws_board(rules: Ruleset[Any]) -> bool:
     """Whether the ruleset overrides the `draw_board` hook (the default draws nothing)."""
     return type(rules).draw_board is not Ruleset.draw_board
-
-
-def rule_entry(rules: Ruleset[Any], rule_id: str) -> dict[str, Any] | None:
-    """The rules-catalogue entry of a rule id, if the ruleset's pack has a catalogue."""
-    catalogue = getattr(rules.pack, "rules", None)
-    entry = catalogue.get(rule_id) if catalogue is not None else None
-    if entry is None:
-        return None
-    fields = ("id", "page", "section", "text", "reading", "departs_from")
-    return {name: getattr(entry, name, "") for name in fields}
 
 
 class GameQueries:

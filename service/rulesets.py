@@ -165,3 +165,13 @@ def built_in() -> list[str]:
     $CHRONICLE_RULESET_MODULES or registered by tests): the ones its OpenAPI document
     describes."""
     return sorted(_built_in())
+
+
+def rule_entry(rules: Ruleset[Any], rule_id: str) -> dict[str, Any] | None:
+    """The rules-catalogue entry of a rule id, if the ruleset's pack has a catalogue."""
+    catalogue = getattr(rules.pack, "rules", None)
+    entry = catalogue.get(rule_id) if catalogue is not None else None
+    if entry is None:
+        return None
+    fields = ("id", "page", "section", "text", "reading", "departs_from")
+    return {name: getattr(entry, name, "") for name in fields}

@@ -11,53 +11,13 @@ import logging
 import threading
 import time
 
-from rq import Retry
-from rq.exceptions import NoSuchJobError
-from rq.job import Job, JobStatus
-
+from service.jobs import enqueue_system_steps, system_job_id
 from service.wiring import game_service, redis_client
 from store.redis_store import EventStore
-from workers.queue import queue
+
+__all__ = ["enqueue_system_steps", "start_sweeper", "sweep_closing_games", "system_job_id"]
 
 log = logging.getLogger("chronicle.sweeper")
-RETRY = Retry(max=3, interval=[1, 5, 15])
-STEP_TIMEOUT_S = 300
-
-
-def system_job_id(game_id: str, version: int, attempt: str = "") -> str:
-    """Derived from the game and the version the step is due at (plus the sweep, if any)."""
-    return f"system-{game_id}-{version}{attempt}"
-
-
-LIVE_JOB_STATES = frozenset(
-    {JobStatus.QUEUED, JobStatus.STARTED, JobStatus.DEFERRED, JobStatus.SCHEDULED}
-)
-
-
-def enqueue_system_steps(
-    url: str, queue_name: str | None, game_id: str, version: int, attempt: str = ""
-) -> Job:
-    """Queue the steps due at `version`, unless a job for them is already waiting, running or
-    done: seats refused while the step runs each ask again, and enqueueing the same job id
-    anew would run it twice and take it out of RQ's registry of finished jobs. A failed job
-    (its retries spent) is queued again."""
-    q = queue(url, queue_name)
-    job_id = system_job_id(game_id, version, attempt)
-    try:
-        existing = Job.fetch(job_id, connection=q.connection)
-    except NoSuchJobError:
-        existing = None
-    if existing is not None:
-        status = existing.get_status(refresh=False)
-        if status in LIVE_JOB_STATES or status == JobStatus.FINISHED:
-            return existing
-    return q.enqueue(
-        "workers.jobs.run_system_steps",
-        game_id,
-        job_id=job_id,
-        retry=RETRY,
-        job_timeout=STEP_TIMEOUT_S,
-    )
 
 
 def sweep_closing_games(url: str, queue_name: str | None, every_s: float) -> list[str]:
