@@ -15,6 +15,14 @@ from domain.hotw.editions.hotw_2024.rules.buildings import (
     BuildingTaken,
     FortBuilt,
 )
+from domain.hotw.editions.hotw_2024.rules.card_selection import (
+    EmpireCardsPassed,
+    EmpireCardsTaken,
+    EventCardChosen,
+    EventCardsPassed,
+    EventCardsTaken,
+    HiddenEmpireCardChosen,
+)
 from domain.hotw.editions.hotw_2024.rules.conquest import (
     ConquestEnded,
     ConquestPointsAwarded,
@@ -72,16 +80,10 @@ from domain.hotw.editions.hotw_2024.rules.organization import (
     CardsCountedOut,
     EmpireCardChosen,
     EmpireCardsDisplayed,
-    EmpireCardsPassed,
-    EmpireCardsTaken,
     EndgameTokenPlaced,
     EpochBegan,
-    EventCardChosen,
     EventCardDealt,
-    EventCardsPassed,
-    EventCardsTaken,
     GoldChestsPlaced,
-    HiddenEmpireCardChosen,
     HonorStackShuffled,
     PairedAreaTokenDrawn,
 )
