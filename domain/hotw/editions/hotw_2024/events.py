@@ -45,6 +45,9 @@ from domain.hotw.editions.hotw_2024.rules.endgame import (
     EndgameTokenRevealed,
     GameEnded,
 )
+from domain.hotw.editions.hotw_2024.rules.establish import (
+    EmpirePoolFilled,
+)
 from domain.hotw.editions.hotw_2024.rules.expand import (
     FleetPlaced,
     GreatWallFortPlaced,
@@ -71,6 +74,10 @@ from domain.hotw.editions.hotw_2024.rules.invasion import (
     LeaderRemoved,
     LeaderUsed,
 )
+from domain.hotw.editions.hotw_2024.rules.monuments import (
+    MonumentsDue,
+    MonumentsUnbuilt,
+)
 from domain.hotw.editions.hotw_2024.rules.organization import (
     AreasActivated,
     AreaTokenChosen,
@@ -87,20 +94,19 @@ from domain.hotw.editions.hotw_2024.rules.organization import (
     HonorStackShuffled,
     PairedAreaTokenDrawn,
 )
+from domain.hotw.editions.hotw_2024.rules.reveal import (
+    EventCarriedOut,
+    EventPoolFilled,
+    EventRevealed,
+    StartLandChoiceOffered,
+)
 from domain.hotw.editions.hotw_2024.rules.turn import (
     AreaTokenPlayed,
     ArmiesLaidDown,
     EmpireCardRevealed,
-    EmpirePoolFilled,
     EpochEnded,
-    EventCarriedOut,
-    EventPoolFilled,
-    EventRevealed,
     FleetsRemoved,
-    MonumentsDue,
-    MonumentsUnbuilt,
     PhaseBegan,
-    StartLandChoiceOffered,
     TurnBegan,
     TurnEnded,
 )
