@@ -5,8 +5,8 @@ Pure data and the rule-level questions the engine asks of the map. The pack file
 nothing here reads files. Adjacency is precomputed once (``Board.__post_init__``) because the rules
 engine asks it in hot loops. Page numbers are the 2024 rulebook's own.
 
-The map's contents (hotw24.components.board) and the far-reaching seas of p10
-(hotw24.fleets.mediterranean, hotw24.fleets.volga, hotw24.fleets.bay-of-bengal) are the pack's
+The map's contents (components.board) and the far-reaching seas of p10
+(fleets.mediterranean, fleets.volga, fleets.bay-of-bengal) are the pack's
 adjacency, asked through `Board`.
 """
 

@@ -5,9 +5,10 @@ edition's numbers that decided it (the explain endpoint shows them beside the ru
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from domain.hotw.editions.hotw_2024.pack import HotwPack
+if TYPE_CHECKING:
+    from domain.hotw.editions.hotw_2024.pack import HotwPack
 
 NUMBERS_BY_EVENT: Mapping[str, tuple[str, ...]] = {
     "hotw.InvasionSucceeded": ("invasion_dice",),

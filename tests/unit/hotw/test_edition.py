@@ -20,12 +20,14 @@ from packs.hotw_cards import cards_problems
 
 REPO = Path(__file__).resolve().parents[3]
 SHARED = REPO / "domain" / "hotw"
+CHAPTERS = SHARED / "editions" / "hotw_2024" / "rules"
 EDITION = load_pack("hotw-2024").edition
 KEY = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)+$")
 
 
 def shared_modules() -> list[Path]:
-    return [p for p in SHARED.rglob("*.py") if "editions" not in p.parts]
+    """The chapters, which cite rule keys the edition resolves, and what editions share."""
+    return [*CHAPTERS.glob("*.py"), *SHARED.glob("*.py")]
 
 
 def cited_keys(path: Path) -> set[str]:

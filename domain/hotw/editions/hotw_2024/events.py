@@ -15,6 +15,14 @@ from domain.hotw.editions.hotw_2024.rules.buildings import (
     BuildingTaken,
     FortBuilt,
 )
+from domain.hotw.editions.hotw_2024.rules.card_selection import (
+    EmpireCardsPassed,
+    EmpireCardsTaken,
+    EventCardChosen,
+    EventCardsPassed,
+    EventCardsTaken,
+    HiddenEmpireCardChosen,
+)
 from domain.hotw.editions.hotw_2024.rules.conquest import (
     ConquestEnded,
     ConquestPointsAwarded,
@@ -36,6 +44,9 @@ from domain.hotw.editions.hotw_2024.rules.endgame import (
     EndgameBegan,
     EndgameTokenRevealed,
     GameEnded,
+)
+from domain.hotw.editions.hotw_2024.rules.establish import (
+    EmpirePoolFilled,
 )
 from domain.hotw.editions.hotw_2024.rules.expand import (
     FleetPlaced,
@@ -63,6 +74,10 @@ from domain.hotw.editions.hotw_2024.rules.invasion import (
     LeaderRemoved,
     LeaderUsed,
 )
+from domain.hotw.editions.hotw_2024.rules.monuments import (
+    MonumentsDue,
+    MonumentsUnbuilt,
+)
 from domain.hotw.editions.hotw_2024.rules.organization import (
     AreasActivated,
     AreaTokenChosen,
@@ -72,33 +87,26 @@ from domain.hotw.editions.hotw_2024.rules.organization import (
     CardsCountedOut,
     EmpireCardChosen,
     EmpireCardsDisplayed,
-    EmpireCardsPassed,
-    EmpireCardsTaken,
     EndgameTokenPlaced,
     EpochBegan,
-    EventCardChosen,
     EventCardDealt,
-    EventCardsPassed,
-    EventCardsTaken,
     GoldChestsPlaced,
-    HiddenEmpireCardChosen,
     HonorStackShuffled,
     PairedAreaTokenDrawn,
+)
+from domain.hotw.editions.hotw_2024.rules.reveal import (
+    EventCarriedOut,
+    EventPoolFilled,
+    EventRevealed,
+    StartLandChoiceOffered,
 )
 from domain.hotw.editions.hotw_2024.rules.turn import (
     AreaTokenPlayed,
     ArmiesLaidDown,
     EmpireCardRevealed,
-    EmpirePoolFilled,
     EpochEnded,
-    EventCarriedOut,
-    EventPoolFilled,
-    EventRevealed,
     FleetsRemoved,
-    MonumentsDue,
-    MonumentsUnbuilt,
     PhaseBegan,
-    StartLandChoiceOffered,
     TurnBegan,
     TurnEnded,
 )

@@ -39,7 +39,7 @@ from domain.hotw.editions.hotw_2024.model import (
     Task,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules import endgame, turn
+from domain.hotw.editions.hotw_2024.rules import endgame, establish, monuments, reveal, turn
 from domain.hotw.editions.hotw_2024.rules.buildings import (
     enemy_lands_holding,
     place_building,
@@ -65,11 +65,12 @@ from domain.hotw.editions.hotw_2024.rules.honors import (
     endgame_effect_honors,
     seats_with_endgame_honors,
 )
+from domain.hotw.editions.hotw_2024.rules.monuments import MonumentsUnbuilt
 from domain.hotw.editions.hotw_2024.rules.organization import (
     ORGANIZATION_COMMANDS,
     organization_actions,
 )
-from domain.hotw.editions.hotw_2024.rules.turn import MonumentsUnbuilt, turn_actions
+from domain.hotw.editions.hotw_2024.rules.turn import turn_actions
 
 END_CONQUEST = Command.of("end_conquest")
 STOP_CHOOSING = Command.of("stop_choosing")
@@ -97,7 +98,7 @@ def task_choice(pack: HotwPack, state: HotwState, task: Task) -> Choice | None:
     if isinstance(task, EffectTask):
         return effect_choice(pack, state, task)
     if isinstance(task, MonumentTask):
-        sites = turn.monument_sites(pack, state, task.seat)
+        sites = monuments.monument_sites(pack, state, task.seat)
         return Choice("choose_land", "land", tuple(sites)) if sites else None
     if isinstance(task, TakeBuildingTask):
         lands = enemy_lands_holding(state, task.seat, task.building)
@@ -107,7 +108,7 @@ def task_choice(pack: HotwPack, state: HotwState, task: Task) -> Choice | None:
     if isinstance(task, ConquestTask):
         lands = conquest_targets(pack, state, task)
         return Choice("conquer_land", "land", tuple(lands)) if lands else None
-    lands = turn.start_land_options(pack, state, task.card)
+    lands = reveal.start_land_options(pack, state, task.card)
     return Choice("choose_land", "land", tuple(lands)) if lands else None
 
 
@@ -212,7 +213,7 @@ def resolve_choice(ctx: Ctx, seat: int, command: Command) -> None:
         ctx.emit(LandChosen(rule=ctx.cite("events.ancients"), seat=seat, land=value))
         spec = ctx.cards.event(task.card).pieces
         assert spec is not None
-        turn.establish_in(ctx, spec, (value,), "event")
+        establish.establish_in(ctx, spec, (value,), "event")
 
 
 # --- refusing it ------------------------------------------------------------------------------
@@ -254,7 +255,9 @@ def advance_task(ctx: Ctx) -> bool:
     if isinstance(task, ConquestTask) and not conquest_targets(ctx.pack, ctx.state, task):
         end_conquest(ctx, task)
         return True
-    if isinstance(task, MonumentTask) and not turn.monument_sites(ctx.pack, ctx.state, task.seat):
+    if isinstance(task, MonumentTask) and not monuments.monument_sites(
+        ctx.pack, ctx.state, task.seat
+    ):
         ctx.emit(
             MonumentsUnbuilt(
                 rule=ctx.cite("monuments.placement"), seat=task.seat, count=task.remaining

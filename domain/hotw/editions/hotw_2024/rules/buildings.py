@@ -1,7 +1,7 @@
 """Buildings (p6, p7, p10): building reduction, plundering and the finite building supply.
 
-A monument needs a power icon: a textless Event (hotw24.events.no-power-icon) and a barbarian
-Empire (hotw24.empires.barbarian.no-icon) have none. Play example 5 (hotw24.example.5): the
+A monument needs a power icon: a textless Event (events.no-power-icon) and a barbarian
+Empire (empires.barbarian.no-icon) have none. Play example 5 (example.5): the
 Vedic States' monument in their start-land."""
 
 from __future__ import annotations

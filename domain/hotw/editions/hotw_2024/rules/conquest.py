@@ -5,7 +5,7 @@ conquest points to spend on neighbouring lands of the same Enemy.
 
 `invade_with_conquest` replaces the ruleset's `resolve_invasion` when the option is on; the
 conquest itself is a `ConquestTask` on the agenda, so each conquest is the player's choice.
-Play example 10 (hotw24.example.10): Tigris retried at +2, then Euphrates.
+Play example 10 (example.10): Tigris retried at +2, then Euphrates.
 """
 
 from __future__ import annotations

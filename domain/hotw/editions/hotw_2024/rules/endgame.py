@@ -1,4 +1,4 @@
-"""Endgame and Winning (p9): the richest player at the finish wins (hotw24.intro.goal)."""
+"""Endgame and Winning (p9): the richest player at the finish wins (intro.goal)."""
 
 from __future__ import annotations
 

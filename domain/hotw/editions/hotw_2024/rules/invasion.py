@@ -5,8 +5,8 @@ ruleset's `resolve_invasion`, which by default is `invade_with_dice` or `invade_
 (an optional rule such as Option 3 replaces it). `after_invasion` carries out what follows
 either resolution: the Honor for a frustrating Enemy, plunder and building reduction.
 
-Play examples 1 to 4 (hotw24.example.1, hotw24.example.2, hotw24.example.3,
-hotw24.example.4): Tigris and Zagros, with and without dice.
+Play examples 1 to 4 (example.1, example.2, example.3,
+example.4): Tigris and Zagros, with and without dice.
 """
 
 from __future__ import annotations

@@ -31,8 +31,14 @@ from domain.hotw.editions.hotw_2024.model import (
     Variant,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.rules.card_selection import (
+    choose_event_card,
+    choose_hidden_empire_card,
+    take_empire_cards,
+    take_event_cards,
+)
 from domain.hotw.editions.hotw_2024.rules.context import Ctx
-from domain.hotw.editions.hotw_2024.rules.gold import least_gold_first, most_gold
+from domain.hotw.editions.hotw_2024.rules.gold import most_gold
 from domain.hotw.editions.hotw_2024.rules.honors import HonorTurnedUp
 
 NOBODY = private_to()
@@ -262,102 +268,6 @@ def choose_empire_card(ctx: Ctx, seat: int, card: str) -> None:
     )
 
 
-# --- Option 1: Event card selection -------------------------------------------------------------
-
-
-def take_event_cards(ctx: Ctx) -> None:
-    """option1.event-selection: the player with most gold takes the epoch's Event cards
-    (instead of their being dealt) and chooses first."""
-    richest = most_gold(ctx.state)
-    cards = tuple(sorted(ctx.state.event_decks.get(ctx.state.epoch, ())))
-    ctx.emit(
-        EventCardsTaken(
-            rule=ctx.cite("option1.event-selection"),
-            seat=richest,
-            cards=cards,
-            visibility=private_to(richest, redacted={"seat": richest, "count": len(cards)}),
-        )
-    )
-
-
-def choose_event_card(ctx: Ctx, seat: int, card: str) -> None:
-    """Keep one Event card secretly (option1.secret) and pass the rest to the player
-    with the next most gold (option1.event-selection); once everyone has one, the
-    Empire cards are chosen."""
-    ctx.emit(
-        EventCardChosen(
-            rule=ctx.cite("option1.secret"),
-            seat=seat,
-            card=card,
-            visibility=private_to(seat, redacted={"seat": seat}),
-        )
-    )
-    if not pass_the_rest(ctx, seat, EventCardsPassed, "option1.event-selection"):
-        offer_empire_cards(ctx)
-
-
-def pass_the_rest(
-    ctx: Ctx, seat: int, passed: type[EventCardsPassed | EmpireCardsPassed], rule: str
-) -> bool:
-    """The cards still on offer go, secretly, to the next seat in the choosing order; False
-    when everyone has chosen."""
-    state = ctx.state
-    if not (state.choosing and state.offer):
-        return False
-    following = state.choosing[0]
-    ctx.emit(
-        passed(
-            rule=ctx.cite(rule),
-            from_seat=seat,
-            to_seat=following,
-            cards=state.offer,
-            visibility=private_to(
-                seat,
-                following,
-                redacted={"from_seat": seat, "to_seat": following, "count": len(state.offer)},
-            ),
-        )
-    )
-    return True
-
-
-# --- Option 2: Hidden Empire cards --------------------------------------------------------------
-
-
-def take_empire_cards(ctx: Ctx) -> None:
-    """option2.hidden-empires: the cards are not placed on the map; the player with
-    least gold takes them and chooses first."""
-    poorest = least_gold_first(ctx.state)[0]
-    cards = tuple(
-        sorted(
-            ctx.state.empire_decks.get(ctx.state.epoch, ()),
-            key=lambda c: ctx.cards.empire(c).number,
-        )
-    )
-    ctx.emit(
-        EmpireCardsTaken(
-            rule=ctx.cite("option2.hidden-empires"),
-            seat=poorest,
-            cards=cards,
-            visibility=private_to(poorest, redacted={"seat": poorest, "count": len(cards)}),
-        )
-    )
-
-
-def choose_hidden_empire_card(ctx: Ctx, seat: int, card: str) -> None:
-    """Keep one Empire card secretly until its turn comes (option2.secret) and pass the
-    rest to the player with the next least gold (option2.hidden-empires)."""
-    ctx.emit(
-        HiddenEmpireCardChosen(
-            rule=ctx.cite("option2.secret"),
-            seat=seat,
-            card=card,
-            visibility=private_to(seat, redacted={"seat": seat}),
-        )
-    )
-    pass_the_rest(ctx, seat, EmpireCardsPassed, "option2.hidden-empires")
-
-
 # --- vocabulary: the events of this chapter, and how each changes the state ----------------
 
 
@@ -452,56 +362,6 @@ class EmpireCardsDisplayed(HotwEvent):
 class EmpireCardChosen(HotwEvent):
     seat: int
     card: str
-
-
-@event
-class EventCardsTaken(HotwEvent):
-    """Option 1: the player with most gold takes the epoch's Event cards (seen by that seat)."""
-
-    seat: int
-    cards: tuple[str, ...]
-
-
-@event
-class EventCardChosen(HotwEvent):
-    """Option 1: a player secretly keeps one of the Event cards on offer."""
-
-    seat: int
-    card: str
-
-
-@event
-class EventCardsPassed(HotwEvent):
-    """Option 1: the remaining Event cards go to the player with the next most gold."""
-
-    from_seat: int
-    to_seat: int
-    cards: tuple[str, ...]
-
-
-@event
-class EmpireCardsTaken(HotwEvent):
-    """Option 2: the player with least gold takes the epoch's Empire cards (seen by that seat)."""
-
-    seat: int
-    cards: tuple[str, ...]
-
-
-@event
-class HiddenEmpireCardChosen(HotwEvent):
-    """Option 2: a player secretly keeps one of the Empire cards on offer."""
-
-    seat: int
-    card: str
-
-
-@event
-class EmpireCardsPassed(HotwEvent):
-    """Option 2: the remaining Empire cards go to the player with the next least gold."""
-
-    from_seat: int
-    to_seat: int
-    cards: tuple[str, ...]
 
 
 @event
@@ -626,58 +486,6 @@ def _chosen(pack: HotwPack, state: HotwState, e: EmpireCardChosen) -> HotwState:
     return state if choosing else turns_begin(pack, state)
 
 
-@handles(EventCardsTaken)
-def _event_cards_taken(pack: HotwPack, state: HotwState, e: EventCardsTaken) -> HotwState:
-    return evolved(
-        state,
-        step=OrganizationStep.SELECT_EVENT_CARDS,
-        offer=tuple(e.cards),
-        choosing=state.gold_order(),
-    )
-
-
-@handles(EventCardChosen)
-def _event_card_chosen(pack: HotwPack, state: HotwState, e: EventCardChosen) -> HotwState:
-    state = with_player(state, e.seat, event_card=e.card)
-    choosing = state.choosing[1:]
-    return evolved(
-        state,
-        offer=tuple(c for c in state.offer if c != e.card),
-        choosing=choosing,
-        step=state.step if choosing else None,
-    )
-
-
-@handles(EventCardsPassed)
-@handles(EmpireCardsPassed)
-def _cards_passed(pack: HotwPack, state: HotwState, e: EventCardsPassed) -> HotwState:
-    return state
-
-
-@handles(EmpireCardsTaken)
-def _empire_cards_taken(pack: HotwPack, state: HotwState, e: EmpireCardsTaken) -> HotwState:
-    return evolved(
-        state,
-        step=OrganizationStep.SELECT_HIDDEN_EMPIRE_CARDS,
-        offer=tuple(e.cards),
-        choosing=tuple(reversed(state.gold_order())),
-    )
-
-
-@handles(HiddenEmpireCardChosen)
-def _hidden_chosen(pack: HotwPack, state: HotwState, e: HiddenEmpireCardChosen) -> HotwState:
-    choices = {**state.empire_choices, e.card: e.seat}
-    state = with_player(state, e.seat, empire_cards=(*state.players[e.seat].empire_cards, e.card))
-    state = evolved(
-        state,
-        empire_choices=choices,
-        offer=tuple(c for c in state.offer if c != e.card),
-        choosing=state.choosing[1:],
-        unrevealed=state.unrevealed | {e.card},
-    )
-    return state if state.choosing else turns_begin(pack, state)
-
-
 @handles(PairedAreaTokenDrawn)
 def _paired_drawn(pack: HotwPack, state: HotwState, e: PairedAreaTokenDrawn) -> HotwState:
     return with_player(state, e.seat, area_tokens=(*state.players[e.seat].area_tokens, e.token))
@@ -749,7 +557,8 @@ def do_choose_area_token(ctx: Ctx, seat: int, command: Command) -> None:
     why_not=why_not_choose_event_card,
 )
 def do_choose_event_card(ctx: Ctx, seat: int, command: Command) -> None:
-    choose_event_card(ctx, seat, str(command.arg("card")))
+    if not choose_event_card(ctx, seat, str(command.arg("card"))):
+        offer_empire_cards(ctx)
 
 
 @declares(

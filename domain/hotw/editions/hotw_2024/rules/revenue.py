@@ -1,7 +1,7 @@
 """E. Raise revenue (p8): gold for buildings in any area and for lands in active areas at one of
 three levels - presence, dominance or mastery. The same counts serve Area tokens (F) and the
-Endgame, counted on Friendly lands. Play examples 6 to 9 (hotw24.example.6, hotw24.example.7,
-hotw24.example.8, hotw24.example.9): presence, dominance, mastery, an Area token cashed."""
+Endgame, counted on Friendly lands. Play examples 6 to 9 (example.6, example.7,
+example.8, example.9): presence, dominance, mastery, an Area token cashed."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Player turns (p4-p9): the six phases A-F in order, what each does on its own when it
 begins, and what closes it. The player's own moves within a phase are in `actions`. A
-barbarian Empire starts with no buildings (hotw24.empires.barbarian.no-buildings)."""
+barbarian Empire starts with no buildings (empires.barbarian.no-buildings)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.changes import added, with_player, with_turn
-from domain.hotw.editions.hotw_2024.cards import Building, EmpireSpec, EventCard, EventKind, Phase
+from domain.hotw.editions.hotw_2024.cards import Phase
 from domain.hotw.editions.hotw_2024.commands import (
     Arg,
     any_area_tokens,
@@ -20,28 +20,20 @@ from domain.hotw.editions.hotw_2024.commands import (
 from domain.hotw.editions.hotw_2024.evolve import (
     HotwEvent,
     handles,
-    replace_top,
 )
 from domain.hotw.editions.hotw_2024.model import (
     FLEET,
-    GREAT_WALL,
     Control,
-    EffectTask,
     HotwState,
     LandState,
-    MonumentTask,
-    Pool,
     Stage,
-    StartLandTask,
     Turn,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.buildings import BuildingRemoved, place_building
-from domain.hotw.editions.hotw_2024.rules.context import Ctx, current_spec
-from domain.hotw.editions.hotw_2024.rules.effects import EventConcluded, people_for_event
+from domain.hotw.editions.hotw_2024.rules.context import Ctx
+from domain.hotw.editions.hotw_2024.rules.effects import EventConcluded
+from domain.hotw.editions.hotw_2024.rules.establish import establish_entry, no_entry
 from domain.hotw.editions.hotw_2024.rules.expand import (
-    GreatWallFortsPooled,
-    GreatWallLimitReached,
     PoolCleared,
     expansion_actions,
 )
@@ -52,11 +44,11 @@ from domain.hotw.editions.hotw_2024.rules.honors import (
     honors_for_phase,
 )
 from domain.hotw.editions.hotw_2024.rules.invasion import (
-    ArmyPlaced,
-    GarrisonRemoved,
     LeaderRemoved,
     remove_invasion_modifier,
 )
+from domain.hotw.editions.hotw_2024.rules.monuments import monuments_entry
+from domain.hotw.editions.hotw_2024.rules.reveal import carry_out_later_event, reveal_entry
 from domain.hotw.editions.hotw_2024.rules.revenue import revenue_cites, revenue_items
 
 MOST_GOLD = ("honors.award.most-gold", "general.gold.stacking")
@@ -116,82 +108,7 @@ def end_phase(ctx: Ctx) -> None:
     EXITS[ctx.turn.phase](ctx)
 
 
-def event_card(ctx: Ctx) -> EventCard | None:
-    card = ctx.turn.event_card
-    return ctx.cards.event(card) if card else None
-
-
 # --- A. reveal the event ----------------------------------------------------------------------
-
-
-def reveal_entry(ctx: Ctx) -> None:
-    """reveal.flip, .honor-icon, .kinds, .later-event."""
-    card = event_card(ctx)
-    if card is None:
-        return
-    seat = ctx.seat
-    ctx.emit(EventRevealed(rule=ctx.cite("reveal.flip"), seat=seat, card=card.id))
-    if card.honor_icon:
-        award_honor(ctx, seat, "reveal.honor-icon", ("honors.award.event-icon",))
-    if card.later_event is not None:
-        return
-    if card.kind is EventKind.TEXT:
-        carry_out_text_event(ctx, card)
-    else:
-        event_as_empire(ctx, card)
-
-
-def carry_out_text_event(ctx: Ctx, card: EventCard, also: tuple[str, ...] = ()) -> None:
-    rule = "reveal.kinds" if card.later_event is None else "reveal.later-event"
-    ctx.emit(
-        EventCarriedOut(rule=ctx.cite(rule), cites=ctx.cites(*also), seat=ctx.seat, card=card.id)
-    )
-    people = min(people_for_event(ctx.pack, card.id), ctx.state.players[ctx.seat].supply)
-    if people:
-        ctx.emit(EventPoolFilled(rule=ctx.cite("events.pool"), seat=ctx.seat, people=people))
-
-
-def carry_out_later_event(ctx: Ctx, phase: Phase) -> None:
-    """A Later Event is carried out in the phase its icon shows, in each such phase of the
-    turn (so twice for the Incas & Aztecs, empires.incas-aztecs.ocean-trade)."""
-    card = event_card(ctx)
-    if card is not None and card.later_event is phase and card.kind is EventKind.TEXT:
-        two_empires = len(ctx.cards.empire(ctx.turn.card).empires) > 1
-        carry_out_text_event(
-            ctx, card, ("empires.incas-aztecs.ocean-trade",) if two_empires else ()
-        )
-
-
-def event_as_empire(ctx: Ctx, card: EventCard) -> None:
-    """events.as-empire: a textless Event is established and expanded like an Empire,
-    from its Event pool (events.pool)."""
-    spec = card.pieces
-    assert spec is not None
-    seat = ctx.seat
-    people = min(spec.people, ctx.state.players[seat].supply)
-    fleets = min(spec.fleets, ctx.state.supply.get("fleet", 0))
-    ctx.emit(
-        EventPoolFilled(
-            rule=ctx.cite("events.pool"), seat=seat, people=people, fleets=fleets, as_empire=True
-        )
-    )
-    if spec.start_land_choice is not None:
-        if start_land_options(ctx.pack, ctx.state, card.id):
-            ctx.emit(
-                StartLandChoiceOffered(rule=ctx.cite("events.ancients"), seat=seat, card=card.id)
-            )
-        return
-    establish_in(ctx, spec, spec.start_lands, "event")
-
-
-def start_land_options(pack: HotwPack, state: HotwState, card_id: str) -> list[str]:
-    from domain.hotw.editions.hotw_2024.model import EffectTask
-    from domain.hotw.editions.hotw_2024.rules.effects import select_lands
-
-    spec = pack.cards.event(card_id).pieces
-    assert spec is not None and spec.start_land_choice is not None and state.turn is not None
-    probe = EffectTask(state.turn.seat, "event", card_id)
-    return select_lands(pack.board, state, state.turn.seat, spec.start_land_choice, probe)
 
 
 def reveal_exit(ctx: Ctx) -> None:
@@ -218,83 +135,6 @@ def reveal_exit(ctx: Ctx) -> None:
 
 
 # --- B. establish the empire ------------------------------------------------------------------
-
-
-def establish_entry(ctx: Ctx) -> None:
-    """establish.empire-pool, then the start-land(s), then the Great Wall forts (taken
-    after the start-land is cleared, which may free one: buildings.great-wall-limit)."""
-    seat = ctx.seat
-    spec = current_spec(ctx.pack, ctx.turn)
-    ctx.emit(
-        EmpirePoolFilled(
-            rule=ctx.cite("establish.empire-pool"),
-            seat=seat,
-            people=min(spec.people, ctx.state.players[seat].supply),
-            fleets=min(spec.fleets, ctx.state.supply.get("fleet", 0)),
-        )
-    )
-    establish_in(ctx, spec, spec.start_lands, "empire")
-    if not spec.great_wall_forts:
-        return
-    walls = min(spec.great_wall_forts, ctx.state.supply.get(GREAT_WALL, 0))
-    if walls:
-        ctx.emit(
-            GreatWallFortsPooled(rule=ctx.cite("establish.great-wall"), seat=seat, count=walls)
-        )
-    missing = min(spec.great_wall_forts - walls, len(ctx.state.great_wall_on_map))
-    if missing > 0:
-        ctx.emit(
-            GreatWallLimitReached(
-                rule=ctx.cite("buildings.great-wall-limit"), seat=seat, count=missing
-            )
-        )
-
-
-def establish_in(ctx: Ctx, spec: EmpireSpec, lands: tuple[str, ...], pool: str) -> None:
-    """establish.start-land.*: clear the start-land of buildings, remove any garrison
-    (its owner gains an Honor), place the starting army; then the starting buildings
-    (establish.starting-buildings; the Huns have two start-lands, empires.huns)."""
-    seat = ctx.seat
-    placed: list[str] = []
-    for land in lands:
-        turn = ctx.turn
-        if (turn.event_pool if pool == "event" else turn.pool).people <= 0:
-            break
-        for building in sorted(ctx.state.land(land).buildings):
-            ctx.emit(
-                BuildingRemoved(
-                    rule=ctx.cite("establish.start-land.clear"), land=land, building=building.value
-                )
-            )
-        owner = ctx.state.land(land).owner
-        if owner is not None:
-            ctx.emit(
-                GarrisonRemoved(
-                    rule=ctx.cite("establish.start-land.garrison"), land=land, owner=owner
-                )
-            )
-            award_honor(ctx, owner, "honors.award.garrison-removed")
-        also = (
-            *(("events.as-empire",) if pool == "event" else ()),
-            *(("empires.huns",) if len(lands) > 1 else ()),
-        )
-        ctx.emit(
-            ArmyPlaced(
-                rule=ctx.cite("establish.start-land.uncontrolled"),
-                cites=ctx.cites(*also),
-                seat=seat,
-                land=land,
-                pool=pool,
-            )
-        )
-        placed.append(land)
-    if placed:
-        for building in spec.starting_buildings:
-            place_building(ctx, seat, building, placed[0], "establish.starting-buildings")
-
-
-def no_entry(ctx: Ctx) -> None:
-    return
 
 
 def establish_exit(ctx: Ctx) -> None:
@@ -328,49 +168,6 @@ def expand_exit(ctx: Ctx) -> None:
 
 
 # --- D. build monuments -----------------------------------------------------------------------
-
-
-def monuments_due(pack: HotwPack, state: HotwState, spec: EmpireSpec, seat: int) -> int:
-    """monuments.pairs: one monument per pair of the card's power icon in Empire lands;
-    barbarians have no icon and build none (empires.barbarian.no-icon)."""
-    if spec.power_icon is None:
-        return 0
-    icon_lands = pack.board.lands_with_power_icon(spec.power_icon)
-    return sum(1 for land in state.lands_of(seat, standing=True) if land in icon_lands) // 2
-
-
-def monument_sites(pack: HotwPack, state: HotwState, seat: int) -> list[str]:
-    """monuments.placement: the start-land if possible, else a land with a city, else
-    any Empire land - never a second monument in a land (monuments.one-per-land)."""
-    assert state.turn is not None
-    spec = current_spec(pack, state.turn)
-    free = [
-        land
-        for land in sorted(state.lands_of(seat, standing=True))
-        if Building.MONUMENT not in state.land(land).buildings
-    ]
-    for tier in (
-        [land for land in free if land in spec.start_lands],
-        [land for land in free if Building.CITY in state.land(land).buildings],
-        free,
-    ):
-        if tier:
-            return tier
-    return []
-
-
-def monuments_entry(ctx: Ctx) -> None:
-    seat = ctx.seat
-    count = monuments_due(ctx.pack, ctx.state, current_spec(ctx.pack, ctx.turn), seat)
-    if count:
-        ctx.emit(
-            MonumentsDue(
-                rule=ctx.cite("monuments.pairs"),
-                cites=ctx.cites("monuments.power-icon"),
-                seat=seat,
-                count=count,
-            )
-        )
 
 
 def monuments_exit(ctx: Ctx) -> None:
@@ -495,56 +292,6 @@ class PhaseBegan(HotwEvent):
 
 
 @event
-class EventRevealed(HotwEvent):
-    REVEALS_HIDDEN = True
-
-    seat: int
-    card: str
-
-
-@event
-class EventCarriedOut(HotwEvent):
-    """A text Event's instructions begin (in phase A, or in its Later Event phase)."""
-
-    seat: int
-    card: str
-
-
-@event
-class EventPoolFilled(HotwEvent):
-    seat: int
-    people: int
-    fleets: int = 0
-    as_empire: bool = False
-
-
-@event
-class EmpirePoolFilled(HotwEvent):
-    seat: int
-    people: int
-    fleets: int = 0
-    great_wall_forts: int = 0
-
-
-@event
-class StartLandChoiceOffered(HotwEvent):
-    seat: int
-    card: str
-
-
-@event
-class MonumentsDue(HotwEvent):
-    seat: int
-    count: int
-
-
-@event
-class MonumentsUnbuilt(HotwEvent):
-    seat: int
-    count: int
-
-
-@event
 class AreaTokenPlayed(HotwEvent):
     REVEALS_HIDDEN = True
 
@@ -589,55 +336,6 @@ def _turn_began(pack: HotwPack, state: HotwState, e: TurnBegan) -> HotwState:
 @handles(PhaseBegan)
 def _phase(pack: HotwPack, state: HotwState, e: PhaseBegan) -> HotwState:
     return with_turn(state, phase=Phase(e.phase), empire_index=e.empire_index)
-
-
-@handles(EventRevealed)
-def _revealed(pack: HotwPack, state: HotwState, e: EventRevealed) -> HotwState:
-    player = state.players[e.seat]
-    return with_player(state, e.seat, event_card=None, event_cards=(*player.event_cards, e.card))
-
-
-@handles(EventCarriedOut)
-def _carried_out(pack: HotwPack, state: HotwState, e: EventCarriedOut) -> HotwState:
-    return evolved(state, agenda=(*state.agenda, EffectTask(e.seat, "event", e.card)))
-
-
-@handles(EventPoolFilled)
-def _event_pool(pack: HotwPack, state: HotwState, e: EventPoolFilled) -> HotwState:
-    assert state.turn is not None
-    pool = state.turn.event_pool
-    state = with_turn(
-        state,
-        event_pool=Pool(pool.people + e.people, pool.fleets + e.fleets, pool.great_wall_forts),
-        event_expand=state.turn.event_expand or e.as_empire,
-    )
-    state = with_player(state, e.seat, supply=state.players[e.seat].supply - e.people)
-    return evolved(state, supply=added(state.supply, fleet=-e.fleets))
-
-
-@handles(EmpirePoolFilled)
-def _empire_pool(pack: HotwPack, state: HotwState, e: EmpirePoolFilled) -> HotwState:
-    state = with_turn(state, pool=Pool(e.people, e.fleets, e.great_wall_forts))
-    state = with_player(state, e.seat, supply=state.players[e.seat].supply - e.people)
-    return evolved(
-        state,
-        supply=added(state.supply, fleet=-e.fleets, great_wall=-e.great_wall_forts),
-    )
-
-
-@handles(StartLandChoiceOffered)
-def start_land_offered(pack: HotwPack, state: HotwState, e: StartLandChoiceOffered) -> HotwState:
-    return evolved(state, agenda=(*state.agenda, StartLandTask(e.seat, e.card)))
-
-
-@handles(MonumentsDue)
-def _monuments_due(pack: HotwPack, state: HotwState, e: MonumentsDue) -> HotwState:
-    return evolved(state, agenda=(*state.agenda, MonumentTask(e.seat, e.count)))
-
-
-@handles(MonumentsUnbuilt)
-def _monuments_unbuilt(pack: HotwPack, state: HotwState, e: MonumentsUnbuilt) -> HotwState:
-    return replace_top(state, None)
 
 
 @handles(AreaTokenPlayed)
