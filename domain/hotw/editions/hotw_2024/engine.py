@@ -4,15 +4,17 @@ declare their names, options and rule ids and override what differs (e.g. `resol
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from domain.core.chance import Chance
+from domain.core.codec import Codec
 from domain.core.errors import RuleViolation
 from domain.core.messages import Command, Event
 from domain.core.narration import plain_words
 from domain.core.ruleset import CommandSpec, Decision, Ruleset, Setup
-from domain.hotw import codec
+from domain.hotw.editions.hotw_2024 import model
 from domain.hotw.editions.hotw_2024.commands import command_specs
 from domain.hotw.editions.hotw_2024.evolve import FOLDS, evolve
 from domain.hotw.editions.hotw_2024.model import (
@@ -36,6 +38,8 @@ if TYPE_CHECKING:
     from domain.hotw.editions.hotw_2024.strategy import HotwStrategy
 
 CLOSE_EPOCH = "close_epoch"
+CODEC = Codec(typing.get_args(model.Task), vars(model))
+"""The state's JSON form: its agenda's tasks are told apart by name."""
 
 
 class HotwRuleset(Ruleset[HotwState]):
@@ -185,10 +189,12 @@ class HotwRuleset(Ruleset[HotwState]):
         return result_of(self.pack, state)
 
     def encode_state(self, state: HotwState) -> Any:
-        return codec.encode_state(state)
+        encoded: dict[str, Any] = CODEC.encode(state)
+        return encoded
 
     def decode_state(self, data: Any) -> HotwState:
-        return codec.decode_state(data)
+        state: HotwState = CODEC.decode(HotwState, data)
+        return state
 
     # --- hooks for the tools around the rules ------------------------------------------------
 

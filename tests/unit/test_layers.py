@@ -1,0 +1,114 @@
+"""The layers hold (ARCHITECTURE.md): the API reaches the rules, the store and the queue only
+through the service, and no ruleset package imports itself in a circle."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+FORBIDDEN_IN_API = ("domain", "store", "workers", "rq", "redis")
+NOT_YET = {
+    "api/app.py": {"store"},
+    "api/health.py": {"rq", "workers"},
+    "api/openapi.py": {"domain"},
+    "api/trust.py": {"rq", "workers"},
+}
+"""API modules that still reach past the service (issue 31, point 4: what is left to move)."""
+
+
+def top_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_the_api_imports_only_the_service_and_the_schemas_of_chronicle() -> None:
+    reaching = {}
+    for path in sorted((REPO / "api").glob("*.py")):
+        name = path.relative_to(REPO).as_posix()
+        past = top_imports(path) & set(FORBIDDEN_IN_API)
+        if past != NOT_YET.get(name, set()):
+            reaching[name] = sorted(past)
+    assert reaching == {}
+
+
+def runtime_imports(tree: ast.AST) -> Iterator[ast.ImportFrom]:
+    """The `from ... import` statements run when the module is imported (those under
+    `if TYPE_CHECKING:` are not)."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.dump(node.test):
+            continue
+        if isinstance(node, ast.ImportFrom):
+            yield node
+        elif not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield from runtime_imports(node)
+
+
+def ancestors(module: str) -> list[str]:
+    parts = module.split(".")
+    return [".".join(parts[:n]) for n in range(1, len(parts))]
+
+
+def module_graph(package: Path) -> dict[str, set[str]]:
+    """Each module of `package` (dotted) and the modules of that package it imports when it is
+    imported: `from pkg import sub` needs only `pkg.sub` once `pkg` is being imported."""
+    base = ".".join(package.relative_to(REPO).parts)
+    modules = {
+        ".".join(p.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__"): p
+        for p in package.rglob("*.py")
+    }
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets: set[str] = set()
+        for node in runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (node.module and node.module.startswith(base) and node.level == 0):
+                continue
+            submodules = {f"{node.module}.{a.name}" for a in node.names} & set(modules)
+            targets |= submodules or {node.module}
+        # importing pkg.sub first runs pkg/__init__.py, unless pkg is the importer's own
+        targets |= {
+            parent
+            for target in targets
+            for parent in ancestors(target)
+            if parent in modules and not (name == parent or name.startswith(parent + "."))
+        }
+        graph[name] = {t for t in targets if t in modules and t != name}
+    return graph
+
+
+def cycle_in(graph: dict[str, set[str]]) -> list[str] | None:
+    sys.setrecursionlimit(10_000)
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt) :], nxt]
+            if nxt not in state and (found := visit(nxt)) is not None:
+                return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)) is not None:
+            return found
+    return None
+
+
+@pytest.mark.parametrize("package", ["domain/core", "domain/hotw", "domain/patchistory"])
+def test_no_import_circles_inside_a_ruleset(package: str) -> None:
+    assert cycle_in(module_graph(REPO / package)) is None
