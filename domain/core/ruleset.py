@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from domain.core.chance import Chance
 from domain.core.errors import IllegalAction, InvalidOptions, InvalidPlayerCount, UnknownRuleset
 from domain.core.messages import Command, Event, Seat, registered_event_classes
-from domain.core.narration import plain_words
+from domain.core.narration import Namer, action_words, plain_words
 from domain.core.strategy import Strategy
 
 S = TypeVar("S")
@@ -332,6 +332,13 @@ class Ruleset(ABC, Generic[S]):
         told in a sentence for people following the game. By default the kernel's events in
         words of their own, any other as its type and data in words (`names` for ids)."""
         return plain_words(event, players, self.names())
+
+    def action_words(
+        self, state: S, command: Mapping[str, Any], players: Sequence[str]
+    ) -> tuple[str, str]:
+        """A legal action in words for its button: the whole sentence and the part after its
+        type (ids by their names, seats by their players)."""
+        return action_words(command, Namer(players, self.names()))
 
     def strategy(self) -> Strategy[S] | None:
         """What a one-move-ahead bot needs beyond the kernel functions to play this ruleset

@@ -61,7 +61,7 @@ def test_the_narrative_tells_each_event_with_its_rule_page_and_draws(api):
     assert public["players"] == ["ann", "bob"] and public["next"] is None
     entries = public["entries"]
     assert [e["version"] for e in entries] == list(range(1, public["version"] + 1))
-    assert entries[0]["words"].startswith("A game of toy-sealed-bids was created for ann and bob")
+    assert entries[0]["words"].startswith("The game was created for ann and bob")
     rolled = [e for e in entries if e["type"] == "ToyDieRolled"]
     assert rolled and all(e["draws"] and e["draws"][0]["result"] >= 0 for e in rolled)
     assert all(e["rule"] == "toy.roll" for e in rolled)

@@ -4,7 +4,7 @@ scoring), pre-eminence between epochs and the end of the game. Every event cites
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -1614,6 +1614,23 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         from domain.hotw.editions.ah2001.strategy import Ah2001Strategy
 
         return Ah2001Strategy(self)
+
+    def names(self) -> Mapping[str, str]:
+        known: Mapping[str, str] | None = getattr(self, "_ah_names", None)
+        if known is None:
+            tables = self.tables
+            found = {land.id: land.name for land in tables.board.lands.values()}
+            found |= {water.id: water.name for water in tables.board.waters.values()}
+            found |= {
+                land.area: land.area.replace("-", " ").title()
+                for land in tables.board.lands.values()
+                if land.area
+            }
+            found |= {empire.id: empire.name for empire in tables.empires}
+            found |= {empire.card: empire.name for empire in tables.empires}
+            found |= {card.id: card.name for card in tables.events}
+            known = self._ah_names = found
+        return known
 
     def draw_board(self, state: Ah2001State, viewer: int | None) -> str:
         from domain.hotw.editions.ah2001.drawing import table_svg

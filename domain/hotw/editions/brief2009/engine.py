@@ -6,7 +6,7 @@ track's stacks, Bonus tokens) and the end. Every event cites its rule (`brief.*`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +15,7 @@ from domain.core.chance import Chance
 from domain.core.errors import IllegalAction, RuleViolation
 from domain.core.folds import Working
 from domain.core.messages import Command, Event, private_to
+from domain.core.narration import SEAT_KEYS, SEATS_KEYS, Namer, action_words, listed, plain_words
 from domain.core.ruleset import ArgSpec, CommandSpec, Ruleset, Setup
 from domain.core.turns import Sequential, Simultaneous, TurnModel, TurnTaking
 from domain.hotw import codec
@@ -1319,16 +1320,52 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
         found |= {area.id: area.name for area in tables.areas}
         found |= {empire.id: empire.name for empire in tables.empires}
         found |= {card.id: card.name for card in tables.events}
+        found |= {
+            token.id: f"Bonus token {token.id.rsplit('-', 1)[-1].lstrip('0')}"
+            for token in tables.bonus_tokens
+        }
         return found
 
     def view(self, state: BriefState, viewer: int | None) -> dict[str, Any]:
         return seat_view(self, state, viewer)
+
+    def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
+        return plain_words(event, players, self.names(), None, brief_namer(players, self.names()))
+
+    def action_words(
+        self, state: BriefState, command: Mapping[str, Any], players: Sequence[str]
+    ) -> tuple[str, str]:
+        return action_words(command, brief_namer(players, self.names()))
 
     def invariant_failures(self, state: BriefState) -> list[str]:
         return invariant_failures(self.tables, state)
 
     def command_schemas(self) -> tuple[CommandSpec, ...]:
         return command_specs(self.tables)
+
+
+BRIEF_COLOUR_KEYS = frozenset(
+    {"first", "order", "empire_order", "event_order", "defender", "colour", "from_colour",
+     "removed_colour", "chooser"}
+)  # fmt: skip
+"""Brief's events name colours (a player's set of pieces; two each in the two-player game)."""
+
+
+class BriefNamer(Namer):
+    def field(self, key: str, value: Any) -> str:
+        if key in BRIEF_COLOUR_KEYS and isinstance(value, int) and not isinstance(value, bool):
+            return self.colour(value)
+        if (
+            key in BRIEF_COLOUR_KEYS
+            and isinstance(value, list | tuple)
+            and all(isinstance(v, int) for v in value)
+        ):
+            return listed([self.colour(v) for v in value]) if value else "none"
+        return super().field(key, value)
+
+
+def brief_namer(players: Sequence[str], names: Mapping[str, str]) -> Namer:
+    return BriefNamer(players, names, SEAT_KEYS - BRIEF_COLOUR_KEYS, SEATS_KEYS - BRIEF_COLOUR_KEYS)
 
 
 def ranked(scores: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
