@@ -1329,6 +1329,11 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
     def view(self, state: BriefState, viewer: int | None) -> dict[str, Any]:
         return seat_view(self, state, viewer)
 
+    def draw_board(self, state: BriefState, viewer: int | None) -> str:
+        from domain.hotw.editions.brief2009.drawing import table_svg
+
+        return table_svg(self.tables.board, self.view(state, viewer), self.names())
+
     def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
         return plain_words(event, players, self.names(), None, brief_namer(players, self.names()))
 
