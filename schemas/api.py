@@ -103,6 +103,15 @@ class RulesetDetailSchema(RulesetSchema):
             "and events name (lands, waters, cards...); empty when the ruleset has none."
         },
     )
+    cards = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={
+            "description": "What each card (tile, token) a player may hold says, in a line of "
+            "our own words, by its id: a hand shown as cards; empty when the ruleset has none."
+        },
+    )
     board = fields.Boolean(
         required=True,
         metadata={

@@ -127,6 +127,7 @@ class GameQueries:
             **rules.describe(),
             "commands": [spec.describe() for spec in specs],
             "names": dict(rules.names()),
+            "cards": dict(rules.card_texts()),
             "board": draws_board(rules),
             "event_types": list(registered_event_types()),
         }

@@ -327,6 +327,11 @@ class Ruleset(ABC, Generic[S]):
         cards, ...), from its data pack. Empty by default: ids are shown as they are."""
         return {}
 
+    def card_texts(self) -> Mapping[str, str]:
+        """What each card (or tile, token) a player may hold says, in a line of our own words,
+        by its id: the web table shows a hand as cards with their text. Empty by default."""
+        return {}
+
     def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
         """An event, as a viewer sees it (its envelope: `type`, `data`, `actor`, `redacted`),
         told in a sentence for people following the game. By default the kernel's events in

@@ -380,10 +380,13 @@ def _around(x: float, y: float, w: float, h: float, keep: Box) -> list[tuple[flo
 # --- the pieces' shapes -------------------------------------------------------------------------
 
 
-def _shape(kind: str, cx: float, cy: float, fill: str) -> str:
-    """A piece's shape centred on (cx, cy), about ICON across."""
+def _shape(kind: str, cx: float, cy: float, fill: str, halo: bool = False) -> str:
+    """A piece's shape centred on (cx, cy), about ICON across; `halo`: its white outline, drawn
+    under it so that a piece stands out on every land's colour."""
     s = ICON / 2
     paint = f'fill="{escape(fill)}" stroke="#000" stroke-width="0.7"'
+    if halo:
+        paint = 'fill="#ffffff" stroke="#ffffff" stroke-width="2.6" stroke-linejoin="round"'
     if kind == "army":  # a standing pawn
         return (
             f'<path d="M{_f(cx - s * 0.8)},{_f(cy + s)} L{_f(cx - s * 0.35)},{_f(cy - s * 0.1)} '
@@ -679,6 +682,7 @@ def _pieces_layer(
             title = mark.label or mark.kind
             parts.append(
                 f'<g class="piece {escape(mark.kind)}"><title>{escape(title)}</title>'
+                f"{_shape(mark.kind, x0 + k * step, y, mark.colour, halo=True)}"
                 f"{_shape(mark.kind, x0 + k * step, y, mark.colour)}</g>"
             )
         if place_id not in board.lands and len(fleets) > 1:

@@ -1340,6 +1340,7 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
             "round": state.round,
             "phase": state.phase,
             "start_player": state.start,
+            "culture": [civ.culture for civ in state.civs],
             "awaiting": sorted(self.awaited_seats(state)),
         }
 
@@ -1367,6 +1368,11 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
             known = names_of(self.pack)
             self._names = known
         return known
+
+    def card_texts(self) -> Mapping[str, str]:
+        from domain.patchistory.words import card_texts
+
+        return card_texts(self.pack)
 
     def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
         from domain.patchistory.words import narrate

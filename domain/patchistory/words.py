@@ -43,7 +43,7 @@ def names_of(pack: PatchPack) -> dict[str, str]:
                 names[feature.id] = feature.name
                 if feature.ability:
                     names.setdefault(feature.ability, feature.name)
-    names.update({"white": "White side", "black": "Black side", "frm": "from"})
+    names.update({"white": "White", "black": "Black", "frm": "from"})
     names.update(GOODS)
     return names
 
@@ -82,7 +82,7 @@ def narrate(rules: Any, event: Mapping[str, Any], players: Sequence[str]) -> str
                 cleaned[key] = None
             elif key == "next" and value == -1:
                 cleaned["next"] = None
-            elif key == "text" and not value:
+            elif (key == "text" and not value) or key == "z":  # z: the layer, said by "over"
                 continue
             else:
                 cleaned[key] = value
@@ -117,7 +117,7 @@ def action_words(
         coin = command.get("coin")
         short = what + (f", {coin} Coin" if coin is not None else "")
     elif kind == "patch":
-        side = rules.names().get(str(command.get("side")), str(command.get("side")))
+        side = rules.names().get(str(command.get("side")), str(command.get("side"))) + " side"
         layer = "over" if command.get("layer") == "over" else "under"
         short = (
             f"{side}, its top left square at {where(int(command['row']), int(command['col']))}"
@@ -144,3 +144,23 @@ def action_words(
     if short is None:
         return generic_words(command, namer)
     return f"{head}: {short}", short
+
+
+def _goods(yields: Mapping[str, int]) -> str:
+    return listed([f"{n} {k.replace('_', ' ').title()}" for k, n in yields.items()]) or "nothing"
+
+
+def card_texts(pack: PatchPack) -> dict[str, str]:
+    """Building Tiles and Prosperity Cards in a line: what a hand shows."""
+    texts: dict[str, str] = {}
+    for b in pack.buildings.values():
+        texts[b.id] = (
+            f"Building Tile: build it on a square of your territory for {b.cost} Resources; "
+            f"yields {_goods(b.yields)}. Its back reclaims a Wasteland."
+        )
+    for c in pack.prosperity.values():
+        texts[c.id] = (
+            f"Prosperity Card: at a Vote, players are ranked on {c.name.lower()}; "
+            "the best gain the most Culture."
+        )
+    return texts

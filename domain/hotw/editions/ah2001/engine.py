@@ -1632,6 +1632,32 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             known = self._ah_names = found
         return known
 
+    def card_texts(self) -> Mapping[str, str]:
+        names = self.names()
+        texts: dict[str, str] = {}
+        for e in self.tables.empires:
+            start = names.get(e.start_land, e.start_land)
+            texts[e.card] = (
+                f"Empire of Epoch {e.epoch}: {e.name}, strength {e.strength}, starts in {start}"
+                + (", with a capital" if e.capital else "")
+                + (f", leader {e.leader}" if e.leader else "")
+            )
+        for c in self.tables.events:
+            deck = "Greater" if c.deck == "greater" else "Lesser"
+            epochs = sorted(c.epochs)
+            when = (
+                "any Epoch"
+                if len(epochs) == 7
+                else f"Epoch {epochs[0]}"
+                if len(epochs) == 1
+                else f"Epochs {epochs[0]} to {epochs[-1]}"
+            )
+            kind = c.kind.replace("_", " ").replace("-", " ")
+            texts[c.id] = f"{deck} Event ({kind}), played in {when}" + (
+                ", before the first army" if c.before_first_army else ""
+            )
+        return texts
+
     def draw_board(self, state: Ah2001State, viewer: int | None) -> str:
         from domain.hotw.editions.ah2001.drawing import table_svg
 

@@ -1329,6 +1329,34 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
     def view(self, state: BriefState, viewer: int | None) -> dict[str, Any]:
         return seat_view(self, state, viewer)
 
+    def card_texts(self) -> Mapping[str, str]:
+        names = self.names()
+        texts: dict[str, str] = {}
+        for e in self.tables.empires:
+            texts[e.id] = (
+                f"Empire of Epoch {e.epoch} (called {e.order}): strength {e.strength}, starts in "
+                f"{names.get(e.start_land, e.start_land)}"
+                + (", with a capital" if e.capital else "")
+                + (f", fleets in {listed([names.get(f, f) for f in e.fleets])}" if e.fleets else "")
+                + (f"; Feature: {e.feature.replace('-', ' ')}" if e.feature else "")
+            )
+        for c in self.tables.events:
+            timing = (
+                "red: play it at the start of a turn of its Epoch, or discard it"
+                if c.timing == "red"
+                else "black: play it any time in a turn of its Epoch or later"
+            )
+            line = f"Event of Epoch {c.epoch}, {timing}; price {c.price} gold"
+            if c.armies:
+                where = names.get(c.land, c.land) if c.land else "a land"
+                line += f"; raises {c.armies} armies in {where}"
+            texts[c.id] = line
+        for token in self.tables.bonus_tokens:
+            texts[token.id] = (
+                "Bonus token: kept face down; its gold is added to yours at the end of the game"
+            )
+        return texts
+
     def draw_board(self, state: BriefState, viewer: int | None) -> str:
         from domain.hotw.editions.brief2009.drawing import table_svg
 
