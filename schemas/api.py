@@ -125,6 +125,15 @@ class RulesetDetailSchema(RulesetSchema):
             "and events name (lands, waters, cards...); empty when the ruleset has none."
         },
     )
+    cards = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={
+            "description": "What each card (tile, token) a player may hold says, in a line of "
+            "our own words, by its id: a hand shown as cards; empty when the ruleset has none."
+        },
+    )
     board = fields.Boolean(
         required=True,
         metadata={
@@ -520,6 +529,16 @@ class CommandResultSchema(Schema):
     )
 
 
+class ActionWordsSchema(Schema):
+    words = fields.String(
+        required=True, metadata={"description": "The action in a sentence: `Expand: Caucasus`."}
+    )
+    label = fields.String(
+        required=True,
+        metadata={"description": "The part after its type (`Caucasus`), for a button under it."},
+    )
+
+
 class LegalActionsSchema(Schema):
     game_id = fields.String(required=True)
     seat = fields.Integer(required=True)
@@ -531,6 +550,14 @@ class LegalActionsSchema(Schema):
         fields.Nested(CommandRequestSchema),
         required=True,
         metadata={"description": "Every legal action, each a request body for the commands URL."},
+    )
+    action_words = fields.List(
+        fields.Nested(ActionWordsSchema),
+        required=True,
+        metadata={
+            "description": "Each legal action in words, in the order of `actions`: for people "
+            "choosing among them (ids by their names, seats by their players)."
+        },
     )
     table_actions = fields.List(
         fields.Nested(CommandRequestSchema),

@@ -117,6 +117,7 @@ class GameQueries:
             **rules.describe(),
             "commands": [spec.describe() for spec in specs],
             "names": dict(rules.names()),
+            "cards": dict(rules.card_texts()),
             "board": draws_board(rules),
             "event_types": list(registered_event_types()),
         }
@@ -191,15 +192,20 @@ class GameQueries:
         over = rules.is_over(game.state)
         actions = [] if over else list(rules.legal_actions(game.state, seat))
         procedures = table_actions(rules, game, seat)
+        players = list(self.store.meta(game_id).players)
+
+        commands = [action.as_dict() for action in actions]
+        worded = [rules.action_words(game.state, command, players) for command in commands]
+
         return {
             "game_id": game_id,
             "seat": seat,
             "version": game.version,
             "your_turn": not over and seat in rules.awaited_seats(game.state),
             "actions": [
-                {"command": action.as_dict(), "expected_version": game.version}
-                for action in actions
+                {"command": command, "expected_version": game.version} for command in commands
             ],
+            "action_words": [{"words": words, "label": label} for words, label in worded],
             "table_actions": [
                 {"command": action.as_dict(), "expected_version": game.version}
                 for action in procedures

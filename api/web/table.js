@@ -148,7 +148,7 @@
       el('strong', {text: prefix + (body.message || `the server answered ${response.status}`)}));
     if (body.rule) {
       box.append(el('div', {}, 'Rule ', el('code', {class: 'rule-id', text: body.rule}),
-        entry ? ` (${[pageText(entry.page), entry.section].filter(Boolean).join(', ')})` : ''));
+        entry && citation(entry.page, entry.section) ? ` (${citation(entry.page, entry.section)})` : ''));
       if (entry && entry.text) box.append(el('div', {class: 'rule-text', text: entry.text}));
     }
     return box;
@@ -157,6 +157,29 @@
   /** `rulebook p. 5`, or nothing for a rule the rulebook does not print (page `?` or empty). */
   function pageText(page) {
     return page && page !== '?' ? `rulebook p. ${page}` : '';
+  }
+
+  /** Where the rulebook says it: its page (and section) or, without a page, its section. */
+  function citation(page, section) {
+    const p = pageText(page);
+    if (p) return section ? `${p}, ${section}` : p;
+    return section ? `rulebook, “${section}”` : '';
+  }
+
+  /** A chance draw as people read it: a die by the face rolled, else the n-th of N (1-based). */
+  function drawText(d) {
+    if (d.n === 6) return `a die rolled ${d.result + 1}`;
+    return `drew number ${d.result + 1} of ${d.n}`;
+  }
+
+  const SEAT_COLOURS = ['#d62728', '#1f77b4', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b'];
+  const COLOUR_NAMES = ['red', 'blue', 'green', 'orange', 'purple', 'brown'];
+
+  /** The words of a legal action (the server's, else made here from its arguments). */
+  function wordsOf(info, action) {
+    if (action.words) return action.words;
+    const label = actionLabel(info, action.command);
+    return {label, words: `${humanise(action.command.type)}: ${label}`};
   }
 
   function definitionList(info, object, depth = 0) {
@@ -362,6 +385,7 @@
     const t = table;
     fill(main(), 
       el('h1', {}, `${first.body.title} — game `, el('code', {text: gameId})),
+      el('section', {id: 'dashboard', class: 'dashboard', 'aria-label': token ? 'Your dashboard' : 'The game at a glance'}),
       el('div', {class: 'table-layout'},
         el('section', {class: 'board-area', 'aria-label': 'The table'},
           el('div', {id: 'board', class: info.board ? 'board' : 'state-view'}),
@@ -419,15 +443,21 @@
         t.summary = summary.body;
         t.version = summary.body.version;
         t.legal = legal && legal.ok ? legal.body : null;
-        if (t.legal) t.seat = t.legal.seat;
+        if (t.legal) {
+          t.seat = t.legal.seat;
+          const words = t.legal.action_words || [];
+          t.legal.actions.forEach((action, i) => { action.words = words[i] || null; });
+        }
         const [picture, state, log] = await Promise.all([
           t.info.board ? call('GET', `/games/${id}/board`, {token: t.token}) : Promise.resolve(null),
-          !t.info.board || t.viewOpen ? call('GET', `/games/${id}/state`, {token: t.token}) : Promise.resolve(null),
+          call('GET', `/games/${id}/state`, {token: t.token}),
           call('GET', `/games/${id}/narrative?from=${Math.max(1, t.version - 24)}&limit=25`, {token: t.token}),
         ]);
         if (t.closed) return;
+        t.state = state && state.ok ? state.body.view : null;
         renderStatus(t);
         renderBoard(t, picture, state);
+        renderDashboard(t);
         renderActions(t);
         renderLog(t, log);
         if (t.summary.status === 'finished') await renderResult(t);
@@ -445,17 +475,161 @@
     const awaited = new Set(s.awaiting);
     const me = t.seat;
     const list = el('ul', {class: 'seat-list'}, s.players.map((player, seat) => el('li', {class: awaited.has(seat) ? 'awaited' : null, dataset: {seat: String(seat)}},
-      `${player} (seat ${seat})`, me === seat ? ' — you' : '', awaited.has(seat) ? ' — to play' : '')));
-    const facts = Object.entries(s.summary || {}).filter(([key]) => key !== 'awaiting');
+      el('span', {class: 'swatch', style: `background:${SEAT_COLOURS[seat % 6]}`, 'aria-hidden': 'true'}),
+      `${player} (${COLOUR_NAMES[seat % 6]})`, me === seat ? ' — you' : '', awaited.has(seat) ? ' — to play' : '')));
+    const facts = Object.entries(s.summary || {}).filter(([key]) => !['awaiting', 'current_seat', 'start_player'].includes(key));
     const box = $('#status');
     fill(box, el('h2', {id: 'status-title', text: 'The game'}),
       el('p', {class: 'status-line'}, el('span', {}, 'Version ', el('strong', {id: 'version', text: String(s.version)})),
         el('span', {}, 'Status ', el('strong', {id: 'game-status', text: s.status}))),
       list,
       facts.length ? el('details', {}, el('summary', {text: 'Summary'}), definitionList(t.info, Object.fromEntries(facts))) : null);
-    const mine = t.legal && t.legal.your_turn;
-    setYourTurn(mine ? `Your turn, ${s.players[me]}` : null);
+    const answer = t.legal && (t.legal.table_actions || []).some((a) => a.command.type === 'accept_rewind');
+    const mine = t.legal && (t.legal.your_turn || answer);
+    setYourTurn(mine ? (answer && !t.legal.your_turn ? `Your answer, ${s.players[me]}: a rewind` : `Your turn, ${s.players[me]}`) : null);
     document.title = `${mine ? '● Your turn — ' : ''}Game ${t.gameId} — Chronicle`;
+  }
+
+  const ROMAN = ['', 'I', 'II', 'III', 'IV', 'V', 'VI', 'VII'];
+  const SCORES = [['gold', 'gold'], ['points', 'points'], ['culture', 'Culture']];
+  const HAND_KEYS = ['hand', 'empire_cards', 'event_cards', 'area_tokens', 'building_tiles', 'prosperity', 'honor_track', 'pool_honors'];
+  const CARD_ARGS = ['card', 'empire', 'honor', 'token', 'building', 'ability'];
+  const COMPACT = ['Empire cards', 'Area tokens'];
+  const GOODS = {coin: 'Coin', food: 'Food', resource: 'Resources', culture: 'Culture', votes: 'Votes'};
+
+  /** Each player's score as the summary counts it: [what, per seat] (colours summed by player). */
+  function scores(t) {
+    const s = t.summary.summary || {};
+    const n = t.summary.players.length;
+    for (const [key, what] of SCORES) {
+      if (!Array.isArray(s[key])) continue;
+      const per = Array(n).fill(0);
+      s[key].forEach((value, i) => { per[i % n] += Number(value) || 0; });
+      return [what, per];
+    }
+    return [null, []];
+  }
+
+  function whenText(t) {
+    const s = t.summary.summary || {};
+    const parts = [];
+    if (s.epoch) parts.push(`Epoch ${ROMAN[s.epoch] || s.epoch}`);
+    if (s.era) parts.push(`Era ${ROMAN[s.era] || s.era}`);
+    if (s.round) parts.push(`Round ${s.round}`);
+    if (s.stage && s.stage !== 'turns') parts.push(humanise(s.stage));
+    if (s.phase) parts.push(humanise(String(s.phase)));
+    return parts.join(' · ');
+  }
+
+  /** The cards (tiles, tokens) the seat holds: [title, ids] per kind, from its view. */
+  function handOf(t) {
+    const me = t.state && t.seat !== null && t.state.players ? t.state.players[t.seat] : null;
+    if (!me) return [];
+    const known = (id) => typeof id === 'string' && ((t.info.cards || {})[id] || (t.info.names || {})[id]);
+    const found = [];
+    for (const key of HAND_KEYS) {
+      const ids = me[key];
+      if (Array.isArray(ids) && ids.length && ids.every(known)) found.push([humanise(key), ids]);
+    }
+    for (const colour of t.state.colours || []) {
+      if (colour.seat === t.seat && colour.empire) found.push([`Empire of your ${COLOUR_NAMES[colour.colour % 6]} colour`, [colour.empire]]);
+    }
+    // the cards an action offers that the seat does not hold: to choose from, as cards too
+    const shown = new Set(found.flatMap(([, ids]) => ids));
+    const offered = [];
+    for (const action of (t.legal && t.legal.actions) || []) {
+      for (const [key, value] of argsOf(action.command)) {
+        if (!CARD_ARGS.includes(key)) continue;
+        if (typeof value === 'string' && (t.info.cards || {})[value] && !shown.has(value)) {
+          shown.add(value);
+          offered.push(value);
+        }
+      }
+    }
+    if (offered.length) found.push(['To choose from', offered]);
+    return found;
+  }
+
+  function goodsOf(t) {
+    const me = t.state && t.seat !== null && t.state.players ? t.state.players[t.seat] : null;
+    if (!me) return [];
+    const found = [];
+    if (typeof me.gold === 'number') found.push(['Gold', me.gold]);
+    if (typeof me.points === 'number') found.push(['Points', me.points]);
+    if (typeof me.supply === 'number') found.push(['People in supply', me.supply]);
+    for (const colour of t.state.colours || []) {
+      if (colour.seat === t.seat) found.push([`Gold (${COLOUR_NAMES[colour.colour % 6]})`, colour.gold]);
+    }
+    for (const [key, value] of Object.entries(me.goods || {})) found.push([GOODS[key] || humanise(key), value]);
+    return found;
+  }
+
+  /** What the game waits for, and from whom; for the seat, what it is asked to do. */
+  function awaitedText(t) {
+    const s = t.summary;
+    if (s.status === 'finished') return 'The game is over.';
+    if (s.status === 'closing') return 'The rules are closing the epoch; the table goes on in a moment.';
+    const procedures = (t.legal && t.legal.table_actions) || [];
+    const proposal = procedures.find((a) => a.command.type === 'accept_rewind');
+    if (proposal) return 'A rewind is proposed: answer it (accept or refuse) below or in "At the table".';
+    if (t.legal && t.legal.your_turn) {
+      const kinds = [...new Set(t.legal.actions.map((a) => humanise(a.command.type)))];
+      return `Your turn: ${kinds.slice(0, 4).join(', ')}${kinds.length > 4 ? ', …' : ''}.`;
+    }
+    const waiting = s.awaiting.map((seat) => s.players[seat]).join(', ');
+    return waiting ? `Waiting for ${waiting}.` : 'Waiting.';
+  }
+
+  function renderDashboard(t) {
+    const box = $('#dashboard');
+    if (!box) return;
+    const [what, per] = scores(t);
+    const awaited = new Set(t.summary.awaiting);
+    const players = el('div', {class: 'dash-players', role: 'group', 'aria-label': 'Players'}, t.summary.players.map((player, seat) =>
+      el('div', {class: `dash-player${awaited.has(seat) ? ' awaited' : ''}`, dataset: {seat: String(seat)}},
+        el('span', {class: 'swatch', style: `background:${SEAT_COLOURS[seat % 6]}`, 'aria-hidden': 'true'}),
+        el('span', {class: 'who', text: `${player}${t.seat === seat ? ' (you)' : ''}`}),
+        what ? el('span', {class: 'score', text: `${per[seat]} ${what}`}) : null,
+        awaited.has(seat) ? el('span', {class: 'to-play', text: 'to play'}) : null)));
+    const procedures = (t.legal && t.legal.table_actions) || [];
+    const answers = procedures.filter((a) => ['accept_rewind', 'refuse_rewind'].includes(a.command.type)).map((a) =>
+      el('button', {type: 'button', class: 'action table dash-answer', dataset: {type: a.command.type},
+        on: {click: () => play(t, a)}, text: a.command.type === 'accept_rewind' ? 'Accept the rewind' : 'Refuse the rewind'}));
+    const goods = goodsOf(t);
+    const hand = handOf(t);
+    fill(box,
+      el('div', {class: 'dash-row'},
+        el('strong', {class: 'dash-when', id: 'dash-when', text: whenText(t) || t.summary.status}),
+        el('span', {class: 'dash-awaited', id: 'dash-awaited', role: 'status', text: awaitedText(t)}), answers),
+      players,
+      goods.length ? el('p', {class: 'dash-goods', id: 'dash-goods'}, goods.map(([k, v], i) => [i ? ' · ' : '', el('span', {}, `${k}: `, el('strong', {text: String(v)}))])) : null,
+      hand.length ? el('div', {class: 'dash-hand', id: 'dash-hand', role: 'region', tabindex: 0, 'aria-label': 'Your cards'}, hand.map(([title, ids]) => el('div', {class: 'hand-group', role: 'group', 'aria-label': title},
+        el('span', {class: 'hand-title', text: `${title}:`}),
+        ids.map((id) => el('div', {class: `hand-card${COMPACT.includes(title) ? ' compact' : ''}`, dataset: {card: id}, title: COMPACT.includes(title) ? (t.info.cards || {})[id] || null : null},
+          el('strong', {text: (t.info.names || {})[id] || id}),
+          (t.info.cards || {})[id] && !COMPACT.includes(title) ? el('span', {class: 'card-text', text: (t.info.cards || {})[id]}) : null))))) : null);
+  }
+
+  /** Cards of the hand and players of the dashboard that an action names become its buttons. */
+  function markDashboard(t, cards, seats) {
+    for (const node of $$('#dashboard .hand-card, #dashboard .dash-player')) {
+      const id = node.dataset.card !== undefined ? node.dataset.card : null;
+      const actions = id !== null ? cards.get(id) : seats.get(Number(node.dataset.seat));
+      if (!actions || !actions.length) continue;
+      const name = id !== null ? ((t.info.names || {})[id] || id) : t.summary.players[Number(node.dataset.seat)];
+      node.classList.add('target');
+      node.setAttribute('tabindex', '0');
+      node.setAttribute('role', 'button');
+      node.setAttribute('title', actions.length === 1 ? wordsOf(t.info, actions[0]).words : `${name}: choose`);
+      node.dataset.name = name;
+      const activate = (event) => {
+        event.preventDefault();
+        if (actions.length === 1) play(t, actions[0]);
+        else openChooser(t, node, actions);
+      };
+      node.addEventListener('click', activate);
+      node.addEventListener('keydown', (event) => { if (event.key === 'Enter' || event.key === ' ') activate(event); });
+    }
   }
 
   function renderBoard(t, picture, state) {
@@ -510,14 +684,71 @@
     }
   }
 
-  /** The places (lands, waters) an action names: clicking one of them plays it. */
-  function placesOf(svg, command) {
+  /** The places (lands, waters; squares of the seat's territory, Tiles at the Auction) an
+   * action names: clicking one of them plays it. */
+  function placesOf(svg, command, seat) {
     const found = [];
     for (const [, value] of argsOf(command)) {
       if (typeof value !== 'string') continue;
       if (svg.querySelector(`[data-land="${CSS.escape(value)}"], [data-water="${CSS.escape(value)}"]`)) found.push(value);
     }
+    if (Number.isInteger(command.row) && Number.isInteger(command.col) && squareNode(svg, seat, `${command.row},${command.col}`)) {
+      found.push(`square:${command.row},${command.col}`);
+    }
+    if (Number.isInteger(command.tile) && svg.querySelector(`.offer[data-offer="${command.tile}"]`)) found.push(`offer:${command.tile}`);
     return found;
+  }
+
+  function squareNode(svg, seat, square) {
+    return svg.querySelector(`.civ[data-seat="${seat}"] [data-square="${CSS.escape(square)}"]`);
+  }
+
+  function placeNode(svg, seat, place) {
+    if (place.startsWith('square:')) return squareNode(svg, seat, place.slice(7));
+    if (place.startsWith('offer:')) return svg.querySelector(`.offer[data-offer="${CSS.escape(place.slice(6))}"]`);
+    return svg.querySelector(`[data-land="${CSS.escape(place)}"], [data-water="${CSS.escape(place)}"]`);
+  }
+
+  /** Where a won Tile would go if patched with its top-left square here: both sides drawn. */
+  function previewPatch(t, svg, node, actions) {
+    clearPreview(svg);
+    const patches = actions.filter((a) => a.command.type === 'patch');
+    if (!patches.length) return;
+    const civ = node.closest('.civ');
+    const won = svg.querySelector(`.to-patch[data-seat="${t.seat}"]`);
+    if (!civ || !won) return;
+    const cell = Number(civ.dataset.cell);
+    const x0 = Number(civ.dataset.x0), y0 = Number(civ.dataset.y0), r0 = Number(civ.dataset.r0), c0 = Number(civ.dataset.c0);
+    const ns = 'http://www.w3.org/2000/svg';
+    const layer = document.createElementNS(ns, 'g');
+    layer.setAttribute('class', 'patch-preview');
+    layer.setAttribute('pointer-events', 'none');
+    const sides = [...new Set(patches.map((a) => a.command.side))];
+    sides.forEach((side, k) => {
+      for (const pair of (won.dataset[side] || '').split(' ').filter(Boolean)) {
+        const [dr, dc] = pair.split(',').map(Number);
+        const r = patches[0].command.row + dr, c = patches[0].command.col + dc;
+        const rect = document.createElementNS(ns, 'rect');
+        const inset = 2 + 5 * k;
+        rect.setAttribute('x', String(x0 + (c - c0) * cell + inset));
+        rect.setAttribute('y', String(y0 + (r - r0) * cell + inset));
+        rect.setAttribute('width', String(cell - 2 * inset));
+        rect.setAttribute('height', String(cell - 2 * inset));
+        rect.setAttribute('fill', side === 'white' ? '#ffffff' : '#222222');
+        rect.setAttribute('fill-opacity', '0.45');
+        rect.setAttribute('stroke', side === 'white' ? '#b35c00' : '#000000');
+        rect.setAttribute('stroke-width', '2');
+        if (side === 'black') rect.setAttribute('stroke-dasharray', '4 2');
+        layer.append(rect);
+      }
+    });
+    civ.append(layer);
+    const note = $('#patch-note');
+    if (note) note.textContent = `Patching here: ${sides.map((s) => (s === 'white' ? 'the White side (orange outline)' : 'the Black side (dashed)')).join(' or ')}; click to choose.`;
+  }
+
+  function clearPreview(svg) {
+    for (const old of svg.querySelectorAll('.patch-preview')) old.remove();
   }
 
   function renderActions(t) {
@@ -549,16 +780,28 @@
     }
     const svg = $('#board svg');
     const targets = new Map();
+    const held = new Set(handOf(t).flatMap(([, ids]) => ids));
+    const cards = new Map();
+    const seats = new Map();
+    const add = (map, key, action) => {
+      if (!map.has(key)) map.set(key, []);
+      map.get(key).push(action);
+    };
     for (const [type, actions] of groups) {
       const spec = specs.get(type);
       const headingId = `group-${type}`;
       const buttons = actions.map((action) => {
-        if (svg) for (const place of placesOf(svg, action.command)) {
-          if (!targets.has(place)) targets.set(place, []);
-          targets.get(place).push(action);
+        if (svg) for (const place of placesOf(svg, action.command, t.seat)) add(targets, place, action);
+        for (const [key, value] of argsOf(action.command)) {
+          if (typeof value === 'string' && held.has(value)) add(cards, value, action);
+          if (['to', 'seat', 'target_seat'].includes(key) && Number.isInteger(value)) add(seats, value, action);
         }
-        return el('button', {type: 'button', class: 'action', dataset: {action: actionKey(action.command), type, args: JSON.stringify(Object.fromEntries(argsOf(action.command)))},
-          on: {click: () => play(t, action)}, text: actionLabel(t.info, action.command)});
+        const c = action.command;
+        const spot = {};
+        if (Number.isInteger(c.row) && Number.isInteger(c.col)) spot.square = `${c.row},${c.col}`;
+        if (Number.isInteger(c.tile)) spot.offer = String(c.tile);
+        return el('button', {type: 'button', class: 'action', dataset: {action: actionKey(action.command), type, args: JSON.stringify(Object.fromEntries(argsOf(action.command))), ...spot},
+          on: {click: () => play(t, action)}, text: wordsOf(t.info, action).label});
       });
       box.append(el('div', {class: 'group', role: 'group', 'aria-labelledby': headingId, dataset: {type}},
         el('h3', {id: headingId, text: humanise(type)}),
@@ -567,6 +810,7 @@
     }
     box.append(tableProcedures(t));
     markTargets(t, svg, targets);
+    markDashboard(t, cards, seats);
     if (focusedKey) {
       const again = box.querySelector(`[data-action="${CSS.escape(focusedKey)}"]`);
       if (again) again.focus();
@@ -617,14 +861,32 @@
       node.removeAttribute('role');
       node.removeAttribute('aria-label');
     }
+    const patching = [...targets.values()].some((actions) => actions.some((a) => a.command.type === 'patch'));
+    const box = $('#board');
+    let note = $('#patch-note');
+    if (patching && !note) {
+      note = el('p', {id: 'patch-note', class: 'notice', role: 'status', text: 'Point at a square of your territory to see where the Tile you won would go, on both sides.'});
+      box.prepend(note);
+    } else if (!patching && note) {
+      note.remove();
+    }
     for (const [place, actions] of targets) {
-      const node = svg.querySelector(`[data-land="${CSS.escape(place)}"], [data-water="${CSS.escape(place)}"]`);
+      const node = placeNode(svg, t.seat, place);
       if (!node) continue;
+      if (!node.dataset.name) node.dataset.name = place.startsWith('square:') ? `the square ${place.slice(7)}` : place.startsWith('offer:') ? `Tile #${Number(place.slice(6)) + 1} at the Auction` : place;
+      if (actions.some((a) => a.command.type === 'patch')) {
+        node.addEventListener('mouseenter', () => previewPatch(t, svg, node, actions));
+        node.addEventListener('focus', () => previewPatch(t, svg, node, actions));
+        node.addEventListener('mouseleave', () => clearPreview(svg));
+        node.addEventListener('blur', () => clearPreview(svg));
+      }
       node.classList.add('target');
       node.setAttribute('tabindex', '0');
       node.setAttribute('role', 'button');
-      const kinds = [...new Set(actions.map((a) => humanise(a.command.type)))].join(' or ');
-      node.setAttribute('aria-label', `${node.dataset.name}: ${kinds}`);
+      const kinds = actions.length === 1 ? wordsOf(t.info, actions[0]).words : [...new Set(actions.map((a) => humanise(a.command.type)))].join(' or ');
+      // a spot showing text of its own (a Tile) is named by it; the others by their name
+      if (node.querySelector('text')) node.setAttribute('title', `${node.dataset.name}: ${kinds}`);
+      else node.setAttribute('aria-label', `${node.dataset.name}: ${kinds}`);
       node.dataset.actions = String(actions.length);
       const activate = (event) => {
         event.preventDefault();
@@ -656,7 +918,7 @@
       el('h2', {id: 'chooser-title', text: `${name}: choose`}),
       el('div', {class: 'buttons'},
         actions.map((action) => el('button', {type: 'button', class: 'action', dataset: {action: actionKey(action.command), type: action.command.type},
-          on: {click: () => { closeChooser(); play(t, action); }}, text: `${humanise(action.command.type)}: ${actionLabel(t.info, action.command)}`})),
+          on: {click: () => { closeChooser(); play(t, action); }}, text: wordsOf(t.info, action).words})),
         el('button', {type: 'button', class: 'secondary', id: 'chooser-cancel', on: {click: closeChooser}, text: 'Cancel'})));
     chooser.returnTo = node;
     chooser.addEventListener('keydown', (event) => { if (event.key === 'Escape') closeChooser(); });
@@ -675,7 +937,8 @@
     markReady();
     for (const button of $$('#actions button')) button.disabled = true;
     fill($('#message'), );
-    const posted = await call('POST', `/games/${encodeURIComponent(t.gameId)}/commands`, {token: t.token, body: action, idempotent: true});
+    const body = {command: action.command, expected_version: action.expected_version};
+    const posted = await call('POST', `/games/${encodeURIComponent(t.gameId)}/commands`, {token: t.token, body, idempotent: true});
     t.posting = false;
     if (!posted.ok) {
       const body = posted.body || {};
@@ -690,12 +953,33 @@
     await refresh(t);
   }
 
+  /** The versions taken back by an undo or a rewind among `entries`. */
+  function undoneVersions(entries) {
+    const undone = new Set();
+    for (const entry of entries) {
+      const d = entry.data || {};
+      let from = null;
+      if (entry.type === 'ActionsUndone') from = d.undone_from;
+      if (entry.type === 'GameRewound') from = Number(d.to_version) + 1;
+      if (from === null || from === undefined || d.undone_through === undefined) continue;
+      for (let v = Number(from); v <= Number(d.undone_through); v += 1) undone.add(v);
+    }
+    return undone;
+  }
+
   function renderLog(t, log) {
     const list = $('#log');
     if (!log || !log.ok) return;
-    fill(list, ...log.body.entries.slice().reverse().map((entry) => el('li', {dataset: {version: String(entry.version), type: entry.type}},
-      el('span', {class: 'v', text: `${entry.version}.`}), ' ', entry.words,
-      ' ', el('code', {class: 'muted', text: entry.rule}), entry.page ? ` p. ${entry.page}` : '')));
+    const undone = undoneVersions(log.body.entries);
+    fill(list, ...log.body.entries.slice().reverse().map((entry) => {
+      const where = citation(entry.page, entry.section);
+      const taken = undone.has(entry.version);
+      const words = taken ? el('del', {text: entry.words}) : entry.words;
+      return el('li', {class: taken ? 'undone' : null, dataset: {version: String(entry.version), type: entry.type, undone: taken ? 'true' : 'false'}},
+        el('span', {class: 'v', text: `${entry.version}.`}), ' ', words,
+        taken ? el('span', {class: 'muted', text: ' (taken back)'}) : null,
+        where ? el('span', {class: 'muted cite', title: entry.rule, text: ` — ${where}`}) : null);
+    }));
   }
 
   async function renderResult(t) {
@@ -800,12 +1084,12 @@
     fill(root, 
       el('h1', {}, `Replay — ${summary.body.title} — game `, el('code', {text: gameId})),
       el('div', {class: 'replay-controls', role: 'group', 'aria-label': 'Replay controls'},
-        el('button', {type: 'button', id: 'first', 'aria-label': 'First event', text: '⏮'}),
-        el('button', {type: 'button', id: 'prev', 'aria-label': 'Previous event', text: '◀'}),
+        el('button', {type: 'button', id: 'first', text: '|◀ First event'}),
+        el('button', {type: 'button', id: 'prev', text: '◀ Previous event'}),
         el('label', {for: 'slider', class: 'muted', text: 'Event'}),
         el('input', {type: 'range', id: 'slider', min: 1, max: Math.max(1, summary.body.version), value: 1}),
-        el('button', {type: 'button', id: 'next', 'aria-label': 'Next event', text: '▶'}),
-        el('button', {type: 'button', id: 'last', 'aria-label': 'Last event', text: '⏭'}),
+        el('button', {type: 'button', id: 'next', text: 'Next event ▶'}),
+        el('button', {type: 'button', id: 'last', text: 'Last event ▶|'}),
         el('output', {id: 'position', for: 'slider', 'aria-live': 'polite'})),
       el('p', {class: 'muted', text: 'Arrow keys step through the events; Home and End go to the first and the last.'}),
       el('div', {class: 'table-layout'},
@@ -937,24 +1221,25 @@
   function renderEvent(r, entry) {
     const box = $('#event');
     const players = r.summary.players;
-    const actor = typeof entry.actor === 'number' ? `${players[entry.actor] || `seat ${entry.actor}`} (seat ${entry.actor})` : humanise(String(entry.actor));
+    const actor = typeof entry.actor === 'number' ? `${players[entry.actor] || `player ${entry.actor + 1}`} (${COLOUR_NAMES[entry.actor % 6]})` : ({system: 'the rules', worker: 'the rules', admin: 'the admin'}[entry.actor] || humanise(String(entry.actor)));
+    const undone = undoneVersions(r.entries);
     const dice = Object.entries(entry.data || {}).filter(([key, value]) => /dice/i.test(key) && Array.isArray(value));
     const draws = entry.draws || [];
     fill(box, 
       el('h2', {id: 'event-title'}, 'Event ', el('span', {id: 'event-version', text: String(entry.version)}), ` of ${r.entries.length}`),
-      el('p', {id: 'event-words', class: 'words', text: entry.words}),
+      el('p', {id: 'event-words', class: 'words'}, undone.has(entry.version) ? [el('del', {text: entry.words}), ' (taken back later: it no longer counts)'] : entry.words),
       el('dl', {},
         el('dt', {text: 'Type'}), el('dd', {}, el('code', {id: 'event-type', text: entry.type})),
         el('dt', {text: 'By'}), el('dd', {id: 'event-actor', text: actor}),
         el('dt', {text: 'Rule'}), el('dd', {}, el('code', {id: 'event-rule', text: entry.rule}),
           pageText(entry.page) ? el('span', {id: 'event-page', text: ` ${pageText(entry.page)}`}) : null,
-          entry.section ? el('span', {class: 'muted', text: ` (${entry.section})`}) : null),
+          entry.section ? el('span', {class: 'muted', text: pageText(entry.page) ? ` (${entry.section})` : ` rulebook, “${entry.section}”`}) : null),
         entry.rule_text ? [el('dt', {text: 'The rule'}), el('dd', {id: 'event-rule-text', text: entry.rule_text})] : null,
         entry.cites.length ? [el('dt', {text: 'Also cites'}), el('dd', {id: 'event-cites'}, entry.cites.map((c, i) => [i ? ', ' : '', el('code', {text: c})]))] : null,
         dice.length ? [el('dt', {text: 'Dice'}), el('dd', {id: 'event-dice'}, dice.map(([key, faces]) =>
           el('div', {class: 'dice', dataset: {key, faces: faces.join(' ')}}, `${humanise(key)}: ${faces.length ? faces.join(', ') : 'none'}`)))] : null,
         el('dt', {text: 'Chance draws'}), el('dd', {id: 'event-draws'}, draws.length
-          ? el('ul', {}, draws.map((d) => el('li', {dataset: {k: String(d.k), n: String(d.n), result: String(d.result)}}, `draw #${d.k}: ${d.result} of 0–${d.n - 1}`)))
+          ? el('ul', {}, draws.map((d) => el('li', {dataset: {k: String(d.k), n: String(d.n), result: String(d.result)}}, `${drawText(d)} (chance draw #${d.k})`)))
           : (entry.redacted ? 'hidden from you' : 'none'))),
       entry.redacted ? el('p', {class: 'notice', text: 'This event is private to another seat: you see its redacted form.'}) : null,
       el('button', {type: 'button', id: 'explain', on: {click: () => explain(r, entry.version)}, text: 'Explain this event'}));
@@ -965,7 +1250,7 @@
 
   function entryBlock(title, entry) {
     return el('div', {class: 'rule-entry', dataset: {rule: entry.id}},
-      el('h3', {}, title, ' ', el('code', {text: entry.id}), entry.page ? ` — rulebook p. ${entry.page}` : '', entry.section ? `, ${entry.section}` : ''),
+      el('h3', {}, title, ' ', el('code', {text: entry.id}), citation(entry.page, entry.section) ? ` — ${citation(entry.page, entry.section)}` : ''),
       el('p', {text: entry.text}),
       entry.reading ? el('p', {}, el('strong', {text: 'Our reading: '}), entry.reading) : null,
       entry.departs_from ? el('p', {}, el('strong', {text: 'It departs from the text: '}), `“${entry.departs_from}”`) : null);
@@ -986,10 +1271,10 @@
       e.rule_entry ? entryBlock('Rule', e.rule_entry) : el('p', {}, 'Rule ', el('code', {text: e.rule})),
       e.cited_entries.map((entry) => entryBlock('Also decided by', entry)),
       e.data_used.length ? [el('h3', {text: 'Data used'}), el('ul', {}, e.data_used.map((d) => el('li', {},
-        `${humanise(d.what)}: ${d.name} — ${d.printed ? 'printed in the rulebook' : ''}${d.printed && d.reconstructed ? ', ' : ''}${d.reconstructed ? 'reconstructed' : ''}`)))] : null,
+        `${humanise(d.what)}: ${d.name} — ${[d.printed ? 'printed in the rulebook' : '', d.reconstructed ? 'reconstructed' : ''].filter(Boolean).join(', ') || 'from the data pack'}`)))] : null,
       el('h3', {text: 'Inputs'}),
       el('div', {class: 'state-view'}, definitionList(r.info, e.inputs.data)),
-      e.inputs.draws.length ? el('ul', {}, e.inputs.draws.map((d) => el('li', {text: `draw #${d.k}: ${d.result} of 0–${d.n - 1}`}))) : null,
+      e.inputs.draws.length ? el('ul', {}, e.inputs.draws.map((d) => el('li', {text: `${drawText(d)} (chance draw #${d.k})`}))) : null,
       e.before ? el('p', {class: 'muted', text: `Just before it (version ${e.before.version}) the game awaited ${e.before.awaiting.map((s) => r.summary.players[s] || s).join(', ') || 'nobody'}.`}) : null);
     box.querySelector('h2').setAttribute('tabindex', '-1');
     box.querySelector('h2').focus();

@@ -13,11 +13,18 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-SEAT_KEYS = frozenset({"seat", "from_seat", "to_seat", "enemy", "owner", "winner"})
-"""Data fields that hold a seat number."""
-SEATS_KEYS = frozenset({"order", "known_by"})
-"""Data fields that hold a list of seats."""
+SEAT_KEYS = frozenset(
+    {"seat", "from_seat", "to_seat", "enemy", "owner", "winner", "first", "next", "start"}
+)
+"""Data fields that hold a seat number (a negative one: nobody)."""
+SEATS_KEYS = frozenset({"order", "known_by", "ranking", "winners", "seats"})
+"""Data fields that hold a list of seats (or of groups of seats, best first)."""
+COLOUR_KEYS = frozenset({"colour", "from_colour", "removed_colour"})
+"""Data fields that hold a colour (a player's set of pieces: Brief's two-player variant gives
+each player two)."""
 SKIPPED_KEYS = frozenset({"context"})
+COLOUR_NAMES = ("red", "blue", "green", "orange", "purple", "brown")
+"""The name of seat (or colour) n's colour, as the boards draw it."""
 
 
 def humanised(type_name: str) -> str:
@@ -31,16 +38,47 @@ def humanised(type_name: str) -> str:
 class Namer:
     """Names for seats (their players) and pack ids (their names), for use in sentences."""
 
-    def __init__(self, players: Sequence[str], names: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        players: Sequence[str],
+        names: Mapping[str, str],
+        seat_keys: frozenset[str] = SEAT_KEYS,
+        seats_keys: frozenset[str] = SEATS_KEYS,
+    ) -> None:
         self.players = list(players)
         self.names = names
+        self.seat_keys = seat_keys
+        self.seats_keys = seats_keys
 
     def seat(self, value: Any) -> str:
         if isinstance(value, bool) or not isinstance(value, int):
-            return "someone" if value is None else str(value)
+            return "nobody" if value is None else str(value)
         if 0 <= value < len(self.players):
             return self.players[value]
-        return f"seat {value}"
+        if value < 0:
+            return "nobody"
+        return f"player {value + 1}"
+
+    def colour(self, value: Any) -> str:
+        """A colour by its name and its player: `blue (bob)`."""
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            return "no colour"
+        name = COLOUR_NAMES[value % len(COLOUR_NAMES)]
+        if not self.players:
+            return name
+        return f"{name} ({self.players[value % len(self.players)]})"
+
+    def seats(self, value: Any) -> str:
+        if not isinstance(value, list | tuple):
+            return self.seat(value)
+        if not value:
+            return "nobody"
+        if all(isinstance(v, list | tuple) for v in value):  # a ranking: groups, best first
+            return "; ".join(
+                f"{place} {listed([self.seat(s) for s in group])}"
+                for place, group in zip(PLACES, value, strict=False)
+            )
+        return listed([self.seat(v) for v in value])
 
     def actor(self, value: Any) -> str:
         if isinstance(value, int) and not isinstance(value, bool):
@@ -60,15 +98,37 @@ class Namer:
         if isinstance(value, list | tuple):
             return listed([self.thing(v) for v in value]) if value else "none"
         if isinstance(value, Mapping):
-            return "; ".join(f"{k.replace('_', ' ')} {self.thing(v)}" for k, v in value.items())
+            return (
+                "; ".join(f"{self.key(str(k))} {self.thing(v)}" for k, v in value.items()) or "none"
+            )
         return str(value)
 
+    def key(self, key: str) -> str:
+        """A field's name (or a mapping's key: a pack id) in words."""
+        return self.names.get(key, key.replace("_", " ").replace("-", " "))
+
     def field(self, key: str, value: Any) -> str:
-        if key in SEAT_KEYS:
+        if key in self.seat_keys and isinstance(value, int | None):
             return self.seat(value)
-        if key in SEATS_KEYS and isinstance(value, list | tuple):
-            return listed([self.seat(v) for v in value]) if value else "nobody"
+        if key in self.seats_keys and isinstance(value, list | tuple) and _seats(value):
+            return self.seats(value)
+        if key in COLOUR_KEYS and isinstance(value, int | None):
+            return self.colour(value)
+        if key.endswith("colours") and isinstance(value, list | tuple):
+            return listed([self.colour(v) for v in value]) if value else "none"
         return self.thing(value)
+
+
+def _seats(value: Sequence[Any]) -> bool:
+    """Whether a list holds seats (numbers, or groups of numbers)."""
+    return all(
+        (isinstance(v, int) and not isinstance(v, bool))
+        or (isinstance(v, list | tuple) and _seats(v))
+        for v in value
+    )
+
+
+PLACES = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
 def listed(items: Sequence[str]) -> str:
@@ -83,9 +143,11 @@ def generic(event: Mapping[str, Any], namer: Namer) -> str:
     data = event.get("data")
     data = data if isinstance(data, Mapping) else {}
     parts = [
-        f"{key.replace('_', ' ')} {namer.field(key, value)}"
+        namer.field(key, value)
+        if key in ("seat", "colour")
+        else f"{namer.key(key)} {namer.field(key, value)}"
         for key, value in data.items()
-        if key not in SKIPPED_KEYS
+        if key not in SKIPPED_KEYS and value != "" and value != []
     ]
     head = humanised(str(event.get("type", "")))
     return head + (": " + ", ".join(parts) if parts else "") + "."
@@ -98,9 +160,15 @@ def _created(event: Mapping[str, Any], namer: Namer) -> str:
     data = event.get("data") or {}
     players = listed([str(p) for p in data.get("players", [])])
     options = data.get("options") or {}
-    chosen = ", ".join(f"{k.replace('_', ' ')} {namer.thing(v)}" for k, v in options.items())
+    chosen = listed(
+        [
+            namer.key(str(k)) if v is True else f"{namer.key(str(k))} {namer.thing(v)}"
+            for k, v in options.items()
+            if v is not False and v is not None and v != ""
+        ]
+    )
     return (
-        f"A game of {data.get('ruleset', '?')} was created for {players}"
+        f"The game was created for {players}"
         + (f" (options: {chosen})" if chosen else "")
         + "; the chance seed's SHA-256 was published."
     )
@@ -167,10 +235,11 @@ def plain_words(
     players: Sequence[str],
     names: Mapping[str, str] | None = None,
     tellers: Mapping[str, Teller] | None = None,
+    namer: Namer | None = None,
 ) -> str:
     """The event in a sentence: by its own teller if it has one (the ruleset's `tellers`, then
     the kernel's), else generically; a redacted event says that its details are hidden."""
-    namer = Namer(players, names or {})
+    namer = namer or Namer(players, names or {})
     kind = str(event.get("type", ""))
     teller = (tellers or {}).get(kind) or KERNEL_TELLERS.get(kind)
     if event.get("redacted"):
@@ -183,3 +252,31 @@ def plain_words(
         return teller(event, namer) if teller is not None else generic(event, namer)
     except (KeyError, TypeError, ValueError, AttributeError):
         return generic(event, namer)
+
+
+NAMED_ARGS = frozenset(
+    {"land", "water", "card", "target", "area", "token", "honor", "empire", "building", "ability"}
+)
+"""Arguments whose value is read alone (a land, a card): `Caucasus`, not `land Caucasus`."""
+
+
+def action_words(command: Mapping[str, Any], namer: Namer) -> tuple[str, str]:
+    """A command a seat may post, in words: the whole (`Expand: Caucasus, via land`) and the
+    part after its type (`Caucasus, via land`; the type alone when it has no arguments)."""
+    head = humanised(str(command.get("type", "")))
+    parts = []
+    for key, value in command.items():
+        if key == "type" or value == "" or value is None or value == []:
+            continue
+        if key in namer.seat_keys or (key == "to" and isinstance(value, int)):
+            parts.append(f"{'to' if key == 'to' else namer.key(key)} {namer.seat(value)}")
+        elif key in COLOUR_KEYS:
+            parts.append(namer.colour(value))
+        elif key in NAMED_ARGS:
+            parts.append(namer.thing(value))
+        else:
+            parts.append(f"{namer.key(key)} {namer.thing(value)}")
+    if not parts:
+        return head, head
+    short = ", ".join(parts)
+    return f"{head}: {short}", short

@@ -23,7 +23,7 @@ from domain.core.errors import (
     UnknownRuleset,
 )
 from domain.core.messages import Command, Event, Seat, registered_event_classes
-from domain.core.narration import plain_words
+from domain.core.narration import Namer, action_words, plain_words
 from domain.core.strategy import Strategy
 
 S = TypeVar("S")
@@ -395,11 +395,23 @@ class Ruleset(ABC, Generic[S]):
         cards, ...), from its data pack. Empty by default: ids are shown as they are."""
         return {}
 
+    def card_texts(self) -> Mapping[str, str]:
+        """What each card (or tile, token) a player may hold says, in a line of our own words,
+        by its id: the web table shows a hand as cards with their text. Empty by default."""
+        return {}
+
     def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
         """An event, as a viewer sees it (its envelope: `type`, `data`, `actor`, `redacted`),
         told in a sentence for people following the game. By default the kernel's events in
         words of their own, any other as its type and data in words (`names` for ids)."""
         return plain_words(event, players, self.names())
+
+    def action_words(
+        self, state: S, command: Mapping[str, Any], players: Sequence[str]
+    ) -> tuple[str, str]:
+        """A legal action in words for its button: the whole sentence and the part after its
+        type (ids by their names, seats by their players)."""
+        return action_words(command, Namer(players, self.names()))
 
     def strategy(self) -> Strategy[S] | None:
         """What a one-move-ahead bot needs beyond the kernel functions to play this ruleset

@@ -27,6 +27,7 @@ from html import escape
 from typing import Any
 
 from domain.core.geometry import Box, Label, Region, Site, free_box, place_labels, regions
+from domain.core.narration import COLOUR_NAMES
 from domain.hotw.board import Board, Land, PowerIcon
 
 WIDTH = 1000
@@ -120,7 +121,11 @@ def _f(value: float) -> str:
 
 
 def area_colours(board: Board) -> dict[str, str]:
-    return {area: AREA_COLOURS[i % len(AREA_COLOURS)] for i, area in enumerate(board.areas)}
+    """Each area's fill; barren lands (Brief: lands without an area) light grey."""
+    return {
+        area: "#dcdcdc" if area == "barren" else AREA_COLOURS[i % len(AREA_COLOURS)]
+        for i, area in enumerate(board.areas)
+    }
 
 
 def _reach(board: Board, land: Land) -> float:
@@ -358,7 +363,7 @@ def _around(x: float, y: float, w: float, h: float, keep: Box) -> list[tuple[flo
     """Spots for a w x h label near (x, y), clear of the box `keep` (the pieces): below, above,
     right, left, then the corners and further out."""
     spots = []
-    for step in (0.0, 4.0, 9.0, 15.0, 22.0, 30.0, 40.0):
+    for step in (0.0, 4.0, 9.0, 15.0, 22.0, 30.0, 40.0, 52.0, 66.0):
         spots += [
             (x - w / 2, keep.y + keep.h + step),
             (x - w / 2, keep.y - h - step),
@@ -375,10 +380,13 @@ def _around(x: float, y: float, w: float, h: float, keep: Box) -> list[tuple[flo
 # --- the pieces' shapes -------------------------------------------------------------------------
 
 
-def _shape(kind: str, cx: float, cy: float, fill: str) -> str:
-    """A piece's shape centred on (cx, cy), about ICON across."""
+def _shape(kind: str, cx: float, cy: float, fill: str, halo: bool = False) -> str:
+    """A piece's shape centred on (cx, cy), about ICON across; `halo`: its white outline, drawn
+    under it so that a piece stands out on every land's colour."""
     s = ICON / 2
     paint = f'fill="{escape(fill)}" stroke="#000" stroke-width="0.7"'
+    if halo:
+        paint = 'fill="#ffffff" stroke="#ffffff" stroke-width="2.6" stroke-linejoin="round"'
     if kind == "army":  # a standing pawn
         return (
             f'<path d="M{_f(cx - s * 0.8)},{_f(cy + s)} L{_f(cx - s * 0.35)},{_f(cy - s * 0.1)} '
@@ -674,6 +682,7 @@ def _pieces_layer(
             title = mark.label or mark.kind
             parts.append(
                 f'<g class="piece {escape(mark.kind)}"><title>{escape(title)}</title>'
+                f"{_shape(mark.kind, x0 + k * step, y, mark.colour, halo=True)}"
                 f"{_shape(mark.kind, x0 + k * step, y, mark.colour)}</g>"
             )
         if place_id not in board.lands and len(fleets) > 1:
@@ -704,9 +713,9 @@ def _legend(board: Board, colours: Mapping[str, str], players: Sequence[str] | N
         x += 18 + len(PIECE_NAMES[kind]) * 8.5 * CHAR
     x = 10.0
     for seat, colour in enumerate(PLAYER_COLOURS[: len(players) if players else 0]):
-        name = players[seat] if players else f"seat {seat}"
+        name = players[seat] if players else f"player {seat + 1}"
         out.append(f'<rect x="{_f(x)}" y="24" width="9" height="9" fill="{colour}" stroke="#000"/>')
-        label = f"{name} (seat {seat})"
+        label = name
         out.append(f'<text x="{_f(x + 12)}" y="32" {text}>{escape(label)}</text>')
         x += 22 + len(label) * 8.5 * CHAR
     columns = 6
@@ -770,12 +779,14 @@ def board_svg(
     board: Board,
     pieces: Mapping[str, Sequence[PieceMark]] | None = None,
     players: Sequence[str] | None = None,
+    extra: tuple[float, str] = (0.0, ""),
 ) -> str:
     """The whole board as one SVG document (with ``pieces`` drawn on top, if given, and the
-    players' colours in the legend)."""
+    players' colours in the legend, each named as given). ``extra`` is a band drawn under the
+    legend: its height and its SVG (tracks, dials), drawn from its own top-left corner."""
     plan = layout(board)
     colours = area_colours(board)
-    total = HEIGHT + LEGEND_HEIGHT
+    total = round(HEIGHT + LEGEND_HEIGHT + extra[0])
     parts: list[str] = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {total}"'
@@ -795,6 +806,10 @@ def board_svg(
     )
     for layer in layers:
         parts += layer
+    if extra[1]:
+        parts.append(
+            f'<g class="tracks" transform="translate(0,{HEIGHT + LEGEND_HEIGHT})">{extra[1]}</g>'
+        )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -840,7 +855,7 @@ def table_svg(board: Board, view: Mapping[str, Any]) -> str:
     """The board with the pieces `view` shows (a view hides only what its viewer may not see,
     so the picture shows exactly that too), and its players in the legend."""
     players = [
-        str(p.get("name", f"seat {i}"))
+        f"{p.get('name', f'player {i + 1}')} ({COLOUR_NAMES[i % len(COLOUR_NAMES)]})"
         for i, p in enumerate(view.get("players") or ())
         if isinstance(p, Mapping)
     ]

@@ -1,10 +1,17 @@
 """An SVG picture of the Patchistory table: each civilization's territory (the squares that
 show, by terrain, with Heroes, Wonders and Special Buildings outlined whole, Buildings and
-Wasteland sides, Workers), its Reference Board, the Trade Routes with their Workers, and the
-Tiles in the Auction. Nothing behind a Player Screen is drawn, so every viewer sees the same
-picture. Every civilization is a `<g class="civ" data-seat=N>`, every square a
-`<rect class="square" data-row data-col data-terrain>`, every Worker a `<circle
-class="worker">`."""
+Wasteland sides, Workers) in a window of free spaces around it where Tiles may be patched, its
+Reference Board (its statuses, with a legend) and its Descendant Track, the Trade Routes with
+their Workers, the Tiles in the Auction and the Tiles won, each drawn on both sides. Nothing
+behind a Player Screen is drawn, so every viewer sees the same picture.
+
+Every civilization is a `<g class="civ" data-seat=N>` whose `data-x0 data-y0 data-r0 data-c0
+data-cell` map a square (row, column) to the picture; every square a `<rect class="square"
+data-row data-col data-terrain data-square="row,col">`, every free space around it a `<rect
+class="slot" data-row data-col data-square>`, every Worker a `<circle class="worker">`. A Tile at
+the Auction is a `<g class="offer" data-offer=i>`; a Tile won waiting to be patched a `<g
+class="to-patch" data-white="r,c ..." data-black="r,c ...">` listing its squares on each side
+(what a page needs to show where the Tile would go). Pure string building: no I/O."""
 
 from __future__ import annotations
 
@@ -18,10 +25,11 @@ from domain.patchistory.pack import SEA, WASTELAND, PatchPack
 if TYPE_CHECKING:
     from domain.patchistory.engine import PatchistoryRuleset
 
-CELL = 34
-COLOURS = ("#c0392b", "#27ae60", "#2980b9", "#f1c40f")
+CELL = 30
+COLOURS = ("#c0392b", "#1f6fb4", "#27ae60", "#b7950b")
+COLOUR_NAMES = ("red", "blue", "green", "yellow")
 TERRAIN = {"land": "#e8dcb5", SEA: "#8ec5e8", WASTELAND: "#b9a88f"}
-FEATURE = {"hero": "#8e44ad", "wonder": "#d35400", "special": "#2c3e50"}
+FEATURE = {"hero": "#8e44ad", "wonder": "#a04000", "special": "#2c3e50"}
 SHORT = {
     "coin": "$",
     "food": "F",
@@ -32,43 +40,86 @@ SHORT = {
     "military": "M",
     "defense": "D",
 }
-PANEL_W = 9 * CELL
-PANEL_H = 11 * CELL
+LEGEND = {
+    "coin": "Coin",
+    "food": "Food",
+    "resource": "Resources",
+    "culture": "Culture",
+    "politics": "Politics",
+    "transport": "Transport",
+    "military": "Military",
+    "defense": "Defense",
+}
+WINDOW = 9
+"""The squares shown per civilization: a 9 x 9 window around its territory."""
+PANEL_W = WINDOW * CELL + 20
+PANEL_H = WINDOW * CELL + 120
+ROMAN = {1: "I", 2: "II", 3: "III"}
+FONT = 'font-family="DejaVu Sans, Arial, sans-serif"'
 
 
 def _icons(yields: object) -> str:
     if not isinstance(yields, dict):
         return ""
-    return "".join(f"{SHORT[k]}{v}" for k, v in sorted(yields.items()))
+    return "".join(f"{SHORT[k]}{v}" for k, v in sorted(yields.items()) if k in SHORT)
+
+
+def tile_name(tile: str, era: int | None) -> str:
+    number = tile.rsplit("-", 1)[-1].lstrip("0") or "0"
+    return f"Tile {number} of Era {ROMAN.get(era or 0, era)}" if era else tile
+
+
+def _window(view: dict[tuple[int, int], object]) -> tuple[int, int]:
+    """The top-left square of the 9 x 9 window that holds the territory in its middle."""
+    if not view:
+        return -4, -4
+    rows = [r for r, _ in view]
+    cols = [c for _, c in view]
+    r0 = (min(rows) + max(rows)) // 2 - WINDOW // 2
+    c0 = (min(cols) + max(cols)) // 2 - WINDOW // 2
+    return r0, c0
 
 
 def civ_svg(pack: PatchPack, state: PState, seat: int, x: int, y: int) -> list[str]:
     civ = state.civs[seat]
+    colour = COLOURS[seat % 4]
+    view = terr.shown(pack, civ) if civ.capital else {}
+    r0, c0 = _window(dict(view))
+    ox, oy = 10, 26
     out = [
-        f'<g class="civ" data-seat="{seat}" transform="translate({x},{y})">',
+        f'<g class="civ" data-seat="{seat}" transform="translate({x},{y})" data-x0="{ox}"'
+        f' data-y0="{oy}" data-r0="{r0}" data-c0="{c0}" data-cell="{CELL}">',
         f'<rect width="{PANEL_W}" height="{PANEL_H}" fill="#fbf8ef" '
-        f'stroke="{COLOURS[seat % 4]}" stroke-width="3"/>',
+        f'stroke="{colour}" stroke-width="3"/>',
         f'<text x="8" y="18" font-size="14" font-weight="bold">'
-        f"{escape(state.names[seat])} (seat {seat})</text>",
+        f"{escape(state.names[seat])} ({COLOUR_NAMES[seat % 4]})</text>",
     ]
-    if not civ.capital:
-        return [*out, "</g>"]
-    view = terr.shown(pack, civ)
-    rows = [r for r, _ in view]
-    cols = [c for _, c in view]
-    r0, c0 = min(rows), min(cols)
-    ox, oy = 10, 30
 
     def at(cell: tuple[int, int]) -> tuple[int, int]:
         return ox + (cell[1] - c0) * CELL, oy + (cell[0] - r0) * CELL
 
+    for r in range(r0, r0 + WINDOW):
+        for c in range(c0, c0 + WINDOW):
+            if (r, c) in view:
+                continue
+            px, py = at((r, c))
+            out.append(
+                f'<rect class="slot" data-row="{r}" data-col="{c}" data-square="{r},{c}"'
+                f' x="{px}" y="{py}" width="{CELL}" height="{CELL}" fill="#ffffff"'
+                ' fill-opacity="0.01" stroke="#e6dfcc" stroke-width="0.6"/>'
+            )
     for cell, item in sorted(view.items()):
+        if not (r0 <= cell[0] < r0 + WINDOW and c0 <= cell[1] < c0 + WINDOW):
+            continue
         px, py = at(cell)
         terrain = item.square.terrain
+        name = item.square.name or terrain
         out.append(
-            f'<rect class="square" data-row="{cell[0]}" data-col="{cell[1]}" '
-            f'data-terrain="{terrain}" x="{px}" y="{py}" width="{CELL}" height="{CELL}" '
-            f'fill="{TERRAIN.get(terrain, "#eee")}" stroke="#7f6f55"/>'
+            f'<rect class="square" data-row="{cell[0]}" data-col="{cell[1]}"'
+            f' data-square="{cell[0]},{cell[1]}" data-terrain="{terrain}"'
+            f' data-name="{escape(name)}" x="{px}" y="{py}" width="{CELL}" height="{CELL}"'
+            f' fill="{TERRAIN.get(terrain, "#eee")}" stroke="#7f6f55">'
+            f"<title>{escape(name)} ({terrain})</title></rect>"
         )
         label = _icons(dict(item.square.yields))
         gold = _icons(dict(item.square.gold))
@@ -84,14 +135,17 @@ def civ_svg(pack: PatchPack, state: PState, seat: int, x: int, y: int) -> list[s
                 out.append(
                     f'<rect class="building" data-building="{escape(building.id)}" '
                     f'x="{px + 3}" y="{py + 3}" width="{CELL - 6}" height="{CELL - 6}" '
-                    f'fill="#fff" stroke="#555"/>'
+                    f'fill="#fff" stroke="#555"><title>{escape(building.name)}</title></rect>'
                 )
                 label, gold = _icons(dict(building.yields)), ""
         if label:
-            out.append(f'<text x="{px + 3}" y="{py + 13}" font-size="10">{label}</text>')
+            out.append(
+                f'<text class="icons" x="{px + 2}" y="{py + 11}" font-size="9">{label}</text>'
+            )
         if gold:
             out.append(
-                f'<text x="{px + 3}" y="{py + 28}" font-size="10" fill="#b8860b">[{gold}]</text>'
+                f'<text class="icons" x="{px + 2}" y="{py + 25}" font-size="9"'
+                f' fill="#7a5a00">[{gold}]</text>'
             )
     for feature, cells in terr.features_shown(pack, civ, view):
         xs = [at(c)[0] for c in cells]
@@ -101,65 +155,191 @@ def civ_svg(pack: PatchPack, state: PState, seat: int, x: int, y: int) -> list[s
         out.append(
             f'<rect class="feature" data-kind="{feature.kind}" data-feature="{feature.id}" '
             f'x="{fx + 2}" y="{fy + 2}" width="{w - 4}" height="{h - 4}" fill="none" '
-            f'stroke="{FEATURE[feature.kind]}" stroke-width="3"/>'
-            f'<text x="{fx + 4}" y="{fy + h - 5}" font-size="8" fill="{FEATURE[feature.kind]}">'
-            f"{escape(feature.name[:14])}</text>"
+            f'stroke="{FEATURE[feature.kind]}" stroke-width="3"><title>{escape(feature.name)}'
+            f" ({feature.kind})</title></rect>"
         )
     for worker in civ.workers:
         px, py = at(worker)
         out.append(
-            f'<circle class="worker" cx="{px + CELL - 9}" cy="{py + 9}" r="6" '
-            f'fill="{COLOURS[seat % 4]}" stroke="#000"/>'
+            f'<circle class="worker" cx="{px + CELL - 8}" cy="{py + 8}" r="5.5" '
+            f'fill="{colour}" stroke="#000"><title>a Worker</title></circle>'
         )
     board = terr.statuses(pack, state, seat)
     line = "  ".join(f"{SHORT[k]}{board[k]}" for k in SHORT)
+    base = oy + WINDOW * CELL
     out.append(
-        f'<text class="board" x="8" y="{PANEL_H - 24}" font-size="11">{line}</text>'
-        f'<text x="8" y="{PANEL_H - 8}" font-size="11">Workers born {civ.born}, '
-        f"resting {len(civ.resting)}</text>"
+        f'<text class="board" x="8" y="{base + 18}" font-size="11">Reference Board: {line}</text>'
+    )
+    out.append(f'<text x="8" y="{base + 38}" font-size="11">Descendant Track:</text>')
+    total = pack.number("start", "workers")
+    for k in range(total):
+        filled = k < civ.born
+        out.append(
+            f'<circle class="descendant{" born" if filled else ""}" cx="{122 + k * 16}"'
+            f' cy="{base + 34}" r="6" fill="{colour if filled else "#ffffff"}" stroke="#333"/>'
+        )
+    out.append(
+        f'<text x="8" y="{base + 58}" font-size="11">{civ.born} of {total} Workers born,'
+        f" {len(civ.resting)} resting</text>"
     )
     return [*out, "</g>"]
+
+
+def side_svg(pack: PatchPack, tile: str, side: str, x: float, y: float, cell: int) -> str:
+    """One side of a Terrain Tile as a small picture at (x, y)."""
+    out = []
+    for square in pack.side(tile, side).squares:
+        px, py = x + square.at[1] * cell, y + square.at[0] * cell
+        out.append(
+            f'<rect x="{px}" y="{py}" width="{cell}" height="{cell}"'
+            f' fill="{TERRAIN.get(square.terrain, "#eee")}" stroke="#7f6f55">'
+            f"<title>{escape(square.name or square.terrain)}</title></rect>"
+        )
+        label = _icons(dict(square.yields))
+        if label:
+            out.append(f'<text x="{px + 2}" y="{py + 10}" font-size="8">{label}</text>')
+        gold = _icons(dict(square.gold))
+        if gold:
+            out.append(
+                f'<text x="{px + 2}" y="{py + cell - 4}" font-size="8" fill="#7a5a00">'
+                f"[{gold}]</text>"
+            )
+    for feature in pack.side(tile, side).features:
+        fx = x + min(c for _, c in feature.squares) * cell
+        fy = y + min(r for r, _ in feature.squares) * cell
+        w = (max(c for _, c in feature.squares) + 1) * cell + x - fx
+        h = (max(r for r, _ in feature.squares) + 1) * cell + y - fy
+        out.append(
+            f'<rect x="{fx + 1}" y="{fy + 1}" width="{w - 2}" height="{h - 2}" fill="none"'
+            f' stroke="{FEATURE.get(feature.kind, "#333")}" stroke-width="2.5">'
+            f"<title>{escape(feature.name)}</title></rect>"
+        )
+    return "".join(out)
+
+
+def tile_svg(
+    pack: PatchPack,
+    tile: str,
+    sides: tuple[str, ...],
+    x: float,
+    y: float,
+    title: str,
+    cls: str,
+    data: str,
+) -> tuple[str, float]:
+    """A Tile with each of its `sides` side by side, under a title; and the width it takes."""
+    cell = 22
+    era = pack.tiles[tile].era if tile in pack.tiles else None
+    out = [f'<g class="{cls}" {data}><title>{escape(title)}</title>']
+    out.append(
+        f'<text x="{x}" y="{y + 11}" font-size="11" font-weight="bold">{escape(title)}:'
+        f" {escape(tile_name(tile, era))}</text>"
+    )
+    sx = x
+    for side in sides:
+        _, cols = pack.side(tile, side).size
+        out.append(
+            f'<text x="{sx}" y="{y + 26}" font-size="10">{side.title()} side</text>'
+            + side_svg(pack, tile, side, sx, y + 31, cell)
+        )
+        sx += max(cols * cell, 62) + 14
+    width = max(sx - x, 6.9 * (len(title) + len(tile_name(tile, era))) + 12)
+    out.insert(
+        1,
+        f'<rect class="pad" x="{x - 4}" y="{y - 2}" width="{width}" height="{31 + 3 * cell + 6}"'
+        ' fill="#ffffff" stroke="#c8bfa5" rx="4"/>',
+    )
+    out.append("</g>")
+    return "".join(out), width
+
+
+def _cells(pack: PatchPack, tile: str, side: str) -> str:
+    return " ".join(f"{r},{c}" for r, c in (sq.at for sq in pack.side(tile, side).squares))
 
 
 def table_svg(rules: PatchistoryRuleset, state: PState, viewer: int | None) -> str:
     pack = rules.pack
     n = state.players
-    width = max(2, n) * (PANEL_W + 10) + 10
-    height = PANEL_H + 230
+    width = max(3, n) * (PANEL_W + 10) + 10
+    top = 30
+    routes_y = top + PANEL_H + 16
+    auction_y = routes_y + 40 + 16 * min(len(state.routes), 8)
+    legend_y = auction_y + 128
+    height = legend_y + 26
+    phase = state.phase.replace("_", " ")
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="patchistory" width="{width}" '
-        f'height="{height}" viewBox="0 0 {width} {height}">',
-        f'<text x="10" y="20" font-size="16" font-weight="bold">Patchistory — Era {state.era}, '
-        f"Round {state.round}, {escape(state.phase)}; Start Player seat {state.start}</text>",
+        f'height="{height}" viewBox="0 0 {width} {height}" {FONT} role="img"'
+        ' aria-label="The table: every civilization, the Trade Routes and the Auction">',
+        "<style>.wasteland,.building,.icons,.feature,.worker,.patch-preview"
+        "{pointer-events:none}</style>",
+        f'<text x="10" y="20" font-size="16" font-weight="bold">Era {ROMAN.get(state.era, "")}'
+        f", Round {state.round}: {escape(phase)}. Start Player:"
+        f" {escape(state.names[state.start]) if 0 <= state.start < n else 'none yet'}</text>",
     ]
     for seat in range(n):
-        parts += civ_svg(pack, state, seat, 10 + seat * (PANEL_W + 10), 35)
-    y = PANEL_H + 60
-    parts.append(f'<g class="routes" transform="translate(10,{y})">')
-    for i, route in enumerate(state.routes):
+        parts += civ_svg(pack, state, seat, 10 + seat * (PANEL_W + 10), top)
+    parts.append(f'<g class="routes" transform="translate(10,{routes_y})">')
+    parts.append('<text x="0" y="12" font-size="12" font-weight="bold">Trade Routes</text>')
+    if not state.routes:
+        parts.append('<text x="110" y="12" font-size="11">none built yet</text>')
+    for i, route in enumerate(state.routes[:8]):
         kind = pack.general if route.kind == "general" else pack.allied
-        ry = 14 + i * 16
-        if ry > 120:
-            break
+        ry = 30 + i * 16
+        ends = f"{state.names[route.a]} to {state.names[route.b]}"
         parts.append(
-            f'<text x="0" y="{ry}" font-size="11">route {route.id} ({route.kind}) '
-            f"{route.a}→{route.b}{' WAR' if route.declared else ''}</text>"
+            f'<text x="0" y="{ry}" font-size="11">{route.kind.title()} route {route.id}:'
+            f" {escape(ends)}{' (at War)' if route.declared else ''}</text>"
         )
         for space in range(len(kind.spaces)):
             parts.append(
-                f'<rect x="{150 + space * 18}" y="{ry - 10}" width="16" height="12" '
+                f'<rect x="{260 + space * 18}" y="{ry - 10}" width="16" height="12" '
                 f'fill="#eee" stroke="#999"/>'
             )
         for owner, space in route.workers:
             parts.append(
                 f'<circle class="route-worker" data-route="{route.id}" data-seat="{owner}" '
-                f'cx="{158 + space * 18}" cy="{ry - 4}" r="5" fill="{COLOURS[owner % 4]}"/>'
+                f'cx="{268 + space * 18}" cy="{ry - 4}" r="5" fill="{COLOURS[owner % 4]}"'
+                ' stroke="#000"/>'
             )
     parts.append("</g>")
-    offers = ", ".join(f"{o.tile} ({o.side or 'either side'})" for o in state.offered)
+    bidding = state.phase.startswith("auction") or state.phase == "vasco"
     parts.append(
-        f'<text class="auction" x="10" y="{height - 12}" font-size="12">'
-        f"Auction: {escape(offers) or 'none'}</text>"
+        f'<text x="10" y="{auction_y - 4}" font-size="12" font-weight="bold">'
+        f"{'The Auction' if bidding and state.offered else 'The Auction: no Tile offered now'}"
+        "</text>"
+    )
+    x = 14.0
+    taken = {w.tile for w in state.won}
+    for i, offer in enumerate(state.offered):
+        if offer.tile in taken or not bidding:
+            continue
+        sides = (offer.side,) if offer.side else ("white", "black")
+        svg, w = tile_svg(
+            pack, offer.tile, sides, x, auction_y + 4, f"At the Auction #{i + 1}", "offer",
+            f'data-offer="{i}" data-tile="{escape(offer.tile)}"',
+        )  # fmt: skip
+        parts.append(svg)
+        x += w + 14
+    for won in state.won:
+        if won.tile not in pack.tiles:
+            continue
+        sides = (won.side,) if won.side else ("white", "black")
+        data = (
+            f'data-seat="{won.seat}" data-tile="{escape(won.tile)}"'
+            f' data-white="{_cells(pack, won.tile, "white")}"'
+            f' data-black="{_cells(pack, won.tile, "black")}"'
+        )
+        svg, w = tile_svg(
+            pack, won.tile, sides, x, auction_y + 4, f"Won by {state.names[won.seat]}",
+            "to-patch", data,
+        )  # fmt: skip
+        parts.append(svg)
+        x += w + 14
+    legend = ", ".join(f"{SHORT[k]} {v}" for k, v in LEGEND.items())
+    parts.append(
+        f'<text class="legend" x="10" y="{legend_y + 14}" font-size="11">Legend: {legend};'
+        " [ ] yields only while a Worker stands there; a circle is a Worker.</text>"
     )
     parts.append("</svg>")
     return "\n".join(parts)

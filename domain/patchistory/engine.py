@@ -10,7 +10,7 @@ kernel's simultaneous turn model; the last seat's sealed command reveals them al
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from domain.core.chance import Chance
@@ -1340,6 +1340,7 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
             "round": state.round,
             "phase": state.phase,
             "start_player": state.start,
+            "culture": [civ.culture for civ in state.civs],
             "awaiting": sorted(self.awaited_seats(state)),
         }
 
@@ -1358,6 +1359,32 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
         from domain.patchistory.views import view
 
         return view(self, state, viewer)
+
+    def names(self) -> Mapping[str, str]:
+        from domain.patchistory.words import names_of
+
+        known: Mapping[str, str] | None = getattr(self, "_names", None)
+        if known is None:
+            known = names_of(self.pack)
+            self._names = known
+        return known
+
+    def card_texts(self) -> Mapping[str, str]:
+        from domain.patchistory.words import card_texts
+
+        return card_texts(self.pack)
+
+    def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
+        from domain.patchistory.words import narrate
+
+        return narrate(self, event, players)
+
+    def action_words(
+        self, state: PState, command: Mapping[str, Any], players: Sequence[str]
+    ) -> tuple[str, str]:
+        from domain.patchistory.words import action_words
+
+        return action_words(self, state, command, players)
 
     def draw_board(self, state: PState, viewer: int | None) -> str | None:
         from domain.patchistory.drawing import table_svg

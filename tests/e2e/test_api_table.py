@@ -40,7 +40,7 @@ def test_the_board_is_drawn_as_the_caller_may_see_it_and_a_toy_has_none(api, sto
     root = ET.fromstring(response.get_data(as_text=True))
     lands = {g.get("data-land") for g in root.iter(f"{SVG}g") if g.get("class") == "land"}
     assert lands == set(ruleset("hotw-2024").pack.board.lands)
-    assert "ann (seat 0)" in response.get_data(as_text=True)
+    assert "ann (red)" in response.get_data(as_text=True)
     mine = api.get(f"/games/{game_id}/board?at=2", headers=bearer(created["seat_tokens"][0]))
     assert mine.status_code == 200 and mine.headers["Cache-Control"] == "no-store"
     assert api.get(f"/games/{game_id}/board?at=100000").status_code == 404
@@ -61,7 +61,7 @@ def test_the_narrative_tells_each_event_with_its_rule_page_and_draws(api):
     assert public["players"] == ["ann", "bob"] and public["next"] is None
     entries = public["entries"]
     assert [e["version"] for e in entries] == list(range(1, public["version"] + 1))
-    assert entries[0]["words"].startswith("A game of toy-sealed-bids was created for ann and bob")
+    assert entries[0]["words"].startswith("The game was created for ann and bob")
     rolled = [e for e in entries if e["type"] == "ToyDieRolled"]
     assert rolled and all(e["draws"] and e["draws"][0]["result"] >= 0 for e in rolled)
     assert all(e["rule"] == "toy.roll" for e in rolled)

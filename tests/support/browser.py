@@ -103,7 +103,7 @@ def selenium_driver(width: int = 1500, height: int = 1000) -> Any:
     options.add_argument("--disable-renderer-backgrounding")
     options.add_argument("--disable-background-timer-throttling")
     options.add_argument("--disable-backgrounding-occluded-windows")
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
     service = Service(executable_path=chromedriver_binary(), log_output=subprocess.DEVNULL)
     driver = webdriver.Chrome(options=options, service=service)
     driver.set_page_load_timeout(60)

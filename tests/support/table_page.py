@@ -96,8 +96,10 @@ const place = () => {
   return p.matrixTransform(svg.getScreenCTM());
 };
 let at = place();
-if (at.y < 40 || at.y > window.innerHeight - 40) {
-  window.scrollBy(0, at.y - window.innerHeight / 2);
+const bar = document.getElementById('dashboard');
+const top = bar ? Math.max(40, bar.getBoundingClientRect().bottom + 20) : 40;
+if (at.y < top || at.y > window.innerHeight - 40) {
+  window.scrollBy(0, at.y - (top + window.innerHeight) / 2);
   at = place();
 }
 const hit = document.elementFromPoint(at.x, at.y);

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import xml.etree.ElementTree as ET
+from typing import Any
 
 import pytest
 
@@ -130,3 +131,31 @@ def test_a_label_with_no_free_spot_takes_the_one_overlapping_least():
     labels = [Label("a", 10, 10, ((0, 0),)), Label("b", 10, 10, ((1, 1), (8, 8), (200, 0)))]
     placed = place_labels(labels, [], 100, 100)
     assert placed["b"] == Box(8, 8, 10, 10), "(200, 0) is off the canvas; (8, 8) overlaps least"
+
+
+def _boards() -> dict[str, object]:
+    from domain.hotw.editions.ah2001.drawing import drawn_board
+    from service.rulesets import ruleset
+
+    return {
+        "hotw-2024": BOARD,
+        "hotw-ah2001": drawn_board(ruleset("hotw-ah2001").tables.board),
+        "brief-2009": drawn_board(ruleset("brief-2009").tables.board, barren_lands=True),
+    }
+
+
+@pytest.mark.parametrize("name", ["hotw-2024", "brief-2009"])
+def test_on_every_map_no_two_names_overlap_and_no_name_covers_a_piece_row(name):
+    """Every map of the family (issue 34): each name's box, as laid out, meets no other name's
+    box, no land's piece row and no water's fleet row, and stays on the map."""
+    board: Any = _boards()[name]
+    plan = layout(board)
+    boxes = list(plan.labels.items())
+    assert {n for n, _ in boxes} == set(board.lands) | set(board.seas) | set(board.wastelands)
+    overlapping = [(a, b) for (a, one), (b, other) in itertools.combinations(boxes, 2)
+                   if one.overlaps(other)]  # fmt: skip
+    assert overlapping == []
+    rows = [piece_row(plan.anchors[land]) for land in board.lands]
+    rows += [fleet_row(water.x, water.y) for water in board.seas.values()]
+    assert [n for n, box in boxes if not box.inside(1000, 500)] == []
+    assert [n for n, box in boxes if any(box.overlaps(row) for row in rows)] == []

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from domain.core.narration import COLOUR_NAMES
 from domain.hotw.board import Area, Board, Land, Sea, Terrain, Wasteland, WaterKind
 from domain.hotw.drawing import PieceMark, board_svg, player_colour
 from domain.hotw.editions.ah2001.board import Ah2001Board
@@ -18,17 +19,24 @@ DIFFICULT = frozenset({"forest", "mountains"})
 _DRAWN: dict[int, tuple[Ah2001Board, Board]] = {}
 
 
-def drawn_board(board: Ah2001Board) -> Board:
-    """The drawing's board for `board` (made once per board)."""
-    kept = _DRAWN.get(id(board))
+def drawn_board(board: Ah2001Board, barren_lands: bool = False) -> Board:
+    """The drawing's board for `board` (made once per board); `barren_lands`: barren lands are
+    lands a player may hold (Brief), drawn grey, with room for pieces and clickable."""
+    kept = _DRAWN.get(id(board) * 2 + barren_lands)
     if kept is None or kept[0] is not board:
-        kept = (board, recast(board))
-        _DRAWN[id(board)] = kept
+        kept = (board, recast(board, barren_lands))
+        _DRAWN[id(board) * 2 + barren_lands] = kept
     return kept[1]
 
 
-def recast(board: Ah2001Board) -> Board:
+BARREN = "barren"
+
+
+def recast(board: Ah2001Board, barren_lands: bool = False) -> Board:
     areas = sorted({land.area for land in board.lands.values() if land.area is not None})
+    if barren_lands:
+        areas.append(BARREN)
+    barren = frozenset() if barren_lands else barren_ids(board)
     lands = {
         land.id: Land(
             id=land.id,
@@ -43,7 +51,7 @@ def recast(board: Ah2001Board) -> Board:
             )
             or None,
             power_icon=None,
-            neighbours=land.neighbours - barren_ids(board),
+            neighbours=land.neighbours - barren,
             straits=land.straits,
             seas=land.seas,
             x=land.x,
@@ -52,10 +60,28 @@ def recast(board: Ah2001Board) -> Board:
         for land in board.lands.values()
         if land.area is not None
     }
+    if barren_lands:
+        lands |= {
+            land.id: Land(
+                id=land.id,
+                name=land.name,
+                area=BARREN,
+                terrain=Terrain.CLEAR,
+                terrain_kind="barren",
+                power_icon=None,
+                neighbours=land.neighbours,
+                straits=land.straits,
+                seas=land.seas,
+                x=land.x,
+                y=land.y,
+            )
+            for land in board.lands.values()
+            if land.area is None
+        }
     wastes = {
-        land.id: Wasteland(land.id, land.name, land.neighbours - barren_ids(board), land.x, land.y)
+        land.id: Wasteland(land.id, land.name, land.neighbours - barren, land.x, land.y)
         for land in board.lands.values()
-        if land.area is None
+        if land.area is None and not barren_lands
     }
     seas = {}
     for water in board.waters.values():
@@ -78,7 +104,7 @@ def recast(board: Ah2001Board) -> Board:
             x=x,
             y=y,
         )
-    named = {area: area.replace("-", " ").title() for area in areas}
+    named = {area: area.replace("-", " ").title() for area in areas} | {BARREN: "Barren lands"}
     return Board(
         lands=lands,
         seas=seas,
@@ -124,5 +150,9 @@ def pieces_of_view(view: Mapping[str, Any]) -> dict[str, list[PieceMark]]:
 
 
 def table_svg(board: Ah2001Board, view: Mapping[str, Any]) -> str:
-    players = [str(p.get("name")) for p in view.get("players") or () if isinstance(p, Mapping)]
+    players = [
+        f"{p.get('name')} ({COLOUR_NAMES[i % len(COLOUR_NAMES)]})"
+        for i, p in enumerate(view.get("players") or ())
+        if isinstance(p, Mapping)
+    ]
     return board_svg(drawn_board(board), pieces_of_view(view), players or None)

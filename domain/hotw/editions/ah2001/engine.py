@@ -4,7 +4,7 @@ scoring), pre-eminence between epochs and the end of the game. Every event cites
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -1622,6 +1622,49 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         from domain.hotw.editions.ah2001.strategy import Ah2001Strategy
 
         return Ah2001Strategy(self)
+
+    def names(self) -> Mapping[str, str]:
+        known: Mapping[str, str] | None = getattr(self, "_ah_names", None)
+        if known is None:
+            tables = self.tables
+            found = {land.id: land.name for land in tables.board.lands.values()}
+            found |= {water.id: water.name for water in tables.board.waters.values()}
+            found |= {
+                land.area: land.area.replace("-", " ").title()
+                for land in tables.board.lands.values()
+                if land.area
+            }
+            found |= {empire.id: empire.name for empire in tables.empires}
+            found |= {empire.card: empire.name for empire in tables.empires}
+            found |= {card.id: card.name for card in tables.events}
+            known = self._ah_names = found
+        return known
+
+    def card_texts(self) -> Mapping[str, str]:
+        names = self.names()
+        texts: dict[str, str] = {}
+        for e in self.tables.empires:
+            start = names.get(e.start_land, e.start_land)
+            texts[e.card] = (
+                f"Empire of Epoch {e.epoch}: {e.name}, strength {e.strength}, starts in {start}"
+                + (", with a capital" if e.capital else "")
+                + (f", leader {e.leader}" if e.leader else "")
+            )
+        for c in self.tables.events:
+            deck = "Greater" if c.deck == "greater" else "Lesser"
+            epochs = sorted(c.epochs)
+            when = (
+                "any Epoch"
+                if len(epochs) == 7
+                else f"Epoch {epochs[0]}"
+                if len(epochs) == 1
+                else f"Epochs {epochs[0]} to {epochs[-1]}"
+            )
+            kind = c.kind.replace("_", " ").replace("-", " ")
+            texts[c.id] = f"{deck} Event ({kind}), played in {when}" + (
+                ", before the first army" if c.before_first_army else ""
+            )
+        return texts
 
     def draw_board(self, state: Ah2001State, viewer: int | None) -> str:
         from domain.hotw.editions.ah2001.drawing import table_svg

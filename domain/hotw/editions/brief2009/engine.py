@@ -6,7 +6,7 @@ track's stacks, Bonus tokens) and the end. Every event cites its rule (`brief.*`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +15,7 @@ from domain.core.chance import Chance
 from domain.core.errors import IllegalAction, RuleViolation
 from domain.core.folds import Working
 from domain.core.messages import Command, Event, private_to
+from domain.core.narration import SEAT_KEYS, SEATS_KEYS, Namer, action_words, listed, plain_words
 from domain.core.ruleset import ArgSpec, CommandSpec, Ruleset, Setup
 from domain.core.turns import Sequential, Simultaneous, TurnModel, TurnTaking
 from domain.hotw import codec
@@ -1319,16 +1320,85 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
         found |= {area.id: area.name for area in tables.areas}
         found |= {empire.id: empire.name for empire in tables.empires}
         found |= {card.id: card.name for card in tables.events}
+        found |= {
+            token.id: f"Bonus token {token.id.rsplit('-', 1)[-1].lstrip('0')}"
+            for token in tables.bonus_tokens
+        }
         return found
 
     def view(self, state: BriefState, viewer: int | None) -> dict[str, Any]:
         return seat_view(self, state, viewer)
+
+    def card_texts(self) -> Mapping[str, str]:
+        names = self.names()
+        texts: dict[str, str] = {}
+        for e in self.tables.empires:
+            texts[e.id] = (
+                f"Empire of Epoch {e.epoch} (called {e.order}): strength {e.strength}, starts in "
+                f"{names.get(e.start_land, e.start_land)}"
+                + (", with a capital" if e.capital else "")
+                + (f", fleets in {listed([names.get(f, f) for f in e.fleets])}" if e.fleets else "")
+                + (f"; Feature: {e.feature.replace('-', ' ')}" if e.feature else "")
+            )
+        for c in self.tables.events:
+            timing = (
+                "red: play it at the start of a turn of its Epoch, or discard it"
+                if c.timing == "red"
+                else "black: play it any time in a turn of its Epoch or later"
+            )
+            line = f"Event of Epoch {c.epoch}, {timing}; price {c.price} gold"
+            if c.armies:
+                where = names.get(c.land, c.land) if c.land else "a land"
+                line += f"; raises {c.armies} armies in {where}"
+            texts[c.id] = line
+        for token in self.tables.bonus_tokens:
+            texts[token.id] = (
+                "Bonus token: kept face down; its gold is added to yours at the end of the game"
+            )
+        return texts
+
+    def draw_board(self, state: BriefState, viewer: int | None) -> str:
+        from domain.hotw.editions.brief2009.drawing import table_svg
+
+        return table_svg(self.tables.board, self.view(state, viewer), self.names())
+
+    def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
+        return plain_words(event, players, self.names(), None, brief_namer(players, self.names()))
+
+    def action_words(
+        self, state: BriefState, command: Mapping[str, Any], players: Sequence[str]
+    ) -> tuple[str, str]:
+        return action_words(command, brief_namer(players, self.names()))
 
     def invariant_failures(self, state: BriefState) -> list[str]:
         return invariant_failures(self.tables, state)
 
     def command_schemas(self) -> tuple[CommandSpec, ...]:
         return command_specs(self.tables)
+
+
+BRIEF_COLOUR_KEYS = frozenset(
+    {"first", "order", "empire_order", "event_order", "defender", "colour", "from_colour",
+     "removed_colour", "chooser"}
+)  # fmt: skip
+"""Brief's events name colours (a player's set of pieces; two each in the two-player game)."""
+
+
+class BriefNamer(Namer):
+    def field(self, key: str, value: Any) -> str:
+        if key in BRIEF_COLOUR_KEYS and isinstance(value, int) and not isinstance(value, bool):
+            return self.colour(value)
+        if (
+            key in BRIEF_COLOUR_KEYS
+            and isinstance(value, list | tuple)
+            and all(isinstance(v, int) for v in value)
+        ):
+            return listed([self.colour(v) for v in value]) if value else "none"
+        return super().field(key, value)
+
+
+def brief_namer(players: Sequence[str], names: Mapping[str, str]) -> Namer:
+    return BriefNamer(players, names, SEAT_KEYS - BRIEF_COLOUR_KEYS, SEATS_KEYS - BRIEF_COLOUR_KEYS)
 
 
 def ranked(scores: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:

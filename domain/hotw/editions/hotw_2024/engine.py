@@ -222,6 +222,11 @@ class HotwRuleset(Ruleset[HotwState]):
     def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
         return plain_words(event, players, self.names(), TELLERS)
 
+    def card_texts(self) -> Mapping[str, str]:
+        from domain.hotw.narration import card_texts
+
+        return card_texts(self.pack, self.names())
+
     def data_used(self, event_type: str, data: Mapping[str, Any]) -> list[dict[str, Any]]:
         return provenance_of(self.pack, event_type, data)
 

@@ -191,3 +191,30 @@ def names_of(pack: HotwPack) -> dict[str, str]:
     names.update({card.id: card.name for card in pack.cards.all_events()})
     names.update({honor.id: honor.name for honor in pack.cards.honors})
     return names
+
+
+def card_texts(pack: HotwPack, names: Mapping[str, str]) -> dict[str, str]:
+    """Each Empire card, Event card and Honor in a line: what a hand shows."""
+    texts: dict[str, str] = {}
+    roman = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}
+    for card in pack.cards.all_empires():
+        parts = []
+        for spec in card.empires:
+            lands = listed([names.get(land, land) for land in spec.start_lands]) or "a land chosen"
+            line = f"{spec.name}: {spec.people} people, starts in {lands}"
+            if spec.fleets:
+                line += f", {spec.fleets} fleet{'s' if spec.fleets > 1 else ''}"
+            if spec.power_icon is not None:
+                line += f", {spec.power_icon.value} icon"
+            parts.append(line)
+        texts[card.id] = f"Empire of Epoch {roman.get(card.epoch, card.epoch)}. " + "; ".join(parts)
+    for event in pack.cards.all_events():
+        text = event.text or (
+            f"an Empire-like card: {event.pieces.people} people"
+            if event.pieces is not None
+            else str(event.kind.value).replace("_", " ")
+        )
+        texts[event.id] = f"Event of Epoch {roman.get(event.epoch, event.epoch)}: {text}"
+    for honor in pack.cards.honors:
+        texts[honor.id] = f"Honor: {honor.text}"
+    return texts

@@ -1,0 +1,166 @@
+"""Patchistory in words: the names people read for the pack's ids (Terrain Tiles by their Era
+and number, Building Tiles, Prosperity Cards, Heroes and Wonders by their names), squares of a
+territory by where they lie from the Capital, and each legal action as its button says it.
+
+Pure string building: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from domain.core.narration import Namer, humanised, listed, plain_words
+from domain.core.narration import action_words as generic_words
+from domain.patchistory.pack import PatchPack
+
+ROMAN = {1: "I", 2: "II", 3: "III"}
+SEAT_KEYS = frozenset({"seat", "to", "owner", "winner", "next", "start", "start_player", "by"})
+SEATS_KEYS = frozenset({"order", "known_by", "winners", "seats", "participants"})
+GOODS = {"coin": "Coin", "food": "Food", "resource": "Resources", "culture": "Culture",
+         "votes": "Votes"}  # fmt: skip
+
+
+def tile_name(pack: PatchPack, tile: str) -> str:
+    """`Tile 18 of Era I`; a Capital by its side's name."""
+    known = pack.tiles.get(tile)
+    if known is None:
+        return f"{tile.title()} Capital" if tile else "no Tile"
+    number = tile.rsplit("-", 1)[-1].lstrip("0") or "0"
+    return f"Tile {number} of Era {ROMAN.get(known.era, known.era)}"
+
+
+def names_of(pack: PatchPack) -> dict[str, str]:
+    names: dict[str, str] = {tile: tile_name(pack, tile) for tile in pack.tiles}
+    names[pack.equality.id] = tile_name(pack, pack.equality.id)
+    for capital in pack.liberty:
+        names[capital.id] = tile_name(pack, capital.id)
+    names.update({b.id: b.name for b in pack.buildings.values()})
+    names.update({c.id: c.name for c in pack.prosperity.values()})
+    for tile in pack.tiles.values():
+        for side in (tile.white, tile.black):
+            for feature in side.features:
+                names[feature.id] = feature.name
+                if feature.ability:
+                    names.setdefault(feature.ability, feature.name)
+    names.update({"white": "White", "black": "Black", "frm": "from"})
+    names.update(GOODS)
+    return names
+
+
+def where(row: int, col: int) -> str:
+    """A square of a territory by where it lies from the Capital's top left square:
+    `the Capital's top left square`, `2 rows up, 1 column left`."""
+    parts = []
+    if row:
+        parts.append(f"{abs(row)} row{'s' if abs(row) > 1 else ''} {'up' if row < 0 else 'down'}")
+    if col:
+        parts.append(
+            f"{abs(col)} column{'s' if abs(col) > 1 else ''} {'left' if col < 0 else 'right'}"
+        )
+    return ", ".join(parts) if parts else "the Capital's top left square"
+
+
+def _namer(rules: Any, players: Sequence[str]) -> Namer:
+    return Namer(players, rules.names(), SEAT_KEYS, SEATS_KEYS)
+
+
+def narrate(rules: Any, event: Mapping[str, Any], players: Sequence[str]) -> str:
+    data = event.get("data")
+    if isinstance(data, Mapping) and not event.get("redacted"):
+        cleaned: dict[str, Any] = {}
+        for key, value in data.items():
+            if key in ("at", "frm", "to") and _cell(value):
+                cleaned["square" if key == "at" else key] = where(*value)
+            elif key in ("row", "col") and "row" in data and "col" in data:
+                cleaned.setdefault("square", where(int(data["row"]), int(data["col"])))
+            elif (key == "side" and value == "") or (
+                key == "sides" and isinstance(value, list) and not any(value)
+            ):
+                continue
+            elif key == "owner" and value == -1:
+                cleaned[key] = None
+            elif key == "next" and value == -1:
+                cleaned["next"] = None
+            elif (key == "text" and not value) or key == "z":  # z: the layer, said by "over"
+                continue
+            else:
+                cleaned[key] = value
+        event = {**event, "data": cleaned}
+    return plain_words(event, players, _names_with(rules.names()), None, _namer(rules, players))
+
+
+def _names_with(names: Mapping[str, str]) -> Mapping[str, str]:
+    return names
+
+
+def _cell(value: Any) -> bool:
+    return (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    )
+
+
+def action_words(
+    rules: Any, state: Any, command: Mapping[str, Any], players: Sequence[str]
+) -> tuple[str, str]:
+    kind = str(command.get("type", ""))
+    namer = _namer(rules, players)
+    head = humanised(kind)
+    short = None
+    offered = [o.tile for o in getattr(state, "offered", ())]
+    if "tile" in command and isinstance(command["tile"], int):
+        index = int(command["tile"])
+        tile = offered[index] if 0 <= index < len(offered) else ""
+        what = f"{tile_name(rules.pack, tile)} (#{index + 1} at the Auction)" if tile else "a Tile"
+        coin = command.get("coin")
+        short = what + (f", {coin} Coin" if coin is not None else "")
+    elif kind == "patch":
+        side = rules.names().get(str(command.get("side")), str(command.get("side"))) + " side"
+        layer = "over" if command.get("layer") == "over" else "under"
+        short = (
+            f"{side}, its top left square at {where(int(command['row']), int(command['col']))}"
+            f", {layer} the squares it overlaps"
+        )
+    elif kind == "move_worker":
+        short = (
+            f"from {where(int(command['row']), int(command['col']))} to "
+            f"{where(int(command['to_row']), int(command['to_col']))}"
+        )
+    elif "row" in command and "col" in command:
+        rest = {k: v for k, v in command.items() if k not in ("row", "col", "type")}
+        square = where(int(command["row"]), int(command["col"]))
+        extra = generic_words({"type": kind, **rest}, namer)[1] if rest else ""
+        short = square + (f", {extra}" if extra and extra != head else "")
+    elif kind == "retire_worker" and isinstance(command.get("worker"), str):
+        row, col = (int(v) for v in str(command["worker"]).split(","))
+        ability = namer.thing(command.get("ability"))
+        short = f"the Worker at {where(row, col)}" + (f", for {ability}" if ability else "")
+    elif kind == "exchange":
+        give = GOODS.get(str(command.get("give")), str(command.get("give")))
+        got = [f"{command[k]} {GOODS[k]}" for k in ("food", "coin", "resource") if command.get(k)]
+        short = f"{command.get('amount')} {give} for {listed(got) or 'nothing'}"
+    if short is None:
+        return generic_words(command, namer)
+    return f"{head}: {short}", short
+
+
+def _goods(yields: Mapping[str, int]) -> str:
+    return listed([f"{n} {k.replace('_', ' ').title()}" for k, n in yields.items()]) or "nothing"
+
+
+def card_texts(pack: PatchPack) -> dict[str, str]:
+    """Building Tiles and Prosperity Cards in a line: what a hand shows."""
+    texts: dict[str, str] = {}
+    for b in pack.buildings.values():
+        texts[b.id] = (
+            f"Building Tile: build it on a square of your territory for {b.cost} Resources; "
+            f"yields {_goods(b.yields)}. Its back reclaims a Wasteland."
+        )
+    for c in pack.prosperity.values():
+        texts[c.id] = (
+            f"Prosperity Card: at a Vote, players are ranked on {c.name.lower()}; "
+            "the best gain the most Culture."
+        )
+    return texts

@@ -1,0 +1,313 @@
+"""Every ruleset at the web table, to the end, by clicking only (issue 34, point 6): headless
+Debian Chromium creates a game in the lobby, opens each seat's join link in its own window and
+plays the whole game there - every move a click: on the land, water or square of the drawing
+the action names, on the card of the hand, on the player of the dashboard, else on the action's
+button - until every window shows the result. On the way it checks what a newcomer relies on:
+
+- the drawing (Brief's map with its Gold track and Invasion dial, Patchistory's territories and
+  the Tiles at auction, the Avalon Hill map) and the dashboard always in view (the epoch, era or
+  round, whose turn, each player's score, the seat's goods and hand);
+- words, not ids: no button, log line or dashboard shows a pack id, a bare seat number, -1,
+  an empty field or "p. ?";
+- axe-core finds no WCAG 2 A/AA violation on the table of each seat and on the replay;
+- the browser's console logs no error.
+
+hotw-2024 plays its whole game in tests/e2e/test_web_table.py. Screenshots of the steps are kept
+in $CHRONICLE_ARTIFACTS/web-whole-<ruleset>/ (else tests/artifacts/).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import time
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import requests
+
+from service.rulesets import ruleset
+from tests.support.a11y import axe_violations
+from tests.support.browser import chromedriver_binary, chromium_binary, selenium_driver
+from tests.support.http import serving
+from tests.support.table_page import (
+    Shots,
+    action_selector,
+    artifacts_dir,
+    click_css,
+    click_place,
+    dataset,
+    wait_ready,
+    wait_until,
+)
+
+pytestmark = pytest.mark.slow
+
+GAMES = [
+    pytest.param("brief-2009", ["ann", "bob"], {}, id="brief-2009"),
+    pytest.param("hotw-ah2001", ["ann", "bob", "cy"], {}, id="hotw-ah2001"),
+    pytest.param(
+        "hotw-ah2001",
+        ["ann", "bob", "cy"],
+        {"simultaneous_empires": True},
+        id="hotw-ah2001-simultaneous",
+    ),
+    pytest.param("patchistory", ["ann", "bob"], {}, id="patchistory"),
+]
+
+BAD_WORDS = [
+    (re.compile(r"p\. \?"), "a page placeholder"),
+    (re.compile(r"(?<![\w.])-1\b"), "-1"),
+    (re.compile(r"\b(None|null|undefined|NaN)\b"), "a missing value"),
+    (re.compile(r"\b(seat|colour) \d"), "a bare seat number"),
+    (re.compile(r",\s*[,.;:)]|,\s*$|:\s*[,.;]"), "an empty field"),
+]
+
+
+@pytest.fixture(scope="module")
+def server(redis_url: str) -> Iterator[str]:
+    with serving(redis_url, web_workers=2) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        chromium_binary()
+        chromedriver_binary()
+    except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
+        pytest.skip(f"the browser tests need Debian's chromium and chromium-driver ({exc})")
+    driver = selenium_driver(1400, 1000)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def by_css(driver: Any, selector: str) -> list[Any]:
+    from selenium.webdriver.common.by import By
+
+    return list(driver.find_elements(By.CSS_SELECTOR, selector))
+
+
+CHOICES_JS = """
+const held = new Set(Array.from(document.querySelectorAll('#dashboard .hand-card.target'))
+  .map((n) => n.dataset.card));
+const seats = new Set(Array.from(document.querySelectorAll('#dashboard .dash-player.target'))
+  .map((n) => Number(n.dataset.seat)));
+const places = new Set(Array.from(document.querySelectorAll('#board .target'))
+  .map((n) => n.dataset.land || n.dataset.water).filter(Boolean));
+const on = (selector) => document.querySelector(selector) !== null;
+return Array.from(document.querySelectorAll('#actions button.action:not(.table)')).map((b) => {
+  const args = JSON.parse(b.dataset.args || '{}');
+  const values = Object.entries(args);
+  const place = values.map(([, v]) => v).find((v) => typeof v === 'string' && places.has(v));
+  const card = values.map(([, v]) => v).find((v) => typeof v === 'string' && held.has(v));
+  const seat = values.find(([k, v]) => ['to', 'seat', 'target_seat'].includes(k) && seats.has(v));
+  const square = b.dataset.square && on(`#board .target[data-square="${b.dataset.square}"]`);
+  const offer = b.dataset.offer && on(`#board .offer.target[data-offer="${b.dataset.offer}"]`);
+  return {key: b.dataset.action, type: b.dataset.type, args, label: b.textContent,
+          place: place || null, card: card || null, seat: seat ? seat[1] : null,
+          square: square ? b.dataset.square : null, offer: offer ? b.dataset.offer : null};
+});
+"""
+
+TEXT_JS = """
+const parts = ['#actions', '#log', '#dashboard', '#status', '#chooser'];
+return parts.map((s) => { const n = document.querySelector(s); return n ? n.innerText : ''; })
+  .join('\\n');
+"""
+
+
+def choices(driver: Any) -> list[dict[str, Any]]:
+    return list(driver.execute_script(CHOICES_JS))
+
+
+def console_errors(driver: Any) -> list[str]:
+    return [
+        entry["message"]
+        for entry in driver.get_log("browser")
+        if entry["level"] == "SEVERE" and "favicon" not in entry["message"]
+    ]
+
+
+def assert_words_not_ids(driver: Any, ids: set[str], where: str) -> None:
+    text = str(driver.execute_script(TEXT_JS))
+    for pattern, what in BAD_WORDS:
+        found = pattern.search(text)
+        assert found is None, (
+            f"{where}: {what} in {text[max(0, found.start() - 80) : found.end() + 80]!r}"
+        )
+    words = set(re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)+", text))
+    assert not words & ids, f"{where}: ids {sorted(words & ids)[:5]} shown"
+
+
+def assert_no_axe_violation(driver: Any, where: str) -> None:
+    violations = axe_violations(driver)
+    assert violations == [], f"{where}: {json.dumps(violations, indent=1)}"
+
+
+def whose_turn(driver: Any, handles: list[str], timeout: float = 60.0) -> int | None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        finished = 0
+        for seat, handle in enumerate(handles):
+            driver.switch_to.window(handle)
+            state = dataset(driver)
+            if state.get("ready") != "true":
+                continue
+            if state.get("status") == "finished":
+                finished += 1
+            elif state.get("yourTurn") == "true":
+                return seat
+        if finished == len(handles):
+            return None
+        time.sleep(0.03)
+    raise AssertionError("no window shows whose turn it is")
+
+
+def settled_after(driver: Any, before: int, timeout: float = 30.0) -> str:
+    def done(d: Any) -> str | None:
+        state = dataset(d)
+        if state.get("ready") != "true":
+            return None
+        if int(state.get("version", "0")) > before:
+            return "played"
+        if by_css(d, "#message .error, #message .notice"):
+            return "message"
+        return None
+
+    return str(wait_until(driver, done, timeout, "the move to be played"))
+
+
+def play_by_click(driver: Any, choice: dict[str, Any]) -> str:
+    """The click a person makes for this action: on the drawing, the hand or the dashboard
+    (then on the choice offered, where the spot offers several), else on its button."""
+    if choice["place"] is not None:
+        click_place(driver, choice["place"])
+        how = "map"
+    elif choice["square"] is not None:
+        click_css(driver, f'#board .target[data-square="{choice["square"]}"]')
+        how = "square"
+    elif choice["offer"] is not None:
+        click_css(driver, f'#board .offer.target[data-offer="{choice["offer"]}"]')
+        how = "tile"
+    elif choice["card"] is not None:
+        click_css(driver, f'#dashboard .hand-card.target[data-card="{choice["card"]}"]')
+        how = "hand"
+    elif choice["seat"] is not None:
+        click_css(driver, f'#dashboard .dash-player.target[data-seat="{choice["seat"]}"]')
+        how = "player"
+    else:
+        click_css(driver, action_selector(choice["key"]))
+        return "button"
+    if by_css(driver, "#chooser"):
+        click_css(driver, action_selector(choice["key"], "#chooser"))
+        how += "+choice"
+    return how
+
+
+def create_in_lobby(
+    driver: Any, server: str, name: str, players: list[str], options: dict[str, Any]
+) -> list[str]:
+    from selenium.webdriver.support.select import Select
+
+    driver.get(server + "/")
+    wait_ready(driver, "lobby")
+    form = f'form[data-ruleset="{name}"]'
+    Select(by_css(driver, f"{form} select[name=count]")[0]).select_by_value(str(len(players)))
+    for seat, player in enumerate(players):
+        field = by_css(driver, f'{form} input[data-seat="{seat}"]')[0]
+        field.clear()
+        field.send_keys(player)
+    for option, value in options.items():
+        box = by_css(driver, f'{form} input[name="option-{option}"]')[0]
+        if box.is_selected() != value:
+            click_css(driver, f'{form} input[name="option-{option}"]')
+    click_css(driver, f"{form} button.create")
+    wait_until(driver, lambda d: by_css(d, "#created a.join-link"), what="the join links")
+    return [a.get_attribute("href") for a in by_css(driver, "#created a.join-link")]
+
+
+@pytest.mark.parametrize(("name", "players", "options"), GAMES)
+def test_a_whole_game_is_played_to_the_end_by_clicking_only(
+    server, browser, name, players, options
+):
+    driver, rng = browser, random.Random(34)
+    shots = Shots(artifacts_dir(f"web-whole-{name}" + ("-simultaneous" if options else "")))
+    rules = ruleset(name)
+    ids = {i for i in rules.names() if "-" in i and rules.names()[i] != i}
+    links = create_in_lobby(driver, server, name, players, options)
+    game_id = parse_qs(urlsplit(links[0]).fragment)["game"][0]
+    handles = [driver.current_window_handle]
+    for seat, link in enumerate(links):
+        if seat:
+            driver.switch_to.new_window("window")
+            handles.append(driver.current_window_handle)
+        driver.get(link)
+        wait_ready(driver, "table")
+        assert by_css(driver, "#board svg"), f"{name} draws its table"
+        assert by_css(driver, "#dashboard .dash-player"), "the dashboard shows the players"
+    checked: set[int] = set()
+    moves: dict[str, int] = {}
+    clicks = 0
+    while (seat := whose_turn(driver, handles)) is not None:
+        clicks += 1
+        assert clicks < 1500, f"the game does not end: {moves}"
+        before = int(dataset(driver)["version"])
+        if seat not in checked:
+            shots.take(driver, f"seat {seat} to play")
+            assert_no_axe_violation(driver, f"{name}: the table of seat {seat}")
+            checked.add(seat)
+        found = choices(driver)
+        if not found:  # a rewind to answer, or nothing but the dashboard's answer
+            buttons = by_css(driver, "#dashboard .dash-answer")
+            assert buttons, "a seat whose turn it is has something to do"
+            buttons[0].click()
+            settled_after(driver, before)
+            continue
+        clickable = [
+            c
+            for c in found
+            if c["place"] or c["card"] or c["seat"] is not None or c["square"] or c["offer"]
+        ]
+        pool = clickable if clickable and rng.random() < 0.8 else found
+        choice = rng.choice(pool)
+        how = play_by_click(driver, choice)
+        outcome = settled_after(driver, before)
+        if outcome == "message":
+            assert not by_css(driver, "#message .error"), driver.find_element(
+                "css selector", "#message"
+            ).text
+        moves[how] = moves.get(how, 0) + 1
+        if clicks % 25 == 1:
+            assert_words_not_ids(driver, ids, f"{name} after {clicks} clicks")
+            shots.take(driver, f"seat {seat} {how} {choice['label'][:40]}")
+    result = requests.get(f"{server}/games/{game_id}/result", timeout=10).json()
+    for seat, handle in enumerate(handles):
+        driver.switch_to.window(handle)
+        wait_until(driver, lambda d: by_css(d, "#result:not([hidden]) tbody tr"), what="result")
+        shown = driver.execute_script(
+            "return Array.from(document.querySelectorAll('#result tbody tr')).map((r) =>"
+            " Array.from(r.cells).map((c) => c.textContent))"
+        )
+        assert shown == [
+            [str(row["place"]), row["player"], str(row["score"])] for row in result["ranking"]
+        ]
+        assert_words_not_ids(driver, ids, f"{name}: the end, seat {seat}")
+        assert console_errors(driver) == []
+    shots.take(driver, "the result")
+    drawn = sum(n for how, n in moves.items() if how != "button")
+    assert drawn > 10, f"most moves are clicks on the drawing, hand or players: {moves}"
+    driver.get(f"{server}/#game={game_id}&replay=1")
+    wait_until(driver, lambda d: dataset(d).get("boardAt") == "1", what="the replay")
+    shots.take(driver, "replay")
+    assert_no_axe_violation(driver, f"{name}: the replay")
+    for handle in handles[1:]:
+        driver.switch_to.window(handle)
+        driver.close()
+    driver.switch_to.window(handles[0])

@@ -1,0 +1,109 @@
+"""Words, not ids (issue 34, point 4): every legal-action label and every event of a whole game
+of each ruleset (the simultaneous-empires variant counted) is rendered as the web table shows
+it - the action's words from `Ruleset.action_words`, the event's sentence from
+`Ruleset.narrate` - and none prints a pack id where the pack has a name, a bare seat or colour
+number, an empty field, a trailing comma, -1, None or a placeholder such as "p. ?"."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+
+from service.rulesets import ruleset
+from tests.support.table import Table
+
+GAMES = [
+    ("hotw-2024", ("ann", "bob", "cy"), {}),
+    ("hotw-ah2001", ("ann", "bob", "cy"), {}),
+    ("hotw-ah2001", ("ann", "bob", "cy"), {"simultaneous_empires": True}),
+    ("brief-2009", ("ann", "bob", "cy"), {}),
+    ("brief-2009", ("ann", "bob"), {}),
+    ("patchistory", ("ann", "bob"), {}),
+]
+
+BAD = [
+    (re.compile(r"p\. \?"), "a page placeholder"),
+    (re.compile(r",\s*[,.;:)]|,\s*$|:\s*[,.;]|\(\s*\)|\s[,.;:](?!\d)"), "an empty field"),
+    (re.compile(r"(?<![\w.])-1\b"), "-1"),
+    (re.compile(r"\b(None|null|undefined|NaN|nan)\b"), "a missing value"),
+    (re.compile(r"\b(seat|colour|player) \d"), "a bare seat or colour number"),
+    (re.compile(r"\b[a-z][a-z0-9]*(-[a-z0-9]+)+\b"), "an id (a slug)"),
+    (re.compile(r"\b[a-z]\d+ \d+\b"), "an id (e1 18)"),
+]
+
+
+def strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield str(key)
+            yield from strings(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from strings(item)
+
+
+def problems(text: str, named: Any, names: Mapping[str, str]) -> list[str]:
+    found = [what for pattern, what in BAD if pattern.search(text)]
+    if not text.strip():
+        found.append("nothing")
+    for value in set(strings(named)):
+        name = names.get(value)
+        if name is None or name.lower() == value.lower() or value in name:
+            continue
+        for form in {value, value.replace("-", " ")}:
+            if re.search(rf"(?<![\w-]){re.escape(form)}(?![\w-])", text) and form not in name:
+                found.append(f"the id {value!r} (named {name!r})")
+    return found
+
+
+def played(name: str, players: tuple[str, ...], options: dict[str, Any]) -> tuple[Any, Table]:
+    rules = ruleset(name)
+    table = Table(rules, players, b"w" * 32, **options)
+    rng = random.Random(34)
+    labels: dict[tuple[str, tuple[str, ...]], list[tuple[str, Mapping[str, Any]]]] = {}
+    while not rules.is_over(table.state):
+        if rules.system_action(table.state) is not None:
+            table.resolve()
+            continue
+        seat = min(rules.awaited_seats(table.state))
+        actions = list(rules.legal_actions(table.state, seat))
+        for action in actions:
+            command = action.as_dict()
+            key = (command["type"], tuple(sorted(command)))
+            shown = labels.setdefault(key, [])
+            if len(shown) < 6:
+                words, label = rules.action_words(table.state, command, list(players))
+                shown.append((words, command))
+                shown.append((label, command))
+        table.play(seat, rng.choice(actions))
+    return labels, table
+
+
+@pytest.mark.parametrize(("name", "players", "options"), GAMES, ids=lambda v: str(v))
+def test_every_action_label_and_event_of_a_whole_game_reads_in_words(name, players, options):
+    rules = ruleset(name)
+    names = rules.names()
+    labels, table = played(name, players, options)
+    wrong = []
+    for shown in labels.values():
+        for words, command in shown:
+            wrong += [f"action {command}: {words!r}: {p}" for p in problems(words, command, names)]
+    told: set[str] = set()
+    for recorded in table.log:
+        event = recorded.event
+        envelope = {"type": event.type, "data": event.data(), "actor": recorded.actor}
+        if event.type in told and len(told) > 0 and random.Random(recorded.version).random() > 0.2:
+            continue
+        told.add(event.type)
+        words = rules.narrate(envelope, list(players))
+        wrong += [
+            f"event {event.type}: {words!r}: {p}" for p in problems(words, event.data(), names)
+        ]
+    assert len(told) > 10, "a whole game has many kinds of events"
+    assert wrong == [], "\n".join(wrong[:60]) + f"\n({len(wrong)} in all)"
