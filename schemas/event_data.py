@@ -45,6 +45,13 @@ def json_type(hint: Any) -> dict[str, Any]:
         if type(None) in args:
             return {"anyOf": [schema, {"type": "null"}]}
         return schema
+    if origin is tuple and args and args[-1] is not Ellipsis:  # a fixed pair, triple...
+        return {
+            "type": "array",
+            "prefixItems": [json_type(a) for a in args],
+            "minItems": len(args),
+            "maxItems": len(args),
+        }
     if origin in (tuple, list, frozenset, set):
         items = args[0] if args else Any
         return {"type": "array", "items": json_type(items)}
