@@ -32,6 +32,10 @@ class Operation:
     """(name, Flask converter) of each `<...>` in the path."""
     headers: tuple[Header, ...] = ()
     media_type: str = "application/json"
+    alternates: tuple[str, ...] = ()
+    """Further media types the same answer is served as, when `Accept` prefers one of them
+    (`application/octet-stream` for bytes, `text/plain` for text): a generic client that knows
+    no `image/svg+xml` or `application/x-ndjson` still reads the answer as bytes or text."""
     success_text: str = "Success."
     other_success: dict[int, str] = field(default_factory=dict)
     """Further success statuses (same body), with what they mean."""
@@ -88,6 +92,7 @@ def route(
     auth: bool | str = False,
     headers: tuple[Header, ...] = (),
     media_type: str = "application/json",
+    alternates: tuple[str, ...] = (),
     success_text: str = "Success.",
     other_success: dict[int, str] | None = None,
     store: bool = True,
@@ -116,6 +121,7 @@ def route(
                 path_params=path_parameters(rule),
                 headers=headers,
                 media_type=media_type,
+                alternates=alternates,
                 success_text=success_text,
                 other_success=dict(other_success or {}),
                 extra=extra,

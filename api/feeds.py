@@ -11,9 +11,8 @@ from flask.typing import ResponseReturnValue
 from api.context import access, games, queries
 from api.docs import Header, route
 from api.errors import translate
-from api.inputs import bearer_token, last_event_id, query
+from api.inputs import bearer_token, last_event_id, negotiated, query
 from schemas.api import (
-    EventSchema,
     ExplanationSchema,
     FeedQuerySchema,
     FeedSchema,
@@ -31,6 +30,7 @@ from store.redis_store import GameNotFound
 bp = Blueprint("feeds", __name__)
 
 TAGS = ("events",)
+TEXT = ("text/plain",)
 
 
 @route(
@@ -82,9 +82,10 @@ def narrative(game_id: str) -> ResponseReturnValue:
     "/games/<game_id>/export",
     "GET",
     summary="Export the game's events as NDJSON",
-    response=EventSchema,
     media_type="application/x-ndjson",
-    success_text="One event per line, as the caller may see it.",
+    alternates=TEXT,
+    success_text="One event per line (each an `Event`), as the caller may see it (as "
+    "`text/plain` when `Accept` prefers it).",
     errors=(401, 403, 404),
     auth="optional",
     tags=TAGS,
@@ -95,7 +96,7 @@ def export_events(game_id: str) -> ResponseReturnValue:
     lines = queries().export(game_id, caller.viewer)
     return Response(
         lines,
-        mimetype="application/x-ndjson",
+        mimetype=negotiated("application/x-ndjson", TEXT),
         headers={"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'},
     )
 

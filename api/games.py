@@ -11,7 +11,7 @@ from api.background import schedule_snapshot, settle_system_steps
 from api.context import access, games, queries
 from api.docs import Header, route
 from api.errors import ApiError, refused
-from api.inputs import bearer_token, idempotency_key, json_body, query
+from api.inputs import bearer_token, idempotency_key, json_body, negotiated, query
 from domain.core.errors import RuleViolation
 from domain.core.kernel import GameCreated
 from domain.core.messages import Command
@@ -79,6 +79,9 @@ def refuse_duplicate_names(players: list[str]) -> None:
                 },
             )
         seen[key] = seat
+
+
+BOARD_ALTERNATES = ("application/octet-stream",)
 
 
 @route(
@@ -243,7 +246,9 @@ def get_state(game_id: str) -> ResponseReturnValue:
     summary="The table drawn, as the caller may see it",
     query=AtQuerySchema,
     media_type="image/svg+xml",
-    success_text="An SVG document: the ruleset's drawing of the table.",
+    alternates=BOARD_ALTERNATES,
+    success_text="An SVG document: the ruleset's drawing of the table (as "
+    "`application/octet-stream` when `Accept` prefers it).",
     errors=(400, 401, 403, 404),
     auth="optional",
     tags=PLAY,
@@ -261,7 +266,8 @@ def get_board(game_id: str) -> ResponseReturnValue:
         "Cache-Control": "no-store" if caller.seat is not None else "no-cache",
         "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
     }
-    return Response(svg, mimetype="image/svg+xml", headers=headers)
+    mimetype = negotiated("image/svg+xml", BOARD_ALTERNATES)
+    return Response(svg, mimetype=mimetype, headers=headers)
 
 
 @route(

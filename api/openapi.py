@@ -47,6 +47,12 @@ HEADER_PATTERNS = {
 }
 """The patterns the server enforces on request headers (api.inputs)."""
 
+OPTIONAL_AUTH = [{}, {"bearerToken": []}]
+"""The document's default security: a spectator (no token, `{}`) or a bearer token. Operations
+that need a token, or take none, say so themselves; the others (a spectator or a seat, each
+seeing what it may) inherit this, so that generated clients accept a client with or without a
+token for them."""
+
 SERVERS = [
     {"url": "http://127.0.0.1:8000", "description": "`chronicle serve` on its default address."}
 ]
@@ -122,40 +128,15 @@ LINKS: dict[tuple[str, str], dict[str, Any]] = {
 """OpenAPI links, by (operationId, status): how the answer of one operation feeds the next
 (clients and schemathesis's stateful tests follow them)."""
 
-STREAM_FRAME = {
-    "type": "object",
-    "description": "One Server-Sent Events frame of the stream (the wire form is `id:`, `event:`, "
-    "`retry:` and `data:` lines ended by a blank line; a comment line `:` keeps the connection "
-    "open).",
-    "properties": {
-        "id": {
-            "type": "string",
-            "pattern": "^[0-9]+$",
-            "description": "The event's version: send it back as `Last-Event-ID` to resume.",
-        },
-        "event": {
-            "type": "string",
-            "description": "The event's type (as `Event.type`), or `error` for the last frame "
-            "of a stream that cannot go on.",
-        },
-        "data": {
-            "type": "string",
-            "contentMediaType": "application/json",
-            "contentSchema": {
-                "oneOf": [
-                    {"$ref": "#/components/schemas/Event"},
-                    {"$ref": "#/components/schemas/Error"},
-                ]
-            },
-            "description": "The event as the caller may see it (an `Event`), or for `error` the "
-            "one error body.",
-        },
-        "retry": {
-            "type": "integer",
-            "description": "Milliseconds to wait before reconnecting (with an `error` frame).",
-        },
-    },
-    "required": ["data"],
+EVENT_STREAM = {
+    "type": "string",
+    "description": "Server-Sent Events, read as text: frames of `id:`, `event:`, `retry:` and "
+    "`data:` lines, each frame ended by a blank line; a comment line (`:`) keeps the "
+    "connection open. `id` is the event's version (send it back as `Last-Event-ID` to "
+    "resume), `event` the event's type (as `Event.type`), and `data` the event as the caller "
+    "may see it, an `Event` in JSON. A stream that cannot go on ends with an `event: error` "
+    "frame whose `data` is the one error body (`Error`) and whose `retry` is the milliseconds "
+    "to wait before reconnecting.",
 }
 
 ACTOR = {
@@ -180,6 +161,7 @@ def build_spec(rulesets: Sequence[str] | None = None) -> APISpec:
         openapi_version="3.1.0",
         plugins=[plugin],
         servers=SERVERS,
+        security=OPTIONAL_AUTH,
         info={
             "description": "An event-sourced rules service for History of the World and its "
             "family of history board games.",
@@ -209,7 +191,7 @@ def build_spec(rulesets: Sequence[str] | None = None) -> APISpec:
     envelope = spec.to_dict()["components"]["schemas"]["EventEnvelope"]
     for name, component in event_components(documented_events(names), envelope).items():
         spec.components.schema(name, component=component)
-    spec.components.schema("StreamFrame", component=STREAM_FRAME)
+    spec.components.schema("EventStream", component=EVENT_STREAM)
     options = ruleset_options(names)
     for name, described in options.items():
         spec.components.schema(f"Options_{name}", component=described)
@@ -298,9 +280,11 @@ def operation(op: Operation) -> dict[str, Any]:
         if op.response is not None:
             success["content"] = {op.media_type: {"schema": op.response}}
         elif op.media_type == "text/event-stream":
-            success["content"] = {op.media_type: {"schema": "StreamFrame"}}
+            success["content"] = {op.media_type: {"schema": "EventStream"}}
         elif op.media_type != "application/json":
-            success["content"] = {op.media_type: {"schema": {"type": "string"}}}
+            success["content"] = {
+                media: {"schema": media_schema(media)} for media in (op.media_type, *op.alternates)
+            }
         if (operation_id, str(status)) in LINKS:
             success["links"] = LINKS[(operation_id, str(status))]
         responses[str(status)] = success
@@ -321,7 +305,7 @@ def operation(op: Operation) -> dict[str, Any]:
     if op.tags:
         body["tags"] = list(op.tags)
     if op.auth == "optional":
-        body["security"] = [{}, {"bearerToken": []}]
+        pass  # the document's default: `{}` (a spectator) or a bearer token (a seat, the admin)
     elif op.auth:
         body["security"] = [{"bearerToken": []}]
     else:
@@ -357,6 +341,13 @@ def operation(op: Operation) -> dict[str, Any]:
         body["parameters"] = parameters
     body.update(op.extra)
     return body
+
+
+def media_schema(media: str) -> dict[str, Any]:
+    """A non-JSON answer: bytes for `application/octet-stream`, else text."""
+    if media == "application/octet-stream":
+        return {"type": "string", "format": "binary"}
+    return {"type": "string"}
 
 
 def spec_yaml(rulesets: Sequence[str] | None = None) -> str:

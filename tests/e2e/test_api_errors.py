@@ -215,6 +215,16 @@ def test_a_stale_expected_version_is_a_409_with_the_current_version(api, game):
     assert (body["code"], body["current_version"]) == ("version_conflict", 3)
 
 
+def test_a_whole_number_written_with_a_fraction_is_an_integer_version(api, game):
+    """JSON Schema's integer admits `3.0`: a client whose encoder writes whole numbers so gets
+    the same answer as one that writes `3` (here a conflict, then an accepted command)."""
+    headers = bearer(game["seat_tokens"][0])
+    stale = api.post(command_url(game), json={**BID, "expected_version": 1.0}, headers=headers)
+    assert error_of(stale, 409)["current_version"] == 2
+    fresh = api.post(command_url(game), json={**BID, "expected_version": 2.0}, headers=headers)
+    assert fresh.status_code == 201, fresh.get_json()
+
+
 def test_a_busy_game_is_a_409_to_retry(api, game, monkeypatch):
     def always_busy(self, game_id, *args, **kwargs):
         raise GameBusy(game_id)

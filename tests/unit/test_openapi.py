@@ -152,15 +152,42 @@ def test_game_busy_is_documented_with_a_retry_after_header():
     assert header == {"$ref": "#/components/headers/RetryAfterBusy"}
 
 
-def test_every_operation_states_its_security_and_public_ones_need_none():
+def test_every_operation_states_its_security_or_takes_the_documents_either_or():
+    """Operations a spectator or a seat may call take the document's default: `{}` (no token)
+    or a bearer token; the others say that they need one, or none."""
     doc = document()
-    for path, method, op in operations(doc):
-        assert "security" in op, (method, path)
+    assert doc["security"] == [{}, {"bearerToken": []}]
+    optional = {(p, m) for p, m, op in operations(doc) if "security" not in op}
+    assert ("/games/{game_id}/events", "get") in optional
+    assert ("/games/{game_id}/stream", "get") in optional
+    assert ("/games/{game_id}/board", "get") in optional
+    assert ("/games/{game_id}/state", "get") in optional
     assert doc["paths"]["/healthz"]["get"]["security"] == []
     assert doc["paths"]["/rulesets"]["get"]["security"] == []
     assert doc["paths"]["/games"]["post"]["security"] == []
     assert doc["paths"]["/games/{game_id}/commands"]["post"]["security"] == [{"bearerToken": []}]
     assert doc["servers"][0]["url"].startswith("http")
+
+
+def test_non_json_answers_are_declared_as_text_or_bytes():
+    """The board, the export and this document name their own media type first, then one a
+    generic client reads as bytes or text (served when `Accept` prefers it)."""
+    doc = document()
+
+    def content(path: str) -> dict:
+        return doc["paths"][path]["get"]["responses"]["200"]["content"]
+
+    assert content("/games/{game_id}/board") == {
+        "image/svg+xml": {"schema": {"type": "string"}},
+        "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
+    }
+    assert content("/games/{game_id}/export") == {
+        "application/x-ndjson": {"schema": {"type": "string"}},
+        "text/plain": {"schema": {"type": "string"}},
+    }
+    assert list(content("/openapi.yaml")) == ["application/yaml", "text/plain"]
+    stream = content("/games/{game_id}/stream")["text/event-stream"]["schema"]
+    assert schema_of(doc, stream)["type"] == "string"
 
 
 def test_every_link_leads_to_an_operation_and_fills_only_its_parameters():
@@ -178,15 +205,6 @@ def test_every_link_leads_to_an_operation_and_fills_only_its_parameters():
     for name in ("PlayCommand", "LegalActions", "State", "Events", "Result"):
         assert created[name]["parameters"] == {"game_id": "$response.body#/game_id"}
     assert links >= 20
-
-
-def test_the_stream_is_documented_as_frames_that_carry_events():
-    doc = document()
-    content = doc["paths"]["/games/{game_id}/stream"]["get"]["responses"]["200"]["content"]
-    frame = schema_of(doc, content["text/event-stream"]["schema"])
-    data = frame["properties"]["data"]
-    assert data["contentMediaType"] == "application/json"
-    assert {"$ref": "#/components/schemas/Event"} in data["contentSchema"]["oneOf"]
 
 
 def test_an_event_actor_is_a_seat_or_one_of_the_named_actors():
