@@ -89,7 +89,7 @@ BOARD_ALTERNATES = ("application/octet-stream",)
     "/games",
     "POST",
     summary="Create a game",
-    request=CreateGameSchema,
+    request="CreateGame",
     response=CreatedGameSchema,
     status=201,
     errors=(400, 404, 413, 415, 422),

@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
+from marshmallow.validate import Length
 
 import api.app  # noqa: F401  (importing the app registers every documented route)
 from api.docs import OPERATIONS, Operation
 from api.inputs import IDEMPOTENCY_KEY_PATTERN, LAST_EVENT_ID_PATTERN
 from domain.core.messages import Event, registered_event_classes
 from domain.core.ruleset import ruleset_names
-from schemas.api import EventSchema
-from schemas.commands import command_components, component_field, option_components
+from schemas.api import CreateGameSchema, EventSchema, FeedSchema
+from schemas.commands import command_components, component_field
 from schemas.common import ErrorSchema
 from schemas.event_data import event_components
 from service.rulesets import built_in, import_rulesets_once, ruleset
@@ -27,6 +29,7 @@ ERROR_TEXT = {
     403: "The token may not do this (a seat acts only as itself; the admin is not a seat).",
     404: "No such game, ruleset, version or event.",
     405: "The path exists but not with this method.",
+    406: "The `Accept` header admits none of the media types this operation answers in.",
     409: "Stale version (see `current_version`), a reused idempotency key, the game is busy, "
     "or the game is not finished yet.",
     413: "The body is too large.",
@@ -128,15 +131,54 @@ LINKS: dict[tuple[str, str], dict[str, Any]] = {
 """OpenAPI links, by (operationId, status): how the answer of one operation feeds the next
 (clients and schemathesis's stateful tests follow them)."""
 
+STREAM_FRAME = {
+    "type": "object",
+    "description": "One Server-Sent Events frame of the stream (the wire form is `id:`, `event:`, "
+    "`retry:` and `data:` lines ended by a blank line; a comment line `:` keeps the connection "
+    "open).",
+    "properties": {
+        "id": {
+            "type": "string",
+            "pattern": "^[0-9]+$",
+            "description": "The event's version: send it back as `Last-Event-ID` to resume.",
+        },
+        "event": {
+            "type": "string",
+            "description": "The event's type (as `Event.type`), or `error` for the last frame "
+            "of a stream that cannot go on.",
+        },
+        "data": {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "contentSchema": {
+                "oneOf": [
+                    {"$ref": "#/components/schemas/Event"},
+                    {"$ref": "#/components/schemas/Error"},
+                ]
+            },
+            "description": "The event as the caller may see it (an `Event`), or for `error` the "
+            "one error body.",
+        },
+        "retry": {
+            "type": "integer",
+            "description": "Milliseconds to wait before reconnecting (with an `error` frame).",
+        },
+    },
+    "required": ["data"],
+}
+
+
 EVENT_STREAM = {
-    "type": "string",
-    "description": "Server-Sent Events, read as text: frames of `id:`, `event:`, `retry:` and "
-    "`data:` lines, each frame ended by a blank line; a comment line (`:`) keeps the "
-    "connection open. `id` is the event's version (send it back as `Last-Event-ID` to "
-    "resume), `event` the event's type (as `Event.type`), and `data` the event as the caller "
-    "may see it, an `Event` in JSON. A stream that cannot go on ends with an `event: error` "
-    "frame whose `data` is the one error body (`Error`) and whose `retry` is the milliseconds "
-    "to wait before reconnecting.",
+    "description": "Server-Sent Events. Read whole, the body is text: frames of `id:`, `event:`, "
+    "`retry:` and `data:` lines, each ended by a blank line, and comment lines (`:`) that keep "
+    "the connection open. Read frame by frame (as an EventSource does), each frame is a "
+    "`StreamFrame`: `id` the event's version (send it back as `Last-Event-ID` to resume), "
+    "`event` its type, `data` the event as the caller may see it (an `Event` in JSON); a "
+    "stream that cannot go on ends with an `error` frame carrying the one error body.",
+    "oneOf": [
+        {"type": "string", "description": "The stream read as text."},
+        {"$ref": "#/components/schemas/StreamFrame"},
+    ],
 }
 
 ACTOR = {
@@ -187,15 +229,22 @@ def build_spec(rulesets: Sequence[str] | None = None) -> APISpec:
         {"type": "http", "scheme": "bearer", "description": "A game's admin or seat token."},
     )
     spec.components.schema("Actor", component=ACTOR)
+    # registered so that the responses nesting it (always documented as `Event`) resolve to
+    # it, then dropped: only its JSON Schema is used, to build each event type's own
     spec.components.schema("EventEnvelope", schema=EventSchema)
-    envelope = spec.to_dict()["components"]["schemas"]["EventEnvelope"]
-    for name, component in event_components(documented_events(names), envelope).items():
+    envelope = spec.components.schemas.pop("EventEnvelope")
+    by_ruleset = {name: documented_events([name]) for name in names}
+    for name, component in event_components(documented_events(names), envelope, by_ruleset).items():
         spec.components.schema(name, component=component)
+    feed = plugin.converter.schema2jsonschema(FeedSchema)
+    for name, component in feed_components(feed, names).items():
+        spec.components.schema(name, component=component)
+    spec.components.schema("StreamFrame", component=STREAM_FRAME)
     spec.components.schema("EventStream", component=EVENT_STREAM)
     options = ruleset_options(names)
     for name, described in options.items():
         spec.components.schema(f"Options_{name}", component=described)
-    for name, component in option_components(options.items()).items():
+    for name, component in create_game_components(names).items():
         spec.components.schema(name, component=component)
     for name, component in view_components(names).items():
         spec.components.schema(name, component=component)
@@ -232,6 +281,35 @@ def view_components(names: Sequence[str]) -> dict[str, dict[str, Any]]:
     return components
 
 
+def feed_components(feed: dict[str, Any], names: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """`Feed_<ruleset>`: a page of a game's events, its `ruleset` fixed and its events those
+    of that ruleset; `Feed`, their `oneOf` keyed by `ruleset`."""
+    components: dict[str, dict[str, Any]] = {}
+    for name in names:
+        properties = dict(feed["properties"])
+        properties["ruleset"] = {**properties["ruleset"], "const": name}
+        properties["events"] = {
+            "type": "array",
+            "items": {"$ref": f"#/components/schemas/Event_{name}"},
+        }
+        components[f"Feed_{name}"] = {
+            "type": "object",
+            "description": f"A page of a `{name}` game's events.",
+            "properties": properties,
+            "required": feed["required"],
+            "additionalProperties": False,
+        }
+    components["Feed"] = {
+        "description": "A page of a game's events: `ruleset` tells which events it holds.",
+        "oneOf": [{"$ref": f"#/components/schemas/Feed_{n}"} for n in names],
+        "discriminator": {
+            "propertyName": "ruleset",
+            "mapping": {n: f"#/components/schemas/Feed_{n}" for n in names},
+        },
+    }
+    return components
+
+
 def documented_events(names: Sequence[str]) -> list[type[Event]]:
     """The kernel's and the table's events, and each ruleset's own."""
     found = [cls for cls in registered_event_classes() if cls.__module__.startswith("domain.core")]
@@ -247,10 +325,13 @@ def ruleset_options(names: Sequence[str]) -> dict[str, dict[str, Any]]:
     for name in names:
         properties = {}
         for option in ruleset(name).describe()["options"]:
+            # the default is told, not given as `default`: generators read a property with a
+            # `default` as always present (openapi-typescript makes it required), and an option
+            # is one a client may leave out
+            default = json.dumps(option["default"])
             prop: dict[str, Any] = {
                 "type": OPTION_TYPES.get(option["type"], "string"),
-                "default": option["default"],
-                "description": option["description"],
+                "description": f"{option['description'].rstrip('.')}. Left out: `{default}`.",
             }
             if option["allowed"] is not None:
                 prop["enum"] = option["allowed"]
@@ -262,6 +343,63 @@ def ruleset_options(names: Sequence[str]) -> dict[str, dict[str, Any]]:
             "additionalProperties": False,
         }
     return documented
+
+
+def create_game_components(names: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """`CreateGame_<ruleset>` for each ruleset (its name, its player counts, its options) and
+    `CreateGame`, their `oneOf` keyed by `ruleset`: a client picks the ruleset and is then told
+    exactly what that game takes."""
+    fields = CreateGameSchema().fields
+    name_field = player_name_schema(fields["players"])
+    components: dict[str, dict[str, Any]] = {}
+    for name in names:
+        counts = sorted(ruleset(name).describe()["player_counts"])
+        players: dict[str, Any] = {
+            "type": "array",
+            "description": f"Player names in seat order, seat 0 first: {counts_text(counts)} "
+            "players, each name different (names are also compared without case or "
+            "surrounding spaces).",
+            "items": name_field,
+            "minItems": counts[0],
+            "maxItems": counts[-1],
+            "uniqueItems": True,
+        }
+        components[f"CreateGame_{name}"] = {
+            "type": "object",
+            "description": f"A `{name}` game.",
+            "properties": {
+                "ruleset": {"type": "string", "const": name, "description": "The ruleset."},
+                "players": players,
+                "options": {
+                    "$ref": f"#/components/schemas/Options_{name}",
+                    "description": "The game's options; the ones left out take their defaults.",
+                },
+            },
+            "required": ["ruleset", "players"],
+            "additionalProperties": False,
+        }
+    components["CreateGame"] = {
+        "description": "A new game: its ruleset (`GET /rulesets` lists them), the players in "
+        "seat order, and the ruleset's options. `ruleset` tells which.",
+        "oneOf": [{"$ref": f"#/components/schemas/CreateGame_{n}"} for n in names],
+        "discriminator": {
+            "propertyName": "ruleset",
+            "mapping": {n: f"#/components/schemas/CreateGame_{n}" for n in names},
+        },
+    }
+    return components
+
+
+def player_name_schema(players: Any) -> dict[str, Any]:
+    """The JSON Schema of one player name, from the request schema's own validation."""
+    length = next(v for v in players.inner.validators if isinstance(v, Length))
+    return {"type": "string", "minLength": length.min, "maxLength": length.max}
+
+
+def counts_text(counts: list[int]) -> str:
+    if counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]}" if len(counts) > 1 else str(counts[0])
+    return ", ".join(map(str, counts))
 
 
 PATH_PARAMETER_TYPES = {"int": {"type": "integer", "minimum": 0}, "string": {"type": "string"}}

@@ -154,7 +154,6 @@ class CreateGameSchema(StrictSchema):
         values=fields.Raw(allow_none=True),
         load_default=dict,
         metadata={
-            "component": "Options",
             "description": "Ruleset options; the ones left out take their defaults. Each "
             "ruleset's options, with their types and defaults, are in GET /rulesets and in this "
             "document's `Options_<ruleset>` schemas (e.g. `Options_hotw-2024`).",
@@ -306,6 +305,7 @@ class FeedQuerySchema(StrictSchema):
 
 
 class FeedSchema(Schema):
+    ruleset = fields.String(required=True, metadata={"description": "The game's ruleset."})
     game_id = fields.String(required=True)
     version = fields.Integer(required=True, metadata={"description": "The game's version now."})
     events = fields.List(fields.Nested(EventSchema, metadata={"component": "Event"}), required=True)

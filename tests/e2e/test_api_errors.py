@@ -411,3 +411,22 @@ def test_no_query_token_or_path_yields_a_500(api, game, args, who, path, body):
     assert_not_a_500(response, "get", template)
     response = api.post(url, json=body, query_string=args, headers=bearer(token))
     assert_not_a_500(response, "post", template)
+
+
+def test_an_accept_header_that_admits_no_answer_is_a_406_on_every_operation(api, game):
+    """Each operation answers in its documented media types: an `Accept` that admits none of
+    them is a 406 with the one error body; no `Accept`, or `*/*`, admits them all."""
+    game_id = game["game_id"]
+    for path, wrong in (
+        ("/healthz", "text/html"),
+        ("/rulesets", "application/xml"),
+        ("/openapi.yaml", "application/json"),
+        ("/", "application/json"),
+        ("/docs", "application/json"),
+        (f"/games/{game_id}/export", "application/json"),
+        (f"/games/{game_id}", "text/plain"),
+    ):
+        refused = error_of(api.get(path, headers={"Accept": wrong}), 406)
+        assert refused["code"] == "not_acceptable", path
+        assert api.get(path, headers={"Accept": "*/*"}).status_code == 200, path
+        assert api.get(path).status_code == 200, path
