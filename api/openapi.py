@@ -56,6 +56,13 @@ that need a token, or take none, say so themselves; the others (a spectator or a
 seeing what it may) inherit this, so that generated clients accept a client with or without a
 token for them."""
 
+LICENSE = {
+    "name": "All rights reserved: no licence is granted yet",
+    "identifier": "LicenseRef-Chronicle-All-Rights-Reserved",
+}
+"""The document's licence (OpenAPI asks for one): Chronicle has not chosen a licence, so none is
+granted; change this (an SPDX identifier) once one is chosen."""
+
 SERVERS = [
     {"url": "http://127.0.0.1:8000", "description": "`chronicle serve` on its default address."}
 ]
@@ -85,8 +92,56 @@ def game_links(game_id: str) -> dict[str, Any]:
     }
 
 
+SEAT_LINKS = {
+    "LegalActionsOfSeat": "get_games_game_id_legal_actions",
+    "PlayCommandAsSeat": "post_games_game_id_commands",
+    "StateOfSeat": "get_games_game_id_state",
+    "EventsOfSeat": "get_games_game_id_events",
+    "StreamTicketOfSeat": "post_games_game_id_stream_tickets",
+}
+"""Operations a seat calls with its own token (as the bearer token of `Authorization`)."""
+ADMIN_LINKS = {
+    "RewindAsAdmin": "post_games_game_id_rewind",
+    "RevealSeedAsAdmin": "post_games_game_id_seed",
+    "StartReplayAsAdmin": "post_games_game_id_replays",
+    "ReissueSeatTokenAsAdmin": "post_games_game_id_seats_seat_token",
+}
+"""Operations the admin calls with the admin token."""
+LINKED_SEATS = 2
+"""Seat tokens linked from a created game: seats 0 and 1 (every game has at least two)."""
+
+
+def token_links(game_id: str) -> dict[str, Any]:
+    """Where a created game's tokens lead: each seat's own operations with its token as the
+    bearer token, and the admin's with the admin token (`header.Authorization`)."""
+    links: dict[str, Any] = {}
+    for seat in range(LINKED_SEATS):
+        token = f"Bearer {{$response.body#/seat_tokens/{seat}}}"
+        for name, op in SEAT_LINKS.items():
+            links[f"{name}{seat}"] = {
+                "operationId": op,
+                "parameters": {"path.game_id": game_id, "header.Authorization": token},
+                "description": f"As seat {seat}, with its token from this answer.",
+            }
+    for name, op in ADMIN_LINKS.items():
+        parameters = {"path.game_id": game_id, "header.Authorization": ADMIN_BEARER}
+        if op.endswith("_seat_token"):
+            parameters["path.seat"] = 0
+        links[name] = {
+            "operationId": op,
+            "parameters": parameters,
+            "description": "As the game's admin, with the admin token from this answer.",
+        }
+    return links
+
+
+ADMIN_BEARER = "Bearer {$response.body#/admin_token}"
+
 LINKS: dict[tuple[str, str], dict[str, Any]] = {
-    ("post_games", "201"): game_links("$response.body#/game_id"),
+    ("post_games", "201"): {
+        **game_links("$response.body#/game_id"),
+        **token_links("$response.body#/game_id"),
+    },
     ("post_games_game_id_sandbox", "201"): game_links("$response.body#/game_id"),
     ("get_games", "200"): {
         "FirstListedGame": {
@@ -207,6 +262,7 @@ def build_spec(rulesets: Sequence[str] | None = None) -> APISpec:
         info={
             "description": "An event-sourced rules service for History of the World and its "
             "family of history board games.",
+            "license": LICENSE,
         },
     )
     assert plugin.converter is not None
