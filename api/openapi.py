@@ -126,7 +126,7 @@ def token_links(game_id: str) -> dict[str, Any]:
     for name, op in ADMIN_LINKS.items():
         parameters = {"path.game_id": game_id, "header.Authorization": ADMIN_BEARER}
         if op.endswith("_seat_token"):
-            parameters["path.seat"] = 0
+            parameters["path.seat"] = "0"  # a constant (the validator wants strings)
         links[name] = {
             "operationId": op,
             "parameters": parameters,
