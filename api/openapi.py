@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import itertools
 import json
 import re
 from collections.abc import Sequence
@@ -15,6 +16,7 @@ from marshmallow.validate import Length
 import api.app  # noqa: F401  (importing the app registers every documented route)
 from api.docs import OPERATIONS, Operation
 from api.inputs import IDEMPOTENCY_KEY_PATTERN, LAST_EVENT_ID_PATTERN
+from domain.core.errors import InvalidOptions
 from domain.core.messages import Event, registered_event_classes
 from domain.core.ruleset import ruleset_names
 from schemas.api import CreateGameSchema, EventSchema, FeedSchema
@@ -398,7 +400,39 @@ def ruleset_options(names: Sequence[str]) -> dict[str, dict[str, Any]]:
             "properties": properties,
             "additionalProperties": False,
         }
+        refused = refused_pairs(name)
+        if refused:
+            documented[name]["description"] += " Some options exclude others (`not`)."
+            documented[name]["allOf"] = [
+                {
+                    "not": {
+                        "properties": {a: {"const": va}, b: {"const": vb}},
+                        "required": [a, b],
+                    }
+                }
+                for (a, va), (b, vb) in refused
+            ]
     return documented
+
+
+def refused_pairs(name: str) -> list[tuple[tuple[str, Any], tuple[str, Any]]]:
+    """The pairs of option values the ruleset refuses together (asked of its own check, each
+    pair with every other option at its default), so that the document says so and a
+    schema-valid game is not refused for its options."""
+    rules = ruleset(name)
+    values = {
+        option["name"]: option["allowed"]
+        or ([False, True] if option["type"] == "boolean" else [option["default"]])
+        for option in rules.describe()["options"]
+    }
+    refused = []
+    for a, b in itertools.combinations(sorted(values), 2):
+        for va, vb in itertools.product(values[a], values[b]):
+            try:
+                rules.check_options({a: va, b: vb})
+            except InvalidOptions:
+                refused.append(((a, va), (b, vb)))
+    return refused
 
 
 def create_game_components(names: Sequence[str]) -> dict[str, dict[str, Any]]:
