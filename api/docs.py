@@ -3,13 +3,16 @@ Flask and the OpenAPI document are built from that declaration."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, request
 from marshmallow import Schema
+
+from api.errors import ApiError
 
 View = Callable[..., Any]
 
@@ -20,11 +23,12 @@ class Operation:
     method: str
     summary: str
     description: str
-    response: type[Schema] | None
+    response: type[Schema] | str | None
     status: int
     errors: tuple[int, ...]
     tags: tuple[str, ...]
-    request: type[Schema] | None = None
+    request: type[Schema] | str | None = None
+    """The request body's schema, or the name of a component built in api.openapi."""
     query: type[Schema] | None = None
     auth: bool | str = False
     """True (a token is required), "optional" (without one the caller is a spectator), False."""
@@ -32,6 +36,10 @@ class Operation:
     """(name, Flask converter) of each `<...>` in the path."""
     headers: tuple[Header, ...] = ()
     media_type: str = "application/json"
+    alternates: tuple[str, ...] = ()
+    """Further media types the same answer is served as, when `Accept` prefers one of them
+    (`application/octet-stream` for bytes, `text/plain` for text): a generic client that knows
+    no `image/svg+xml` or `application/x-ndjson` still reads the answer as bytes or text."""
     success_text: str = "Success."
     other_success: dict[int, str] = field(default_factory=dict)
     """Further success statuses (same body), with what they mean."""
@@ -48,6 +56,7 @@ class Header:
 
 OPERATIONS: list[Operation] = []
 STORE_UNAVAILABLE = 503
+NOT_ACCEPTABLE = 406
 
 
 def openapi_path(rule: str) -> str:
@@ -73,21 +82,40 @@ def path_parameters(rule: str) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
+def acceptable(view: View, served: tuple[str, ...]) -> View:
+    """The view, answering 406 first when the request's `Accept` admits none of the media
+    types the operation answers in (no `Accept`, or `*/*`, admits them all)."""
+
+    @functools.wraps(view)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        accepted = request.accept_mimetypes
+        if accepted and accepted.best_match(served) is None:
+            raise ApiError(
+                NOT_ACCEPTABLE,
+                "not_acceptable",
+                f"this answers in {', '.join(served)}: send an Accept header that admits one",
+            )
+        return view(*args, **kwargs)
+
+    return checked
+
+
 def route(
     bp: Blueprint,
     rule: str,
     method: str,
     *,
     summary: str,
-    response: type[Schema] | None = None,
+    response: type[Schema] | str | None = None,
     status: int = 200,
     errors: tuple[int, ...] = (),
     tags: tuple[str, ...] = (),
-    request: type[Schema] | None = None,
+    request: type[Schema] | str | None = None,
     query: type[Schema] | None = None,
     auth: bool | str = False,
     headers: tuple[Header, ...] = (),
     media_type: str = "application/json",
+    alternates: tuple[str, ...] = (),
     success_text: str = "Success.",
     other_success: dict[int, str] | None = None,
     store: bool = True,
@@ -97,6 +125,8 @@ def route(
     (with `Retry-After`) while Redis cannot be reached; False for what is served from memory."""
     if store and STORE_UNAVAILABLE not in errors:
         errors = (*errors, STORE_UNAVAILABLE)
+    errors = (*errors, NOT_ACCEPTABLE)
+    served = (media_type, *alternates)
 
     def register(view: View) -> View:
         prefix = bp.url_prefix or ""
@@ -116,12 +146,13 @@ def route(
                 path_params=path_parameters(rule),
                 headers=headers,
                 media_type=media_type,
+                alternates=alternates,
                 success_text=success_text,
                 other_success=dict(other_success or {}),
                 extra=extra,
             )
         )
-        bp.add_url_rule(rule, view_func=view, methods=[method.upper()])
+        bp.add_url_rule(rule, view_func=acceptable(view, served), methods=[method.upper()])
         return view
 
     return register

@@ -11,9 +11,8 @@ from flask.typing import ResponseReturnValue
 from api.context import access, games, queries
 from api.docs import Header, route
 from api.errors import translate
-from api.inputs import bearer_token, last_event_id, query
+from api.inputs import bearer_token, last_event_id, negotiated, query
 from schemas.api import (
-    EventSchema,
     ExplanationSchema,
     FeedQuerySchema,
     FeedSchema,
@@ -31,6 +30,7 @@ from service.queries import Frame
 bp = Blueprint("feeds", __name__)
 
 TAGS = ("events",)
+TEXT = ("text/plain",)
 
 
 @route(
@@ -39,7 +39,7 @@ TAGS = ("events",)
     "GET",
     summary="A page of the game's events",
     query=FeedQuerySchema,
-    response=FeedSchema,
+    response="Feed",
     errors=(400, 401, 403, 404),
     auth="optional",
     tags=TAGS,
@@ -82,9 +82,10 @@ def narrative(game_id: str) -> ResponseReturnValue:
     "/games/<game_id>/export",
     "GET",
     summary="Export the game's events as NDJSON",
-    response=EventSchema,
     media_type="application/x-ndjson",
-    success_text="One event per line, as the caller may see it.",
+    alternates=TEXT,
+    success_text="One event per line (each an `Event`), as the caller may see it (as "
+    "`text/plain` when `Accept` prefers it).",
     errors=(401, 403, 404),
     auth="optional",
     tags=TAGS,
@@ -95,7 +96,7 @@ def export_events(game_id: str) -> ResponseReturnValue:
     lines = queries().export(game_id, caller.viewer)
     return Response(
         lines,
-        mimetype="application/x-ndjson",
+        mimetype=negotiated("application/x-ndjson", TEXT),
         headers={"Content-Disposition": f'attachment; filename="{game_id}.ndjson"'},
     )
 
@@ -123,10 +124,13 @@ def stream_events(game_id: str) -> ResponseReturnValue:
     """Sends each event once and in order, from version `from` (default 1) or after the
     `Last-Event-ID` header, then each new event as it is appended. The stream ends once the
     game is finished and every event has been sent. A seat's private feed: its token as a
-    bearer token, or a stream ticket as `?ticket=` (for EventSource, 401 once it expired)."""
+    bearer token, or a stream ticket as `?ticket=` (for EventSource): a ticket opens the stream
+    for 60 seconds after it is issued, and an EventSource's reconnection to the same URL (with
+    `Last-Event-ID`) reopens it for an hour after that, unless the seat's token was re-issued;
+    later, get a new ticket and open the new `stream_url`."""
     args = query(StreamQuerySchema)
-    caller = stream_caller(game_id, args.get("ticket"))
     resume = last_event_id()
+    caller = stream_caller(game_id, args.get("ticket"), reconnect=resume is not None)
     after = resume if resume is not None else max(args.get("from_", 1) - 1, 0)
     frames = queries().stream(game_id, caller.viewer, after, current_app.config["SSE_HEARTBEAT_S"])
     return Response(
@@ -136,8 +140,9 @@ def stream_events(game_id: str) -> ResponseReturnValue:
     )
 
 
-def stream_caller(game_id: str, ticket: str | None) -> Caller:
-    """Who follows the stream: the bearer token's caller, or the seat a valid ticket names."""
+def stream_caller(game_id: str, ticket: str | None, reconnect: bool = False) -> Caller:
+    """Who follows the stream: the bearer token's caller, or the seat a valid ticket names (on
+    a reconnect, a ticket up to `RECONNECT_GRACE_SECONDS` past its expiry)."""
     token = bearer_token()
     if ticket is None:
         return access().identify(game_id, token)
@@ -147,7 +152,8 @@ def stream_caller(game_id: str, ticket: str | None) -> Caller:
     if not hashes:
         raise GameNotFound(game_id)
     try:
-        named = tickets.check(ticket, game_id, games().vault.seed)
+        grace = tickets.RECONNECT_GRACE_SECONDS if reconnect else 0
+        named = tickets.check(ticket, game_id, games().vault.seed, grace_s=grace)
     except tickets.TicketRefused as refused:
         raise NotAuthenticated(str(refused)) from None
     if named.binding != tickets.binding(hashes.get(seat_role(named.seat), "")):
@@ -168,7 +174,9 @@ def stream_caller(game_id: str, ticket: str | None) -> Caller:
 )
 def issue_stream_ticket(game_id: str) -> ResponseReturnValue:
     """For a seat: a ticket that opens this seat's private stream for 60 seconds, to pass as
-    `?ticket=` where no Authorization header can be sent (a browser's EventSource). The seat
+    `?ticket=` where no Authorization header can be sent (a browser's EventSource). An
+    EventSource that reconnects to the same URL (sending `Last-Event-ID`) is let in for an hour
+    more; past that, or once the seat's token is re-issued, ask for a new ticket. The seat
     token itself never goes into a URL."""
     caller = access().seat(game_id, bearer_token())
     assert caller.seat is not None

@@ -10,7 +10,7 @@ from flask.typing import ResponseReturnValue
 from api.context import access, games, queries
 from api.docs import Header, route
 from api.errors import ApiError
-from api.inputs import bearer_token, idempotency_key, json_body, query
+from api.inputs import bearer_token, idempotency_key, json_body, negotiated, query
 from schemas.api import (
     AtQuerySchema,
     CommandRequestSchema,
@@ -75,12 +75,15 @@ def refuse_duplicate_names(players: list[str]) -> None:
         seen[key] = seat
 
 
+BOARD_ALTERNATES = ("application/octet-stream",)
+
+
 @route(
     bp,
     "/games",
     "POST",
     summary="Create a game",
-    request=CreateGameSchema,
+    request="CreateGame",
     response=CreatedGameSchema,
     status=201,
     errors=(400, 404, 413, 415, 422),
@@ -225,7 +228,9 @@ def get_state(game_id: str) -> ResponseReturnValue:
     summary="The table drawn, as the caller may see it",
     query=AtQuerySchema,
     media_type="image/svg+xml",
-    success_text="An SVG document: the ruleset's drawing of the table.",
+    alternates=BOARD_ALTERNATES,
+    success_text="An SVG document: the ruleset's drawing of the table (as "
+    "`application/octet-stream` when `Accept` prefers it).",
     errors=(400, 401, 403, 404),
     auth="optional",
     tags=PLAY,
@@ -243,7 +248,8 @@ def get_board(game_id: str) -> ResponseReturnValue:
         "Cache-Control": "no-store" if caller.seat is not None else "no-cache",
         "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
     }
-    return Response(svg, mimetype="image/svg+xml", headers=headers)
+    mimetype = negotiated("image/svg+xml", BOARD_ALTERNATES)
+    return Response(svg, mimetype=mimetype, headers=headers)
 
 
 @route(

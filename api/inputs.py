@@ -69,6 +69,11 @@ def body_bytes() -> bytes:
     return b"".join(chunks)
 
 
+def negotiated(primary: str, alternates: tuple[str, ...]) -> str:
+    """The media type to answer in: an alternate only when `Accept` prefers it."""
+    return request.accept_mimetypes.best_match([primary, *alternates], default=primary) or primary
+
+
 def json_body(schema: type[Schema]) -> dict[str, Any]:
     """The request's JSON body, loaded by `schema` (400 with field errors when it does not fit)."""
     if request.mimetype != "application/json":

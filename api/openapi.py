@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import importlib
+import itertools
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
+from marshmallow.validate import Length
 
 import api.app  # noqa: F401  (importing the app registers every documented route)
 from api.docs import OPERATIONS, Operation
 from api.inputs import IDEMPOTENCY_KEY_PATTERN, LAST_EVENT_ID_PATTERN
+from domain.core.errors import InvalidOptions
 from domain.core.messages import Event, registered_event_classes
 from domain.core.ruleset import ruleset_names
-from schemas.api import EventSchema
-from schemas.commands import command_components, component_field, option_components
+from schemas.api import CreateGameSchema, EventSchema, FeedSchema
+from schemas.commands import command_components, component_field
 from schemas.common import ErrorSchema
 from schemas.event_data import event_components
 from service.rulesets import built_in, import_rulesets_once, ruleset
@@ -27,6 +31,7 @@ ERROR_TEXT = {
     403: "The token may not do this (a seat acts only as itself; the admin is not a seat).",
     404: "No such game, ruleset, version or event.",
     405: "The path exists but not with this method.",
+    406: "The `Accept` header admits none of the media types this operation answers in.",
     409: "Stale version (see `current_version`), a reused idempotency key, the game is busy, "
     "or the game is not finished yet.",
     413: "The body is too large.",
@@ -46,6 +51,19 @@ HEADER_PATTERNS = {
     "Last-Event-ID": LAST_EVENT_ID_PATTERN,
 }
 """The patterns the server enforces on request headers (api.inputs)."""
+
+OPTIONAL_AUTH = [{}, {"bearerToken": []}]
+"""The document's default security: a spectator (no token, `{}`) or a bearer token. Operations
+that need a token, or take none, say so themselves; the others (a spectator or a seat, each
+seeing what it may) inherit this, so that generated clients accept a client with or without a
+token for them."""
+
+LICENSE = {
+    "name": "All rights reserved: no licence is granted yet",
+    "identifier": "LicenseRef-Chronicle-All-Rights-Reserved",
+}
+"""The document's licence (OpenAPI asks for one): Chronicle has not chosen a licence, so none is
+granted; change this (an SPDX identifier) once one is chosen."""
 
 SERVERS = [
     {"url": "http://127.0.0.1:8000", "description": "`chronicle serve` on its default address."}
@@ -76,8 +94,56 @@ def game_links(game_id: str) -> dict[str, Any]:
     }
 
 
+SEAT_LINKS = {
+    "LegalActionsOfSeat": "get_games_game_id_legal_actions",
+    "PlayCommandAsSeat": "post_games_game_id_commands",
+    "StateOfSeat": "get_games_game_id_state",
+    "EventsOfSeat": "get_games_game_id_events",
+    "StreamTicketOfSeat": "post_games_game_id_stream_tickets",
+}
+"""Operations a seat calls with its own token (as the bearer token of `Authorization`)."""
+ADMIN_LINKS = {
+    "RewindAsAdmin": "post_games_game_id_rewind",
+    "RevealSeedAsAdmin": "post_games_game_id_seed",
+    "StartReplayAsAdmin": "post_games_game_id_replays",
+    "ReissueSeatTokenAsAdmin": "post_games_game_id_seats_seat_token",
+}
+"""Operations the admin calls with the admin token."""
+LINKED_SEATS = 2
+"""Seat tokens linked from a created game: seats 0 and 1 (every game has at least two)."""
+
+
+def token_links(game_id: str) -> dict[str, Any]:
+    """Where a created game's tokens lead: each seat's own operations with its token as the
+    bearer token, and the admin's with the admin token (`header.Authorization`)."""
+    links: dict[str, Any] = {}
+    for seat in range(LINKED_SEATS):
+        token = f"Bearer {{$response.body#/seat_tokens/{seat}}}"
+        for name, op in SEAT_LINKS.items():
+            links[f"{name}{seat}"] = {
+                "operationId": op,
+                "parameters": {"path.game_id": game_id, "header.Authorization": token},
+                "description": f"As seat {seat}, with its token from this answer.",
+            }
+    for name, op in ADMIN_LINKS.items():
+        parameters = {"path.game_id": game_id, "header.Authorization": ADMIN_BEARER}
+        if op.endswith("_seat_token"):
+            parameters["path.seat"] = "0"  # a constant (the validator wants strings)
+        links[name] = {
+            "operationId": op,
+            "parameters": parameters,
+            "description": "As the game's admin, with the admin token from this answer.",
+        }
+    return links
+
+
+ADMIN_BEARER = "Bearer {$response.body#/admin_token}"
+
 LINKS: dict[tuple[str, str], dict[str, Any]] = {
-    ("post_games", "201"): game_links("$response.body#/game_id"),
+    ("post_games", "201"): {
+        **game_links("$response.body#/game_id"),
+        **token_links("$response.body#/game_id"),
+    },
     ("post_games_game_id_sandbox", "201"): game_links("$response.body#/game_id"),
     ("get_games", "200"): {
         "FirstListedGame": {
@@ -158,6 +224,20 @@ STREAM_FRAME = {
     "required": ["data"],
 }
 
+
+EVENT_STREAM = {
+    "description": "Server-Sent Events. Read whole, the body is text: frames of `id:`, `event:`, "
+    "`retry:` and `data:` lines, each ended by a blank line, and comment lines (`:`) that keep "
+    "the connection open. Read frame by frame (as an EventSource does), each frame is a "
+    "`StreamFrame`: `id` the event's version (send it back as `Last-Event-ID` to resume), "
+    "`event` its type, `data` the event as the caller may see it (an `Event` in JSON); a "
+    "stream that cannot go on ends with an `error` frame carrying the one error body.",
+    "oneOf": [
+        {"type": "string", "description": "The stream read as text."},
+        {"$ref": "#/components/schemas/StreamFrame"},
+    ],
+}
+
 ACTOR = {
     "description": "Who acted: a seat number, `system` (the rules themselves: set-up, the seed "
     "reveal), `worker` (a step no seat takes, run by the worker, such as closing an epoch) or "
@@ -180,9 +260,11 @@ def build_spec(rulesets: Sequence[str] | None = None) -> APISpec:
         openapi_version="3.1.0",
         plugins=[plugin],
         servers=SERVERS,
+        security=OPTIONAL_AUTH,
         info={
             "description": "An event-sourced rules service for History of the World and its "
             "family of history board games.",
+            "license": LICENSE,
         },
     )
     assert plugin.converter is not None
@@ -205,15 +287,22 @@ def build_spec(rulesets: Sequence[str] | None = None) -> APISpec:
         {"type": "http", "scheme": "bearer", "description": "A game's admin or seat token."},
     )
     spec.components.schema("Actor", component=ACTOR)
+    # registered so that the responses nesting it (always documented as `Event`) resolve to
+    # it, then dropped: only its JSON Schema is used, to build each event type's own
     spec.components.schema("EventEnvelope", schema=EventSchema)
-    envelope = spec.to_dict()["components"]["schemas"]["EventEnvelope"]
-    for name, component in event_components(documented_events(names), envelope).items():
+    envelope = spec.components.schemas.pop("EventEnvelope")
+    by_ruleset = {name: documented_events([name]) for name in names}
+    for name, component in event_components(documented_events(names), envelope, by_ruleset).items():
+        spec.components.schema(name, component=component)
+    feed = plugin.converter.schema2jsonschema(FeedSchema)
+    for name, component in feed_components(feed, names).items():
         spec.components.schema(name, component=component)
     spec.components.schema("StreamFrame", component=STREAM_FRAME)
+    spec.components.schema("EventStream", component=EVENT_STREAM)
     options = ruleset_options(names)
     for name, described in options.items():
         spec.components.schema(f"Options_{name}", component=described)
-    for name, component in option_components(options.items()).items():
+    for name, component in create_game_components(names).items():
         spec.components.schema(name, component=component)
     for name, component in view_components(names).items():
         spec.components.schema(name, component=component)
@@ -250,6 +339,35 @@ def view_components(names: Sequence[str]) -> dict[str, dict[str, Any]]:
     return components
 
 
+def feed_components(feed: dict[str, Any], names: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """`Feed_<ruleset>`: a page of a game's events, its `ruleset` fixed and its events those
+    of that ruleset; `Feed`, their `oneOf` keyed by `ruleset`."""
+    components: dict[str, dict[str, Any]] = {}
+    for name in names:
+        properties = dict(feed["properties"])
+        properties["ruleset"] = {**properties["ruleset"], "const": name}
+        properties["events"] = {
+            "type": "array",
+            "items": {"$ref": f"#/components/schemas/Event_{name}"},
+        }
+        components[f"Feed_{name}"] = {
+            "type": "object",
+            "description": f"A page of a `{name}` game's events.",
+            "properties": properties,
+            "required": feed["required"],
+            "additionalProperties": False,
+        }
+    components["Feed"] = {
+        "description": "A page of a game's events: `ruleset` tells which events it holds.",
+        "oneOf": [{"$ref": f"#/components/schemas/Feed_{n}"} for n in names],
+        "discriminator": {
+            "propertyName": "ruleset",
+            "mapping": {n: f"#/components/schemas/Feed_{n}" for n in names},
+        },
+    }
+    return components
+
+
 def documented_events(names: Sequence[str]) -> list[type[Event]]:
     """The kernel's and the table's events, and each ruleset's own."""
     found = [cls for cls in registered_event_classes() if cls.__module__.startswith("domain.core")]
@@ -265,10 +383,13 @@ def ruleset_options(names: Sequence[str]) -> dict[str, dict[str, Any]]:
     for name in names:
         properties = {}
         for option in ruleset(name).describe()["options"]:
+            # the default is told, not given as `default`: generators read a property with a
+            # `default` as always present (openapi-typescript makes it required), and an option
+            # is one a client may leave out
+            default = json.dumps(option["default"])
             prop: dict[str, Any] = {
                 "type": OPTION_TYPES.get(option["type"], "string"),
-                "default": option["default"],
-                "description": option["description"],
+                "description": f"{option['description'].rstrip('.')}. Left out: `{default}`.",
             }
             if option["allowed"] is not None:
                 prop["enum"] = option["allowed"]
@@ -279,7 +400,96 @@ def ruleset_options(names: Sequence[str]) -> dict[str, dict[str, Any]]:
             "properties": properties,
             "additionalProperties": False,
         }
+        refused = refused_pairs(name)
+        if refused:
+            documented[name]["description"] += " Some options exclude others (`not`)."
+            documented[name]["allOf"] = [
+                {
+                    "not": {
+                        "properties": {a: {"const": va}, b: {"const": vb}},
+                        "required": [a, b],
+                    }
+                }
+                for (a, va), (b, vb) in refused
+            ]
     return documented
+
+
+def refused_pairs(name: str) -> list[tuple[tuple[str, Any], tuple[str, Any]]]:
+    """The pairs of option values the ruleset refuses together (asked of its own check, each
+    pair with every other option at its default), so that the document says so and a
+    schema-valid game is not refused for its options."""
+    rules = ruleset(name)
+    values = {
+        option["name"]: option["allowed"]
+        or ([False, True] if option["type"] == "boolean" else [option["default"]])
+        for option in rules.describe()["options"]
+    }
+    refused = []
+    for a, b in itertools.combinations(sorted(values), 2):
+        for va, vb in itertools.product(values[a], values[b]):
+            try:
+                rules.check_options({a: va, b: vb})
+            except InvalidOptions:
+                refused.append(((a, va), (b, vb)))
+    return refused
+
+
+def create_game_components(names: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """`CreateGame_<ruleset>` for each ruleset (its name, its player counts, its options) and
+    `CreateGame`, their `oneOf` keyed by `ruleset`: a client picks the ruleset and is then told
+    exactly what that game takes."""
+    fields = CreateGameSchema().fields
+    name_field = player_name_schema(fields["players"])
+    components: dict[str, dict[str, Any]] = {}
+    for name in names:
+        counts = sorted(ruleset(name).describe()["player_counts"])
+        players: dict[str, Any] = {
+            "type": "array",
+            "description": f"Player names in seat order, seat 0 first: {counts_text(counts)} "
+            "players, each name different (names are also compared without case or "
+            "surrounding spaces).",
+            "items": name_field,
+            "minItems": counts[0],
+            "maxItems": counts[-1],
+            "uniqueItems": True,
+        }
+        components[f"CreateGame_{name}"] = {
+            "type": "object",
+            "description": f"A `{name}` game.",
+            "properties": {
+                "ruleset": {"type": "string", "const": name, "description": "The ruleset."},
+                "players": players,
+                "options": {
+                    "$ref": f"#/components/schemas/Options_{name}",
+                    "description": "The game's options; the ones left out take their defaults.",
+                },
+            },
+            "required": ["ruleset", "players"],
+            "additionalProperties": False,
+        }
+    components["CreateGame"] = {
+        "description": "A new game: its ruleset (`GET /rulesets` lists them), the players in "
+        "seat order, and the ruleset's options. `ruleset` tells which.",
+        "oneOf": [{"$ref": f"#/components/schemas/CreateGame_{n}"} for n in names],
+        "discriminator": {
+            "propertyName": "ruleset",
+            "mapping": {n: f"#/components/schemas/CreateGame_{n}" for n in names},
+        },
+    }
+    return components
+
+
+def player_name_schema(players: Any) -> dict[str, Any]:
+    """The JSON Schema of one player name, from the request schema's own validation."""
+    length = next(v for v in players.inner.validators if isinstance(v, Length))
+    return {"type": "string", "minLength": length.min, "maxLength": length.max}
+
+
+def counts_text(counts: list[int]) -> str:
+    if counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]}" if len(counts) > 1 else str(counts[0])
+    return ", ".join(map(str, counts))
 
 
 PATH_PARAMETER_TYPES = {"int": {"type": "integer", "minimum": 0}, "string": {"type": "string"}}
@@ -298,9 +508,11 @@ def operation(op: Operation) -> dict[str, Any]:
         if op.response is not None:
             success["content"] = {op.media_type: {"schema": op.response}}
         elif op.media_type == "text/event-stream":
-            success["content"] = {op.media_type: {"schema": "StreamFrame"}}
+            success["content"] = {op.media_type: {"schema": "EventStream"}}
         elif op.media_type != "application/json":
-            success["content"] = {op.media_type: {"schema": {"type": "string"}}}
+            success["content"] = {
+                media: {"schema": media_schema(media)} for media in (op.media_type, *op.alternates)
+            }
         if (operation_id, str(status)) in LINKS:
             success["links"] = LINKS[(operation_id, str(status))]
         responses[str(status)] = success
@@ -321,7 +533,7 @@ def operation(op: Operation) -> dict[str, Any]:
     if op.tags:
         body["tags"] = list(op.tags)
     if op.auth == "optional":
-        body["security"] = [{}, {"bearerToken": []}]
+        pass  # the document's default: `{}` (a spectator) or a bearer token (a seat, the admin)
     elif op.auth:
         body["security"] = [{"bearerToken": []}]
     else:
@@ -357,6 +569,13 @@ def operation(op: Operation) -> dict[str, Any]:
         body["parameters"] = parameters
     body.update(op.extra)
     return body
+
+
+def media_schema(media: str) -> dict[str, Any]:
+    """A non-JSON answer: bytes for `application/octet-stream`, else text."""
+    if media == "application/octet-stream":
+        return {"type": "string", "format": "binary"}
+    return {"type": "string"}
 
 
 def spec_yaml(rulesets: Sequence[str] | None = None) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 from flask import Blueprint, Response
 
 from api.docs import route
+from api.inputs import negotiated
 
 bp = Blueprint("reference", __name__)
 
@@ -208,7 +209,8 @@ def reference_html() -> str:
     "GET",
     summary="The OpenAPI 3.1 document",
     media_type="application/yaml",
-    success_text="This document.",
+    alternates=("text/plain",),
+    success_text="This document (as `text/plain` when `Accept` prefers it).",
     tags=("service",),
     store=False,
 )
@@ -217,7 +219,8 @@ def openapi_document() -> Response:
     the commands and options of every ruleset this server plays."""
     from api.openapi import served_rulesets, spec_yaml
 
-    return Response(spec_yaml(served_rulesets()), mimetype="application/yaml")
+    mimetype = negotiated("application/yaml", ("text/plain",))
+    return Response(spec_yaml(served_rulesets()), mimetype=mimetype)
 
 
 @route(

@@ -25,8 +25,22 @@ MAX_VERSION = 2**53
 """Versions above this are refused as malformed (JSON clients cannot count that high exactly)."""
 
 
+class JsonInteger(fields.Integer):
+    """An integer as JSON Schema means it: a JSON number with no fraction (`10867` or
+    `10867.0`, as some JSON encoders write whole numbers), never a string or a boolean."""
+
+    def _validated(self, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.make_error("invalid", input=value)
+        if isinstance(value, float):
+            if not value.is_integer():
+                raise self.make_error("invalid", input=value)
+            return int(value)
+        return value
+
+
 def version_field(**kwargs: Any) -> fields.Integer:
-    return fields.Integer(strict=True, validate=validate.Range(min=0, max=MAX_VERSION), **kwargs)
+    return JsonInteger(validate=validate.Range(min=0, max=MAX_VERSION), **kwargs)
 
 
 def query_version(**kwargs: Any) -> fields.Integer:
@@ -171,7 +185,6 @@ class CreateGameSchema(StrictSchema):
         values=fields.Raw(allow_none=True),
         load_default=dict,
         metadata={
-            "component": "Options",
             "description": "Ruleset options; the ones left out take their defaults. Each "
             "ruleset's options, with their types and defaults, are in GET /rulesets and in this "
             "document's `Options_<ruleset>` schemas (e.g. `Options_hotw-2024`).",
@@ -337,6 +350,7 @@ class FeedQuerySchema(StrictSchema):
 
 
 class FeedSchema(Schema):
+    ruleset = fields.String(required=True, metadata={"description": "The game's ruleset."})
     game_id = fields.String(required=True)
     version = fields.Integer(required=True, metadata={"description": "The game's version now."})
     events = fields.List(fields.Nested(EventSchema, metadata={"component": "Event"}), required=True)

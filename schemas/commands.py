@@ -9,7 +9,7 @@ commands endpoint takes, under the same schema, so a client posts it back withou
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from marshmallow import fields
@@ -64,10 +64,12 @@ ANY_COMMAND = {
 
 
 def command_components(rulesets: Mapping[str, Ruleset[Any]]) -> dict[str, dict[str, Any]]:
-    """The document's command schemas, by component name: one per command type (named
-    `<Type>Command`; a type two rulesets shape differently gets one per ruleset, suffixed
-    `_<ruleset>`), then `Commands_<ruleset>` per ruleset (a `oneOf` of its commands and the
-    table's, with a `type` discriminator), then `Command`, any of those."""
+    """The document's command schemas, by component name: `Command`, a `oneOf` with a `type`
+    discriminator of one schema per command type (`<Type>Command`; a type that rulesets shape
+    differently takes every argument any of them uses). Only when a ruleset does not describe
+    its commands (a test's toy) does the document hold each ruleset's own commands
+    (`Commands_<ruleset>`, suffixed `_<ruleset>` where shapes differ), `Command` being any of
+    those."""
     shapes: dict[str, list[tuple[str, dict[str, Any]]]] = {}
     per_ruleset: dict[str, list[CommandSpec]] = {}
     for name, rules in rulesets.items():
@@ -122,16 +124,21 @@ def command_components(rulesets: Mapping[str, Ruleset[Any]]) -> dict[str, dict[s
             "anyOf": [ref(union) for union in unions],
         }
         return components
+    # every ruleset describes its commands: the document needs only one schema per command type
+    # (what `Command` refers to), not the rulesets' own unions and variants
+    components = {}
     wire: dict[str, str] = {}
     for command_type, variants in shapes.items():
         component = f"{pascal(command_type)}Command"
         if len(variants) > 1:
             components[component] = merged_shape(command_type, variants)
+        else:
+            components[component] = variants[0][1]
         wire[command_type] = component
     components[COMMAND] = {
         "description": "A command: its `type` and its arguments, as the legal-actions endpoint "
-        "lists them (any ruleset's; `Commands_<ruleset>` lists the types and exact arguments a "
-        "game of that ruleset takes). A type that rulesets shape differently has one schema "
+        "lists them (any ruleset's; `GET /rulesets/{name}` lists the types and exact arguments "
+        "a game of that ruleset takes). A type that rulesets shape differently has one schema "
         "here with every argument any of them uses, so that a client that reads a legal action "
         "keeps all of its arguments when it posts it back.",
         "oneOf": [ref(component) for component in wire.values()],
@@ -168,7 +175,7 @@ def merged_shape(command_type: str, variants: list[tuple[str, dict[str, Any]]]) 
     return {
         "type": "object",
         "description": f"`{command_type}` as any ruleset takes it ({owners}: see "
-        "`Commands_<ruleset>` for each one's exact arguments).",
+        "`GET /rulesets/{{name}}` for each one's exact arguments).",
         "properties": properties,
         "required": required or ["type"],
         "additionalProperties": False,
@@ -181,18 +188,6 @@ def table_types() -> dict[str, Any]:
 
 def ref(component: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{component}"}
-
-
-def option_components(described: Iterable[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
-    """`Options`, any of the `Options_<ruleset>` schemas (for CreateGame.options)."""
-    return {
-        "Options": {
-            "description": "Ruleset options; the ones left out take their defaults. Which "
-            "options a game takes depends on its ruleset (`Options_<ruleset>`; also listed by "
-            "GET /rulesets).",
-            "anyOf": [ref(f"Options_{name}") for name, _ in described],
-        }
-    }
 
 
 def component_field(

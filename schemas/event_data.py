@@ -18,7 +18,9 @@ from typing import Any
 from domain.core.messages import ENVELOPE_FIELDS, Event
 
 EVENT = "Event"
+TYPED = "TypedEvent"
 REDACTED = "RedactedEvent"
+VISIBILITY = "Visibility"
 SCALARS = {int: "integer", str: "string", bool: "boolean", float: "number"}
 
 
@@ -45,6 +47,13 @@ def json_type(hint: Any) -> dict[str, Any]:
         if type(None) in args:
             return {"anyOf": [schema, {"type": "null"}]}
         return schema
+    if origin is tuple and args and args[-1] is not Ellipsis:  # a fixed pair, triple...
+        return {
+            "type": "array",
+            "prefixItems": [json_type(a) for a in args],
+            "minItems": len(args),
+            "maxItems": len(args),
+        }
     if origin in (tuple, list, frozenset, set):
         items = args[0] if args else Any
         return {"type": "array", "items": json_type(items)}
@@ -79,6 +88,7 @@ def event_component(cls: type[Event], envelope: Mapping[str, Any]) -> dict[str, 
     else:
         description = " ".join(cls.__doc__.split())
     properties["data"] = data
+    properties["visibility"] = ref(VISIBILITY)
     properties.pop("redacted", None)
     return {
         "type": "object",
@@ -97,6 +107,7 @@ def redacted_component(envelope: Mapping[str, Any], private: list[str]) -> dict[
         "description": "Only what the rules let this seat know, such as whose it is and how many.",
     }
     properties["redacted"] = {"type": "boolean", "const": True}
+    properties["visibility"] = ref(VISIBILITY)
     properties.pop("draws", None)
     return {
         "type": "object",
@@ -107,15 +118,69 @@ def redacted_component(envelope: Mapping[str, Any], private: list[str]) -> dict[
     }
 
 
+VISIBILITY_SCHEMA = {
+    "type": "object",
+    "description": "Who may see an event: everyone (`public`), or the listed seats "
+    "(`private`); everyone else reads the event redacted.",
+    "properties": {
+        "scope": {"type": "string", "enum": ["public", "private"]},
+        "seats": {
+            "type": "array",
+            "items": {"type": "integer", "minimum": 0},
+            "description": "The seats that see a private event in full.",
+        },
+        "redacted": {
+            "type": "object",
+            "description": "What everyone else reads as a private event's `data`.",
+        },
+    },
+    "required": ["scope"],
+    "additionalProperties": False,
+}
+
+
+def typed_union(name: str, types: Iterable[str], description: str) -> dict[str, Any]:
+    """A `oneOf` of typed events with a `type` discriminator and its complete mapping (each
+    member fixes `type` with `const`, so the mapping is exact)."""
+    ordered = sorted(set(types))
+    return {
+        "description": description,
+        "oneOf": [ref(component_name(t)) for t in ordered],
+        "discriminator": {
+            "propertyName": "type",
+            "mapping": {t: ref(component_name(t))["$ref"] for t in ordered},
+        },
+    }
+
+
 def event_components(
-    event_types: Iterable[type[Event]], envelope: Mapping[str, Any]
+    event_types: Iterable[type[Event]],
+    envelope: Mapping[str, Any],
+    by_ruleset: Mapping[str, Iterable[type[Event]]],
 ) -> dict[str, dict[str, Any]]:
-    """A component per event type, the redacted data, and `Event`: their `oneOf` by `type`."""
+    """A component per event type; `TypedEvent`, every type, and `TypedEvent_<ruleset>`, the
+    types of one ruleset, each a `oneOf` with a `type` discriminator; the redacted form
+    (`RedactedEvent`); `Event`, a typed event or a redacted one, and `Event_<ruleset>` the
+    same for one ruleset (`redacted: true` tells the two apart)."""
     ordered = sorted(set(event_types), key=lambda cls: cls.TYPE_NAME)
     components = {component_name(cls.TYPE_NAME): event_component(cls, envelope) for cls in ordered}
+    components[VISIBILITY] = VISIBILITY_SCHEMA
     components[REDACTED] = redacted_component(envelope, [cls.TYPE_NAME for cls in ordered])
+    components[TYPED] = typed_union(
+        TYPED, (cls.TYPE_NAME for cls in ordered), "An event of any ruleset, in full."
+    )
     components[EVENT] = {
-        "description": "One event as the caller may see it: typed by its `type`, or redacted.",
-        "oneOf": [*(ref(component_name(cls.TYPE_NAME)) for cls in ordered), ref(REDACTED)],
+        "description": "One event as the caller may see it: in full (`TypedEvent`, picked by "
+        "its `type`), or redacted (`RedactedEvent`, `redacted: true`).",
+        "oneOf": [ref(TYPED), ref(REDACTED)],
     }
+    for name, classes in by_ruleset.items():
+        components[f"{TYPED}_{name}"] = typed_union(
+            name, (cls.TYPE_NAME for cls in classes), f"An event of a `{name}` game, in full."
+        )
+        components[f"{EVENT}_{name}"] = {
+            "description": f"One event of a `{name}` game as the caller may see it: in full, "
+            "picked by its `type`, or redacted (`redacted: true`).",
+            "oneOf": [ref(f"{TYPED}_{name}"), ref(REDACTED)],
+        }
     return components

@@ -10,6 +10,7 @@ the secrets slot.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -273,6 +274,7 @@ class GameQueries:
         events = [self.seen(recorded_from(s), viewer, whole) for s in stored]
         last = stored[-1].version if stored else None
         return {
+            "ruleset": self.store.meta(game_id).ruleset,
             "game_id": game_id,
             "version": current,
             "events": events,
@@ -310,6 +312,7 @@ class GameQueries:
         def frames() -> Iterator[Frame]:
             last = after
             yield Frame.comment(f"events of game {game_id} after version {after}")
+            quiet_since = time.monotonic()
             while True:
                 page = self.store.read(game_id, last + 1, None, STREAM_PAGE)
                 if not page:
@@ -321,7 +324,11 @@ class GameQueries:
                         game_id, last, block_ms=block_ms, count=STREAM_PAGE
                     )
                     if not page:
-                        yield Frame.comment("keep-alive")
+                        # a blocking read may wait less than the heartbeat (the Redis client's
+                        # socket timeout caps it): a keep-alive only once a heartbeat is due
+                        if time.monotonic() - quiet_since >= heartbeat_s:
+                            yield Frame.comment("keep-alive")
+                            quiet_since = time.monotonic()
                         continue
                 whole = self.open_book(game_id)
                 for stored in page:
@@ -329,6 +336,7 @@ class GameQueries:
                     data = canonical_json(self.seen(recorded, viewer, whole))
                     yield Frame.event(recorded.version, recorded.event.type, data)
                     last = recorded.version
+                quiet_since = time.monotonic()
 
         return frames()
 

@@ -7,6 +7,10 @@ A ticket reads `<payload>.<signature>`: the payload names the game, the seat and
 seed is revealed at the end of the game every event is public anyway, so nothing a forged ticket
 could open is secret then.
 
+A ticket opens a stream for `TICKET_SECONDS`; a reconnect (with `Last-Event-ID`) may reopen
+it for `RECONNECT_GRACE_SECONDS` after that, so that an EventSource's automatic reconnection to
+the same URL goes on.
+
 A ticket is bound to the seat token it was issued for (the payload holds the first 16 hex digits
 of that token's stored SHA-256, never the token): once the admin re-issues the seat's token, the
 tickets of the old one open nothing either.
@@ -23,6 +27,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 TICKET_SECONDS = 60
+RECONNECT_GRACE_SECONDS = 3600
+"""How long after its expiry a ticket still reopens its stream on a reconnect (a request with
+`Last-Event-ID`, as a browser's EventSource sends when it reconnects to the same URL): the
+stream a seat opened in time goes on across network drops, and a token re-issued by the admin
+still ends it (the binding). A first opening needs a ticket that has not expired."""
 
 
 class TicketRefused(Exception):
@@ -66,9 +75,14 @@ def issue(
 
 
 def check(
-    ticket: str, game_id: str, seed_of: Callable[[str], bytes], now: float | None = None
+    ticket: str,
+    game_id: str,
+    seed_of: Callable[[str], bytes],
+    now: float | None = None,
+    grace_s: float = 0.0,
 ) -> Ticket:
-    """The seat a valid ticket of `game_id` names; TicketRefused otherwise."""
+    """The seat a valid ticket of `game_id` names (`grace_s` past its expiry: a reconnect);
+    TicketRefused otherwise."""
     payload, _, signature = ticket.partition(".")
     try:
         body = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
@@ -79,6 +93,6 @@ def check(
         raise TicketRefused("the stream ticket is for another game")
     if not hmac.compare_digest(signature, _sign(seed_of(game_id), payload)):
         raise TicketRefused("the stream ticket's signature does not match")
-    if (time.time() if now is None else now) > named.expires_at:
+    if (time.time() if now is None else now) > named.expires_at + grace_s:
         raise TicketRefused("the stream ticket has expired: ask for a new one")
     return named

@@ -50,7 +50,7 @@
 
   /** One call of the public API; never throws: {status, ok, body}. */
   async function call(method, path, {token = null, body = undefined, idempotent = false} = {}) {
-    const headers = {Accept: 'application/json'};
+    const headers = {Accept: 'application/json, image/svg+xml;q=0.9'};  // the board is SVG
     if (token) headers.Authorization = `Bearer ${token}`;
     let payload;
     if (body !== undefined) {

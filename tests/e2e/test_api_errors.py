@@ -215,6 +215,16 @@ def test_a_stale_expected_version_is_a_409_with_the_current_version(api, game):
     assert (body["code"], body["current_version"]) == ("version_conflict", 3)
 
 
+def test_a_whole_number_written_with_a_fraction_is_an_integer_version(api, game):
+    """JSON Schema's integer admits `3.0`: a client whose encoder writes whole numbers so gets
+    the same answer as one that writes `3` (here a conflict, then an accepted command)."""
+    headers = bearer(game["seat_tokens"][0])
+    stale = api.post(command_url(game), json={**BID, "expected_version": 1.0}, headers=headers)
+    assert error_of(stale, 409)["current_version"] == 2
+    fresh = api.post(command_url(game), json={**BID, "expected_version": 2.0}, headers=headers)
+    assert fresh.status_code == 201, fresh.get_json()
+
+
 def test_a_busy_game_is_a_409_to_retry(api, game, monkeypatch):
     def always_busy(self, game_id, *args, **kwargs):
         raise GameBusy(game_id)
@@ -401,3 +411,22 @@ def test_no_query_token_or_path_yields_a_500(api, game, args, who, path, body):
     assert_not_a_500(response, "get", template)
     response = api.post(url, json=body, query_string=args, headers=bearer(token))
     assert_not_a_500(response, "post", template)
+
+
+def test_an_accept_header_that_admits_no_answer_is_a_406_on_every_operation(api, game):
+    """Each operation answers in its documented media types: an `Accept` that admits none of
+    them is a 406 with the one error body; no `Accept`, or `*/*`, admits them all."""
+    game_id = game["game_id"]
+    for path, wrong in (
+        ("/healthz", "text/html"),
+        ("/rulesets", "application/xml"),
+        ("/openapi.yaml", "application/json"),
+        ("/", "application/json"),
+        ("/docs", "application/json"),
+        (f"/games/{game_id}/export", "application/json"),
+        (f"/games/{game_id}", "text/plain"),
+    ):
+        refused = error_of(api.get(path, headers={"Accept": wrong}), 406)
+        assert refused["code"] == "not_acceptable", path
+        assert api.get(path, headers={"Accept": "*/*"}).status_code == 200, path
+        assert api.get(path).status_code == 200, path

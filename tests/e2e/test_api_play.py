@@ -189,6 +189,11 @@ def test_the_export_is_one_event_per_line_like_the_feed(api):
         f"/games/{game_id}/events?limit=500", headers=bearer(game["seat_tokens"][0])
     ).get_json()
     assert lines == feed["events"]
+    as_text = api.get(
+        f"/games/{game_id}/export",
+        headers={**bearer(game["seat_tokens"][0]), "Accept": "text/plain"},
+    )
+    assert as_text.mimetype == "text/plain" and as_text.data == response.data
 
 
 def test_explaining_a_die_roll_shows_its_rule_and_the_draw_that_decided_it(api):

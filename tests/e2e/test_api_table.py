@@ -37,6 +37,8 @@ def test_the_board_is_drawn_as_the_caller_may_see_it_and_a_toy_has_none(api, sto
     response = api.get(f"/games/{game_id}/board")
     assert response.status_code == 200 and response.mimetype == "image/svg+xml"
     assert "default-src 'none'" in response.headers["Content-Security-Policy"]
+    as_bytes = api.get(f"/games/{game_id}/board", headers={"Accept": "application/octet-stream"})
+    assert as_bytes.mimetype == "application/octet-stream" and as_bytes.data == response.data
     root = ET.fromstring(response.get_data(as_text=True))
     lands = {g.get("data-land") for g in root.iter(f"{SVG}g") if g.get("class") == "land"}
     assert lands == set(ruleset("hotw-2024").pack.board.lands)

@@ -4,10 +4,12 @@ into a URL."""
 
 from __future__ import annotations
 
+import time
 from itertools import islice
 from urllib.parse import parse_qs, urlparse
 
 from service import tickets
+from service.auth import token_hash
 from tests.support.api import bearer, create_toy, sse_frames
 
 
@@ -70,6 +72,27 @@ def test_a_ticket_is_refused_when_tampered_expired_or_for_another_game(api, vaul
         response = api.get(url)
         assert response.status_code == 401, url
         assert response.get_json()["code"] == "unauthenticated"
+
+
+def test_an_eventsource_reconnecting_with_an_expired_ticket_is_let_in_for_a_while(api, vault):
+    """EventSource reconnects to the same URL with `Last-Event-ID`: a ticket past its minute
+    still reopens the stream then (for an hour), never for a first opening."""
+    game, seat, token = bid_made(api)
+    game_id = game["game_id"]
+    seed, bound = vault.seed(game_id), token_hash(token)
+    stale, _ = tickets.issue(seed, game_id, seat, bound, now=time.time() - 600)
+    ancient, _ = tickets.issue(seed, game_id, seat, bound, now=time.time() - 7200)
+    url = f"/games/{game_id}/stream?ticket={stale}"
+    assert api.get(url).status_code == 401  # opening anew needs a fresh ticket
+    reconnected = api.get(url, headers={"Last-Event-ID": "2"}, buffered=False)
+    assert reconnected.status_code == 200
+    frames = [f for f in islice(sse_frames(reconnected.response), 10) if f.id is not None]
+    reconnected.close()
+    assert frames and frames[0].id == 3
+    (bid,) = [f for f in frames if f.event == "ToyBidSealed"]
+    assert bid.data["data"]["chips"] == 1  # still the seat's own view
+    late = api.get(f"/games/{game_id}/stream?ticket={ancient}", headers={"Last-Event-ID": "2"})
+    assert late.status_code == 401
 
 
 def test_only_a_seat_gets_a_ticket_and_a_ticket_with_a_token_is_refused(api):
