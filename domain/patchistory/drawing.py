@@ -67,7 +67,7 @@ def civ_svg(pack: PatchPack, state: PState, seat: int, x: int, y: int) -> list[s
         terrain = item.square.terrain
         out.append(
             f'<rect class="square" data-row="{cell[0]}" data-col="{cell[1]}" '
-            f'data-terrain="{terrain}" x="{px}" y="{py}" width="{CELL}" height="{CELL}" '
+            f'data-terrain="{escape(terrain)}" x="{px}" y="{py}" width="{CELL}" height="{CELL}" '
             f'fill="{TERRAIN.get(terrain, "#eee")}" stroke="#7f6f55"/>'
         )
         label = _icons(dict(item.square.yields))
@@ -99,7 +99,8 @@ def civ_svg(pack: PatchPack, state: PState, seat: int, x: int, y: int) -> list[s
         fx, fy = min(xs), min(ys)
         w, h = max(xs) - fx + CELL, max(ys) - fy + CELL
         out.append(
-            f'<rect class="feature" data-kind="{feature.kind}" data-feature="{feature.id}" '
+            f'<rect class="feature" data-kind="{escape(feature.kind)}" '
+            f'data-feature="{escape(feature.id)}" '
             f'x="{fx + 2}" y="{fy + 2}" width="{w - 4}" height="{h - 4}" fill="none" '
             f'stroke="{FEATURE[feature.kind]}" stroke-width="3"/>'
             f'<text x="{fx + 4}" y="{fy + h - 5}" font-size="8" fill="{FEATURE[feature.kind]}">'
@@ -130,7 +131,7 @@ def table_svg(rules: PatchistoryRuleset, state: PState, viewer: int | None) -> s
         f'<svg xmlns="http://www.w3.org/2000/svg" class="patchistory" width="{width}" '
         f'height="{height}" viewBox="0 0 {width} {height}">',
         f'<text x="10" y="20" font-size="16" font-weight="bold">Patchistory — Era {state.era}, '
-        f"Round {state.round}, {escape(state.phase)}; Start Player seat {state.start}</text>",
+        f"Round {state.round}, {escape(str(state.phase))}; Start Player seat {state.start}</text>",
     ]
     for seat in range(n):
         parts += civ_svg(pack, state, seat, 10 + seat * (PANEL_W + 10), 35)
@@ -142,8 +143,9 @@ def table_svg(rules: PatchistoryRuleset, state: PState, viewer: int | None) -> s
         if ry > 120:
             break
         parts.append(
-            f'<text x="0" y="{ry}" font-size="11">route {route.id} ({route.kind}) '
-            f"{route.a}→{route.b}{' WAR' if route.declared else ''}</text>"
+            f'<text x="0" y="{ry}" font-size="11">'
+            f"{escape(f'route {route.id} ({route.kind}) {route.a}→{route.b}')}"
+            f"{' WAR' if route.declared else ''}</text>"
         )
         for space in range(len(kind.spaces)):
             parts.append(
@@ -152,7 +154,8 @@ def table_svg(rules: PatchistoryRuleset, state: PState, viewer: int | None) -> s
             )
         for owner, space in route.workers:
             parts.append(
-                f'<circle class="route-worker" data-route="{route.id}" data-seat="{owner}" '
+                f'<circle class="route-worker" data-route="{escape(str(route.id))}" '
+                f'data-seat="{owner}" '
                 f'cx="{158 + space * 18}" cy="{ry - 4}" r="5" fill="{COLOURS[owner % 4]}"/>'
             )
     parts.append("</g>")
