@@ -1,5 +1,8 @@
 """Headers every answer carries, whatever view (or error handler) made it.
 
+An answer to a request with a credential (a token, or a stream ticket) is the caller's own:
+`Cache-Control: private, no-store`.
+
 Nothing this server sends may be sniffed into another type, framed by another site, or run
 script it did not ship: a view that sends a page of its own sets its own Content-Security-Policy
 (the web table, the HTML replay), and every other answer (JSON, SVG, YAML, the docs, errors)
@@ -8,7 +11,7 @@ gets one that lets a browser load and run nothing at all.
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 
 NOTHING = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 """A document that needs no script, font, image or connection: its inline style only (the docs
@@ -31,4 +34,9 @@ def install(app: Flask) -> None:
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["X-Frame-Options"] = "DENY"
         response.headers.setdefault("Referrer-Policy", "no-referrer")
+        if "Authorization" in request.headers or "ticket" in request.args:
+            # what a seat's (or the admin's) credential shows is that caller's alone: no shared
+            # cache may keep it, and no private one may write it to disk
+            response.headers["Cache-Control"] = "private, no-store"
+            response.vary.add("Authorization")
         return response

@@ -607,15 +607,54 @@ def check_position(rules: Ruleset[Any], events: list[Event]) -> None:
         json.dumps(rules.summary(state))
         rules.is_over(state)
         rules.system_action(state)
+        broken = rules.invariant_failures(state)
+        if broken:
+            raise InvalidPosition(
+                f"the position breaks the ruleset's invariants: {'; '.join(broken)}"[:500],
+                {"reason": "invariant", "invariants": broken[:20]},
+            )
+        try_first_moves(rules, state, seats)
         if state_hash(rules.encode_state(state)) != state_hash(
             rules.encode_state(rules.decode_state(rules.encode_state(state)))
         ):
             raise ValueError("the position does not survive encoding")
+    except InvalidPosition:
+        raise
     except Exception as exc:  # any failure of the ruleset on this input means "not a position"
         raise InvalidPosition(
             f"the ruleset cannot use this position: {type(exc).__name__}: {exc}"[:500],
             {"reason": type(exc).__name__},
         ) from None
+
+
+TRIAL_MOVES = 3
+"""How many of each awaited seat's legal actions a new sandbox decides on trial."""
+
+
+def try_first_moves(rules: Ruleset[Any], state: Any, seats: Sequence[int]) -> None:
+    """Decide, on a throwaway chance source, the step the system must take now and the first
+    few legal actions of each awaited seat: a position the rules refuse to play from is
+    refused when it is loaded, not by a 500 on the next command. A refusal by the rules
+    (a RuleViolation) is an answer, not a failure."""
+    trial = chance_source.HmacSource(bytes(chance_source.SEED_BYTES))
+    due = rules.system_action(state)
+    if due is not None:
+        rules.decide_system(state, due, Chance(trial, 0))
+    awaited = set(rules.awaited_seats(state))
+    if due is None and not awaited and not rules.is_over(state):
+        raise InvalidPosition(
+            "nobody can move from this position: it awaits no seat, the system has no step to "
+            "take, and the game is not over",
+            {"reason": "stuck"},
+        )
+    for seat in (s for s in seats if s in awaited):
+        for n, command in enumerate(rules.legal_actions(state, seat)):
+            if n == TRIAL_MOVES:
+                break
+            try:
+                rules.decide(state, seat, command, Chance(trial, 0))
+            except RuleViolation:
+                continue
 
 
 class InvalidPosition(Exception):
