@@ -190,7 +190,7 @@ def api_server(
 ) -> Iterator[Served]:
     """gunicorn (gthread) serving `app`, and one RQ worker, on `redis_url`."""
     port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url}
+    env = {**os.environ, "REDIS_URL": redis_url, "CHRONICLE_RATE_LIMITS": "off"}
     web = subprocess.Popen(
         [
             sys.executable,
