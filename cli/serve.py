@@ -126,8 +126,51 @@ SETTINGS = (
         "browser origins allowed to call the API (comma list, or *; default none)",
         metavar="ORIGINS",
     ),
+    Setting(
+        "CHRONICLE_UNSTARTED_TTL_S",
+        "--unstarted-ttl-s",
+        "seconds after which a game no seat has acted in is deleted by the worker's sweep "
+        "(default 604800, a week; 0: never)",
+        float,
+        "SECONDS",
+    ),
+    Setting(
+        "CHRONICLE_RATE_LIMITS",
+        "--rate-limits",
+        "on or off: rate limits and quotas (default on)",
+        metavar="{on,off}",
+    ),
+    Setting(
+        "CHRONICLE_LIMIT_CREATE",
+        "--limit-create",
+        "games (and sandboxes) one client address may create (default 30/minute;500/day)",
+        metavar="LIMITS",
+    ),
+    Setting(
+        "CHRONICLE_LIMIT_TOKEN",
+        "--limit-token",
+        "requests one token may make (default 50/second;1200/minute)",
+        metavar="LIMITS",
+    ),
+    Setting(
+        "CHRONICLE_LIMIT_ADDRESS",
+        "--limit-address",
+        "requests one client address may make (default 100/second)",
+        metavar="LIMITS",
+    ),
+    Setting(
+        "CHRONICLE_TRUSTED_PROXIES",
+        "--trusted-proxies",
+        "reverse proxies in front whose X-Forwarded-For names the client (default 0)",
+        int,
+        "N",
+    ),
 )
-CHOICES = {"--redis-fsync": ("always", "everysec"), "--system-steps": ("worker", "inline")}
+CHOICES = {
+    "--redis-fsync": ("always", "everysec"),
+    "--system-steps": ("worker", "inline"),
+    "--rate-limits": ("on", "off"),
+}
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
