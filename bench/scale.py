@@ -60,6 +60,8 @@ def fill(store: EventStore, start: int, stop: int) -> None:
 
 
 def median_ms(action: Callable[[], Any], runs: int) -> float:
+    for _ in range(max(5, runs // 5)):  # warm: connections, caches, the interpreter's paths
+        action()
     times = []
     for _ in range(runs):
         began = time.perf_counter()
@@ -96,12 +98,12 @@ def run(quick: bool = False, progress: Callable[[str], None] | None = None) -> d
             store = EventStore.from_url(server.url)
             say(f"scale: {small:,} games")
             fill(store, 0, small)
-            at_small = timings(server.url, 40)
+            at_small = timings(server.url, 100)
             say(f"scale: {large:,} games (writing {large - small:,} more)")
             began = time.perf_counter()
             fill(store, small, large)
             results["scale_fill_s"] = round(time.perf_counter() - began, 1)
-            at_large = timings(server.url, 40)
+            at_large = timings(server.url, 100)
         finally:
             server.stop()
     for key, value in at_small.items():

@@ -1,13 +1,16 @@
 """`chronicle serve`: the service, on the embedded default or on $REDIS_URL.
 
 With no REDIS_URL it starts a real redis-server child (AOF, appendfsync always) with its data
-under the data directory, plus RQ worker children, and serves HTTP through gunicorn. Ctrl-C or
-SIGTERM stops every child: the web server first, then the workers, then Redis.
+under the data directory, plus RQ worker children, and serves HTTP through gunicorn. A child
+that dies is restarted (with backoff), so one crash does not take the rest down; meanwhile the
+API answers what it can (503 with Retry-After while Redis is away). Ctrl-C or SIGTERM stops
+every child: the web server first, then the workers, then Redis.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import fcntl
 import os
 import signal
@@ -229,44 +232,119 @@ def lock_data_dir(data_dir: Path) -> int:
     return fd
 
 
+BACKOFF_FIRST_S = 0.5
+BACKOFF_MAX_S = 30.0
+HEALTHY_AFTER_S = 30.0
+"""A child that ran this long before dying is restarted at once; one that keeps dying sooner
+waits twice as long each time (0.5 s, 1 s, 2 s ... up to 30 s)."""
+
+
+@dataclass
+class Child:
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    process: subprocess.Popen[bytes] | None = None
+    started_at: float = 0.0
+    failures: int = 0
+    restart_at: float | None = None
+
+
+def kill_group(pid: int, sig: int = signal.SIGKILL) -> None:
+    """Signal every process of the group `pid` leads (a child started in its own session):
+    whatever it forked (RQ's scheduler, gunicorn's workers) goes with it, even once the
+    leader is dead."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, sig)
+
+
 class Supervisor:
-    """Starts children, and stops them all in reverse order when told to or when one dies."""
+    """Starts children, each in a process group of its own, and keeps them running: a child
+    that dies is restarted with backoff (and whatever it had forked is killed first, so nothing
+    is orphaned); the embedded redis-server too, on the same data and port. Stops them all in
+    reverse order when told to."""
 
     def __init__(self) -> None:
-        self.children: list[tuple[str, subprocess.Popen[bytes]]] = []
+        self.children: list[Child] = []
         self.redis: RedisServer | None = None
+        self.redis_child = Child("redis-server", [], {})
         self.stopping = False
 
     def spawn(self, name: str, argv: list[str], env: dict[str, str]) -> None:
-        self.children.append((name, subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL)))
+        child = Child(name, argv, env)
+        self._start(child)
+        self.children.append(child)
+
+    def _start(self, child: Child) -> None:
+        child.process = subprocess.Popen(
+            child.argv, env=child.env, stdin=subprocess.DEVNULL, start_new_session=True
+        )
+        child.started_at = time.monotonic()
+        child.restart_at = None
 
     def request_stop(self, signum: int, frame: FrameType | None) -> None:
         self.stopping = True
 
+    @staticmethod
+    def _schedule(child: Child, returncode: int | None) -> None:
+        now = time.monotonic()
+        child.failures = child.failures + 1 if now - child.started_at < HEALTHY_AFTER_S else 0
+        delay = min(BACKOFF_MAX_S, BACKOFF_FIRST_S * 2**child.failures) if child.failures else 0
+        child.restart_at = now + delay
+        print(
+            f"chronicle serve: {child.name} exited with {returncode}; restarting in {delay:g} s",
+            flush=True,
+        )
+
+    def check(self) -> None:
+        """One round of supervision: notice dead children, restart those that are due."""
+        now = time.monotonic()
+        for child in self.children:
+            process = child.process
+            if process is not None and child.restart_at is None and process.poll() is not None:
+                kill_group(process.pid)
+                self._schedule(child, process.returncode)
+            if child.restart_at is not None and now >= child.restart_at and not self.stopping:
+                self._start(child)
+        server = self.redis
+        if server is None or server.process is None:
+            return
+        redis_child = self.redis_child
+        if redis_child.restart_at is None and server.process.poll() is not None:
+            kill_group(server.process.pid)
+            self._schedule(redis_child, server.process.returncode)
+        if redis_child.restart_at is not None and now >= redis_child.restart_at:
+            try:
+                server.start()
+                redis_child.started_at = time.monotonic()
+                redis_child.restart_at = None
+            except RuntimeError as exc:  # it would not start: try again later
+                print(f"chronicle serve: redis-server did not restart: {exc}", flush=True)
+                self._schedule(redis_child, None)
+
     def watch(self) -> int:
         while not self.stopping:
-            for name, child in self.children:
-                if child.poll() is not None:
-                    print(f"chronicle serve: {name} exited with {child.returncode}", flush=True)
-                    return 1
-            if self.redis and self.redis.process and self.redis.process.poll() is not None:
-                print("chronicle serve: redis-server exited", flush=True)
-                return 1
+            self.check()
             time.sleep(0.2)
         return 0
 
     def stop_all(self) -> None:
-        for _name, child in reversed(self.children):
-            if child.poll() is None:
-                child.send_signal(signal.SIGTERM)
-        for _name, child in reversed(self.children):
+        self.stopping = True
+        running = [c.process for c in reversed(self.children) if c.process is not None]
+        for process in running:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in running:
             try:
-                child.wait(15)
+                process.wait(15)
             except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
+                process.kill()
+                process.wait()
+            kill_group(process.pid)
         if self.redis is not None:
             self.redis.stop()
+            if self.redis.process is not None:
+                kill_group(self.redis.process.pid)
 
 
 def run(args: argparse.Namespace) -> int:
