@@ -13,6 +13,7 @@ import argparse
 import contextlib
 import fcntl
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -24,7 +25,7 @@ from types import FrameType
 from typing import Any
 
 from service.config import Settings
-from store.server import RedisServer
+from store.server import RedisServer, redis_server_binary, redis_server_version
 
 LOCK_NAME = "serve.lock"
 
@@ -210,13 +211,82 @@ class DataDirInUse(Exception):
     pass
 
 
+class IncompatibleRedis(Exception):
+    pass
+
+
+PASSWORD_FILE = "redis.password"
+VERSION_FILE = "redis-version"
+
+
+def private_data_dir(data_dir: Path) -> None:
+    """The data directory and everything in it readable by this user only (a directory made
+    by an older Chronicle may have been readable by all: its AOF holds every game's seed)."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    os.chmod(data_dir, 0o700)
+    for root, dirs, files in os.walk(data_dir):
+        for name in dirs:
+            os.chmod(Path(root) / name, 0o700)
+        for name in files:
+            path = Path(root) / name
+            if not path.is_socket():
+                os.chmod(path, 0o600)
+
+
+def data_dir_password(data_dir: Path) -> str:
+    """The embedded Redis's password: made once per data directory (256 bits), kept in a 0600
+    file there, so that nobody else on the machine can read the seeds or forge stream tickets
+    through Redis."""
+    path = data_dir / PASSWORD_FILE
+    if path.exists():
+        password = path.read_text(encoding="ascii").strip()
+        if password:
+            return password
+    password = secrets.token_urlsafe(32)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="ascii") as file:
+        file.write(password + "\n")
+    return password
+
+
+def version_tuple(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split(".")[:2] if part.isdigit())
+
+
+def check_redis_version(data_dir: Path, running: str) -> str | None:
+    """Refuse a redis-server older than the one that last wrote the data directory: Redis reads
+    the files of its own and older versions, not newer ones (7.0 turns the AOF into a directory
+    of parts that 6.2 does not see, and starts empty). Records the version on first use and
+    after an upgrade; returns a line to print when it changed."""
+    path = data_dir / VERSION_FILE
+    recorded = path.read_text(encoding="ascii").strip() if path.exists() else None
+    if recorded and version_tuple(running) < version_tuple(recorded):
+        raise IncompatibleRedis(
+            f"the data directory {data_dir} was last written by redis-server {recorded}, and "
+            f"the redis-server found now ({redis_server_binary()}) is {running}, which cannot "
+            f"read it (it would start with an empty database). Put redis-server {recorded} or "
+            "newer first on PATH, or give another --data-dir."
+        )
+    if recorded == running:
+        return None
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="ascii") as file:
+        file.write(running + "\n")
+    if recorded is None:
+        return None
+    return (
+        f"the data directory moves from redis-server {recorded} to {running}; "
+        f"{recorded} cannot read it from now on"
+    )
+
+
 def lock_data_dir(data_dir: Path) -> int:
     """Lock the data directory for this server's life (an fcntl lock on its `serve.lock`, which
     the embedded redis-server inherits, so that even an orphaned one keeps it): a second
     `chronicle serve` on it must not open the same AOF. Returns the lock's file descriptor."""
     data_dir.mkdir(parents=True, exist_ok=True)
     path = data_dir / LOCK_NAME
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -367,15 +437,25 @@ def run(args: argparse.Namespace) -> int:
             print(f"chronicle serve: using Redis at {url}", flush=True)
         else:
             data_dir = settings.data_dir
+            private_data_dir(data_dir)
+            try:
+                change = check_redis_version(data_dir, redis_server_version())
+            except IncompatibleRedis as exc:
+                print(f"chronicle serve: {exc}", file=sys.stderr, flush=True)
+                return 1
+            if change:
+                print(f"chronicle serve: {change}", flush=True)
             supervisor.redis = RedisServer(
                 data_dir=data_dir / "redis",
                 port=settings.redis_port,
                 fsync=settings.redis_fsync,
                 inherited_fds=(lock,) if lock is not None else (),
+                password=data_dir_password(data_dir),
             ).start()
             url = supervisor.redis.url
+            shown = url.replace(f":{supervisor.redis.password}@", ":***@")
             print(
-                f"chronicle serve: embedded redis-server at {url}, data in {data_dir}", flush=True
+                f"chronicle serve: embedded redis-server at {shown}, data in {data_dir}", flush=True
             )
         env["REDIS_URL"] = url
         for i in range(settings.workers):
