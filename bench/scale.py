@@ -59,30 +59,43 @@ def fill(store: EventStore, start: int, stop: int) -> None:
         list(pool.map(one, range(start, stop)))
 
 
-def median_ms(action: Callable[[], Any], runs: int) -> float:
+def alternated_ms(
+    small: Callable[[], Any], large: Callable[[], Any], runs: int
+) -> tuple[float, float]:
+    """Median times of two actions run turn about, so that whatever else the machine does
+    meanwhile falls on both alike."""
     for _ in range(max(5, runs // 5)):  # warm: connections, caches, the interpreter's paths
-        action()
-    times = []
+        small()
+        large()
+    times: tuple[list[float], list[float]] = ([], [])
     for _ in range(runs):
-        began = time.perf_counter()
-        action()
-        times.append((time.perf_counter() - began) * 1000)
-    return round(statistics.median(times), 3)
+        for action, kept in ((small, times[0]), (large, times[1])):
+            began = time.perf_counter()
+            action()
+            kept.append((time.perf_counter() - began) * 1000)
+    return round(statistics.median(times[0]), 3), round(statistics.median(times[1]), 3)
 
 
-def timings(url: str, runs: int) -> dict[str, float]:
+def timings(small_url: str, large_url: str, runs: int) -> dict[str, tuple[float, float]]:
     from api.app import create_app
     from workers.scheduling import sweep_closing_games
 
-    app = create_app(url, RATE_LIMITS=False, CORS_ORIGINS=())
-    found: dict[str, float] = {}
-    with app.test_client() as client:
-        for name, path in QUERIES.items():
-            assert client.get(path).status_code == 200
-            found[f"list_{name}_ms"] = median_ms(lambda p=path: client.get(p), runs)  # type: ignore[misc]
+    apps = [create_app(url, RATE_LIMITS=False, CORS_ORIGINS=()) for url in (small_url, large_url)]
+    clients = [app.test_client() for app in apps]
+    found: dict[str, tuple[float, float]] = {}
+    for name, path in QUERIES.items():
+        assert all(client.get(path).status_code == 200 for client in clients)
+        found[f"list_{name}_ms"] = alternated_ms(
+            lambda p=path: clients[0].get(p),  # type: ignore[misc]
+            lambda p=path: clients[1].get(p),  # type: ignore[misc]
+            runs,
+        )
     queue = f"bench-scale-{uuid.uuid4().hex[:8]}"
-    sweep_closing_games(url, queue, 30)
-    found["sweep_ms"] = median_ms(lambda: sweep_closing_games(url, queue, 30), max(5, runs // 4))
+    found["sweep_ms"] = alternated_ms(
+        lambda: sweep_closing_games(small_url, queue, 30),
+        lambda: sweep_closing_games(large_url, queue, 30),
+        max(10, runs // 4),
+    )
     return found
 
 
@@ -91,23 +104,25 @@ def run(quick: bool = False, progress: Callable[[str], None] | None = None) -> d
     small, large = 1_000, 10_000 if quick else 100_000
     results: dict[str, Any] = {"scale_games_small": small, "scale_games_large": large}
     with tempfile.TemporaryDirectory(prefix="chronicle-bench-scale-") as tmp:
-        server = RedisServer(
-            data_dir=Path(tmp), unix_socket=Path(tmp) / "redis.sock", fsync="no"
-        ).start()
+        servers = [
+            RedisServer(
+                data_dir=Path(tmp) / name, unix_socket=Path(tmp) / f"{name}.sock", fsync="no"
+            ).start()
+            for name in ("small", "large")
+        ]
         try:
-            store = EventStore.from_url(server.url)
-            say(f"scale: {small:,} games")
-            fill(store, 0, small)
-            at_small = timings(server.url, 100)
-            say(f"scale: {large:,} games (writing {large - small:,} more)")
+            say(f"scale: writing {small:,} games to one Redis and {large:,} to another")
             began = time.perf_counter()
-            fill(store, small, large)
+            fill(EventStore.from_url(servers[0].url), 0, small)
+            fill(EventStore.from_url(servers[1].url), 0, large)
             results["scale_fill_s"] = round(time.perf_counter() - began, 1)
-            at_large = timings(server.url, 100)
+            say("scale: listing and sweeping both, turn about")
+            measured = timings(servers[0].url, servers[1].url, 100)
         finally:
-            server.stop()
-    for key, value in at_small.items():
-        results[f"scale_{key}_at_small"] = value
-        results[f"scale_{key}_at_large"] = at_large[key]
-        results[f"scale_{key}_ratio"] = round(at_large[key] / value, 2) if value else None
+            for server in servers:
+                server.stop()
+    for key, (at_small, at_large) in measured.items():
+        results[f"scale_{key}_at_small"] = at_small
+        results[f"scale_{key}_at_large"] = at_large
+        results[f"scale_{key}_ratio"] = round(at_large / at_small, 2) if at_small else None
     return results
