@@ -28,6 +28,11 @@ from service.config import Settings
 from store.server import RedisServer, redis_server_binary, redis_server_version
 
 LOCK_NAME = "serve.lock"
+WORKER_CONNECTIONS = 4000
+"""Connections one web process holds at once (each a greenlet: idle streams cost memory, not
+threads)."""
+HEADER_TIMEOUT_S = 5
+"""Seconds a client has to send a request's line and headers (also the keep-alive wait)."""
 
 
 @dataclass(frozen=True)
@@ -161,6 +166,20 @@ SETTINGS = (
         "--limit-address",
         "requests one client address may make (default 100/second)",
         metavar="LIMITS",
+    ),
+    Setting(
+        "CHRONICLE_STREAMS_PER_CLIENT",
+        "--streams-per-client",
+        "live event streams one client address may hold open at once (default 20)",
+        int,
+        "N",
+    ),
+    Setting(
+        "CHRONICLE_SOCKET_TIMEOUT_S",
+        "--socket-timeout-s",
+        "seconds any single read or write on a client connection may wait (default 30)",
+        float,
+        "SECONDS",
     ),
     Setting(
         "CHRONICLE_TRUSTED_PROXIES",
@@ -471,9 +490,11 @@ def run(args: argparse.Namespace) -> int:
                 "--workers",
                 str(settings.web_workers),
                 "--worker-class",
-                "gthread",
-                "--threads",
-                "8",
+                "api.evented.ChronicleWorker",
+                "--worker-connections",
+                str(WORKER_CONNECTIONS),
+                "--keep-alive",
+                str(HEADER_TIMEOUT_S),
                 "--graceful-timeout",
                 "10",
                 "api.wsgi:app",
