@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 import requests
 
-from bench import scale
+from bench import scale, streams
 from bench.processes import cpu_seconds, descendants
 from domain.core.chance import Chance
 from domain.core.kernel import creation_events, decide, fold, replay
@@ -623,6 +623,8 @@ def run(
         results[key] = round(results[key], 3)
     say("listing and sweeping with many games stored")
     results.update(scale.run(quick=quick, progress=say))
+    say("commands with idle event streams open")
+    results.update(streams.run(quick=quick, progress=say))
     results["targets"] = targets(results)
     results["target_lines"] = target_lines(results)
     return results
@@ -639,6 +641,7 @@ TARGETS = {
     "scale_list_active_ms_ratio": ("<=", 1.5),
     "scale_list_ruleset_active_ms_ratio": ("<=", 1.5),
     "scale_sweep_ms_ratio": ("<=", 1.5),
+    "streams_cmd_p50_ratio": ("<=", 2.0),
 }
 """Each target: the field, and the bound it must meet. The API's are ratios taken in the same
 run (against the floor app's rate; at half the API's own saturated rate), so that they mean the
@@ -655,6 +658,7 @@ TARGET_NOTES = {
     "scale_list_active_ms_ratio": "GET /games?status=active, 100,000 games over 1,000",
     "scale_list_ruleset_active_ms_ratio": "the same filtered by ruleset too",
     "scale_sweep_ms_ratio": "the worker's sweep, 100,000 games over 1,000 (10 closing)",
+    "streams_cmd_p50_ratio": "command p50 with 1,000 idle streams open over none",
 }
 
 

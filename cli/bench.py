@@ -21,8 +21,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--only",
-        choices=("scale",),
-        help="one measurement alone: scale (listing and the sweep, 1,000 vs 100,000 games)",
+        choices=("scale", "streams"),
+        help="one measurement alone: scale (listing and the sweep, 1,000 vs 100,000 games) or "
+        "streams (command p50 with 1,000 idle event streams open against none)",
     )
     parser.set_defaults(func=run)
 
@@ -45,6 +46,10 @@ def run(args: argparse.Namespace) -> int:
         from bench.scale import run as measure_scale
 
         results = measure_scale(quick=args.quick, progress=say)
+    elif args.only == "streams":
+        from bench.streams import run as measure_streams
+
+        results = measure_streams(quick=args.quick, progress=say)
     else:
         results = measure(args.redis_url, quick=args.quick, progress=say, ruleset_name=args.ruleset)
     if args.json:
