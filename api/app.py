@@ -7,7 +7,19 @@ from typing import Any
 
 from flask import Flask
 
-from api import cors, errors, feeds, games, health, reference, rulesets, trust, web
+from api import (
+    cors,
+    errors,
+    feeds,
+    games,
+    headers,
+    health,
+    limits,
+    reference,
+    rulesets,
+    trust,
+    web,
+)
 from service.config import Settings
 from store.connect import queue_url
 
@@ -35,7 +47,9 @@ def create_app(redis_url: str | None = None, **config: Any) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     errors.install(app)
     errors.refuse_large_bodies(app)
+    limits.install(app)
     cors.install(app, app.config["CORS_ORIGINS"])
+    headers.install(app)
     for blueprint in (health.bp, rulesets.bp, games.bp, feeds.bp, trust.bp, reference.bp, web.bp):
         app.register_blueprint(blueprint)
     return app

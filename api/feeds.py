@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from flask import Blueprint, Response, current_app, url_for
+from flask import Blueprint, Response, current_app, request, url_for
 from flask.typing import ResponseReturnValue
 
+from api import streams
 from api.context import access, games, queries
 from api.docs import Header, route
 from api.errors import translate
@@ -26,6 +27,7 @@ from service.access import Caller, NotAuthenticated
 from service.auth import seat_role
 from service.errors import GameNotFound
 from service.queries import Frame
+from service.wiring import redis_client
 
 bp = Blueprint("feeds", __name__)
 
@@ -113,7 +115,7 @@ def export_events(game_id: str) -> ResponseReturnValue:
     "the stream cannot go on (the store became unreachable), a last `error` event carries the "
     "error body (and, for `store_unavailable`, a `retry` delay) and the stream ends: reconnect "
     "with `Last-Event-ID`.",
-    errors=(400, 401, 403, 404),
+    errors=(400, 401, 403, 404, 429),
     auth="optional",
     headers=(
         Header("Last-Event-ID", "Resume after this version (sent by EventSource on reconnect)."),
@@ -133,8 +135,11 @@ def stream_events(game_id: str) -> ResponseReturnValue:
     caller = stream_caller(game_id, args.get("ticket"), reconnect=resume is not None)
     after = resume if resume is not None else max(args.get("from_", 1) - 1, 0)
     frames = queries().stream(game_id, caller.viewer, after, current_app.config["SSE_HEARTBEAT_S"])
+    address = request.remote_addr or "unknown"
+    client = redis_client(current_app.config["REDIS_URL"])
+    place = streams.opened(client, address)
     return Response(
-        (frame.text for frame in ending_cleanly(frames)),
+        (frame.text for frame in streams.held(client, address, place, ending_cleanly(frames))),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

@@ -30,6 +30,7 @@ from schemas.api import (
 from schemas.instances import one
 from service.auth import new_token, seat_role, token_hash
 from service.games import CreatedGame
+from service.names import normalised, problems
 from service.queries import seen_events
 
 bp = Blueprint("games", __name__)
@@ -55,24 +56,21 @@ def created_response(created: CreatedGame, sandbox_of: str | None = None) -> Res
     return body, 201, {"Location": location, "Cache-Control": "no-store"}
 
 
-def refuse_duplicate_names(players: list[str]) -> None:
-    """Two seats may not share a name (compared without case or surrounding spaces): the names
-    are how people tell the seats apart in every view, result and replay."""
-    seen: dict[str, int] = {}
-    for seat, name in enumerate(players):
-        key = name.strip().casefold()
-        if key in seen:
-            raise ApiError(
-                400,
-                "invalid_request",
-                f"players {seen[key]} and {seat} have the same name {name!r}",
-                details={
-                    "fields": {
-                        "players": [f"Duplicate name {name!r} (seats {seen[key]} and {seat})."]
-                    }
-                },
-            )
-        seen[key] = seat
+def checked_players(players: list[str]) -> list[str]:
+    """The names in Unicode's composed form (NFC); refused (400) when one is blank or holds a
+    character nobody sees, or when two look the same (case, width, spacing, look-alike
+    letters): the names are how people tell the seats apart in every view, result and
+    replay."""
+    names = [normalised(name) for name in players]
+    found = problems(names)
+    if found:
+        raise ApiError(
+            400,
+            "invalid_request",
+            found[0].message,
+            details={"fields": {"players": {str(p.seat): [p.message] for p in found}}},
+        )
+    return names
 
 
 BOARD_ALTERNATES = ("application/octet-stream",)
@@ -95,8 +93,8 @@ def create_game() -> ResponseReturnValue:
     their hashes), and the commitment to the game's secret chance seed. An unknown ruleset is
     404; a player count or options the ruleset does not allow are 422 with the rule."""
     body = json_body(CreateGameSchema)
-    refuse_duplicate_names(body["players"])
-    created = games().create_game(body["ruleset"], body["players"], body["options"])
+    players = checked_players(body["players"])
+    created = games().create_game(body["ruleset"], players, body["options"])
     return created_response(created)
 
 
@@ -310,6 +308,7 @@ def create_sandbox(game_id: str) -> ResponseReturnValue:
     access().admin(game_id, bearer_token())
     body = json_body(SandboxRequestSchema)
     position: dict[str, Any] = body["position"]
+    position["setup"]["players"] = checked_players(position["setup"]["players"])
     created = games().create_sandbox(game_id, position)
     return created_response(created, sandbox_of=game_id)
 

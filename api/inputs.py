@@ -33,7 +33,14 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+SURROGATE = re.compile("[\ud800-\udfff]")
+"""A UTF-16 surrogate on its own: JSON's `\\ud800` escapes can name one, but it is no character
+and cannot be stored or sent as UTF-8."""
+
+
 def _depth(value: Any) -> int:
+    """How deeply `value` nests (at most one past the limit); raises a 400 on the way for a
+    string or key holding a lone surrogate."""
     deepest, stack = 0, [(value, 1)]
     while stack:
         item, depth = stack.pop()
@@ -41,9 +48,16 @@ def _depth(value: Any) -> int:
         if depth > MAX_JSON_DEPTH:
             break
         if isinstance(item, dict):
+            stack.extend((k, depth) for k in item)
             stack.extend((v, depth + 1) for v in item.values())
         elif isinstance(item, list):
             stack.extend((v, depth + 1) for v in item)
+        elif isinstance(item, str) and SURROGATE.search(item):
+            raise ApiError(
+                400,
+                "invalid_json",
+                "the body holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is no character",
+            )
     return deepest
 
 

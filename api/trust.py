@@ -27,6 +27,7 @@ from schemas.trust import (
 from service.access import NotAuthenticated
 from service.audit import SeedNotRevealed, audit_events
 from service.queries import seen_events
+from service.replay_html import policy_in
 from workers.queue import queue, queue_connection
 
 bp = Blueprint("trust", __name__)
@@ -133,7 +134,9 @@ def get_replay_html(job_id: str) -> ResponseReturnValue:
     value = job.return_value() if job.get_status(refresh=True) == "finished" else None
     if not isinstance(value, dict):
         raise ApiError(409, "not_ready", "the export has not finished; poll the job's status")
-    return Response(str(value["html"]), mimetype="text/html")
+    page = str(value["html"])
+    headers = {"Content-Security-Policy": policy_in(page), "Cache-Control": "no-cache"}
+    return Response(page, mimetype="text/html", headers=headers)
 
 
 @route(

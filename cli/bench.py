@@ -19,6 +19,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="NAME",
         help="the registered ruleset whose games are played and folded (default hotw-2024)",
     )
+    parser.add_argument(
+        "--only",
+        choices=("scale", "streams"),
+        help="one measurement alone: scale (listing and the sweep, 1,000 vs 100,000 games) or "
+        "streams (command p50 with 1,000 idle event streams open against none)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -36,7 +42,16 @@ def run(args: argparse.Namespace) -> int:
     def say(message: str) -> None:
         print(f"bench: {message}", file=sys.stderr, flush=True)
 
-    results = measure(args.redis_url, quick=args.quick, progress=say, ruleset_name=args.ruleset)
+    if args.only == "scale":
+        from bench.scale import run as measure_scale
+
+        results = measure_scale(quick=args.quick, progress=say)
+    elif args.only == "streams":
+        from bench.streams import run as measure_streams
+
+        results = measure_streams(quick=args.quick, progress=say)
+    else:
+        results = measure(args.redis_url, quick=args.quick, progress=say, ruleset_name=args.ruleset)
     if args.json:
         print(json.dumps(results))
         return 0

@@ -140,6 +140,10 @@ class StateCache:
         with self._lock:
             self._games.clear()
 
+    def drop(self, game_id: str) -> None:
+        with self._lock:
+            self._games.pop(game_id, None)
+
     def put(self, game_id: str, game: Game[Any]) -> None:
         with self._lock:
             current = self._games.get(game_id)
@@ -563,14 +567,20 @@ class GameService:
         if FAULT_PAUSE_BEFORE_APPEND_S:
             fault_pause("before", FAULT_PAUSE_BEFORE_APPEND_S, game_id, command_id)
         envelopes = tuple(r.as_dict() for r in recorded)
+        status = self.status_of(rules, after)
+        status_was = self.status_of(rules, game)
+        if status != status_was:
+            self.store.index_status(game_id, rules.name, status)
         result = self.store.append(
             game_id,
             [stored_payload(envelope) for envelope in envelopes],
             expected_version=game.version,
             idempotency_key=idempotency_record(actor, idempotency_key) if idempotency_key else None,
             fingerprint=fingerprint,
-            meta={"status": self.status_of(rules, after), **self.meta_of(rules, after)},
+            meta={"status": status, **self.meta_of(rules, after)},
         )
+        if status != status_was and not result.duplicate:
+            self.store.unindex_status(game_id, rules.name, status_was)
         if FAULT_PAUSE_AFTER_APPEND_S and not result.duplicate:
             fault_pause("after", FAULT_PAUSE_AFTER_APPEND_S, game_id, command_id)
         if result.duplicate:
@@ -583,6 +593,37 @@ class GameService:
         due = self._system_step(rules, after) is not None
         return CommandOutcome(
             game_id, recorded, result.last_version, system_step_due=due, envelopes=envelopes
+        )
+
+    def expire_unstarted(self, ttl_s: float, now: float, limit: int = 500) -> list[str]:
+        """Delete the games created more than `ttl_s` ago that no seat ever acted in (only the
+        creation's events, and steps the system took, in their logs); returns their ids. A game
+        a seat has acted in is never deleted: it leaves the list of candidates, and a command
+        appended while this runs keeps its game (the delete checks the version it read)."""
+        expired: list[str] = []
+        started: list[str] = []
+        for game_id in self.store.unstarted_before(now - ttl_s, limit):
+            try:
+                version = self.store.version(game_id)
+            except GameNotFound:
+                started.append(game_id)  # gone already: nothing to keep on the list
+                continue
+            if self._a_seat_acted(game_id, version):
+                started.append(game_id)
+            elif self.store.expire_game(game_id, version):
+                self.cache.drop(game_id)
+                expired.append(game_id)
+        self.store.forget_unstarted(*started)
+        return expired
+
+    def _a_seat_acted(self, game_id: str, version: int) -> bool:
+        """Whether any event of the game was recorded for a seat's command (or its log is too
+        long to tell cheaply, which counts as acted: never expire on a guess)."""
+        if version > UNSTARTED_MAX_EVENTS:
+            return True
+        return any(
+            isinstance(stored.decoded().get("actor"), int)
+            for stored in self.store.read(game_id, 1, version)
         )
 
     def reveal_seed(self, game_id: str, early: bool = False) -> CommandOutcome | None:
@@ -706,15 +747,57 @@ def check_position(rules: Ruleset[Any], events: list[Event]) -> None:
         json.dumps(rules.summary(state))
         rules.is_over(state)
         rules.system_action(state)
+        broken = rules.invariant_failures(state)
+        if broken:
+            raise InvalidPosition(
+                f"the position breaks the ruleset's invariants: {'; '.join(broken)}"[:500],
+                {"reason": "invariant", "invariants": broken[:20]},
+            )
+        try_first_moves(rules, state, seats)
         if state_hash(rules.encode_state(state)) != state_hash(
             rules.encode_state(rules.decode_state(rules.encode_state(state)))
         ):
             raise ValueError("the position does not survive encoding")
+    except InvalidPosition:
+        raise
     except Exception as exc:  # any failure of the ruleset on this input means "not a position"
         raise InvalidPosition(
             f"the ruleset cannot use this position: {type(exc).__name__}: {exc}"[:500],
             {"reason": type(exc).__name__},
         ) from None
+
+
+UNSTARTED_MAX_EVENTS = 200
+"""A game with more events than this is taken as started without reading them."""
+
+TRIAL_MOVES = 3
+"""How many of each awaited seat's legal actions a new sandbox decides on trial."""
+
+
+def try_first_moves(rules: Ruleset[Any], state: Any, seats: Sequence[int]) -> None:
+    """Decide, on a throwaway chance source, the step the system must take now and the first
+    few legal actions of each awaited seat: a position the rules refuse to play from is
+    refused when it is loaded, not by a 500 on the next command. A refusal by the rules
+    (a RuleViolation) is an answer, not a failure."""
+    trial = chance_source.HmacSource(bytes(chance_source.SEED_BYTES))
+    due = rules.system_action(state)
+    if due is not None:
+        rules.decide_system(state, due, Chance(trial, 0))
+    awaited = set(rules.awaited_seats(state))
+    if due is None and not awaited and not rules.is_over(state):
+        raise InvalidPosition(
+            "nobody can move from this position: it awaits no seat, the system has no step to "
+            "take, and the game is not over",
+            {"reason": "stuck"},
+        )
+    for seat in (s for s in seats if s in awaited):
+        for n, command in enumerate(rules.legal_actions(state, seat)):
+            if n == TRIAL_MOVES:
+                break
+            try:
+                rules.decide(state, seat, command, Chance(trial, 0))
+            except RuleViolation:
+                continue
 
 
 class InvalidPosition(Exception):

@@ -8,8 +8,11 @@ Only public information goes in (what a spectator may see), so the file can be s
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from string import Template
@@ -37,8 +40,9 @@ def frame_of(rules: Ruleset[Any], game: Game[Any]) -> dict[str, Any]:
     fleets += [[water, seat] for water in turn.get("event_fleets", [])]
     return {
         "lands": {
-            land: [v.get("owner"), v.get("army"), v.get("buildings", []), v.get("great_wall")]
+            str(land): _land_frame(v)
             for land, v in (view.get("lands") or {}).items()
+            if isinstance(v, dict)
         },
         "fleets": fleets,
         "gold": [p.get("gold", 0) for p in players if isinstance(p, dict)],
@@ -46,6 +50,19 @@ def frame_of(rules: Ruleset[Any], game: Game[Any]) -> dict[str, Any]:
         "stage": view.get("stage"),
         "seat": seat,
     }
+
+
+def _land_frame(land: dict[str, Any]) -> list[Any]:
+    """[owner, army?, buildings, great wall?] of one land of the public view (the editions
+    name what a land holds differently; what one does not say is taken as absent)."""
+    owner = land.get("owner")
+    buildings = land.get("buildings")
+    return [
+        owner if isinstance(owner, int) else None,
+        bool(land.get("army", land.get("armies"))),
+        [str(b) for b in buildings] if isinstance(buildings, list | tuple) else [],
+        bool(land.get("great_wall")),
+    ]
 
 
 def diff(previous: dict[str, Any], current: dict[str, Any]) -> dict[str, Any]:
@@ -156,9 +173,42 @@ def export_html(
     return target
 
 
+def script_data(document: dict[str, Any]) -> str:
+    """The document as JSON that no name in it can end or bend the `<script>` element holding
+    it: `<`, `>` and `&` are written as JSON escapes (JSON.parse reads them back)."""
+    text = json.dumps(document, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def replay_script() -> str:
+    return (ASSETS / "replay.js").read_text(encoding="utf-8")
+
+
+def replay_policy() -> str:
+    """The page's Content-Security-Policy: the one script it ships (by its hash), its own
+    styles, nothing loaded from anywhere. It is in the file (a `<meta>`, for a copy opened from
+    disk) and in the header of the answer that serves it (which adds `frame-ancestors`)."""
+    digest = base64.b64encode(hashlib.sha256(replay_script().encode("utf-8")).digest())
+    return (
+        f"default-src 'none'; script-src 'sha256-{digest.decode('ascii')}'; "
+        "style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+    )
+
+
+POLICY_META = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
+
+
+def policy_in(page: str) -> str:
+    """The policy a replay page carries in its `<meta>` (what the answer serving it repeats in
+    its header); for a page made before it had one, a policy that runs none of its script."""
+    found = POLICY_META.search(page)
+    if found is None:
+        return "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'"
+    return html.unescape(found.group(1))
+
+
 def replay_html(service: GameService, game_id: str, progress: Progress | None = None) -> str:
     document, game = _replayed(service, game_id, progress)
-    data = json.dumps(document, separators=(",", ":")).replace("</", "<\\/")
     title = html.escape(f"Chronicle replay — {document['ruleset']} — {game_id}")
     template = Template((ASSETS / "replay.html").read_text(encoding="utf-8"))
     setup = game.setup
@@ -169,7 +219,8 @@ def replay_html(service: GameService, game_id: str, progress: Progress | None = 
     return template.substitute(
         title=title,
         rules=rules,
+        policy=html.escape(replay_policy()),
         board=board_picture(service.ruleset_of(game_id), game.setup),
-        data=data,
-        script=(ASSETS / "replay.js").read_text(encoding="utf-8"),
+        data=script_data(document),
+        script=replay_script(),
     )

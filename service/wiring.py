@@ -15,10 +15,16 @@ from store.redis_store import EventStore, SecretVault, TokenHashes
 _lock = threading.Lock()
 
 
+MAX_CONNECTIONS = 10_000
+"""Connections one process may open to Redis: each live event stream holds one while it waits
+(`XREAD BLOCK`), and an evented web process may hold thousands of streams (redis-py's own
+default, 100, would refuse the 101st stream with a 503)."""
+
+
 @lru_cache(maxsize=8)
 def redis_client(url: str) -> redis.Redis:
     """The events' Redis: a plain one, or a Redis Cluster for `redis+cluster://` URLs."""
-    return client_from_url(url, health_check_interval=30)
+    return client_from_url(url, health_check_interval=30, max_connections=MAX_CONNECTIONS)
 
 
 @lru_cache(maxsize=8)

@@ -7,6 +7,22 @@ import re
 PREFIX = "chronicle"
 GAME_INDEX = f"{PREFIX}:games"
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+INDEXED = f"{PREFIX}:games:indexed"
+"""Set once the status and ruleset indexes below have been built from `GAME_INDEX`."""
+UNSTARTED = f"{PREFIX}:games:unstarted"
+"""Games no seat may have acted in yet, by creation time (the sweep expires the old ones)."""
+REVEAL_PENDING = f"{PREFIX}:games:reveal-pending"
+"""Games that finished, until the sweep has seen their seed revealed."""
+
+
+def status_index(status: str, ruleset: str | None = None) -> str:
+    """Games of a status (and of a ruleset), by creation time."""
+    base = f"{PREFIX}:games:status:{status}"
+    return base if ruleset is None else f"{base}:ruleset:{ruleset}"
+
+
+def ruleset_index(ruleset: str) -> str:
+    return f"{PREFIX}:games:ruleset:{ruleset}"
 
 
 def game_key(game_id: str, part: str) -> str:
@@ -43,3 +59,17 @@ def secrets(game_id: str) -> str:
 
 def tokens(game_id: str) -> str:
     return game_key(game_id, "tokens")
+
+
+def game_keys(game_id: str) -> list[str]:
+    """Every key a game has (all in its slot)."""
+    return [
+        events(game_id),
+        meta(game_id),
+        idempotency(game_id),
+        snapshots(game_id),
+        snapshot_index(game_id),
+        untrusted_snapshots(game_id),
+        secrets(game_id),
+        tokens(game_id),
+    ]

@@ -94,6 +94,13 @@ redis.call('HSET', meta, unpack(fields))
 return {'ok', #ARGV - first_event + 1}
 """
 
+EXPIRE = """
+-- KEYS: every key of one game, its meta second; ARGV[1]: the version it must still be at
+if redis.call('HGET', KEYS[2], 'version') ~= ARGV[1] then return 0 end
+redis.call('DEL', unpack(KEYS))
+return 1
+"""
+
 SAVE_SNAPSHOT = """
 local snaps, index, meta = KEYS[1], KEYS[2], KEYS[3]
 local version = tonumber(ARGV[1])
@@ -229,6 +236,7 @@ class EventStore:
         self._append = client.register_script(APPEND)
         self._create = client.register_script(CREATE)
         self._save_snapshot = client.register_script(SAVE_SNAPSHOT)
+        self._expire = client.register_script(EXPIRE)
         self._timeout_s: float | None = None
         self._timeout_known = False
 
@@ -331,7 +339,100 @@ class EventStore:
         if reply[0] == "malformed":
             raise MalformedAppend("an event payload is empty")
         self.redis.zadd(keys.GAME_INDEX, {game_id: float(created_at)})
+        revealed = str((extra or {}).get("seed_revealed", "")).lower() == "true"
+        self._index_new(game_id, ruleset, status, float(created_at), reveal=not revealed)
         return int(reply[1])
+
+    # --- indexes (global keys, written by commands of their own after a game's script) -------
+
+    def _index_new(
+        self, game_id: str, ruleset: str, status: str, created_at: float, reveal: bool
+    ) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(keys.ruleset_index(ruleset), {game_id: created_at})
+        pipe.zadd(keys.status_index(status), {game_id: created_at})
+        pipe.zadd(keys.status_index(status, ruleset), {game_id: created_at})
+        pipe.zadd(keys.UNSTARTED, {game_id: created_at})
+        if status == "finished" and reveal:
+            pipe.zadd(keys.REVEAL_PENDING, {game_id: created_at})
+        pipe.execute()
+
+    def index_status(self, game_id: str, ruleset: str, status: str) -> None:
+        """List the game under `status` too: called before the append that moves it there, so
+        that a game is always in the index of its status (a reader drops the stale entries
+        it meets: an append that failed after this, or the status it left)."""
+        created_at = self.redis.zscore(keys.GAME_INDEX, game_id) or time.time()
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(keys.status_index(status), {game_id: created_at})
+        pipe.zadd(keys.status_index(status, ruleset), {game_id: created_at})
+        pipe.execute()
+
+    def unindex_status(self, game_id: str, ruleset: str, status: str) -> None:
+        """The game has left `status`."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrem(keys.status_index(status), game_id)
+        pipe.zrem(keys.status_index(status, ruleset), game_id)
+        pipe.execute()
+
+    def ensure_indexed(self) -> None:
+        """Build the status and ruleset indexes of games made before they existed (once per
+        database: O(games) that one time)."""
+        if self.redis.exists(keys.INDEXED):
+            return
+        start = 0
+        while ids := self.redis.zrange(keys.GAME_INDEX, start, start + 499, withscores=True):
+            metas = {m.game_id: m for m in self._metas([game_id for game_id, _ in ids])}
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id, created_at in ids:
+                meta = metas.get(game_id)
+                if meta is None:
+                    continue
+                pipe.zadd(keys.ruleset_index(meta.ruleset), {game_id: created_at})
+                pipe.zadd(keys.status_index(meta.status), {game_id: created_at})
+                pipe.zadd(keys.status_index(meta.status, meta.ruleset), {game_id: created_at})
+                if meta.status == "finished" and meta.extra.get("seed_revealed") != "true":
+                    pipe.zadd(keys.REVEAL_PENDING, {game_id: created_at})
+            pipe.execute()
+            start += len(ids)
+        self.redis.set(keys.INDEXED, "1")
+
+    def unstarted_before(self, created_before: float, limit: int) -> list[str]:
+        """Games on the unstarted list created before that time (oldest first)."""
+        found: list[str] = self.redis.zrangebyscore(
+            keys.UNSTARTED, "-inf", f"({created_before}", start=0, num=limit
+        )
+        return found
+
+    def forget_unstarted(self, *game_ids: str) -> None:
+        if game_ids:
+            self.redis.zrem(keys.UNSTARTED, *game_ids)
+
+    def reveal_pending(self, limit: int) -> list[str]:
+        found: list[str] = self.redis.zrange(keys.REVEAL_PENDING, 0, limit - 1)
+        return found
+
+    def forget_reveal_pending(self, *game_ids: str) -> None:
+        if game_ids:
+            self.redis.zrem(keys.REVEAL_PENDING, *game_ids)
+
+    def expire_game(self, game_id: str, version: int) -> bool:
+        """Delete every key of a game that is still at `version` (checked and deleted in one
+        script, so a command appended meanwhile keeps the game), and its index entries."""
+        meta = self.redis.hgetall(keys.meta(game_id))
+        deleted = self._write(self._expire, keys=keys.game_keys(game_id), args=[version])
+        if not deleted:
+            return False
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrem(keys.GAME_INDEX, game_id)
+        pipe.zrem(keys.UNSTARTED, game_id)
+        pipe.zrem(keys.REVEAL_PENDING, game_id)
+        if meta:
+            ruleset, status = meta.get("ruleset", ""), meta.get("status", "")
+            pipe.zrem(keys.ruleset_index(ruleset), game_id)
+            pipe.zrem(keys.status_index(status), game_id)
+            pipe.zrem(keys.status_index(status, ruleset), game_id)
+        pipe.execute()
+        return True
 
     def meta(self, game_id: str) -> GameMeta:
         raw = self.redis.hgetall(keys.meta(game_id))
@@ -365,19 +466,43 @@ class EventStore:
         status: str | None = None,
         ruleset: str | None = None,
     ) -> tuple[list[GameMeta], int]:
-        """Games newest first, filtered; returns one page and the number that matched."""
-        ids = self.redis.zrevrange(keys.GAME_INDEX, 0, -1)
-        if not (status or ruleset):
-            page_ids = ids[offset : offset + limit]
-            return self._metas(page_ids), len(ids)
-        matched: list[GameMeta] = []
-        for start in range(0, len(ids), 200):
-            for meta in self._metas(ids[start : start + 200]):
-                if (status is None or meta.status == status) and (
-                    ruleset is None or meta.ruleset == ruleset
-                ):
-                    matched.append(meta)
-        return matched[offset : offset + limit], len(matched)
+        """Games newest first, filtered; returns one page and the number that matched. Reads
+        one index (all games, a status, a ruleset, or both) a page at a time: O(page), however
+        many games there are. An index entry whose game has since left that status is dropped
+        as it is met (the count is the index's size, which may still hold a few of those)."""
+        if status is None and ruleset is None:
+            index = keys.GAME_INDEX
+        else:
+            self.ensure_indexed()
+            if status is None:
+                index = keys.ruleset_index(str(ruleset))
+            else:
+                index = keys.status_index(status, ruleset)
+        page: list[GameMeta] = []
+        stale: list[str] = []
+        start = offset
+        while len(page) < limit:
+            want = limit - len(page)
+            ids = self.redis.zrevrange(index, start, start + want - 1)
+            if not ids:
+                break
+            metas = {m.game_id: m for m in self._metas(ids)}
+            for game_id in ids:
+                meta = metas.get(game_id)
+                if meta is None and index == keys.GAME_INDEX:
+                    continue
+                if meta is None or (status is not None and meta.status != status):
+                    stale.append(game_id)
+                    continue
+                page.append(meta)
+            start += len(ids)
+        if stale:
+            self.redis.zrem(index, *stale)
+        return page, max(0, int(self.redis.zcard(index)))
+
+    def metas(self, game_ids: Sequence[str]) -> list[GameMeta]:
+        """The metas of those games that exist, in order."""
+        return self._metas(game_ids)
 
     def _metas(self, game_ids: Sequence[str]) -> list[GameMeta]:
         pipe = self.redis.pipeline(transaction=False)
@@ -419,6 +544,9 @@ class EventStore:
         """Append all events of one command at versions expected+1.., or nothing at all."""
         meta = dict(meta or {})
         meta.pop("version", None)
+        if meta.get("status") == "finished" and meta.get("seed_revealed") is not True:
+            # before the append, so that a crash after it leaves the reveal to the sweep
+            self.redis.zadd(keys.REVEAL_PENDING, {game_id: time.time()}, nx=True)
         reply = self._write(
             self._append,
             keys=[keys.meta(game_id), keys.events(game_id), keys.idempotency(game_id)],

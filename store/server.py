@@ -14,6 +14,7 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 import redis
 
@@ -48,17 +49,33 @@ class RedisServer:
     host: str = "127.0.0.1"
     inherited_fds: tuple[int, ...] = ()
     """Descriptors the server keeps open for its life (a data directory's lock)."""
+    password: str | None = None
+    """Clients must give it (`requirepass`, set in a 0600 config file, never on the command
+    line where other users could read it)."""
     process: subprocess.Popen[bytes] | None = field(default=None, init=False)
 
     @property
     def url(self) -> str:
+        secret = f":{quote(self.password, safe='')}@" if self.password else ""
         if self.unix_socket is not None:
-            return f"unix://{self.unix_socket}"
-        return f"redis://{self.host}:{self.port}/0"
+            return f"unix://{secret}{self.unix_socket}"
+        return f"redis://{secret}{self.host}:{self.port}/0"
+
+    def config_file(self) -> list[str]:
+        """The config file argument (first on the command line), when there is a password."""
+        if not self.password:
+            return []
+        path = self.data_dir / "redis.conf"
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as config:
+            config.write(f'requirepass "{self.password}"\n')
+        os.chmod(path, 0o600)
+        return [str(path)]
 
     def command_line(self) -> list[str]:
         args = [
             redis_server_binary(),
+            *self.config_file(),
             "--dir",
             str(self.data_dir),
             "--appendonly",
@@ -93,6 +110,8 @@ class RedisServer:
 
     def start(self, timeout: float = 10.0) -> RedisServer:
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        if self.password:
+            os.chmod(self.data_dir, 0o700)
         if self.unix_socket is None and not self.port:
             self.port = free_port(self.host)
         self.process = subprocess.Popen(
@@ -100,6 +119,7 @@ class RedisServer:
             stdin=subprocess.DEVNULL,
             start_new_session=True,
             pass_fds=self.inherited_fds,
+            umask=0o077,  # its AOF, RDB and log: readable by this user only
         )
         self._wait_until_ready(timeout)
         return self
@@ -140,3 +160,18 @@ class RedisServer:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+
+
+def redis_server_version(binary: str | None = None) -> str:
+    """The version of the redis-server binary (`7.0.15`)."""
+    out = subprocess.run(
+        [binary or redis_server_binary(), "--version"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+    ).stdout
+    for word in out.split():
+        if word.startswith("v="):
+            return word[2:]
+    raise RuntimeError(f"cannot read redis-server's version from {out!r}")

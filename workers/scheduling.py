@@ -8,6 +8,7 @@ Running a step twice is harmless: each is appended only at the version it was de
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 
@@ -18,6 +19,11 @@ from store.redis_store import EventStore
 __all__ = ["enqueue_system_steps", "start_sweeper", "sweep_closing_games", "system_job_id"]
 
 log = logging.getLogger("chronicle.sweeper")
+SWEEP_PAGE = 1000
+"""At most this many games of each kind (closing, awaiting their seed's reveal, unstarted
+and old) per sweep; the next sweep takes the rest."""
+UNSTARTED_TTL_S = 7 * 24 * 3600.0
+"""A game that no seat has acted in is deleted a week after its creation."""
 
 
 def sweep_closing_games(url: str, queue_name: str | None, every_s: float) -> list[str]:
@@ -25,15 +31,33 @@ def sweep_closing_games(url: str, queue_name: str | None, every_s: float) -> lis
     whose reveal was lost (a crash between the last command and the reveal); returns their ids.
     """
     store = EventStore(redis_client(url))
-    stuck, _ = store.list_games(status="closing", limit=1_000_000)
+    stuck, _ = store.list_games(status="closing", limit=SWEEP_PAGE)
     attempt = f"-sweep-{int(time.time() // max(every_s, 1))}"
     for meta in stuck:
         enqueue_system_steps(url, queue_name, meta.game_id, meta.version, attempt)
-    finished, _ = store.list_games(status="finished", limit=1_000_000)
-    unrevealed = [m for m in finished if m.extra.get("seed_revealed") == "false"]
-    for meta in unrevealed:
-        game_service(url).reveal_seed(meta.game_id)
-    return [meta.game_id for meta in (*stuck, *unrevealed)]
+    unrevealed: list[str] = []
+    revealed: list[str] = []
+    pending = store.reveal_pending(SWEEP_PAGE)
+    for meta in store.metas(pending):
+        if meta.extra.get("seed_revealed") == "false":
+            unrevealed.append(meta.game_id)
+            game_service(url).reveal_seed(meta.game_id)
+        else:
+            revealed.append(meta.game_id)
+    revealed += sorted(set(pending) - {*unrevealed, *revealed})  # gone since
+    store.forget_reveal_pending(*revealed)
+    ttl = unstarted_ttl_s()
+    expired = [] if ttl == float("inf") else game_service(url).expire_unstarted(ttl, time.time())
+    if expired:
+        log.info("expired %d game(s) that never started", len(expired))
+    return [*(meta.game_id for meta in stuck), *unrevealed]
+
+
+def unstarted_ttl_s() -> float:
+    """How long a game nobody has acted in is kept (`CHRONICLE_UNSTARTED_TTL_S`; 0 keeps it
+    forever)."""
+    ttl = float(os.environ.get("CHRONICLE_UNSTARTED_TTL_S", str(UNSTARTED_TTL_S)))
+    return ttl if ttl > 0 else float("inf")
 
 
 def start_sweeper(url: str, queue_name: str | None, every_s: float) -> threading.Thread:

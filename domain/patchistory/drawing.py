@@ -116,7 +116,7 @@ def civ_svg(pack: PatchPack, state: PState, seat: int, x: int, y: int) -> list[s
         name = item.square.name or terrain
         out.append(
             f'<rect class="square" data-row="{cell[0]}" data-col="{cell[1]}"'
-            f' data-square="{cell[0]},{cell[1]}" data-terrain="{terrain}"'
+            f' data-square="{cell[0]},{cell[1]}" data-terrain="{escape(terrain)}"'
             f' data-name="{escape(name)}" x="{px}" y="{py}" width="{CELL}" height="{CELL}"'
             f' fill="{TERRAIN.get(terrain, "#eee")}" stroke="#7f6f55">'
             f"<title>{escape(name)} ({terrain})</title></rect>"
@@ -153,7 +153,8 @@ def civ_svg(pack: PatchPack, state: PState, seat: int, x: int, y: int) -> list[s
         fx, fy = min(xs), min(ys)
         w, h = max(xs) - fx + CELL, max(ys) - fy + CELL
         out.append(
-            f'<rect class="feature" data-kind="{feature.kind}" data-feature="{feature.id}" '
+            f'<rect class="feature" data-kind="{escape(feature.kind)}" '
+            f'data-feature="{escape(feature.id)}" '
             f'x="{fx + 2}" y="{fy + 2}" width="{w - 4}" height="{h - 4}" fill="none" '
             f'stroke="{FEATURE[feature.kind]}" stroke-width="3"><title>{escape(feature.name)}'
             f" ({feature.kind})</title></rect>"
@@ -288,7 +289,8 @@ def table_svg(rules: PatchistoryRuleset, state: PState, viewer: int | None) -> s
         ry = 30 + i * 16
         ends = f"{state.names[route.a]} to {state.names[route.b]}"
         parts.append(
-            f'<text x="0" y="{ry}" font-size="11">{route.kind.title()} route {route.id}:'
+            f'<text x="0" y="{ry}" font-size="11">{escape(route.kind.title())} route'
+            f" {escape(str(route.id))}:"
             f" {escape(ends)}{' (at War)' if route.declared else ''}</text>"
         )
         for space in range(len(kind.spaces)):
@@ -298,7 +300,8 @@ def table_svg(rules: PatchistoryRuleset, state: PState, viewer: int | None) -> s
             )
         for owner, space in route.workers:
             parts.append(
-                f'<circle class="route-worker" data-route="{route.id}" data-seat="{owner}" '
+                f'<circle class="route-worker" data-route="{escape(str(route.id))}"'
+                f' data-seat="{owner}" '
                 f'cx="{268 + space * 18}" cy="{ry - 4}" r="5" fill="{COLOURS[owner % 4]}"'
                 ' stroke="#000"/>'
             )

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 def failures(rules: PatchistoryRuleset, state: PState) -> list[str]:
     pack = rules.pack
-    found: list[str] = []
+    found: list[str] = vote_failures(rules, state)
     if not state.civs or not state.civs[0].capital:
         return found
     total_workers = pack.number("start", "workers")
@@ -60,4 +60,22 @@ def failures(rules: PatchistoryRuleset, state: PState) -> list[str]:
         held += sum(len(c.hand) + len(c.covers) for c in state.civs)
         if held != len(pack.buildings):
             found.append(f"{held} Building Tiles accounted for, not {len(pack.buildings)}")
+    return found
+
+
+def vote_failures(rules: PatchistoryRuleset, state: PState) -> list[str]:
+    """The Vote's cards, tallies and place in them agree (a position loaded into a sandbox is
+    checked too: a Vote on no card cannot be played)."""
+    found: list[str] = []
+    if len(state.civs) != state.players:
+        found.append(f"{len(state.civs)} civilizations for {state.players} players")
+    if len(state.votes_on) != len(state.vote_cards):
+        found.append(f"{len(state.votes_on)} vote tallies for {len(state.vote_cards)} cards")
+    if not 0 <= state.vote_index <= len(state.vote_cards):
+        found.append(f"vote index {state.vote_index} of {len(state.vote_cards)} cards")
+    if state.phase == "vote" and state.sealing and not state.vote_index < len(state.vote_cards):
+        found.append("seats to vote, but no Prosperity Card left to vote on")
+    unknown = [card for card in state.vote_cards if card not in rules.pack.prosperity]
+    if unknown:
+        found.append(f"unknown Prosperity Cards in the Vote: {unknown}")
     return found

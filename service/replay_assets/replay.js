@@ -31,7 +31,7 @@ function mark(tag, attrs, parent) {
 }
 function anchor(place) {
   // where the map keeps room for a place's pieces (data-px/py), else the place itself
-  const node = svg && svg.querySelector(`[data-land="${place}"], [data-water="${place}"]`);
+  const node = svg && svg.querySelector(`[data-land="${CSS.escape(place)}"], [data-water="${CSS.escape(place)}"]`);
   if (node && node.dataset.px) return [Number(node.dataset.px), Number(node.dataset.py)];
   return D.places[place];
 }
@@ -64,9 +64,14 @@ function gold(g) {
   const top = Math.max(1, ...g.gold);
   g.gold.forEach((amount, seat) => {
     const row = document.createElement('div'); row.className = 'gold-row';
-    row.innerHTML = `<span style="width:70px">${D.players[seat]}</span>` +
-      `<span class="gold-bar" style="width:${Math.round(180 * amount / top)}px;background:${D.colours[seat]}"></span>` +
-      `<span id="gold-${seat}" data-gold="${amount}">${amount} (space ${amount % 100 || 100})</span>`;
+    const name = document.createElement('span');
+    name.style.width = '70px'; name.textContent = String(D.players[seat]);
+    const bar = document.createElement('span'); bar.className = 'gold-bar';
+    bar.style.width = `${Math.round(180 * Number(amount) / top)}px`; bar.style.background = D.colours[seat];
+    const figure = document.createElement('span');
+    figure.id = `gold-${seat}`; figure.dataset.gold = String(amount);
+    figure.textContent = `${amount} (space ${amount % 100 || 100})`;
+    row.append(name, bar, figure);
     box.appendChild(row);
   });
 }

@@ -44,7 +44,7 @@ def test_the_admin_reissues_a_lost_seat_token_and_every_process_refuses_the_old_
     assert body["seat"] == 1 and body["player"] == "bob" and body["game_id"] == game_id
     new = body["seat_token"]
     assert new != old and new.startswith(f"{game_id}.")
-    assert reissued.headers["Cache-Control"] == "no-store"
+    assert "no-store" in reissued.headers["Cache-Control"]
 
     for _ in range(8):  # refused by each worker, whichever answers
         refused = http.get(legal, headers=bearer(old), timeout=10)

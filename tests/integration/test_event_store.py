@@ -247,7 +247,10 @@ def test_nothing_in_the_code_deletes_trims_or_rewrites_an_event():
             for n, line in enumerate(path.read_text().splitlines(), 1):
                 if forbidden.search(line):
                     offenders.append(f"{path.relative_to(root)}:{n}: {line.strip()}")
-    assert offenders == []
+    # the one exception: a game no seat ever acted in expires whole (issue 33, README
+    # "Games that never start"), by a script that checks its version first
+    expiry = "store/redis_store.py: redis.call('DEL', unpack(KEYS))"
+    assert [o.split(":", 1)[0] + ": " + o.split(": ", 1)[1] for o in offenders] in ([], [expiry])
 
 
 # --- concurrency -------------------------------------------------------------------------

@@ -1,0 +1,105 @@
+"""Rate limits and quotas, counted in Redis so that every API process shares them (the `limits`
+library, moving windows).
+
+- Creating games (and sandboxes), per client address: `CHRONICLE_LIMIT_CREATE` (default
+  `30/minute;500/day`: the day's figure is the quota).
+- Every request that carries a token (a seat's or an admin's), per token:
+  `CHRONICLE_LIMIT_TOKEN` (default `50/second;1200/minute`).
+- Every request, per client address: `CHRONICLE_LIMIT_ADDRESS` (default `100/second`).
+
+A refused request is a 429 with the one error body and `Retry-After` (seconds). The client
+address is the connection's peer; behind a reverse proxy, set `CHRONICLE_TRUSTED_PROXIES` to the
+number of proxies whose `X-Forwarded-For` to believe. `CHRONICLE_RATE_LIMITS=off` switches the
+limits off (the test suite does, apart from the tests of the limits; so does `chronicle
+bench`). While Redis cannot count, no request is refused for it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import os
+import time
+
+from flask import Flask, request
+from limits import RateLimitItem, parse_many
+from limits.storage import RedisStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from api.errors import STORE_FAILURES, ApiError
+from service.wiring import raw_redis_client
+from store.connect import queue_url
+
+log = logging.getLogger("chronicle.limits")
+
+DEFAULTS = {
+    "CHRONICLE_LIMIT_CREATE": "30/minute;500/day",
+    "CHRONICLE_LIMIT_TOKEN": "50/second;1200/minute",
+    "CHRONICLE_LIMIT_ADDRESS": "100/second",
+}
+CREATING = frozenset({"games.create_game", "games.create_sandbox"})
+"""The views that create a game."""
+
+
+def enabled_by_env() -> bool:
+    return os.environ.get("CHRONICLE_RATE_LIMITS", "on").lower() not in ("off", "0", "no")
+
+
+def client_address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def token_key() -> str:
+    """The credential's hash (tokens themselves are never written to Redis)."""
+    header = request.headers.get("Authorization", "")
+    return hashlib.sha256(header.encode("utf-8", "replace")).hexdigest()
+
+
+def install(app: Flask) -> None:
+    for name, default in DEFAULTS.items():
+        app.config.setdefault(name, os.environ.get(name, default))
+    app.config.setdefault("RATE_LIMITS", enabled_by_env())
+    if not app.config["RATE_LIMITS"]:
+        return
+    proxies = int(os.environ.get("CHRONICLE_TRUSTED_PROXIES", "0"))
+    if proxies:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]
+    pool = raw_redis_client(queue_url(app.config["REDIS_URL"])).connection_pool
+    counter = MovingWindowRateLimiter(
+        RedisStorage("redis://", connection_pool=pool, key_prefix="chronicle:limits")
+    )
+    address_limits = parse_many(app.config["CHRONICLE_LIMIT_ADDRESS"])
+    create_limits = parse_many(app.config["CHRONICLE_LIMIT_CREATE"])
+    token_limits = parse_many(app.config["CHRONICLE_LIMIT_TOKEN"])
+
+    def within(items: list[RateLimitItem], scope: str, key: str) -> None:
+        for item in items:
+            if counter.hit(item, scope, key):
+                continue
+            reset_at = counter.get_window_stats(item, scope, key).reset_time
+            wait = max(1, math.ceil(reset_at - time.time()))
+            raise ApiError(
+                429,
+                "rate_limited",
+                f"too many requests ({item}{' per token' if scope == 'token' else ''}); "
+                f"retry in {wait} s",
+                details={"limit": str(item), "retry_after_s": wait},
+                headers={"Retry-After": str(wait)},
+            )
+
+    @app.before_request
+    def limit() -> None:
+        if request.method == "OPTIONS":
+            return
+        address = client_address()
+        try:
+            within(address_limits, "address", address)
+            if request.endpoint in CREATING and request.method == "POST":
+                within(create_limits, "create", address)
+            if "Authorization" in request.headers:
+                within(token_limits, "token", token_key())
+        except STORE_FAILURES:
+            log.warning("rate limits not counted: the store cannot be reached")
