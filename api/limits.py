@@ -27,7 +27,8 @@ from limits import RateLimitItem, parse_many
 from limits.storage import RedisStorage
 from limits.strategies import MovingWindowRateLimiter
 
-from api.errors import STORE_FAILURES, ApiError
+from api.errors import ApiError
+from service.errors import STORE_FAILURES
 from service.wiring import raw_redis_client
 from store.connect import queue_url
 

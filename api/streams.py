@@ -18,7 +18,8 @@ from typing import TypeVar
 import redis
 from flask import current_app
 
-from api.errors import STORE_FAILURES, ApiError
+from api.errors import ApiError
+from service.errors import STORE_FAILURES
 from store.keys import PREFIX
 
 T = TypeVar("T")
