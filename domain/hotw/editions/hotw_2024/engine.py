@@ -223,7 +223,7 @@ class HotwRuleset(Ruleset[HotwState]):
         return plain_words(event, players, self.names(), TELLERS)
 
     def card_texts(self) -> Mapping[str, str]:
-        from domain.hotw.narration import card_texts
+        from domain.hotw.editions.hotw_2024.narration import card_texts
 
         return card_texts(self.pack, self.names())
 
