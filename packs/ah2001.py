@@ -1,6 +1,6 @@
 """Loading and checking the printed tables of `data/hotw-ah2001/` (empires, Event cards,
 Victory Points, pieces), its rules catalogue, and what the rule text states about them
-(`facts.yaml`, by the generic checker of schemas/facts.py). Every problem names its file, entry
+(`facts.yaml`, by the generic checker of packs/facts.py). Every problem names its file, entry
 and field; a bad pack raises `PackError` with all of them."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Loading and checking `data/brief-2009/`: the board (the family's world board,
 `packs.world_board`), the Areas with their values, the Empire cards and Features, the Event
 cards, the Bonus tokens and the numbers, the rules catalogue, and what the manual states about
-them (`facts.yaml`, by the generic checker of schemas/facts.py). Every problem names its file,
+them (`facts.yaml`, by the generic checker of packs/facts.py). Every problem names its file,
 entry and field; a bad pack raises `PackError` with all of them."""
 
 from __future__ import annotations

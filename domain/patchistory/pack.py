@@ -1,6 +1,6 @@
 """What the Patchistory data pack holds (`data/patchistory/`), as frozen data: Terrain Tiles
 and Capital Tiles (squares and features), Building Tiles, Prosperity Cards, the Trade Routes'
-spaces and the rules' numbers. Loading and checking the files is `schemas/patchistory_pack.py`'s
+spaces and the rules' numbers. Loading and checking the files is `packs/patchistory.py`'s
 business (I/O stays outside `domain/`)."""
 
 from __future__ import annotations

@@ -149,8 +149,8 @@ def test_a_golden_game_is_decided_again_event_for_event_from_its_commands(
     name: str, service: GameService
 ) -> None:
     """Each command given again, under the game's revision, decides the same events: compared
-    line by line with the recorded export, all but when each was stored and the random ids of
-    commands sent without a key."""
+    line by line with the recorded export, all but when each was stored, the random ids of
+    commands sent without a key, and the pack digest GameCreated records (`settled`)."""
     game = by_name(GAMES)[name]
     game_id = replay_commands(service, game.record, game.seed)
     again = exported(GameQueries(service), game_id)

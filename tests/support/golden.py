@@ -158,9 +158,15 @@ def golden_games(root: Path = GOLDEN) -> list[GoldenGame]:
 
 
 def settled(line: str | dict[str, Any]) -> str:
-    """An exported event without what differs between two games decided alike."""
+    """An exported event without what differs between two games decided alike: when it was
+    stored, a random command id, and (in GameCreated) the digest of the data pack, which an
+    edit that changes no decision (a comment, a catalogue's wording) changes too. Whether an
+    edit changes a decision is what the other events show."""
     envelope = json.loads(line) if isinstance(line, str) else line
-    return canonical_json({k: v for k, v in envelope.items() if k not in VOLATILE})
+    kept = {k: v for k, v in envelope.items() if k not in VOLATILE}
+    if kept.get("type") == "GameCreated":
+        kept["data"] = {k: v for k, v in kept["data"].items() if k != "pack_digest"}
+    return canonical_json(kept)
 
 
 def exported(queries: GameQueries, game_id: str) -> list[str]:
