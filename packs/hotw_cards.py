@@ -597,6 +597,10 @@ class PiecesSchema(_Strict):
         )
 
 
+MODULE = r"^domain(\.[a-z0-9_]+)+$"
+"""Where a rule is implemented: the dotted name of a module under domain/."""
+
+
 class RuleEntrySchema(_Strict):
     id = fields.String(
         required=True, validate=validate.Regexp(RULE_ID, error="must be a dotted kebab-case id")
@@ -608,6 +612,10 @@ class RuleEntrySchema(_Strict):
     text = fields.String(required=True, validate=validate.Length(min=1))
     reading = fields.String(load_default="")
     departs_from = fields.String(load_default="")
+    module = fields.String(
+        load_default="",
+        validate=validate.Regexp(MODULE, error="a module of domain/, dotted (domain.x.y)"),
+    )
 
     @validates_schema
     def _one_line(self, data: dict[str, Any], **_: Any) -> None:

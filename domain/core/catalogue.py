@@ -22,6 +22,8 @@ class RuleEntry:
     departs_from: str = ""
     """The rulebook's words, quoted, that the reading departs from (empty when it does not
     depart: the text is silent or open, or the reading follows it)."""
+    module: str = ""
+    """The module of domain/ that implements the clause (one hop from a rule to its code)."""
 
 
 @dataclass(frozen=True)
