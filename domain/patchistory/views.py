@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from domain.patchistory import territory as terr
 from domain.patchistory.model import Civ, Cover, PState, encode
+from domain.patchistory.pack import PatchPack
 
 if TYPE_CHECKING:
     from domain.patchistory.engine import PatchistoryRuleset
@@ -64,44 +65,50 @@ def _cover_seen(cover: Cover, viewer: int | None, state: PState, owner: int) -> 
     return dataclasses.replace(cover, building="")
 
 
+def player_seen(
+    pack: PatchPack, state: PState, seen: PState, seat: int, viewer: int | None
+) -> dict[str, Any]:
+    """One player's civilization as `viewer` sees it (`seen`: the position the viewer may
+    know): the territory and statuses in front of the screen, what is behind it only for the
+    player's own seat."""
+    civ = seen.civs[seat]
+    mine = seat == viewer
+    board = terr.statuses(pack, state, seat) if civ.capital else {}
+    return {
+        "seat": seat,
+        "name": state.names[seat],
+        "capital": civ.capital,
+        "tiles": [
+            {"tile": t.tile, "side": t.side, "row": t.row, "col": t.col, "z": t.z}
+            for t in civ.tiles
+        ],
+        "covers": [
+            {
+                "row": c.row,
+                "col": c.col,
+                "building": c.building or None,
+                "wasteland": c.wasteland,
+            }
+            for c in civ.covers
+        ],
+        "workers": [list(w) for w in civ.workers],
+        "born": civ.born,
+        "resting": len(civ.resting),
+        "statuses": board,
+        "political_points": state.pp[seat] if state.pp else 0,
+        "goods": {g: civ.goods(g) for g in GOODS_KEPT} if mine else None,
+        "building_tiles": list(civ.hand) if mine else None,
+        "building_tile_count": len(state.civs[seat].hand),
+        "prosperity": list(civ.prosperity) if mine else None,
+        "prosperity_count": len(state.civs[seat].prosperity),
+        "sealed": seat in dict(state.sealed),
+    }
+
+
 def view(rules: PatchistoryRuleset, state: PState, viewer: int | None) -> dict[str, Any]:
     pack = rules.pack
     seen = seat_state(state, viewer)
-    players = []
-    for seat, civ in enumerate(seen.civs):
-        mine = seat == viewer
-        board = terr.statuses(pack, state, seat) if civ.capital else {}
-        players.append(
-            {
-                "seat": seat,
-                "name": state.names[seat],
-                "capital": civ.capital,
-                "tiles": [
-                    {"tile": t.tile, "side": t.side, "row": t.row, "col": t.col, "z": t.z}
-                    for t in civ.tiles
-                ],
-                "covers": [
-                    {
-                        "row": c.row,
-                        "col": c.col,
-                        "building": c.building or None,
-                        "wasteland": c.wasteland,
-                    }
-                    for c in civ.covers
-                ],
-                "workers": [list(w) for w in civ.workers],
-                "born": civ.born,
-                "resting": len(civ.resting),
-                "statuses": board,
-                "political_points": state.pp[seat] if state.pp else 0,
-                "goods": {g: civ.goods(g) for g in GOODS_KEPT} if mine else None,
-                "building_tiles": list(civ.hand) if mine else None,
-                "building_tile_count": len(state.civs[seat].hand),
-                "prosperity": list(civ.prosperity) if mine else None,
-                "prosperity_count": len(state.civs[seat].prosperity),
-                "sealed": seat in dict(state.sealed),
-            }
-        )
+    players = [player_seen(pack, state, seen, seat, viewer) for seat in range(len(seen.civs))]
     pending = state.pending[0] if state.pending else None
     mine_sealed = dict(state.sealed).get(viewer) if viewer is not None else None
     return {
