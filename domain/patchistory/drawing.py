@@ -9,14 +9,10 @@ class="worker">`."""
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING
 
 from domain.patchistory import territory as terr
 from domain.patchistory.model import PState
 from domain.patchistory.pack import SEA, WASTELAND, PatchPack
-
-if TYPE_CHECKING:
-    from domain.patchistory.engine import PatchistoryRuleset
 
 CELL = 34
 COLOURS = ("#c0392b", "#27ae60", "#2980b9", "#f1c40f")
@@ -121,8 +117,7 @@ def civ_svg(pack: PatchPack, state: PState, seat: int, x: int, y: int) -> list[s
     return [*out, "</g>"]
 
 
-def table_svg(rules: PatchistoryRuleset, state: PState, viewer: int | None) -> str:
-    pack = rules.pack
+def table_svg(pack: PatchPack, state: PState, viewer: int | None) -> str:
     n = state.players
     width = max(2, n) * (PANEL_W + 10) + 10
     height = PANEL_H + 230

@@ -1,7 +1,8 @@
 """The Patchistory rules as a kernel Ruleset: a thin class over the rulebook's chapters
-(setup, auction, patching, workers, diplomacy, management and construction, movement,
-negotiation_and_war, production, vote, eras), each owning its commands, their legality, its
-events with their folds, and its refusals.
+(setup, rounds, auction, patching, workers, diplomacy, management and construction,
+trade_routes, movement, negotiation_and_war, production, vote, eras), each owning its commands,
+their legality, its events with their folds, its decisions and its refusals. The views, the
+drawing, the invariants and the bot's strategy read the state beside them.
 
 Commands that a seat decides are listed by `legal_actions`; whatever follows from them without
 a choice (drawing Tiles, production, upkeep, scoring) is played on at once by `proceed`, in the
@@ -21,7 +22,9 @@ from domain.core.turns import Sequential, Simultaneous, TurnModel, TurnTaking
 from domain.patchistory import (
     auction,
     diplomacy,
+    drawing,
     eras,
+    invariants,
     management,
     movement,
     negotiation_and_war,
@@ -29,12 +32,14 @@ from domain.patchistory import (
     production,
     rounds,
     setup,
+    views,
     vote,
     workers,
 )
 from domain.patchistory.context import COMMANDS, FOLDS, Ctx
 from domain.patchistory.model import PState, decode, encode
 from domain.patchistory.pack import PatchPack
+from domain.patchistory.strategy import PatchStrategy
 
 Lister = Callable[[PatchPack, PState, int], Iterator[Command]]
 
@@ -175,23 +180,15 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
         return decode(PState, data)
 
     def invariant_failures(self, state: PState) -> list[str]:
-        from domain.patchistory.invariants import failures
-
-        return failures(self, state)
+        return invariants.failures(self.pack, state)
 
     def view(self, state: PState, viewer: int | None) -> dict[str, Any]:
-        from domain.patchistory.views import view
-
-        return view(self, state, viewer)
+        return views.view(self.pack, state, viewer)
 
     def draw_board(self, state: PState, viewer: int | None) -> str | None:
-        from domain.patchistory.drawing import table_svg
-
-        return table_svg(self, state, viewer)
+        return drawing.table_svg(self.pack, state, viewer)
 
     def strategy(self) -> Any:
-        from domain.patchistory.strategy import PatchStrategy
-
         return PatchStrategy(self)
 
 

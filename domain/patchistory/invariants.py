@@ -4,17 +4,12 @@ Routes and Building Tiles within their finite supplies, no two Seas side by side
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from domain.patchistory import territory as terr
 from domain.patchistory.model import PState
-
-if TYPE_CHECKING:
-    from domain.patchistory.engine import PatchistoryRuleset
+from domain.patchistory.pack import PatchPack
 
 
-def failures(rules: PatchistoryRuleset, state: PState) -> list[str]:
-    pack = rules.pack
+def failures(pack: PatchPack, state: PState) -> list[str]:
     found: list[str] = []
     if not state.civs or not state.civs[0].capital:
         return found

@@ -30,10 +30,14 @@ from domain.patchistory.diplomacy import SEAT, affords, cost, cost_cites
 from domain.patchistory.model import Cell, PState, Route
 from domain.patchistory.pack import EXCHANGED, PatchPack
 from domain.patchistory.rounds import PhaseBegan, pass_turn, refused_by
-from domain.patchistory.trade_routes import TradeRouteForfeited, TradeRouteOpened, allied, used
+from domain.patchistory.trade_routes import (
+    ROUTE,
+    TradeRouteForfeited,
+    TradeRouteOpened,
+    allied,
+    used,
+)
 from domain.patchistory.workers import WorkerBackToTrack, WorkerPlaced, cell, cell_args
-
-ROUTE = "The Trade Route."
 
 
 def begin_management(ctx: Ctx) -> None:

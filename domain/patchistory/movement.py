@@ -25,9 +25,8 @@ from domain.patchistory.context import (
 from domain.patchistory.model import Cell, Pending, PState, Route
 from domain.patchistory.pack import PatchPack
 from domain.patchistory.rounds import PhaseBegan, pass_turn, refused_by
+from domain.patchistory.trade_routes import ROUTE
 from domain.patchistory.workers import cell, cell_args
-
-ROUTE = "The Trade Route."
 
 
 def begin_movement(ctx: Ctx) -> None:

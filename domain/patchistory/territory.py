@@ -78,10 +78,6 @@ def spaces(pack: PatchPack, civ: Civ, view: Mapping[Cell, Shown] | None = None) 
     return anchor
 
 
-def space_of(pack: PatchPack, civ: Civ, cell: Cell) -> Cell:
-    return spaces(pack, civ).get(cell, cell)
-
-
 def free_spaces(pack: PatchPack, civ: Civ) -> list[Cell]:
     anchor = spaces(pack, civ)
     taken = {anchor.get(w, w) for w in civ.workers}

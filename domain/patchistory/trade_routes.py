@@ -12,6 +12,9 @@ from domain.patchistory.context import FOLDS, PatchEvent, goods_changed, spend_p
 from domain.patchistory.model import Pending, PState, Route
 from domain.patchistory.pack import PatchPack
 
+ROUTE = "The Trade Route."
+"""A Trade Route argument's description."""
+
 
 def allied(state: PState, seat: int, other: int) -> bool:
     return any(r.kind == "allied" and r.joins(seat, other) for r in state.routes)

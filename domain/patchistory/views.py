@@ -6,14 +6,12 @@ sealed choice shows as made, not as what it is, until the rules reveal it."""
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.patchistory import territory as terr
 from domain.patchistory.model import Civ, Cover, PState, encode
 from domain.patchistory.pack import PatchPack
-
-if TYPE_CHECKING:
-    from domain.patchistory.engine import PatchistoryRuleset
+from domain.patchistory.rounds import awaited
 
 GOODS_KEPT = ("coin", "food", "resource", "culture", "votes")
 
@@ -105,8 +103,7 @@ def player_seen(
     }
 
 
-def view(rules: PatchistoryRuleset, state: PState, viewer: int | None) -> dict[str, Any]:
-    pack = rules.pack
+def view(pack: PatchPack, state: PState, viewer: int | None) -> dict[str, Any]:
     seen = seat_state(state, viewer)
     players = [player_seen(pack, state, seen, seat, viewer) for seat in range(len(seen.civs))]
     pending = state.pending[0] if state.pending else None
@@ -117,7 +114,7 @@ def view(rules: PatchistoryRuleset, state: PState, viewer: int | None) -> dict[s
         "serial": state.serial,
         "phase": state.phase,
         "start_player": state.start,
-        "awaiting": sorted(rules.awaited_seats(state)),
+        "awaiting": sorted(awaited(state)),
         "capital_side": state.capital_side,
         "players": players,
         "routes": [

@@ -25,7 +25,7 @@ from domain.patchistory.context import (
 )
 from domain.patchistory.model import Cell, PState
 from domain.patchistory.pack import PatchPack
-from domain.patchistory.rounds import refused_by
+from domain.patchistory.rounds import DecisionDeclined, refused_by
 
 
 def cell_args(prefix: str = "") -> tuple[Arg[PatchPack], Arg[PatchPack]]:
@@ -69,8 +69,6 @@ def do_place_worker(ctx: Ctx, seat: int, command: Command) -> None:
 @COMMANDS.declares("worker_to_track", "No free space: the Worker goes to the Descendant Track.")
 def do_worker_to_track(ctx: Ctx, seat: int, command: Command) -> None:
     if ctx.state.pending[0].kind == "place-new":  # no free space: the Worker stays unborn
-        from domain.patchistory.rounds import DecisionDeclined
-
         ctx.emit(DecisionDeclined(rule=rule("workers.one-per-space"), seat=seat, kind="place-new"))
         return
     ctx.emit(WorkerBackToTrack(rule=rule("workers.return"), seat=seat))

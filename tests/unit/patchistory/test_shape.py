@@ -45,19 +45,9 @@ def test_no_module_over_600_lines_and_no_function_over_80():
 
 
 def imports_inside(text: str) -> set[str]:
-    """The package's modules a module imports when it runs (at any level; imports for the type
-    checker only aside)."""
-    tree = ast.parse(text)
-    typing_only = {
-        id(inner)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-        for inner in ast.walk(node)
-    }
+    """The package's modules a module imports (at any level, for the type checker too)."""
     found: set[str] = set()
-    for node in ast.walk(tree):
-        if id(node) in typing_only:
-            continue
+    for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.ImportFrom) and node.module:
             if node.module.startswith(PREFIX):
                 found.add(node.module.removeprefix(PREFIX))
