@@ -6,7 +6,8 @@ Era's last Round the Vote on Prosperity Cards). It imports nothing from `domain.
 from __future__ import annotations
 
 from domain.core.ruleset import OptionSpec, register_ruleset
-from domain.patchistory.engine import CAPITAL_SIDE, PatchistoryRuleset
+from domain.patchistory.engine import PatchistoryRuleset
+from domain.patchistory.setup import CAPITAL_SIDE
 
 
 @register_ruleset

@@ -16,14 +16,10 @@ class="to-patch" data-white="r,c ..." data-black="r,c ...">` listing its squares
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING
 
 from domain.patchistory import territory as terr
 from domain.patchistory.model import PState
 from domain.patchistory.pack import SEA, WASTELAND, PatchPack
-
-if TYPE_CHECKING:
-    from domain.patchistory.engine import PatchistoryRuleset
 
 CELL = 30
 COLOURS = ("#c0392b", "#1f6fb4", "#27ae60", "#b7950b")
@@ -258,8 +254,7 @@ def _cells(pack: PatchPack, tile: str, side: str) -> str:
     return " ".join(f"{r},{c}" for r, c in (sq.at for sq in pack.side(tile, side).squares))
 
 
-def table_svg(rules: PatchistoryRuleset, state: PState, viewer: int | None) -> str:
-    pack = rules.pack
+def table_svg(pack: PatchPack, state: PState, viewer: int | None) -> str:
     n = state.players
     width = max(3, n) * (PANEL_W + 10) + 10
     top = 30

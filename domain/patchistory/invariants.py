@@ -4,18 +4,13 @@ Routes and Building Tiles within their finite supplies, no two Seas side by side
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from domain.patchistory import territory as terr
 from domain.patchistory.model import PState
-
-if TYPE_CHECKING:
-    from domain.patchistory.engine import PatchistoryRuleset
+from domain.patchistory.pack import PatchPack
 
 
-def failures(rules: PatchistoryRuleset, state: PState) -> list[str]:
-    pack = rules.pack
-    found: list[str] = vote_failures(rules, state)
+def failures(pack: PatchPack, state: PState) -> list[str]:
+    found: list[str] = vote_failures(pack, state)
     if not state.civs or not state.civs[0].capital:
         return found
     total_workers = pack.number("start", "workers")
@@ -63,7 +58,7 @@ def failures(rules: PatchistoryRuleset, state: PState) -> list[str]:
     return found
 
 
-def vote_failures(rules: PatchistoryRuleset, state: PState) -> list[str]:
+def vote_failures(pack: PatchPack, state: PState) -> list[str]:
     """The Vote's cards, tallies and place in them agree (a position loaded into a sandbox is
     checked too: a Vote on no card cannot be played)."""
     found: list[str] = []
@@ -75,7 +70,7 @@ def vote_failures(rules: PatchistoryRuleset, state: PState) -> list[str]:
         found.append(f"vote index {state.vote_index} of {len(state.vote_cards)} cards")
     if state.phase == "vote" and state.sealing and not state.vote_index < len(state.vote_cards):
         found.append("seats to vote, but no Prosperity Card left to vote on")
-    unknown = [card for card in state.vote_cards if card not in rules.pack.prosperity]
+    unknown = [card for card in state.vote_cards if card not in pack.prosperity]
     if unknown:
         found.append(f"unknown Prosperity Cards in the Vote: {unknown}")
     return found

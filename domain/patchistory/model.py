@@ -63,6 +63,8 @@ class Civ:
     """Workers on Rest/Return spaces: the Round (serial) each went there."""
 
     def goods(self, kind: str) -> int:
+        """How much of a Good (or the Votes) is behind the screen (patchistory.components.goods:
+        the Public Storage never runs out)."""
         value: int = getattr(self, kind)
         return value
 

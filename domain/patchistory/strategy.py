@@ -7,16 +7,14 @@ neutral."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.core.chance import Chance
 from domain.core.messages import Command
+from domain.core.ruleset import Ruleset
 from domain.patchistory import territory as terr
 from domain.patchistory.model import PState, decode
 from domain.patchistory.views import seat_state
-
-if TYPE_CHECKING:
-    from domain.patchistory.engine import PatchistoryRuleset
 
 
 class FirstOutcomes:
@@ -28,7 +26,7 @@ class FirstOutcomes:
 
 
 class PatchStrategy:
-    def __init__(self, rules: PatchistoryRuleset) -> None:
+    def __init__(self, rules: Ruleset[PState]) -> None:
         self.rules = rules
 
     def position(self, given: Any, seat: int) -> PState:

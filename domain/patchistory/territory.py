@@ -1,9 +1,10 @@
 """A civilization's territory: the Tiles patched into it, what shows, the spaces Workers stand
-on, the patching rules, Movement, and the Reference Board's statuses."""
+on and move between, and the Reference Board's statuses (patchistory.patch.status; the
+Tiles' abilities, which take precedence over a rule they contradict:
+patchistory.tiles.precedence)."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
@@ -21,7 +22,6 @@ from domain.patchistory.pack import (
     Square,
 )
 
-OVER, UNDER = "over", "under"
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
@@ -33,10 +33,6 @@ class Shown:
     layer: int
     """Index of the Tile in the civilization's `tiles`."""
     cover: Cover | None
-
-
-def rule(key: str) -> str:
-    return f"patchistory.{key}"
 
 
 def side_of(pack: PatchPack, placed: Placed) -> Side:
@@ -80,10 +76,6 @@ def spaces(pack: PatchPack, civ: Civ, view: Mapping[Cell, Shown] | None = None) 
         for cell in cells:
             anchor[cell] = cells[0]
     return anchor
-
-
-def space_of(pack: PatchPack, civ: Civ, cell: Cell) -> Cell:
-    return spaces(pack, civ).get(cell, cell)
 
 
 def free_spaces(pack: PatchPack, civ: Civ) -> list[Cell]:
@@ -176,6 +168,9 @@ def statuses(pack: PatchPack, state: PState, seat: int) -> dict[str, int]:
         names.add(feature.ability)
         for icon, n in feature.yields.items():
             total[icon] += n
+    # the abilities that change a status: patchistory.tile.great-wall, patchistory.tile.petra,
+    # patchistory.tile.genghis-khan, patchistory.tile.apollo, patchistory.tile.angkor-wat,
+    # patchistory.tile.statue-of-liberty, patchistory.tile.che-guevara
     routes = routes_counted(state, seat)
     if "great-wall" in names:
         total["defense"] += workers_out(state, seat)
@@ -207,93 +202,6 @@ def statuses(pack: PatchPack, state: PState, seat: int) -> dict[str, int]:
 def production(pack: PatchPack, state: PState, seat: int) -> dict[str, int]:
     board = statuses(pack, state, seat)
     return {good: board[good] for good in GOODS}
-
-
-# --- patching ---------------------------------------------------------------------------------
-
-
-def bounds(cells: list[Cell]) -> tuple[int, int]:
-    rows = [r for r, _ in cells]
-    cols = [c for _, c in cells]
-    return max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
-
-
-def patched(civ: Civ, placed: Placed, covered: set[Cell]) -> Civ:
-    """The civilization with `placed` added; Building Tiles under it leave the game."""
-    return dataclasses.replace(
-        civ,
-        tiles=(*civ.tiles, placed),
-        covers=tuple(c for c in civ.covers if c.at not in covered),
-    )
-
-
-def layer_z(civ: Civ, layer: str) -> int:
-    zs = [t.z for t in civ.tiles] or [0]
-    return max(zs) + 1 if layer == OVER else min(zs) - 1
-
-
-def placement_refusal(
-    pack: PatchPack, state: PState, seat: int, tile: str, side: str, row: int, col: int, layer: str
-) -> tuple[str, str] | None:
-    """Why the Tile side may not go at (row, col) `layer` the territory: (rule id, words), or
-    None when it may."""
-    civ = state.civs[seat]
-    view = shown(pack, civ)
-    new = dict(cells_of(pack, Placed(tile, side, row, col, 0)))
-    overlap = [cell for cell in new if cell in view]
-    if not overlap:
-        return rule("patch.overlap"), "the Tile must lie over or under a square of your Empire"
-    if any(is_sea(view[cell]) for cell in overlap):
-        return rule("patch.sea-untouchable"), "nothing may be patched over or under a Sea"
-    if layer == UNDER and any(new[cell].terrain == SEA for cell in overlap):
-        return rule("patch.sea-over"), "a Sea cannot be patched under any square"
-    abilities_now = {f.ability for f, _ in features_shown(pack, civ, view)}
-    if layer == OVER and "statue-of-liberty" in abilities_now:
-        for feature, cells in features_shown(pack, civ, view):
-            if feature.ability == "statue-of-liberty" and set(cells) & set(overlap):
-                return rule(
-                    "tile.statue-of-liberty"
-                ), "the Statue of Liberty may not be patched over"
-    placed = Placed(tile, side, row, col, layer_z(civ, layer))
-    covered = set(overlap) if layer == OVER else set()
-    after = patched(civ, placed, covered)
-    after_view = shown(pack, after)
-    limit = pack.numbers["patch_limit"][state.era - 1]
-    rows, cols = bounds(list(after_view))
-    if max(rows, cols) > limit and "statue-of-liberty" not in abilities_now:
-        return rule("patch.limit"), f"your civilization may not exceed {limit}x{limit}"
-    whole = {cell for _, cells in features_shown(pack, after, after_view) for cell in cells}
-    for index, item in enumerate(after.tiles):
-        for feature in side_of(pack, item).features:
-            footprint = {(item.row + r, item.col + c) for r, c in feature.squares}
-            showing = {cell for cell in footprint if after_view[cell].layer == index}
-            if showing and not footprint <= whole:
-                return rule("patch.whole-features"), f"{feature.name} would be half covered"
-    seas = {cell for cell, item in after_view.items() if is_sea(item)}
-    for r, c in seas:
-        if (r + 1, c) in seas or (r, c + 1) in seas:
-            return rule("patch.seas-apart"), "no two Sea spaces may be adjacent"
-    anchor = spaces(pack, after, after_view)
-    taken = [anchor.get(w, w) for w in after.workers]
-    if len(set(taken)) != len(taken):
-        return rule("patch.worker-stays"), "two Workers would stand on one space"
-    return None
-
-
-def placements(
-    pack: PatchPack, state: PState, seat: int, tile: str, side: str
-) -> Iterator[tuple[int, int, str]]:
-    """Every legal (row, col, layer) for the Tile side, in order."""
-    civ = state.civs[seat]
-    cells = list(shown(pack, civ))
-    rows, cols = pack.side(tile, side).size
-    r0, r1 = min(r for r, _ in cells), max(r for r, _ in cells)
-    c0, c1 = min(c for _, c in cells), max(c for _, c in cells)
-    for row in range(r0 - rows + 1, r1 + 1):
-        for col in range(c0 - cols + 1, c1 + 1):
-            for layer in (OVER, UNDER):
-                if placement_refusal(pack, state, seat, tile, side, row, col, layer) is None:
-                    yield row, col, layer
 
 
 # --- movement ---------------------------------------------------------------------------------

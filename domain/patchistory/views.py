@@ -6,13 +6,12 @@ sealed choice shows as made, not as what it is, until the rules reveal it."""
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from domain.patchistory import territory as terr
 from domain.patchistory.model import Civ, Cover, PState, encode
-
-if TYPE_CHECKING:
-    from domain.patchistory.engine import PatchistoryRuleset
+from domain.patchistory.pack import PatchPack
+from domain.patchistory.rounds import awaited
 
 GOODS_KEPT = ("coin", "food", "resource", "culture", "votes")
 
@@ -64,44 +63,49 @@ def _cover_seen(cover: Cover, viewer: int | None, state: PState, owner: int) -> 
     return dataclasses.replace(cover, building="")
 
 
-def view(rules: PatchistoryRuleset, state: PState, viewer: int | None) -> dict[str, Any]:
-    pack = rules.pack
-    seen = seat_state(state, viewer)
-    players = []
-    for seat, civ in enumerate(seen.civs):
-        mine = seat == viewer
-        board = terr.statuses(pack, state, seat) if civ.capital else {}
-        players.append(
+def player_seen(
+    pack: PatchPack, state: PState, seen: PState, seat: int, viewer: int | None
+) -> dict[str, Any]:
+    """One player's civilization as `viewer` sees it (`seen`: the position the viewer may
+    know): the territory and statuses in front of the screen, what is behind it only for the
+    player's own seat."""
+    civ = seen.civs[seat]
+    mine = seat == viewer
+    board = terr.statuses(pack, state, seat) if civ.capital else {}
+    return {
+        "seat": seat,
+        "name": state.names[seat],
+        "capital": civ.capital,
+        "tiles": [
+            {"tile": t.tile, "side": t.side, "row": t.row, "col": t.col, "z": t.z}
+            for t in civ.tiles
+        ],
+        "covers": [
             {
-                "seat": seat,
-                "name": state.names[seat],
-                "capital": civ.capital,
-                "tiles": [
-                    {"tile": t.tile, "side": t.side, "row": t.row, "col": t.col, "z": t.z}
-                    for t in civ.tiles
-                ],
-                "covers": [
-                    {
-                        "row": c.row,
-                        "col": c.col,
-                        "building": c.building or None,
-                        "wasteland": c.wasteland,
-                    }
-                    for c in civ.covers
-                ],
-                "workers": [list(w) for w in civ.workers],
-                "born": civ.born,
-                "resting": len(civ.resting),
-                "statuses": board,
-                "political_points": state.pp[seat] if state.pp else 0,
-                "goods": {g: civ.goods(g) for g in GOODS_KEPT} if mine else None,
-                "building_tiles": list(civ.hand) if mine else None,
-                "building_tile_count": len(state.civs[seat].hand),
-                "prosperity": list(civ.prosperity) if mine else None,
-                "prosperity_count": len(state.civs[seat].prosperity),
-                "sealed": seat in dict(state.sealed),
+                "row": c.row,
+                "col": c.col,
+                "building": c.building or None,
+                "wasteland": c.wasteland,
             }
-        )
+            for c in civ.covers
+        ],
+        "workers": [list(w) for w in civ.workers],
+        "born": civ.born,
+        "resting": len(civ.resting),
+        "statuses": board,
+        "political_points": state.pp[seat] if state.pp else 0,
+        "goods": {g: civ.goods(g) for g in GOODS_KEPT} if mine else None,
+        "building_tiles": list(civ.hand) if mine else None,
+        "building_tile_count": len(state.civs[seat].hand),
+        "prosperity": list(civ.prosperity) if mine else None,
+        "prosperity_count": len(state.civs[seat].prosperity),
+        "sealed": seat in dict(state.sealed),
+    }
+
+
+def view(pack: PatchPack, state: PState, viewer: int | None) -> dict[str, Any]:
+    seen = seat_state(state, viewer)
+    players = [player_seen(pack, state, seen, seat, viewer) for seat in range(len(seen.civs))]
     pending = state.pending[0] if state.pending else None
     mine_sealed = dict(state.sealed).get(viewer) if viewer is not None else None
     return {
@@ -110,7 +114,7 @@ def view(rules: PatchistoryRuleset, state: PState, viewer: int | None) -> dict[s
         "serial": state.serial,
         "phase": state.phase,
         "start_player": state.start,
-        "awaiting": sorted(rules.awaited_seats(state)),
+        "awaiting": sorted(awaited(state)),
         "capital_side": state.capital_side,
         "players": players,
         "routes": [

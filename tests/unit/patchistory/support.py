@@ -11,7 +11,7 @@ from domain.core.chance import Chance
 from domain.core.kernel import Game, decision
 from domain.core.messages import Command, Event
 from domain.core.ruleset import Setup
-from domain.patchistory.engine import Ctx
+from domain.patchistory.context import Ctx
 from domain.patchistory.model import Placed, PState
 from domain.patchistory.pack import Capital, PatchPack, Side, Square
 from service.chance import HmacSource

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 
-from domain.patchistory import events as ev
 from domain.patchistory import territory as terr
+from domain.patchistory.auction import TileTakenBeforeAuction
+from domain.patchistory.diplomacy import Threatened
+from domain.patchistory.eras import CultureFromTiles, end_era
+from domain.patchistory.management import TradeBegun
 from domain.patchistory.model import Cover, Placed, Won
 from domain.patchistory.pack import GOODS
+from domain.patchistory.production import GoodsProduced, Maintained, produce
+from domain.patchistory.rounds import DecisionAwaited, PhaseBegan
+from domain.patchistory.trade_routes import TradeRouteForfeited, TradeRouteOpened
+from domain.patchistory.workers import WorkerBackToTrack, WorkerPlaced
 from tests.unit.patchistory.support import PACK, RULES, act, civ_of, ctx, fresh, managing, of
 
 
@@ -33,12 +40,12 @@ def test_moses_moves_a_worker_from_the_track_as_soon_as_he_is_patched():
     )
     state, events = act(state, 0, "patch", **dict(patch.args))
     assert terr.has(PACK, state.civs[0], "moses")
-    (waiting,) = of(events, ev.DecisionAwaited)
+    (waiting,) = of(events, DecisionAwaited)
     assert waiting.rule == "patchistory.tile.moses" and waiting.kind == "place-new"
     free = terr.free_spaces(PACK, state.civs[0])[0]
     state, events = act(state, 0, "place_worker", row=free[0], col=free[1])
     assert state.civs[0].born == 1
-    assert of(events, ev.WorkerPlaced)[0].rule == "patchistory.tile.moses"
+    assert of(events, WorkerPlaced)[0].rule == "patchistory.tile.moses"
 
 
 def test_genghis_khan_trades_for_one_food_and_counts_routes_as_military():
@@ -48,8 +55,8 @@ def test_genghis_khan_trades_for_one_food_and_counts_routes_as_military():
     before = terr.statuses(PACK, state, 0)["military"]
     state = managing(state, 0, 2)
     state, events = act(state, 0, "trade", route=1, row=0, col=0)
-    assert of(events, ev.TradeBegun)[0].food == 1
-    assert "patchistory.tile.genghis-khan" in of(events, ev.TradeBegun)[0].cites
+    assert of(events, TradeBegun)[0].food == 1
+    assert "patchistory.tile.genghis-khan" in of(events, TradeBegun)[0].cites
     assert terr.statuses(PACK, state, 0)["military"] == before
 
 
@@ -88,7 +95,7 @@ def test_gandhi_counts_the_threatened_military_as_zero_and_bismarck_adds_five_cu
     assert theirs["military"] >= mine, "without Gandhi the Threat would fail"
     culture = state.civs[0].culture
     state, events = act(state, 0, "threaten", to=1, demand="coin")
-    (threat,) = of(events, ev.Threatened)
+    (threat,) = of(events, Threatened)
     assert threat.against == theirs["defense"], "their Military counts 0"
     assert threat.success and threat.bonus == 5
     assert "patchistory.tile.gandhi" in threat.cites and "patchistory.tile.bismarck" in threat.cites
@@ -104,8 +111,8 @@ def test_marx_sets_the_worker_maintenance_to_five():
     state = holding(fresh(3), 0, "marx")
     state = civ_of(state, 0, food=20, born=1, workers=((0, 0),))
     c = ctx(dataclasses.replace(state, phase="production"))
-    RULES._production(c)
-    fed = next(e for e in of(c.events, ev.Maintained) if e.seat == 0 and e.what == "workers")
+    produce(c)
+    fed = next(e for e in of(c.events, Maintained) if e.seat == 0 and e.what == "workers")
     assert fed.food == 5 and "patchistory.tile.marx" in fed.cites
 
 
@@ -114,11 +121,11 @@ def test_chichen_itza_returns_workers_before_the_vote_for_five_culture_each():
     state = civ_of(state, 0, workers=((0, 0), (1, 0)), born=2)
     state = dataclasses.replace(state, round=5, serial=5, pending=(), won=())
     c = ctx(dataclasses.replace(state, phase="production"))
-    RULES._production(c)
+    produce(c)
     assert c.state.phase == "chichen" and RULES.awaited_seats(c.state) == {0}
     culture = c.state.civs[0].culture
     state, events = act(c.state, 0, "retire_for_culture", row=0, col=0)
-    (back,) = of(events, ev.WorkerBackToTrack)
+    (back,) = of(events, WorkerBackToTrack)
     assert back.rule == "patchistory.tile.chichen-itza" and back.culture == 5
     assert state.civs[0].culture == culture + 5 and state.civs[0].born == 1
     state, _ = act(state, 0, "end_chichen")
@@ -132,7 +139,7 @@ def test_the_hanging_gardens_return_a_worker_from_a_trade_route_for_food():
     state = managing(state, 0, 1)
     food = state.civs[0].food
     state, events = act(state, 0, "retire_worker", ability="hanging-gardens", worker="route-1")
-    assert of(events, ev.WorkerBackToTrack)[0].rule == "patchistory.tile.hanging-gardens"
+    assert of(events, WorkerBackToTrack)[0].rule == "patchistory.tile.hanging-gardens"
     assert (
         state.civs[0].food == food + 3 and state.route(1).workers == () and state.civs[0].born == 0
     )
@@ -142,7 +149,7 @@ def test_constantine_builds_an_alliance_the_other_may_not_decline():
     state = holding(fresh(3), 0, "constantine")
     state = managing(state, 0, 2)
     state, events = act(state, 0, "constantine", to=2)
-    (route,) = of(events, ev.TradeRouteOpened)
+    (route,) = of(events, TradeRouteOpened)
     assert (route.kind, route.a, route.b, route.rule) == (
         "allied",
         0,
@@ -162,9 +169,9 @@ def test_vasco_da_gama_takes_a_tile_before_the_auction_and_stays_out_of_it():
     )
     state = dataclasses.replace(state, pending=())
     state, events = act(state, 0, "take_tile", tile=1)
-    (taken,) = of(events, ev.TileTakenBeforeAuction)
+    (taken,) = of(events, TileTakenBeforeAuction)
     assert taken.rule == "patchistory.tile.vasco-da-gama" and taken.tile == offers[1].tile
-    (auction,) = [e for e in of(events, ev.PhaseBegan) if e.phase == "auction"]
+    (auction,) = [e for e in of(events, PhaseBegan) if e.phase == "auction"]
     assert 0 not in auction.seats and state.won[0].seat == 0
 
 
@@ -173,7 +180,7 @@ def test_the_kremlin_returns_a_worker_to_the_track_for_votes():
     state = civ_of(state, 0, workers=((0, 0),), born=1, votes=0)
     state = managing(state, 0, 3)
     state, events = act(state, 0, "retire_worker", ability="kremlin", worker="0,0")
-    (back,) = of(events, ev.WorkerBackToTrack)
+    (back,) = of(events, WorkerBackToTrack)
     assert back.rule == "patchistory.tile.kremlin"
     assert (state.civs[0].born, state.civs[0].votes) == (0, PACK.number("kremlin_votes"))
 
@@ -185,15 +192,15 @@ def test_schwerer_gustav_forfeits_a_trade_route_its_player_controls():
     listed = {m.arg("route") for m in RULES.legal_actions(state, 0) if m.type == "demolish_route"}
     assert mine.id in listed and theirs.id not in listed
     state, events = act(state, 0, "demolish_route", route=mine.id)
-    (gone,) = of(events, ev.TradeRouteForfeited)
+    (gone,) = of(events, TradeRouteForfeited)
     assert gone.rule == "patchistory.tile.schwerer-gustav"
     assert all(r.id != mine.id for r in state.routes)
 
 
 def producing(state, seat: int = 0):
     c = ctx(dataclasses.replace(state, phase="production", pending=(), won=()))
-    RULES._production(c)
-    return next(e for e in of(c.events, ev.GoodsProduced) if e.seat == seat)
+    produce(c)
+    return next(e for e in of(c.events, GoodsProduced) if e.seat == seat)
 
 
 def test_petra_apollo_angkor_wat_and_the_statue_of_liberty_are_cited_by_the_production_they_raise():
@@ -232,8 +239,8 @@ def test_cyrus_adds_a_culture_to_each_gain_from_a_trade_route_worker():
 
 def era_ended(state):
     c = ctx(dataclasses.replace(state, round=5, phase="vote", sealing=(), pending=(), won=()))
-    RULES._end_era(c)
-    return of(c.events, ev.CultureFromTiles)
+    end_era(c)
+    return of(c.events, CultureFromTiles)
 
 
 def test_the_pyramids_give_culture_at_the_end_of_each_era():

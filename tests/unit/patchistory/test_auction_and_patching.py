@@ -9,9 +9,13 @@ import pytest
 
 from domain.core.errors import RuleViolation
 from domain.core.messages import Command
-from domain.patchistory import events as ev
 from domain.patchistory import territory as terr
+from domain.patchistory.auction import BidPlaced, CoinBoughtWithCulture, TilesDrawn, TileWon
+from domain.patchistory.engine import proceed
+from domain.patchistory.eras import begin_round
 from domain.patchistory.model import Offer, Placed, Won
+from domain.patchistory.patching import TileForfeited, TilePatched, placement_refusal
+from domain.patchistory.rounds import DecisionAwaited, DecisionDeclined
 from tests.unit.patchistory.support import PACK, RULES, act, civ_of, ctx, fresh, of
 
 ERA1 = PACK.era_tiles(1)
@@ -51,11 +55,11 @@ def test_the_auction_example_ends_when_every_tile_has_exactly_one_bid():
     state, _ = act(state, alexander, "bid", tile=b, coin=1)
     state, _ = act(state, yi, "bid", tile=c, coin=1)
     state, events = act(state, bismarck, "bid", tile=a, coin=4)
-    assert of(events, ev.BidPlaced)[0].rule == "patchistory.auction.bid"
+    assert of(events, BidPlaced)[0].rule == "patchistory.auction.bid"
     assert RULES.awaited_seats(state) == {gandhi}
     state, events = act(state, gandhi, "bid", tile=a, coin=2)
-    assert of(events, ev.BidPlaced)[0].amount == 5
-    assert of(events, ev.BidPlaced)[0].rule == "patchistory.auction.beaten"
+    assert of(events, BidPlaced)[0].amount == 5
+    assert of(events, BidPlaced)[0].rule == "patchistory.auction.beaten"
     assert RULES.awaited_seats(state) == {bismarck}, "Alexander and Yi Sun-sin are not beaten"
     moves = RULES.legal_actions(state, bismarck)
     assert Command.of("bid", tile=b, coin=0) in moves
@@ -66,14 +70,14 @@ def test_the_auction_example_ends_when_every_tile_has_exactly_one_bid():
     state, _ = act(state, bismarck, "bid", tile=b, coin=0)
     assert RULES.awaited_seats(state) == {alexander}
     state, events = act(state, alexander, "bid", tile=d, coin=0)
-    won = {(w.seat, w.tile, w.paid) for w in of(events, ev.TileWon)}
+    won = {(w.seat, w.tile, w.paid) for w in of(events, TileWon)}
     assert won == {
         (gandhi, ERA1[a], 5),
         (bismarck, ERA1[b], 4),
         (yi, ERA1[c], 1),
         (alexander, ERA1[d], 1),
     }
-    assert all(w.rule == "patchistory.auction.payment" for w in of(events, ev.TileWon))
+    assert all(w.rule == "patchistory.auction.payment" for w in of(events, TileWon))
     assert [c.coin for c in state.civs] == [0, 0, 2, 2]
     assert state.phase == "patching"
 
@@ -106,8 +110,8 @@ def test_a_player_with_no_coin_at_the_auction_forfeits_three_culture_for_one_coi
     state = fresh(3)
     state = civ_of(state, 1, coin=0)
     c = ctx(dataclasses.replace(state, phase="production"))
-    RULES._begin_round(c, 1, 2, 1)
-    bought = of(c.events, ev.CoinBoughtWithCulture)
+    begin_round(c, 1, 2, 1)
+    bought = of(c.events, CoinBoughtWithCulture)
     assert [(b.seat, b.culture, b.coin) for b in bought] == [(1, 3, 1)]
     assert bought[0].rule == "patchistory.auction.no-coin"
     assert c.state.civs[1].culture == 17 and c.state.civs[1].coin == 1
@@ -132,14 +136,14 @@ def test_the_first_auction_shows_tiles_one_by_one_and_the_final_player_must_bid(
 def test_tiles_alternate_white_and_black_and_the_next_round_starts_with_the_other_side():
     state = fresh(3)
     first = ctx(dataclasses.replace(state, phase="production"))
-    RULES._begin_round(first, 1, 2, 1)
-    drawn = of(first.events, ev.TilesDrawn)[0]
+    begin_round(first, 1, 2, 1)
+    drawn = of(first.events, TilesDrawn)[0]
     assert drawn.sides == ("black", "white", "black"), "round 2 follows W-B-W with B-W-B"
     assert drawn.rule == "patchistory.auction.arrange"
     four = dataclasses.replace(fresh(4), phase="production")
     c = ctx(four)
-    RULES._begin_round(c, 1, 3, 2)
-    assert of(c.events, ev.TilesDrawn)[0].sides == ("white", "black", "white", "black")
+    begin_round(c, 1, 3, 2)
+    assert of(c.events, TilesDrawn)[0].sides == ("white", "black", "white", "black")
 
 
 @pytest.mark.rulebook_example("patchistory.example.two-player-auction")
@@ -151,8 +155,8 @@ def test_both_players_bid_on_tile_one_the_higher_takes_it_the_other_takes_tile_t
     assert events[0].visibility.seats == frozenset({0})
     assert RULES.awaited_seats(state) == {1}
     state, events = act(state, 1, "seal_bid", tile=0, coin=3)
-    assert {w.seat: w.tile for w in of(events, ev.TileWon)} == {1: one, 0: two}
-    assert of(events, ev.TileWon)[0].rule == "patchistory.auction.two-player"
+    assert {w.seat: w.tile for w in of(events, TileWon)} == {1: one, 0: two}
+    assert of(events, TileWon)[0].rule == "patchistory.auction.two-player"
     assert [c.coin for c in state.civs] == [1, 0], "both forfeit what they bid"
     seat = state.won[0].seat
     sides = {m.arg("side") for m in RULES.legal_actions(state, seat) if m.type == "patch"}
@@ -164,7 +168,7 @@ def test_on_equal_two_player_bids_for_one_tile_the_start_player_takes_it():
     one, two = (o.tile for o in state.offered)
     state, _ = act(state, 1, "seal_bid", tile=1, coin=2)
     state, events = act(state, 0, "seal_bid", tile=1, coin=2)
-    assert {w.seat: w.tile for w in of(events, ev.TileWon)} == {0: two, 1: one}
+    assert {w.seat: w.tile for w in of(events, TileWon)} == {0: two, 1: one}
 
 
 # --- Patching ---------------------------------------------------------------------------------
@@ -199,7 +203,7 @@ def test_patching_a_tile_over_the_industry_food_space_changes_the_reference_boar
     )
     assert PACK.capital("liberty-1").tile.squares[2].name == "Industry - Food"
     state, events = act(state, 0, "patch", side="white", row=1, col=0, layer="over")
-    assert of(events, ev.TilePatched)[0].rule == "patchistory.patch.overlap"
+    assert of(events, TilePatched)[0].rule == "patchistory.patch.overlap"
     board = terr.statuses(PACK, state, 0)
     after = {
         k: board[k]
@@ -249,7 +253,7 @@ def test_the_equality_capital_sets_two_coin_one_politics_one_transport_two_food_
 
 
 def refusal(state, tile, side, row, col, layer):
-    return terr.placement_refusal(PACK, state, 0, tile, side, row, col, layer)
+    return placement_refusal(PACK, state, 0, tile, side, row, col, layer)
 
 
 def test_a_tile_must_overlap_the_empire_and_may_not_exceed_the_era_limit():
@@ -322,7 +326,7 @@ def test_forfeiting_a_won_tile_is_allowed():
     )
     assert Command.of("forfeit_tile") in RULES.legal_actions(state, 0)
     state, events = act(state, 0, "forfeit_tile")
-    assert of(events, ev.TileForfeited)[0].rule == "patchistory.patch.optional"
+    assert of(events, TileForfeited)[0].rule == "patchistory.patch.optional"
 
 
 def test_after_the_first_auction_equality_players_place_one_worker_and_liberty_players_two():
@@ -330,10 +334,10 @@ def test_after_the_first_auction_equality_players_place_one_worker_and_liberty_p
         state = fresh(3, side=side)
         state = dataclasses.replace(state, phase="patching", won=(), pending=())
         c = ctx(state)
-        RULES.proceed(c)
+        proceed(c)
         waiting = [p for p in c.state.pending if p.kind == "place-new"]
         assert len(waiting) == 3 * count
-        awaited = of(c.events, ev.DecisionAwaited)
+        awaited = of(c.events, DecisionAwaited)
         assert awaited[0].rule == "patchistory.patch.first-workers"
 
 
@@ -349,11 +353,11 @@ def test_a_first_worker_with_no_free_space_stays_on_the_descendant_track():
     assert terr.free_spaces(PACK, state.civs[0]) == []
     state = dataclasses.replace(state, phase="first-workers", won=(), pending=())
     c = ctx(state)
-    c.emit(ev.DecisionAwaited(rule="patchistory.patch.first-workers", kind="place-new", seat=0))
+    c.emit(DecisionAwaited(rule="patchistory.patch.first-workers", kind="place-new", seat=0))
     state = c.state
     assert RULES.legal_actions(state, 0) == [Command.of("worker_to_track")]
     state, events = act(state, 0, "worker_to_track")
-    assert of(events, ev.DecisionDeclined)[0].rule == "patchistory.workers.one-per-space"
+    assert of(events, DecisionDeclined)[0].rule == "patchistory.workers.one-per-space"
     assert state.civs[0].born == 1
 
 
@@ -369,7 +373,7 @@ def test_patching_over_a_building_removes_its_building_tile_from_the_game():
         if move.type != "patch" or move.arg("layer") != "over":
             continue
         after, events = act(state, 0, "patch", **dict(move.args))
-        (patched,) = of(events, ev.TilePatched)
+        (patched,) = of(events, TilePatched)
         if patched.removed:
             break
     else:
@@ -385,7 +389,7 @@ def test_workers_stay_on_the_squares_patched_over_so_no_tile_may_put_two_on_one_
         t
         for t in ERA1
         if any(len(f.squares) > 1 for f in PACK.tiles[t].black.features)
-        and terr.placement_refusal(
+        and placement_refusal(
             PACK,
             civ_of(fresh(3), 0, workers=((0, 0), (0, 1)), born=2),
             0,
@@ -398,7 +402,7 @@ def test_workers_stay_on_the_squares_patched_over_so_no_tile_may_put_two_on_one_
         is not None
     )
     state = civ_of(fresh(3), 0, workers=((0, 0), (0, 1)), born=2)
-    refused = terr.placement_refusal(PACK, state, 0, hero, "black", 0, 0, "over")
+    refused = placement_refusal(PACK, state, 0, hero, "black", 0, 0, "over")
     assert refused is not None and refused[0] == "patchistory.patch.worker-stays"
     state = dataclasses.replace(state, phase="patching", won=(Won(0, hero, "black"),), pending=())
     allowed = [m for m in RULES.legal_actions(state, 0) if m.type == "patch"]

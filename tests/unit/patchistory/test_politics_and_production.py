@@ -9,9 +9,15 @@ import pytest
 
 from domain.core.errors import RuleViolation
 from domain.core.messages import Command
-from domain.patchistory import events as ev
+from domain.patchistory import diplomacy
 from domain.patchistory import territory as terr
+from domain.patchistory.construction import BuildingConstructed, BuildingTilesDrawn, SquareReclaimed
+from domain.patchistory.diplomacy import AidAnswered, PointsSet, Threatened, begin_diplomacy
+from domain.patchistory.management import Campaigned, GoodsExchanged, Honored, TradeBegun
 from domain.patchistory.model import Cover, Route
+from domain.patchistory.production import GoodsProduced, Maintained, produce
+from domain.patchistory.trade_routes import TradeRouteForfeited, TradeRouteOpened
+from domain.patchistory.workers import WorkerPlaced
 from tests.unit.patchistory.support import (
     PACK,
     RULES,
@@ -64,7 +70,7 @@ def test_exchange_converts_up_to_transport_units_at_one_resource_two_food_two_co
     state, events = act_with(
         rules, state, 0, "exchange", give="resource", amount=1, food=2, coin=0, resource=0
     )
-    (done,) = of(events, ev.GoodsExchanged)
+    (done,) = of(events, GoodsExchanged)
     assert done.points == 1 and done.rule == "patchistory.management.exchange"
     assert (state.civs[0].resource, state.civs[0].food, state.pp[0]) == (2, 5, 0)
 
@@ -86,18 +92,18 @@ def test_gwanggaeto_threatens_for_three_builds_a_route_for_two_and_campaigns_wit
     assert terr.statuses(rules.pack, state, 1)["military"] == 2
     assert Command.of("threaten", to=1, demand="coin") in rules.legal_actions(state, 0)
     state, events = act_with(rules, state, 0, "threaten", to=1, demand="coin")
-    (threat,) = of(events, ev.Threatened)
+    (threat,) = of(events, Threatened)
     assert threat.points == 3 and threat.rule == "patchistory.diplomacy.threaten"
     assert threat.success is False, "2 is not higher than 2 + 0"
     assert state.pp[0] == 3
     state, _ = act_with(rules, state, 0, "end_diplomacy")
     state = managing(state, 0, 3)
     state, events = act_with(rules, state, 0, "build_route", to=2)
-    assert of(events, ev.TradeRouteOpened)[0].points == 2 and state.pp[0] == 1
+    assert of(events, TradeRouteOpened)[0].points == 2 and state.pp[0] == 1
     assert Command.of("build_route", to=1) not in rules.legal_actions(state, 0), "one a Round"
     state, events = act_with(rules, state, 0, "campaign", points=1)
     assert state.civs[0].votes == 1 and state.pp[0] == 0
-    assert of(events, ev.Campaigned)[0].rule == "patchistory.management.campaign"
+    assert of(events, Campaigned)[0].rule == "patchistory.management.campaign"
     assert [m.type for m in rules.legal_actions(state, 0)] == ["end_management"]
 
 
@@ -110,14 +116,14 @@ def test_threatening_a_weaker_player_takes_two_culture_or_three_coin_four_and_fi
         state = civ_of(state, seat, workers=(), covers=(Cover(0, 0, "granary-1", False),), coin=2)
     state = civ_of(state, 0, workers=())
     state, events = act_with(rules, state, 0, "threaten", to=1, demand="coin")
-    (threat,) = of(events, ev.Threatened)
+    (threat,) = of(events, Threatened)
     assert (threat.success, threat.taken) == (True, 2), "3 Coin asked, 2 paid: all they have"
     assert state.civs[1].coin == 0 and state.civs[0].coin == 5
     rules = with_capital([square((0, 0), "Palace", {"politics": 6, "military": 5})])
     state = managing(state, 0, 3, phase="diplomacy")
     culture = state.civs[1].culture
     state, events = act_with(rules, state, 0, "threaten", to=1, demand="culture")
-    (threat,) = of(events, ev.Threatened)
+    (threat,) = of(events, Threatened)
     assert threat.taken == 4, "Military 5 against 0 is 5 more: 4 Culture"
     assert state.civs[1].culture == culture - 4
 
@@ -142,7 +148,7 @@ def test_accepted_aid_gives_five_culture_and_bars_the_taker_from_aiding_this_rou
     }
     before = (state.civs[0].culture, state.civs[1].food, state.civs[1].coin)
     state, events = act(state, 1, "accept_aid")
-    (answer,) = of(events, ev.AidAnswered)
+    (answer,) = of(events, AidAnswered)
     assert answer.rule == "patchistory.diplomacy.aid" and answer.culture == 5
     assert answer.cites == ("patchistory.diplomacy.aid-accepted",)
     assert state.civs[0].culture == before[0] + 5
@@ -157,7 +163,7 @@ def test_refused_aid_keeps_the_goods_and_gives_two_culture():
     state, _ = act(state, 0, "aid", to=2, food=0, coin=3, resource=0)
     coin, culture = state.civs[0].coin, state.civs[0].culture
     state, events = act(state, 2, "refuse_aid")
-    assert of(events, ev.AidAnswered)[0].culture == 2
+    assert of(events, AidAnswered)[0].culture == 2
     assert (state.civs[0].coin, state.civs[0].culture) == (coin, culture + 2)
 
 
@@ -167,7 +173,7 @@ def test_breaking_an_alliance_costs_every_point_gives_as_many_votes_and_only_com
         state, routes=(*state.routes, Route(9, "allied", 0, 2, workers=((2, 3),)))
     )
     state, events = act(state, 0, "break_alliance", route=9)
-    (broken,) = of(events, ev.TradeRouteForfeited)
+    (broken,) = of(events, TradeRouteForfeited)
     assert broken.rule == "patchistory.diplomacy.break-alliance" and broken.votes == 4
     assert state.civs[0].votes == 4 and state.pp[0] == 0
     assert all(r.id != 9 for r in state.routes)
@@ -185,12 +191,12 @@ def test_birth_costs_four_five_six_food_by_era_and_trade_two_three_four():
     for era, birth, trade in ((1, 4, 2), (2, 5, 3), (3, 6, 4)):
         now = dataclasses.replace(state, era=era)
         after, events = act(now, 0, "birth", row=0, col=0)
-        (born,) = of(events, ev.WorkerPlaced)
+        (born,) = of(events, WorkerPlaced)
         assert (born.food, born.rule) == (birth, "patchistory.management.birth")
         assert born.cites == ("patchistory.politics.era-costs",)
         assert after.civs[0].born == 1 and after.civs[0].workers == ((0, 0),)
         after, events = act(after, 0, "trade", route=1, row=0, col=0)
-        (trade_event,) = of(events, ev.TradeBegun)
+        (trade_event,) = of(events, TradeBegun)
         assert trade_event.food == trade and after.route(1).workers == ((0, 0),)
         assert trade_event.rule == "patchistory.management.trade"
         assert trade_event.cites == ("patchistory.politics.era-costs",)
@@ -206,7 +212,7 @@ def test_honor_heroes_and_wonders_pay_the_era_cost_for_one_culture_each():
     state = civ_of(state, 0, tiles=(*state.civs[0].tiles, Placed(tile, "black", 0, 2, 1)), food=5)
     assert terr.statuses(PACK, state, 0)["heroes"] == 1
     state, events = act(state, 0, "honor_heroes")
-    (honor,) = of(events, ev.Honored)
+    (honor,) = of(events, Honored)
     assert (honor.food, honor.culture) == (1, 1)
     assert honor.rule == "patchistory.management.honor-heroes"
     assert not any(m.type == "honor_wonders" for m in RULES.legal_actions(state, 0))
@@ -218,9 +224,9 @@ def test_reclamation_covers_a_square_with_a_hidden_wasteland_and_draws_a_new_bui
     tile = state.civs[0].hand[0]
     stack = len(state.stack)
     state, events = act(state, 0, "reclaim", row=1, col=1, building=tile)
-    (reclaimed,) = of(events, ev.SquareReclaimed)
+    (reclaimed,) = of(events, SquareReclaimed)
     assert reclaimed.rule == "patchistory.management.reclamation"
-    (drawn,) = of(events, ev.BuildingTilesDrawn)
+    (drawn,) = of(events, BuildingTilesDrawn)
     assert drawn.rule == "patchistory.management.building-tiles"
     assert reclaimed.visibility.seats == frozenset({0})
     assert "tile_used" not in reclaimed.visibility.redacted
@@ -234,7 +240,7 @@ def test_a_building_covers_a_non_sea_square_for_its_cost():
     state = civ_of(state, 0, resource=3)
     building = state.civs[0].hand[0]
     state, events = act(state, 0, "construct", row=1, col=1, building=building)
-    (built,) = of(events, ev.BuildingConstructed)
+    (built,) = of(events, BuildingConstructed)
     assert built.rule == "patchistory.management.building"
     assert built.resources == PACK.buildings[building].cost
     assert state.civs[0].resource == 3 - built.resources
@@ -262,8 +268,8 @@ def test_production_gains_the_tiles_output_then_the_trade_route_workers_goods():
     assert terr.statuses(rules.pack, unworked, 0)["coin"] == 1, "no Worker on the gold box"
     c = ctx(dataclasses.replace(state, phase="production"))
     c.data = rules.pack
-    rules._production(c)
-    made = next(e for e in of(c.events, ev.GoodsProduced) if e.seat == 0)
+    produce(c)
+    made = next(e for e in of(c.events, GoodsProduced) if e.seat == 0)
     assert made.rule == "patchistory.production.tiles"
     assert (made.food, made.resource, made.coin, made.culture) == (2, 1, 4, 2)
     assert made.routes == (2, 0, 0, 0)
@@ -280,8 +286,8 @@ def test_workers_cost_the_highest_value_showing_and_three_culture_per_food_short
     state = civ_of(state, 0, born=7, food=0, culture=20, workers=((0, 0), (0, 1), (1, 0), (1, 1)))
     state = civ_of(state, 0, resting=(0, 0, 0))
     c = ctx(dataclasses.replace(state, phase="production"))
-    RULES._production(c)
-    fed = next(e for e in of(c.events, ev.Maintained) if e.seat == 0 and e.what == "workers")
+    produce(c)
+    fed = next(e for e in of(c.events, Maintained) if e.seat == 0 and e.what == "workers")
     assert PACK.numbers["descendant_track"][7] == 5
     assert (fed.food, fed.culture) == (3, 6), "5 due, the 3 produced paid, 2 short: 6 Culture"
     assert fed.rule == "patchistory.maintenance.workers"
@@ -305,7 +311,7 @@ def test_honor_wonders_forfeits_the_eras_resources_for_one_culture_per_wonder():
     wonders = terr.statuses(PACK, state, 0)["wonders"]
     culture = state.civs[0].culture
     state, events = act(state, 0, "honor_wonders")
-    (honor,) = of(events, ev.Honored)
+    (honor,) = of(events, Honored)
     assert honor.rule == "patchistory.management.honor-wonders"
     assert (honor.resource, honor.culture) == (2, wonders), "(0/1/2) Resources in Era III"
     assert (state.civs[0].resource, state.civs[0].culture) == (3, culture + wonders)
@@ -315,7 +321,7 @@ def test_a_trade_route_is_built_to_any_other_player_for_two_resources_once_a_rou
     state = civ_of(managing(fresh(3), 0, 6), 0, resource=6)
     routes = len(state.routes)
     state, events = act(state, 0, "build_route", to=2)
-    (opened,) = of(events, ev.TradeRouteOpened)
+    (opened,) = of(events, TradeRouteOpened)
     assert opened.rule == "patchistory.management.trade-route"
     assert (opened.kind, opened.a, opened.b) == ("general", 0, 2)
     assert state.civs[0].resource == 4 and len(state.routes) == routes + 1
@@ -330,10 +336,10 @@ def test_in_round_five_heroes_cost_two_food_and_wonders_a_resource_and_culture_p
     state = civ_of(state, 0, food=30, resource=0, culture=0, born=0, workers=())
     state = dataclasses.replace(state, round=5, serial=5, pending=(), won=(), phase="production")
     c = ctx(state)
-    RULES._production(c)
-    produced = next(e for e in of(c.events, ev.GoodsProduced) if e.seat == 0)
+    produce(c)
+    produced = next(e for e in of(c.events, GoodsProduced) if e.seat == 0)
     assert produced.resource == 0 and produced.culture < 6 * board["wonders"]
-    kept = next(e for e in of(c.events, ev.Maintained) if e.what == "heroes-wonders")
+    kept = next(e for e in of(c.events, Maintained) if e.what == "heroes-wonders")
     assert kept.rule == "patchistory.maintenance.heroes-wonders"
     assert kept.food == 2 * board["heroes"] and kept.resource == 0
     assert kept.cites == ("patchistory.culture.floor",), "6 Culture a Resource short"
@@ -345,8 +351,8 @@ def test_che_guevara_gives_six_political_points_each_round():
 
     state = holding(fresh(3), 1, "che-guevara")
     c = ctx(dataclasses.replace(state, phase="auction", pending=(), won=()))
-    RULES._begin_diplomacy(c)
-    (points,) = of(c.events, ev.PointsSet)
+    begin_diplomacy(c)
+    (points,) = of(c.events, PointsSet)
     assert points.rule == "patchistory.politics.points"
     assert points.cites == ("patchistory.tile.che-guevara",)
     assert points.points[1] == 6
@@ -358,7 +364,7 @@ def test_a_special_building_lowers_an_actions_political_cost_but_never_below_one
 
     base = PACK.numbers["political_costs"]["building"]
     state = holding(fresh(3), 0, "cheaper-building")
-    assert RULES.cost(state, 0, "building") == max(1, base - 1)
+    assert diplomacy.cost(PACK, state, 0, "building") == max(1, base - 1)
     state = civ_of(managing(state, 0, 4), 0, resource=3)
     building = state.civs[0].hand[0]
     free = next(
@@ -367,12 +373,12 @@ def test_a_special_building_lowers_an_actions_political_cost_but_never_below_one
         if m.type == "construct" and m.arg("building") == building
     )
     state, events = act(state, 0, "construct", **dict(free.args))
-    (built,) = of(events, ev.BuildingConstructed)
+    (built,) = of(events, BuildingConstructed)
     assert built.points == max(1, base - 1)
     assert built.cites[0] == "patchistory.tile.cost-reduction"
     assert ("patchistory.politics.minimum-cost" in built.cites) == (base - 1 < 1)
     plain = civ_of(managing(fresh(3), 0, 4), 0, resource=3)
-    assert RULES.cost_cites(plain, 0, "building") == ()
+    assert diplomacy.cost_cites(PACK, plain, 0, "building") == ()
 
 
 def test_two_special_buildings_cannot_lower_a_cost_of_two_below_one():
@@ -387,9 +393,9 @@ def test_two_special_buildings_cannot_lower_a_cost_of_two_below_one():
     state = fresh(3)
     placed = (Placed(cheaper[0], "black", 0, 2, 1), Placed(cheaper[1], "black", 2, 0, 2))
     state = civ_of(state, 0, tiles=(*state.civs[0].tiles, *placed))
-    assert RULES.cheaper(state, 0, "building") == 2
-    assert RULES.cost(state, 0, "building") == 1
-    assert RULES.cost_cites(state, 0, "building") == (
+    assert diplomacy.cheaper(PACK, state, 0, "building") == 2
+    assert diplomacy.cost(PACK, state, 0, "building") == 1
+    assert diplomacy.cost_cites(PACK, state, 0, "building") == (
         "patchistory.tile.cost-reduction",
         "patchistory.politics.minimum-cost",
     )

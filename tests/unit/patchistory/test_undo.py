@@ -13,7 +13,7 @@ from domain.core.errors import IllegalAction
 from domain.core.kernel import can_undo, replay, undo_step
 from domain.core.messages import Command, Recorded
 from domain.core.table import is_barrier
-from domain.patchistory import events as ev
+from domain.patchistory.vote import VotesRevealed
 from service.rulesets import ruleset
 from tests.support.table import Table, folded_one_by_one
 
@@ -90,7 +90,7 @@ def test_a_seat_takes_back_its_own_sealed_votes_while_the_others_still_vote_and_
     assert table.state.sealed_map().keys() == {second}
     table.play(first, RULES.legal_actions(table.state, first)[0])
     revealed = table.play(last, RULES.legal_actions(table.state, last)[0])
-    assert any(isinstance(r.event, ev.VotesRevealed) for r in revealed)
+    assert any(isinstance(r.event, VotesRevealed) for r in revealed)
     assert not any(can_undo(RULES, table.game, seat) for seat in range(3))
     assert opened.phase == "vote"
 

@@ -7,10 +7,36 @@ import dataclasses
 import pytest
 
 from domain.core.messages import Command
-from domain.patchistory import events as ev
 from domain.patchistory import territory as terr
-from domain.patchistory.engine import vote_culture, vote_ranks
+from domain.patchistory.construction import SquareReclaimed
+from domain.patchistory.engine import proceed
+from domain.patchistory.eras import GameFinished, end_era
 from domain.patchistory.model import Placed, Route
+from domain.patchistory.movement import RestOver, RouteWorkerMoved, WorkerMoved, begin_movement
+from domain.patchistory.negotiation_and_war import (
+    ConflictsFound,
+    SidesRevealed,
+    WarCalledOff,
+    WarDeclared,
+    WarResolved,
+    WorkerLeftRoute,
+    begin_conflicts,
+    war_strength,
+)
+from domain.patchistory.patching import bounds, layer_z, patched, placements
+from domain.patchistory.rounds import DecisionAwaited
+from domain.patchistory.trade_routes import TradeRouteOpened
+from domain.patchistory.vote import (
+    ProsperityDiscarded,
+    ProsperityRevealed,
+    ProsperityScored,
+    VotesForfeited,
+    VotesRevealed,
+    begin_vote,
+    vote_culture,
+    vote_ranks,
+)
+from domain.patchistory.workers import WorkerCameHome
 from tests.unit.patchistory.support import (
     PACK,
     RULES,
@@ -34,14 +60,14 @@ def at_negotiation(route_workers=((0, PREP),)):
     state = civ_of(state, 0, born=1, resource=5)
     state = civ_of(state, 1, resource=5)
     c = ctx(dataclasses.replace(state, phase="movement", turn=-1, pending=(), won=()))
-    RULES._begin_conflicts(c)
-    RULES.proceed(c)
+    begin_conflicts(c)
+    proceed(c)
     return c.state, c.events
 
 
 def test_a_worker_on_the_preparation_space_opens_a_negotiation_between_the_route_ends():
     state, events = at_negotiation()
-    (found,) = of(events, ev.ConflictsFound)
+    (found,) = of(events, ConflictsFound)
     assert found.negotiations == (1,) and found.rule == "patchistory.negotiation.when"
     assert state.phase == "negotiation" and RULES.awaited_seats(state) == {0, 1}
     state, events = act(state, 1, "choose_side", blue=True)
@@ -54,16 +80,16 @@ def test_both_blue_means_no_war_an_alliance_if_both_agree_and_the_worker_goes_ho
     state, _ = at_negotiation()
     state, _ = act(state, 0, "choose_side", blue=True)
     state, events = act(state, 1, "choose_side", blue=True)
-    assert of(events, ev.SidesRevealed)[0].blue == (True, True)
-    assert of(events, ev.SidesRevealed)[0].rule == "patchistory.negotiation.choose"
-    (home,) = of(events, ev.WorkerLeftRoute)
+    assert of(events, SidesRevealed)[0].blue == (True, True)
+    assert of(events, SidesRevealed)[0].rule == "patchistory.negotiation.choose"
+    (home,) = of(events, WorkerLeftRoute)
     assert home.rule == "patchistory.negotiation.blue", "the Worker goes home either way"
     assert RULES.awaited_seats(state) == {0}
     assert Command.of("propose_alliance", start=1) in RULES.legal_actions(state, 0)
     state, _ = act(state, 0, "propose_alliance", start=1)
     assert RULES.awaited_seats(state) == {1}
     state, events = act(state, 1, "accept_alliance")
-    (route,) = of(events, ev.TradeRouteOpened)
+    (route,) = of(events, TradeRouteOpened)
     assert (route.kind, route.a, route.b, route.rule) == (
         "allied",
         1,
@@ -73,7 +99,7 @@ def test_both_blue_means_no_war_an_alliance_if_both_agree_and_the_worker_goes_ho
     assert RULES.awaited_seats(state) == {0}, "the Worker comes home to a space of its choice"
     assert {m.type for m in RULES.legal_actions(state, 0)} == {"place_worker"}
     state, events = act(state, 0, "place_worker", row=1, col=1)
-    assert of(events, ev.WorkerCameHome)[0].rule == "patchistory.workers.return"
+    assert of(events, WorkerCameHome)[0].rule == "patchistory.workers.return"
     assert state.route(1).workers == ()
 
 
@@ -82,7 +108,7 @@ def test_any_red_declares_war_the_aggressor_pays_its_preparation_and_the_worker_
     state = dataclasses.replace(state, era=2)
     state, _ = act(state, 0, "choose_side", blue=False)
     state, events = act(state, 1, "choose_side", blue=True)
-    (war,) = of(events, ev.WarDeclared)
+    (war,) = of(events, WarDeclared)
     assert war.aggressors == (0,) and war.paid == (1,) and war.rule == "patchistory.negotiation.red"
     assert state.civs[0].resource == 4
     assert state.route(1).workers == ((0, PREP),) and state.route(1).declared
@@ -101,8 +127,8 @@ def at_war(aggressors, military=(0, 0), defense=(0, 0), era=1):
     state = dataclasses.replace(state, era=era, phase="movement", turn=-1, pending=(), won=())
     c = ctx(state)
     c.data = rules.pack
-    rules._begin_conflicts(c)
-    rules.proceed(c)
+    begin_conflicts(c)
+    proceed(c)
     return rules, c.state
 
 
@@ -115,7 +141,7 @@ def fight(aggressors, spend0, spend1, era=1):
     state, _ = act_with(rules, state, 0, "commit_strength", resources=spend0, votes=0)
     state, events = act_with(rules, state, 1, "commit_strength", resources=spend1, votes=0)
     WAR_EVENTS[id(state)] = events
-    return state, of(events, ev.WarResolved)[0]
+    return state, of(events, WarResolved)[0]
 
 
 def _war_events(state):
@@ -148,12 +174,12 @@ def test_winning_by_five_or_more_also_takes_seven_culture_from_the_loser():
     assert state.civs[1].resource == 5, "the Resources forfeited for Strength are gone"
     assert RULES.awaited_seats(state) == {0}, "the Worker comes home whatever the outcome"
     assert state.pending[0].kind == "return"
-    (left,) = of(_war_events(state), ev.WorkerLeftRoute)
+    (left,) = of(_war_events(state), WorkerLeftRoute)
     assert left.rule == "patchistory.war.worker-home"
 
 
 def test_a_war_between_players_who_became_allies_is_not_fought():
-    rules, state = at_war((0,))
+    _rules, state = at_war((0,))
     state = dataclasses.replace(
         state,
         routes=(*state.routes, Route(50, "allied", 0, 1)),
@@ -162,10 +188,10 @@ def test_a_war_between_players_who_became_allies_is_not_fought():
         wars=(),
     )
     c = ctx(state)
-    rules._begin_conflicts(c)
-    rules.proceed(c)
-    assert of(c.events, ev.WarCalledOff)[0].rule == "patchistory.war.allies"
-    assert not of(c.events, ev.WarResolved)
+    begin_conflicts(c)
+    proceed(c)
+    assert of(c.events, WarCalledOff)[0].rule == "patchistory.war.allies"
+    assert not of(c.events, WarResolved)
 
 
 # --- Movement -----------------------------------------------------------------------------------
@@ -201,7 +227,7 @@ def test_a_worker_moves_orthogonally_up_to_the_transport_value():
     }
     assert moves == {(0, 1), (0, 2), (1, 0), (1, 1)}, "(1,2) is three steps away"
     state, events = act_with(rules, state, 0, "move_worker", row=0, col=0, to_row=1, to_col=1)
-    (moved,) = of(events, ev.WorkerMoved)
+    (moved,) = of(events, WorkerMoved)
     assert moved.rule == "patchistory.movement.territory" and state.civs[0].workers == ((1, 1),)
 
 
@@ -213,20 +239,20 @@ def test_a_trade_route_worker_must_move_forward_and_stops_on_the_preparation_spa
     assert steps == set(range(1, PREP - 2 + 1))
     state, events = act_with(rules, state, 0, "advance", route=1, steps=PREP - 2)
     assert state.route(1).workers == ((0, PREP),)
-    assert of(events, ev.RouteWorkerMoved)[0].rule == "patchistory.movement.route"
+    assert of(events, RouteWorkerMoved)[0].rule == "patchistory.movement.route"
     assert Command.of("end_movement") in rules.legal_actions(state, 0)
 
 
 def test_a_worker_sent_to_rest_comes_home_at_the_end_of_the_next_movement():
     rules, state = moving(1, workers=(), routes=((1, 1),))
     state, events = act_with(rules, state, 0, "rest", route=1)
-    assert of(events, ev.RouteWorkerMoved)[0].rule == "patchistory.movement.rest"
+    assert of(events, RouteWorkerMoved)[0].rule == "patchistory.movement.rest"
     assert state.civs[0].resting == (state.serial,)
     state, events = act_with(rules, state, 0, "end_movement")
-    assert not of(events, ev.RestOver), "not this Round's Movement"
+    assert not of(events, RestOver), "not this Round's Movement"
     state = dataclasses.replace(state, serial=state.serial + 1, phase="movement", turn=0, passed=())
     state, events = act_with(rules, state, 0, "end_movement")
-    assert of(events, ev.RestOver)[0].count == 1
+    assert of(events, RestOver)[0].count == 1
     assert RULES.awaited_seats(state) == {0} and state.pending[0].kind == "return"
 
 
@@ -235,8 +261,8 @@ def test_with_no_transport_every_trade_route_worker_goes_to_rest():
     state = dataclasses.replace(state, phase="management", turn=-1)
     c = ctx(state)
     c.data = rules.pack
-    rules._begin_movement(c)
-    (rested,) = of(c.events, ev.RouteWorkerMoved)
+    begin_movement(c)
+    (rested,) = of(c.events, RouteWorkerMoved)
     assert rested.rest and rested.rule == "patchistory.movement.no-transport"
 
 
@@ -248,7 +274,7 @@ def test_an_allied_worker_reaching_the_far_start_returns_home_at_once():
     )
     state = civ_of(state, 0, born=1)
     state, events = act_with(rules, state, 0, "advance", route=20, steps=1)
-    moved = of(events, ev.RouteWorkerMoved)[0]
+    moved = of(events, RouteWorkerMoved)[0]
     assert moved.home and moved.rule == "patchistory.movement.allied"
     assert state.pending[0].kind == "return"
 
@@ -290,7 +316,7 @@ def voting(players, votes):
         state, round=5, serial=5, phase="chichen", turn=-1, pending=(), won=()
     )
     c = ctx(state)
-    RULES._begin_vote(c)
+    begin_vote(c)
     return c.state
 
 
@@ -300,7 +326,7 @@ def test_the_cards_are_shuffled_face_up_and_the_fewest_voted_is_discarded():
     hands = [state.civs[s].prosperity for s in range(3)]
     for seat in range(3):
         state, events = act(state, seat, "choose_card", card=hands[seat][0])
-    (revealed,) = of(events, ev.ProsperityRevealed)
+    (revealed,) = of(events, ProsperityRevealed)
     assert sorted(revealed.cards) == sorted(h[0] for h in hands)
     assert revealed.rule == "patchistory.vote.cards"
     assert revealed.draws, "the shuffle is drawn from the audited chance source"
@@ -309,18 +335,18 @@ def test_the_cards_are_shuffled_face_up_and_the_fewest_voted_is_discarded():
     for card_votes in plan:
         for seat in range(3):
             state, events = act(state, seat, "vote", votes=card_votes[seat])
-    (discarded,) = of(events, ev.ProsperityDiscarded)
+    (discarded,) = of(events, ProsperityDiscarded)
     assert discarded.card == revealed.cards[1] and discarded.votes == 1
     assert discarded.rule == "patchistory.vote.discard"
-    scored = of(events, ev.ProsperityScored)
+    scored = of(events, ProsperityScored)
     assert [s.card for s in scored] == [revealed.cards[0], revealed.cards[2]]
     assert all(s.value == s.votes for s in scored)
     assert {(s.rule, s.cites) for s in scored} == {
         ("patchistory.vote.points", ("patchistory.vote.ties",))
     }
-    assert of(events, ev.VotesForfeited)[0].votes == (1, 3, 3)
-    assert of(events, ev.VotesForfeited)[0].rule == "patchistory.vote.forfeit"
-    assert {e.rule for e in of(events, ev.VotesRevealed)} == {"patchistory.vote.assign"}
+    assert of(events, VotesForfeited)[0].votes == (1, 3, 3)
+    assert of(events, VotesForfeited)[0].rule == "patchistory.vote.forfeit"
+    assert {e.rule for e in of(events, VotesRevealed)} == {"patchistory.vote.assign"}
     assert all(c.votes == 0 for c in state.civs)
 
 
@@ -332,7 +358,7 @@ def test_all_cards_tied_for_fewest_are_all_discarded():
     for _ in range(3):
         for seat in range(3):
             state, events = act(state, seat, "vote", votes=0)
-    assert len(of(events, ev.ProsperityDiscarded)) == 3 and not of(events, ev.ProsperityScored)
+    assert len(of(events, ProsperityDiscarded)) == 3 and not of(events, ProsperityScored)
 
 
 def test_two_players_score_both_cards_the_fewer_voted_at_half():
@@ -343,8 +369,8 @@ def test_two_players_score_both_cards_the_fewer_voted_at_half():
     for card_votes in ((6, 0), (0, 3)):
         for seat in range(2):
             state, events = act(state, seat, "vote", votes=card_votes[seat])
-    scored = of(events, ev.ProsperityScored)
-    assert not of(events, ev.ProsperityDiscarded)
+    scored = of(events, ProsperityScored)
+    assert not of(events, ProsperityDiscarded)
     assert sorted((s.votes, s.value) for s in scored) == [(3, 1), (6, 6)]
 
 
@@ -365,8 +391,8 @@ def test_the_game_ends_after_the_third_era_with_the_most_culture_winning():
     for seat, culture in enumerate((40, 55, 55)):
         state = civ_of(state, seat, culture=culture)
     c = ctx(state)
-    RULES._end_era(c)
-    (end,) = of(c.events, ev.GameFinished)
+    end_era(c)
+    (end,) = of(c.events, GameFinished)
     assert end.winners == (1, 2) and end.rule == "patchistory.game.end"
     assert RULES.is_over(c.state)
     result = RULES.result(c.state)
@@ -376,10 +402,10 @@ def test_the_game_ends_after_the_third_era_with_the_most_culture_winning():
 def widest(state, tile):
     """The widest civilization any legal placement of the Tile's White side makes."""
     best = 0
-    for row, col, layer in terr.placements(PACK, state, 0, tile, "white"):
-        placed = Placed(tile, "white", row, col, terr.layer_z(state.civs[0], layer))
-        after = terr.patched(state.civs[0], placed, set())
-        best = max(best, max(terr.bounds(list(terr.shown(PACK, after)))))
+    for row, col, layer in placements(PACK, state, 0, tile, "white"):
+        placed = Placed(tile, "white", row, col, layer_z(state.civs[0], layer))
+        after = patched(state.civs[0], placed, set())
+        best = max(best, max(bounds(list(terr.shown(PACK, after)))))
     return best
 
 
@@ -414,7 +440,7 @@ def test_an_allied_worker_with_no_transport_left_goes_to_rest():
     moves = rules.legal_actions(state, 0)
     assert moves == [Command.of("rest", route=20)]
     state, events = act_with(rules, state, 0, "rest", route=20)
-    assert of(events, ev.RouteWorkerMoved)[0].rule == "patchistory.movement.no-transport"
+    assert of(events, RouteWorkerMoved)[0].rule == "patchistory.movement.no-transport"
     assert Command.of("end_movement") in rules.legal_actions(state, 0)
 
 
@@ -434,7 +460,7 @@ def test_jeanne_darc_lets_votes_as_well_as_resources_be_forfeited_for_strength()
     state, events = act_with(rules, state, 0, "commit_strength", resources=1, votes=3)
     assert events[0].rule == "patchistory.tile.jeanne-darc"
     state, events = act_with(rules, state, 1, "commit_strength", resources=0, votes=0)
-    (war,) = of(events, ev.WarResolved)
+    (war,) = of(events, WarResolved)
     assert war.votes == (3, 0) and war.totals[0] == war.base[0] + 1 + 3
     assert war.cites[:2] == ("patchistory.war.strength", "patchistory.tile.jeanne-darc")
 
@@ -442,10 +468,10 @@ def test_jeanne_darc_lets_votes_as_well_as_resources_be_forfeited_for_strength()
 def test_the_great_wall_defends_with_a_point_per_worker_and_is_cited_in_the_war():
     rules, state = at_war((0,))
     state = civ_of(with_ability(rules, state, 1, "great-wall"), 1, workers=((1, 1),), born=1)
-    base = rules.war_strength(state, state.route(1), 1)
+    base = war_strength(rules.pack, state, state.route(1), 1)
     state, _ = act_with(rules, state, 0, "commit_strength", resources=0, votes=0)
     state, events = act_with(rules, state, 1, "commit_strength", resources=0, votes=0)
-    (war,) = of(events, ev.WarResolved)
+    (war,) = of(events, WarResolved)
     assert war.base[1] == base and "patchistory.tile.great-wall" in war.cites
 
 
@@ -454,14 +480,14 @@ def test_a_stealth_aircraft_winning_a_war_may_reclaim_one_of_the_losers_squares(
     state = with_ability(rules, state, 0, "stealth-aircraft")
     state, _ = act_with(rules, state, 0, "commit_strength", resources=6, votes=0)
     state, events = act_with(rules, state, 1, "commit_strength", resources=0, votes=0)
-    (war,) = of(events, ev.WarResolved)
+    (war,) = of(events, WarResolved)
     assert war.winners == (0,)
-    (offer,) = of(events, ev.DecisionAwaited)
+    (offer,) = of(events, DecisionAwaited)
     assert offer.rule == "patchistory.tile.stealth-aircraft" and offer.numbers == (1,)
     reclaim = next(m for m in rules.legal_actions(state, 0) if m.type == "stealth_reclaim")
     hand = len(state.civs[0].hand)
     state, events = act_with(rules, state, 0, "stealth_reclaim", **dict(reclaim.args))
-    (done,) = of(events, ev.SquareReclaimed)
+    (done,) = of(events, SquareReclaimed)
     assert done.seat == 0 and len(state.civs[0].hand) == hand, "the Building Tile is replaced"
 
 
@@ -472,7 +498,7 @@ def test_a_worker_left_on_the_preparation_space_of_a_declared_war_moves_to_the_w
     )
     state = civ_of(state.with_route(route), 0, born=1)
     c = ctx(dataclasses.replace(state, phase="management", turn=-1, pending=(), won=()))
-    RULES._begin_movement(c)
-    (forced,) = [e for e in of(c.events, ev.RouteWorkerMoved) if e.forced]
+    begin_movement(c)
+    (forced,) = [e for e in of(c.events, RouteWorkerMoved) if e.forced]
     assert forced.rule == "patchistory.movement.war-space"
     assert (forced.frm, forced.to) == (PREP, WAR) and c.state.route(1).workers == ((0, WAR),)

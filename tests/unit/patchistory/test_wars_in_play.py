@@ -15,8 +15,14 @@ import pytest
 
 from domain.core.kernel import fold, replay
 from domain.core.messages import Command
-from domain.patchistory import events as ev
 from domain.patchistory import territory as terr
+from domain.patchistory.negotiation_and_war import (
+    SideChosen,
+    SidesRevealed,
+    WarDeclared,
+    WarResolved,
+    WorkerLeftRoute,
+)
 from service.rulesets import ruleset
 from tests.support.table import Table
 
@@ -77,19 +83,19 @@ def test_a_negotiation_is_two_secret_choices_and_any_red_declares_war_on_the_red
         log = table.log
         for n, record in enumerate(log):
             e = record.event
-            if isinstance(e, ev.SideChosen):
+            if isinstance(e, SideChosen):
                 assert e.visibility.seats == frozenset({e.seat}), "the choice is secret"
                 assert e.rule == "patchistory.negotiation.choose"
-            if not isinstance(e, ev.SidesRevealed):
+            if not isinstance(e, SidesRevealed):
                 continue
             checked += 1
             state = before(table, record.version)
             rest = [r.event for r in log[n + 1 :] if r.command_id == record.command_id]
-            declared = [x for x in rest if isinstance(x, ev.WarDeclared) and x.route == e.route]
+            declared = [x for x in rest if isinstance(x, WarDeclared) and x.route == e.route]
             if all(e.blue):
                 assert declared == []
                 assert any(
-                    isinstance(x, ev.WorkerLeftRoute)
+                    isinstance(x, WorkerLeftRoute)
                     and x.route == e.route
                     and x.rule == "patchistory.negotiation.blue"
                     for x in rest
@@ -109,7 +115,7 @@ def test_every_war_is_resolved_exactly_as_the_rulebook_words_it():
     for table in games():
         for record in table.log:
             e = record.event
-            if not isinstance(e, ev.WarResolved):
+            if not isinstance(e, WarResolved):
                 continue
             wars += 1
             state = before(table, record.version)
@@ -159,11 +165,11 @@ def test_after_a_war_the_worker_comes_home_whatever_the_outcome(index):
     for table in games()[index::3]:
         log = table.log
         for n, record in enumerate(log):
-            if not isinstance(record.event, ev.WarResolved):
+            if not isinstance(record.event, WarResolved):
                 continue
             wars += 1
             rest = [r.event for r in log[n + 1 :] if r.command_id == record.command_id]
-            home = [x for x in rest if isinstance(x, ev.WorkerLeftRoute)]
+            home = [x for x in rest if isinstance(x, WorkerLeftRoute)]
             assert home and home[0].rule == "patchistory.war.worker-home"
             assert home[0].route == record.event.route
     assert wars >= 1

@@ -1,0 +1,511 @@
+"""Negotiation and War (patchistory.negotiation.*, patchistory.war.*): a Worker on a General
+Trade Route's Preparation space brings its two players to Negotiation
+(patchistory.negotiation.when), each choosing red or blue under seal: both blue may form an
+Alliance (patchistory.negotiation.alliance), any red declares War
+(patchistory.negotiation.red). A War is fought the next Round with Military Strength, Defense
+and the Resources committed under seal (patchistory.war.strength); Allies neither negotiate
+nor fight (patchistory.war.allies). Stealth Aircraft's winner may reclaim a square of the
+defeated."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+from domain.core.declare import Arg
+from domain.core.messages import Command, event
+from domain.core.turns import SealedCommand
+from domain.patchistory import territory as terr
+from domain.patchistory.construction import buildings, reclaim, reclaimable
+from domain.patchistory.context import COMMANDS, FOLDS, Ctx, PatchEvent, goods_changed, rule
+from domain.patchistory.model import Pending, PState, Route
+from domain.patchistory.pack import PatchPack
+from domain.patchistory.production import produce
+from domain.patchistory.rounds import AT_ONCE, DecisionAwaited, PhaseBegan, refused_by
+from domain.patchistory.trade_routes import TradeRouteOpened, allied, used
+from domain.patchistory.workers import cell_args
+
+
+def begin_conflicts(ctx: Ctx) -> None:
+    state = ctx.state
+    prep = ctx.pack.general.index("preparation")
+    war = ctx.pack.general.index("war")
+    order = state.in_order()
+
+    def by_turn(route: Route) -> tuple[int, int]:
+        return (order.index(route.a), route.id)
+
+    talks = sorted(
+        (
+            r
+            for r in state.routes
+            if r.kind == "general" and not r.declared and r.worker_of(r.a) == prep
+        ),
+        key=by_turn,
+    )
+    wars = sorted(
+        (r for r in state.routes if r.kind == "general" and r.worker_of(r.a) == war),
+        key=by_turn,
+    )
+    if talks or wars:
+        ctx.emit(
+            ConflictsFound(
+                rule=rule("negotiation.when"),
+                negotiations=tuple(r.id for r in talks),
+                wars=tuple(r.id for r in wars),
+            )
+        )
+    ctx.emit(PhaseBegan(rule=rule("negotiation.when"), phase="conflicts"))
+
+
+def next_conflict(ctx: Ctx) -> None:
+    state = ctx.state
+    if state.negotiations:
+        route = state.route(state.negotiations[0])
+        if allied(state, route.a, route.b):
+            ctx.emit(NegotiationSkipped(rule=rule("war.allies"), route=route.id))
+            ctx.emit(WorkerLeftRoute(rule=rule("war.allies"), seat=route.a, route=route.id))
+            return
+        ctx.emit(
+            PhaseBegan(
+                rule=rule("negotiation.choose"), phase="negotiation", seats=(route.a, route.b)
+            )
+        )
+        return
+    if state.wars:
+        route = state.route(state.wars[0])
+        if allied(state, route.a, route.b):
+            ctx.emit(WarCalledOff(rule=rule("war.allies"), route=route.id))
+            ctx.emit(WorkerLeftRoute(rule=rule("war.allies"), seat=route.a, route=route.id))
+            return
+        ctx.emit(PhaseBegan(rule=rule("war.strength"), phase="war", seats=(route.a, route.b)))
+        return
+    produce(ctx)
+
+
+def conflict_route(state: PState) -> Route:
+    return state.route(state.negotiations[0] if state.phase == "negotiation" else state.wars[0])
+
+
+# --- what a seat may do ------------------------------------------------------------------------
+
+
+def side_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Command]:
+    yield Command.of("choose_side", blue=False)
+    yield Command.of("choose_side", blue=True)
+
+
+def strength_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Command]:
+    civ = state.civs[seat]
+    votes = civ.votes if terr.has(pack, civ, "jeanne-darc") else 0
+    for resources in range(civ.resource + 1):
+        for v in range(votes + 1):
+            yield Command.of("commit_strength", resources=resources, votes=v)
+
+
+def propose_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Command]:
+    route = state.route(state.pending[0].numbers[0])
+    for start in (route.a, route.b):
+        yield Command.of("propose_alliance", start=start)
+    yield Command.of("decline_alliance")
+
+
+def accept_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Command]:
+    yield Command.of("accept_alliance")
+    yield Command.of("decline_alliance")
+
+
+def stealth_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Command]:
+    loser = state.civs[state.pending[0].numbers[0]]
+    hand = sorted(set(state.civs[seat].hand))
+    for at in reclaimable(pack, loser):
+        for building in hand:
+            yield Command.of("stealth_reclaim", row=at[0], col=at[1], building=building)
+    yield Command.of("decline")
+
+
+# --- Negotiation -------------------------------------------------------------------------------
+
+
+@COMMANDS.declares(
+    "choose_side",
+    "Negotiation: red (false) or blue (true), in secret.",
+    Arg("blue", "Blue: Defender or Alliance; red: Aggression.", kind=bool),
+    why_not=refused_by("negotiation.choose"),
+)
+def do_choose_side(ctx: Ctx, seat: int, command: Command) -> None:
+    route = conflict_route(ctx.state)
+    ctx.emit(
+        SideChosen(
+            rule=rule("negotiation.choose"),
+            seat=seat,
+            route=route.id,
+            blue=bool(command.arg("blue")),
+            visibility=AT_ONCE.sealed_visibility(seat, route=route.id),
+        )
+    )
+    if AT_ONCE.all_committed(ctx.state):
+        resolve_negotiation(ctx)
+
+
+def resolve_negotiation(ctx: Ctx) -> None:
+    state = ctx.state
+    route = conflict_route(state)
+    chosen = state.sealed_map()
+    seats = (route.a, route.b)
+    blue = tuple(bool(chosen[s][0]) for s in seats)
+    ctx.emit(SidesRevealed(rule=rule("negotiation.choose"), route=route.id, seats=seats, blue=blue))
+    if all(blue):
+        if used(ctx.state, "allied") < ctx.pack.allied.count and not allied(ctx.state, *seats):
+            ctx.emit(
+                DecisionAwaited(
+                    rule=rule("negotiation.alliance"),
+                    kind="alliance-propose",
+                    seat=route.a,
+                    numbers=(route.id,),
+                )
+            )
+        ctx.emit(WorkerLeftRoute(rule=rule("negotiation.blue"), seat=route.a, route=route.id))
+        return
+    aggressors = tuple(s for s, b in zip(seats, blue, strict=True) if not b)
+    cost = ctx.pack.era_number("war_preparation_resources", state.era)
+    paid = tuple(min(cost, ctx.state.civs[s].resource) for s in aggressors)
+    ctx.emit(
+        WarDeclared(rule=rule("negotiation.red"), route=route.id, aggressors=aggressors, paid=paid)
+    )
+
+
+@COMMANDS.declares(
+    "propose_alliance",
+    "Propose an Alliance, choosing its direction.",
+    Arg("start", "The seat the Allied Trade Route starts from.", kind=int, minimum=0),
+)
+def do_propose_alliance(ctx: Ctx, seat: int, command: Command) -> None:
+    ctx.emit(
+        AllianceAnswered(
+            rule=rule("negotiation.alliance"),
+            seat=seat,
+            route=ctx.state.pending[0].numbers[0],
+            agree=True,
+            direction=int(command.arg("start")),
+        )
+    )
+
+
+@COMMANDS.declares("accept_alliance", "Agree to the Alliance.")
+def do_accept_alliance(ctx: Ctx, seat: int, command: Command) -> None:
+    _answer_alliance(ctx, seat, agree=True)
+
+
+@COMMANDS.declares("decline_alliance", "Do not form an Alliance.")
+def do_decline_alliance(ctx: Ctx, seat: int, command: Command) -> None:
+    _answer_alliance(ctx, seat, agree=False)
+
+
+def _answer_alliance(ctx: Ctx, seat: int, agree: bool) -> None:
+    pending = ctx.state.pending[0]
+    route_id = pending.numbers[0]
+    ctx.emit(
+        AllianceAnswered(rule=rule("negotiation.blue"), seat=seat, route=route_id, agree=agree)
+    )
+    if agree:
+        start = pending.numbers[1]
+        old = ctx.state.route(route_id) if any(r.id == route_id for r in ctx.state.routes) else None
+        other = seat if old is None else (old.b if start == old.a else old.a)
+        ctx.emit(
+            TradeRouteOpened(
+                rule=rule("negotiation.alliance"),
+                route=ctx.state.next_route,
+                kind="allied",
+                a=start,
+                b=other,
+            )
+        )
+
+
+# --- War ---------------------------------------------------------------------------------------
+
+
+@COMMANDS.declares(
+    "commit_strength",
+    "War: Resources (and Votes) forfeited, in secret.",
+    Arg("resources", "Resources forfeited.", kind=int, minimum=0),
+    Arg("votes", "Votes forfeited (Jeanne d'Arc).", kind=int, minimum=0),
+    why_not=refused_by("war.strength"),
+)
+def do_commit_strength(ctx: Ctx, seat: int, command: Command) -> None:
+    route = conflict_route(ctx.state)
+    votes = int(command.arg("votes"))
+    ctx.emit(
+        StrengthCommitted(
+            rule=rule("tile.jeanne-darc") if votes else rule("war.strength"),
+            seat=seat,
+            route=route.id,
+            spent_resources=int(command.arg("resources")),
+            spent_votes=votes,
+            visibility=AT_ONCE.sealed_visibility(seat, route=route.id),
+        )
+    )
+    if AT_ONCE.all_committed(ctx.state):
+        resolve_war(ctx)
+
+
+def war_strength(pack: PatchPack, state: PState, route: Route, seat: int) -> int:
+    board = terr.statuses(pack, state, seat)
+    if seat in route.aggressors:
+        return board["military"]
+    return board["military"] + board["defense"]
+
+
+def resolve_war(ctx: Ctx) -> None:
+    state = ctx.state
+    pack = ctx.pack
+    route = conflict_route(state)
+    committed = state.sealed_map()
+    seats = (route.a, route.b)
+    base = tuple(war_strength(pack, state, route, s) for s in seats)
+    resources = tuple(committed[s][0] for s in seats)
+    votes = tuple(committed[s][1] for s in seats)
+    totals = tuple(b + r + v for b, r, v in zip(base, resources, votes, strict=True))
+    if totals[0] != totals[1]:
+        winners: tuple[int, ...] = (seats[0] if totals[0] > totals[1] else seats[1],)
+    else:
+        winners = tuple(s for s in seats if s not in route.aggressors)
+    culture, spoils = _war_culture(pack, state, route, totals, winners)
+    strength = [rule("war.strength")]
+    if any(v for v in votes):
+        strength.append(rule("tile.jeanne-darc"))
+    defenders = [s for s in seats if s not in route.aggressors]
+    if any(terr.has(pack, state.civs[s], "great-wall") for s in defenders):
+        strength.append(rule("tile.great-wall"))
+    ctx.emit(
+        WarResolved(
+            rule=rule("war.winner"),
+            cites=(*strength, *spoils),
+            route=route.id,
+            seats=seats,
+            base=base,
+            resources=resources,
+            votes=votes,
+            totals=totals,
+            winners=winners,
+            culture=culture,
+        )
+    )
+    if winners:
+        (winner,) = winners
+        _stealth(ctx, winner, seats[1 - seats.index(winner)])
+    ctx.emit(WorkerLeftRoute(rule=rule("war.worker-home"), seat=route.a, route=route.id))
+
+
+def _war_culture(
+    pack: PatchPack,
+    state: PState,
+    route: Route,
+    totals: tuple[int, ...],
+    winners: tuple[int, ...],
+) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """Culture each side gains or loses (patchistory.war.winner, and patchistory.war.spoils
+    for a crushing win), and the spoils' rule when taken."""
+    seats = (route.a, route.b)
+    culture = [0, 0]
+    cites: list[str] = []
+    if winners:
+        (winner,) = winners
+        w = seats.index(winner)
+        key = "aggressor_win_culture" if winner in route.aggressors else "defender_win_culture"
+        culture[w] += pack.era_number(key, state.era)
+        crushing = pack.numbers["war_crushing"]
+        if totals[w] - totals[1 - w] >= crushing["margin"]:
+            loser_culture = state.civs[seats[1 - w]].culture
+            taken = min(crushing["culture"], loser_culture)
+            culture[w] += taken
+            culture[1 - w] -= taken
+            cites.append(rule("war.spoils"))
+    return tuple(culture), tuple(cites)
+
+
+def _stealth(ctx: Ctx, winner: int, loser: int) -> None:
+    """patchistory.tile.stealth-aircraft: the winner may reclaim a square of the defeated."""
+    if (
+        terr.has(ctx.pack, ctx.state.civs[winner], "stealth-aircraft")
+        and ctx.state.civs[winner].hand
+        and terr.one_by_one(ctx.pack, ctx.state.civs[loser])
+    ):
+        ctx.emit(
+            DecisionAwaited(
+                rule=rule("tile.stealth-aircraft"), kind="stealth", seat=winner, numbers=(loser,)
+            )
+        )
+
+
+@COMMANDS.declares(
+    "stealth_reclaim",
+    "Stealth Aircraft: Reclaim a defeated player's square.",
+    *cell_args(),
+    Arg("building", "The Building Tile used.", buildings),
+)
+def do_stealth_reclaim(ctx: Ctx, seat: int, command: Command) -> None:
+    reclaim(ctx, seat, command, owner=ctx.state.pending[0].numbers[0])
+
+
+# --- the events --------------------------------------------------------------------------------
+
+
+@event
+class ConflictsFound(PatchEvent):
+    negotiations: tuple[int, ...]
+    wars: tuple[int, ...]
+
+
+@FOLDS.handles(ConflictsFound)
+def _conflicts(pack: PatchPack, state: PState, ev: ConflictsFound) -> PState:
+    return dataclasses.replace(state, negotiations=ev.negotiations, wars=ev.wars)
+
+
+@event
+class SideChosen(PatchEvent, SealedCommand):
+    seat: int
+    route: int
+    blue: bool
+
+
+@FOLDS.handles(SideChosen)
+def _side(pack: PatchPack, state: PState, ev: SideChosen) -> PState:
+    return dataclasses.replace(state, sealed=(*state.sealed, (ev.seat, (int(ev.blue),))))
+
+
+@event
+class SidesRevealed(PatchEvent):
+    REVEALS_HIDDEN = True
+
+    route: int
+    seats: tuple[int, ...]
+    blue: tuple[bool, ...]
+
+
+@FOLDS.handles(SidesRevealed)
+def _sides(pack: PatchPack, state: PState, ev: SidesRevealed) -> PState:
+    return dataclasses.replace(state, sealed=(), sealing=(), negotiations=state.negotiations[1:])
+
+
+@event
+class WarDeclared(PatchEvent):
+    route: int
+    aggressors: tuple[int, ...]
+    paid: tuple[int, ...]
+    """Resources each Aggressor forfeited, in `aggressors` order."""
+
+
+@FOLDS.handles(WarDeclared)
+def _war(pack: PatchPack, state: PState, ev: WarDeclared) -> PState:
+    route = state.route(ev.route)
+    state = state.with_route(dataclasses.replace(route, declared=True, aggressors=ev.aggressors))
+    for seat, paid in zip(ev.aggressors, ev.paid, strict=True):
+        state = goods_changed(state, seat, resource=-paid)
+    return state
+
+
+@event
+class AllianceAnswered(PatchEvent):
+    """A player's answer to an Alliance after both chose blue (`direction`: the proposer's
+    choice of which end the Allied route starts from; -1 for the other player)."""
+
+    seat: int
+    route: int
+    agree: bool
+    direction: int = -1
+
+
+@FOLDS.handles(AllianceAnswered)
+def _alliance(pack: PatchPack, state: PState, ev: AllianceAnswered) -> PState:
+    state = dataclasses.replace(state, pending=state.pending[1:])
+    if ev.agree and ev.direction >= 0:
+        route = state.route(ev.route)
+        other = route.b if ev.seat == route.a else route.a
+        ask = Pending("alliance-accept", other, (ev.route, ev.direction))
+        state = dataclasses.replace(state, pending=(ask, *state.pending))
+    return state
+
+
+@event
+class WorkerLeftRoute(PatchEvent):
+    """The Worker on a Trade Route's Preparation or War space leaves it to come home."""
+
+    seat: int
+    route: int
+
+
+@FOLDS.handles(WorkerLeftRoute)
+def _left(pack: PatchPack, state: PState, ev: WorkerLeftRoute) -> PState:
+    route = state.route(ev.route)
+    state = state.with_route(
+        dataclasses.replace(
+            route,
+            workers=tuple(w for w in route.workers if w[0] != ev.seat),
+            declared=False,
+            aggressors=(),
+        )
+    )
+    return dataclasses.replace(state, pending=(*state.pending, Pending("return", ev.seat)))
+
+
+@event
+class StrengthCommitted(PatchEvent, SealedCommand):
+    seat: int
+    route: int
+    spent_resources: int
+    spent_votes: int
+
+
+@FOLDS.handles(StrengthCommitted)
+def _strength(pack: PatchPack, state: PState, ev: StrengthCommitted) -> PState:
+    return dataclasses.replace(
+        state, sealed=(*state.sealed, (ev.seat, (ev.spent_resources, ev.spent_votes)))
+    )
+
+
+@event
+class WarResolved(PatchEvent):
+    REVEALS_HIDDEN = True
+
+    route: int
+    seats: tuple[int, ...]
+    base: tuple[int, ...]
+    resources: tuple[int, ...]
+    votes: tuple[int, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    culture: tuple[int, ...]
+    """Culture each seat gains (the Public Storage) or loses (to the winner), in `seats` order."""
+
+
+@FOLDS.handles(WarResolved)
+def _resolved(pack: PatchPack, state: PState, ev: WarResolved) -> PState:
+    for i, seat in enumerate(ev.seats):
+        state = goods_changed(
+            state, seat, resource=-ev.resources[i], votes=-ev.votes[i], culture=ev.culture[i]
+        )
+    return dataclasses.replace(state, sealed=(), sealing=(), wars=state.wars[1:])
+
+
+@event
+class NegotiationSkipped(PatchEvent):
+    """Allies do not negotiate for War: the Worker goes home."""
+
+    route: int
+
+
+@FOLDS.handles(NegotiationSkipped)
+def _skipped(pack: PatchPack, state: PState, ev: NegotiationSkipped) -> PState:
+    return dataclasses.replace(state, negotiations=state.negotiations[1:])
+
+
+@event
+class WarCalledOff(PatchEvent):
+    route: int
+
+
+@FOLDS.handles(WarCalledOff)
+def _called_off(pack: PatchPack, state: PState, ev: WarCalledOff) -> PState:
+    return dataclasses.replace(state, wars=state.wars[1:])

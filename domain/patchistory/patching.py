@@ -1,0 +1,287 @@
+"""Patching (patchistory.patch.*): a Tile won is patched onto the territory, wholly over or
+wholly under the squares it overlaps (patchistory.patch.overlap), or forfeited
+(patchistory.patch.optional); what may not be covered or half covered, the size limit of each
+Era, and the first Workers after the game's first Auction (patchistory.patch.first-workers).
+The Tiles' facing (patchistory.patch.facing) is the side they were won with, chosen here with
+2 players (patchistory.auction.two-player-patching). Example: patchistory.example.patching.
+
+`placement_refusal` states where a Tile may go once: the placements listed are those it does
+not refuse, and a refused `patch` cites what it says."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+
+from domain.core.declare import Arg
+from domain.core.errors import IllegalAction, RuleViolation
+from domain.core.messages import Command, event
+from domain.patchistory import territory as terr
+from domain.patchistory.context import COMMANDS, FOLDS, Ctx, PatchEvent, civ_changed, rule
+from domain.patchistory.model import Cell, Civ, Placed, PState
+from domain.patchistory.pack import BLACK, SEA, WHITE, PatchPack
+from domain.patchistory.rounds import DecisionAwaited, PhaseBegan, refused_by
+
+OVER, UNDER = "over", "under"
+
+
+def begin_patching(ctx: Ctx) -> None:
+    ctx.emit(PhaseBegan(rule=rule("patch.optional"), phase="patching", seats=()))
+
+
+def first_workers(ctx: Ctx) -> None:
+    count = ctx.pack.numbers["first_workers"][ctx.state.capital_side]
+    for seat in ctx.state.in_order():
+        for _ in range(count):
+            ctx.emit(DecisionAwaited(rule=rule("patch.first-workers"), kind="place-new", seat=seat))
+
+
+def after_patching(ctx: Ctx) -> bool:
+    """Once every Tile won is patched or forfeited: after the game's first Auction each player
+    places the first Workers. Whether they are waited for."""
+    if ctx.state.era == 1 and ctx.state.round == 1:
+        first_workers(ctx)
+        if ctx.state.pending:
+            ctx.emit(PhaseBegan(rule=rule("patch.first-workers"), phase="first-workers"))
+            return True
+    return False
+
+
+# --- where a Tile may go ----------------------------------------------------------------------
+
+
+def bounds(cells: list[Cell]) -> tuple[int, int]:
+    rows = [r for r, _ in cells]
+    cols = [c for _, c in cells]
+    return max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
+
+
+def patched(civ: Civ, placed: Placed, covered: set[Cell]) -> Civ:
+    """The civilization with `placed` added; Building Tiles under it leave the game."""
+    return dataclasses.replace(
+        civ,
+        tiles=(*civ.tiles, placed),
+        covers=tuple(c for c in civ.covers if c.at not in covered),
+    )
+
+
+def layer_z(civ: Civ, layer: str) -> int:
+    zs = [t.z for t in civ.tiles] or [0]
+    return max(zs) + 1 if layer == OVER else min(zs) - 1
+
+
+def placement_refusal(
+    pack: PatchPack, state: PState, seat: int, tile: str, side: str, row: int, col: int, layer: str
+) -> tuple[str, str] | None:
+    """Why the Tile side may not go at (row, col) `layer` the territory: (rule id, words), or
+    None when it may."""
+    civ = state.civs[seat]
+    view = terr.shown(pack, civ)
+    new = dict(terr.cells_of(pack, Placed(tile, side, row, col, 0)))
+    overlap = [cell for cell in new if cell in view]
+    if not overlap:
+        return rule("patch.overlap"), "the Tile must lie over or under a square of your Empire"
+    if any(terr.is_sea(view[cell]) for cell in overlap):
+        return rule("patch.sea-untouchable"), "nothing may be patched over or under a Sea"
+    if layer == UNDER and any(new[cell].terrain == SEA for cell in overlap):
+        return rule("patch.sea-over"), "a Sea cannot be patched under any square"
+    abilities_now = {f.ability for f, _ in terr.features_shown(pack, civ, view)}
+    if layer == OVER and "statue-of-liberty" in abilities_now:
+        for feature, cells in terr.features_shown(pack, civ, view):
+            if feature.ability == "statue-of-liberty" and set(cells) & set(overlap):
+                return rule(
+                    "tile.statue-of-liberty"
+                ), "the Statue of Liberty may not be patched over"
+    placed = Placed(tile, side, row, col, layer_z(civ, layer))
+    covered = set(overlap) if layer == OVER else set()
+    after = patched(civ, placed, covered)
+    return _after_refusal(pack, state, after, "statue-of-liberty" in abilities_now)
+
+
+def _after_refusal(
+    pack: PatchPack, state: PState, after: Civ, liberty: bool
+) -> tuple[str, str] | None:
+    """What the territory patched would break: the Era's size (not with the Statue of
+    Liberty), a feature half covered, two Seas adjacent, two Workers on one space."""
+    after_view = terr.shown(pack, after)
+    limit = pack.numbers["patch_limit"][state.era - 1]
+    rows, cols = bounds(list(after_view))
+    if max(rows, cols) > limit and not liberty:
+        return rule("patch.limit"), f"your civilization may not exceed {limit}x{limit}"
+    whole = {cell for _, cells in terr.features_shown(pack, after, after_view) for cell in cells}
+    for index, item in enumerate(after.tiles):
+        for feature in terr.side_of(pack, item).features:
+            footprint = {(item.row + r, item.col + c) for r, c in feature.squares}
+            showing = {cell for cell in footprint if after_view[cell].layer == index}
+            if showing and not footprint <= whole:
+                return rule("patch.whole-features"), f"{feature.name} would be half covered"
+    seas = {cell for cell, item in after_view.items() if terr.is_sea(item)}
+    for r, c in seas:
+        if (r + 1, c) in seas or (r, c + 1) in seas:
+            return rule("patch.seas-apart"), "no two Sea spaces may be adjacent"
+    anchor = terr.spaces(pack, after, after_view)
+    taken = [anchor.get(w, w) for w in after.workers]
+    if len(set(taken)) != len(taken):
+        return rule("patch.worker-stays"), "two Workers would stand on one space"
+    return None
+
+
+def placements(
+    pack: PatchPack, state: PState, seat: int, tile: str, side: str
+) -> Iterator[tuple[int, int, str]]:
+    """Every legal (row, col, layer) for the Tile side, in order."""
+    civ = state.civs[seat]
+    cells = list(terr.shown(pack, civ))
+    rows, cols = pack.side(tile, side).size
+    r0, r1 = min(r for r, _ in cells), max(r for r, _ in cells)
+    c0, c1 = min(c for _, c in cells), max(c for _, c in cells)
+    for row in range(r0 - rows + 1, r1 + 1):
+        for col in range(c0 - cols + 1, c1 + 1):
+            for layer in (OVER, UNDER):
+                if placement_refusal(pack, state, seat, tile, side, row, col, layer) is None:
+                    yield row, col, layer
+
+
+def patch_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Command]:
+    won = state.won[0]
+    sides = (won.side,) if won.side else (WHITE, BLACK)
+    for side in sides:
+        for row, col, layer in placements(pack, state, seat, won.tile, side):
+            yield Command.of("patch", side=side, row=row, col=col, layer=layer)
+    yield Command.of("forfeit_tile")
+
+
+def why_not_patch(
+    pack: PatchPack, state: PState, seat: int, command: Command
+) -> RuleViolation | None:
+    """The placement's own refusal, else the rule of patching."""
+    if state.phase == "patching" and state.won and not state.pending:
+        won = state.won[0]
+        try:
+            side = str(command.arg("side") or won.side)
+            found = placement_refusal(
+                pack,
+                state,
+                seat,
+                won.tile,
+                side,
+                int(command.arg("row")),
+                int(command.arg("col")),
+                str(command.arg("layer")),
+            )
+        except (TypeError, ValueError, KeyError):
+            found = None
+        if found is not None:
+            return IllegalAction(found[1], found[0], {"command": command.as_dict()})
+    return refused_by("patch.overlap")(pack, state, seat, command)
+
+
+# --- the commands ------------------------------------------------------------------------------
+
+
+@COMMANDS.declares(
+    "patch",
+    "Patch the Tile you won (patchistory.patch.overlap).",
+    Arg("side", "The side patched.", (WHITE, BLACK)),
+    Arg("row", "Row of the square in the territory (may be negative).", kind=int),
+    Arg("col", "Column of the square in the territory (may be negative).", kind=int),
+    Arg("layer", "Over or under the squares it overlaps.", (OVER, UNDER)),
+    why_not=why_not_patch,
+)
+def do_patch(ctx: Ctx, seat: int, command: Command) -> None:
+    side, layer = str(command.arg("side")), str(command.arg("layer"))
+    row, col = int(command.arg("row")), int(command.arg("col"))
+    state = ctx.state
+    won = state.won[0]
+    civ = state.civs[seat]
+    placed = dataclasses.replace(Placed(won.tile, side, row, col, 0), z=layer_z(civ, layer))
+    before = terr.shown(ctx.pack, civ)
+    new = {cell for cell, _ in terr.cells_of(ctx.pack, placed)}
+    removed = 0
+    if layer == OVER:
+        removed = sum(1 for cell, item in before.items() if cell in new and item.cover is not None)
+    ctx.emit(
+        TilePatched(
+            rule=rule("patch.overlap"),
+            cites=(
+                *((rule("patch.buildings"),) if removed else ()),
+                *((rule("auction.two-player-patching"),) if state.players == 2 else ()),
+            ),
+            seat=seat,
+            tile=won.tile,
+            side=side,
+            row=row,
+            col=col,
+            layer=layer,
+            z=placed.z,
+            removed=removed,
+        )
+    )
+    _moses(ctx, seat, won.tile, side)
+
+
+def _moses(ctx: Ctx, seat: int, tile: str, side: str) -> None:
+    """patchistory.tile.moses: Moses patched in brings a new Worker onto a free space."""
+    after = ctx.state.civs[seat]
+    view = terr.shown(ctx.pack, after)
+    index = len(after.tiles) - 1
+    for feature, _ in terr.features_shown(ctx.pack, after, view):
+        if feature.ability != "moses":
+            continue
+        fresh = {f.id for f in ctx.pack.side(tile, side).features}
+        if feature.id in fresh and after.born < 8 and terr.free_spaces(ctx.pack, after):
+            ctx.emit(
+                DecisionAwaited(
+                    rule=rule("tile.moses"), kind="place-new", seat=seat, numbers=(index,)
+                )
+            )
+
+
+@COMMANDS.declares(
+    "forfeit_tile", "Do not patch the Tile you won.", why_not=refused_by("patch.optional")
+)
+def do_forfeit_tile(ctx: Ctx, seat: int, command: Command) -> None:
+    ctx.emit(TileForfeited(rule=rule("patch.optional"), seat=seat, tile=ctx.state.won[0].tile))
+
+
+# --- the events --------------------------------------------------------------------------------
+
+
+@event
+class TilePatched(PatchEvent):
+    seat: int
+    tile: str
+    side: str
+    row: int
+    col: int
+    layer: str
+    z: int
+    removed: int
+    """Building Tiles patched over, removed from the game."""
+
+
+@FOLDS.handles(TilePatched)
+def _patched(pack: PatchPack, state: PState, ev: TilePatched) -> PState:
+    civ = state.civs[ev.seat]
+    placed = Placed(ev.tile, ev.side, ev.row, ev.col, ev.z)
+    cells = {(ev.row + sq.at[0], ev.col + sq.at[1]) for sq in pack.side(ev.tile, ev.side).squares}
+    gone = [c for c in civ.covers if c.at in cells] if ev.layer == "over" else []
+    state = civ_changed(
+        state,
+        ev.seat,
+        tiles=(*civ.tiles, placed),
+        covers=tuple(c for c in civ.covers if c not in gone),
+    )
+    removed = (*state.removed, *(c.building for c in gone))
+    return dataclasses.replace(state, won=state.won[1:], removed=removed)
+
+
+@event
+class TileForfeited(PatchEvent):
+    seat: int
+    tile: str
+
+
+@FOLDS.handles(TileForfeited)
+def _forfeit(pack: PatchPack, state: PState, ev: TileForfeited) -> PState:
+    return dataclasses.replace(state, won=state.won[1:])
