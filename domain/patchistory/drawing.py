@@ -15,7 +15,9 @@ class="to-patch" data-white="r,c ..." data-black="r,c ...">` listing its squares
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from html import escape
+from typing import Any
 
 from domain.patchistory import territory as terr
 from domain.patchistory.model import PState
@@ -76,7 +78,13 @@ def _window(view: dict[tuple[int, int], object]) -> tuple[int, int]:
     return r0, c0
 
 
+Place = Callable[[tuple[int, int]], tuple[int, int]]
+"""Where a square of a civilization's grid is drawn in its panel."""
+
+
 def civ_svg(pack: PatchPack, state: PState, seat: int, x: int, y: int) -> list[str]:
+    """One civilization's panel: its patched territory with free spaces, Buildings, Features
+    and Workers, its Reference Board and its Descendant Track."""
     civ = state.civs[seat]
     colour = COLOURS[seat % 4]
     view = terr.shown(pack, civ) if civ.capital else {}
@@ -94,6 +102,24 @@ def civ_svg(pack: PatchPack, state: PState, seat: int, x: int, y: int) -> list[s
     def at(cell: tuple[int, int]) -> tuple[int, int]:
         return ox + (cell[1] - c0) * CELL, oy + (cell[0] - r0) * CELL
 
+    out += _free_spaces(view, r0, c0, at)
+    for cell, item in sorted(view.items()):
+        if r0 <= cell[0] < r0 + WINDOW and c0 <= cell[1] < c0 + WINDOW:
+            out += _square(pack, cell, item, at)
+    out += _features(pack, civ, view, at)
+    for worker in civ.workers:
+        px, py = at(worker)
+        out.append(
+            f'<circle class="worker" cx="{px + CELL - 8}" cy="{py + 8}" r="5.5" '
+            f'fill="{colour}" stroke="#000"><title>a Worker</title></circle>'
+        )
+    out += _tracks(pack, state, seat, colour, oy + WINDOW * CELL)
+    return [*out, "</g>"]
+
+
+def _free_spaces(view: Mapping[Any, Any], r0: int, c0: int, at: Place) -> list[str]:
+    """The empty spaces of the grid a Tile may be patched onto, each one clickable."""
+    out = []
     for r in range(r0, r0 + WINDOW):
         for c in range(c0, c0 + WINDOW):
             if (r, c) in view:
@@ -104,45 +130,52 @@ def civ_svg(pack: PatchPack, state: PState, seat: int, x: int, y: int) -> list[s
                 f' x="{px}" y="{py}" width="{CELL}" height="{CELL}" fill="#ffffff"'
                 ' fill-opacity="0.01" stroke="#e6dfcc" stroke-width="0.6"/>'
             )
-    for cell, item in sorted(view.items()):
-        if not (r0 <= cell[0] < r0 + WINDOW and c0 <= cell[1] < c0 + WINDOW):
-            continue
-        px, py = at(cell)
-        terrain = item.square.terrain
-        name = item.square.name or terrain
+    return out
+
+
+def _square(pack: PatchPack, cell: tuple[int, int], item: Any, at: Place) -> list[str]:
+    """One square of the territory: its terrain, what covers it (a Wasteland or a Building)
+    and the goods it yields."""
+    px, py = at(cell)
+    terrain = item.square.terrain
+    name = item.square.name or terrain
+    out = [
+        f'<rect class="square" data-row="{cell[0]}" data-col="{cell[1]}"'
+        f' data-square="{cell[0]},{cell[1]}" data-terrain="{escape(terrain)}"'
+        f' data-name="{escape(name)}" x="{px}" y="{py}" width="{CELL}" height="{CELL}"'
+        f' fill="{TERRAIN.get(terrain, "#eee")}" stroke="#7f6f55">'
+        f"<title>{escape(name)} ({escape(terrain)})</title></rect>"
+    ]
+    label = _icons(dict(item.square.yields))
+    gold = _icons(dict(item.square.gold))
+    if item.cover is not None:
+        if item.cover.wasteland:
+            out.append(
+                f'<rect class="wasteland" x="{px + 4}" y="{py + 4}" width="{CELL - 8}" '
+                f'height="{CELL - 8}" fill="#8d7b63"/>'
+            )
+            label, gold = "", ""
+        else:
+            building = pack.buildings[item.cover.building]
+            out.append(
+                f'<rect class="building" data-building="{escape(building.id)}" '
+                f'x="{px + 3}" y="{py + 3}" width="{CELL - 6}" height="{CELL - 6}" '
+                f'fill="#fff" stroke="#555"><title>{escape(building.name)}</title></rect>'
+            )
+            label, gold = _icons(dict(building.yields)), ""
+    if label:
+        out.append(f'<text class="icons" x="{px + 2}" y="{py + 11}" font-size="9">{label}</text>')
+    if gold:
         out.append(
-            f'<rect class="square" data-row="{cell[0]}" data-col="{cell[1]}"'
-            f' data-square="{cell[0]},{cell[1]}" data-terrain="{escape(terrain)}"'
-            f' data-name="{escape(name)}" x="{px}" y="{py}" width="{CELL}" height="{CELL}"'
-            f' fill="{TERRAIN.get(terrain, "#eee")}" stroke="#7f6f55">'
-            f"<title>{escape(name)} ({terrain})</title></rect>"
+            f'<text class="icons" x="{px + 2}" y="{py + 25}" font-size="9"'
+            f' fill="#7a5a00">[{gold}]</text>'
         )
-        label = _icons(dict(item.square.yields))
-        gold = _icons(dict(item.square.gold))
-        if item.cover is not None:
-            if item.cover.wasteland:
-                out.append(
-                    f'<rect class="wasteland" x="{px + 4}" y="{py + 4}" width="{CELL - 8}" '
-                    f'height="{CELL - 8}" fill="#8d7b63"/>'
-                )
-                label, gold = "", ""
-            else:
-                building = pack.buildings[item.cover.building]
-                out.append(
-                    f'<rect class="building" data-building="{escape(building.id)}" '
-                    f'x="{px + 3}" y="{py + 3}" width="{CELL - 6}" height="{CELL - 6}" '
-                    f'fill="#fff" stroke="#555"><title>{escape(building.name)}</title></rect>'
-                )
-                label, gold = _icons(dict(building.yields)), ""
-        if label:
-            out.append(
-                f'<text class="icons" x="{px + 2}" y="{py + 11}" font-size="9">{label}</text>'
-            )
-        if gold:
-            out.append(
-                f'<text class="icons" x="{px + 2}" y="{py + 25}" font-size="9"'
-                f' fill="#7a5a00">[{gold}]</text>'
-            )
+    return out
+
+
+def _features(pack: PatchPack, civ: Any, view: Mapping[Any, Any], at: Place) -> list[str]:
+    """The Features the territory shows, each outlined around its squares."""
+    out = []
     for feature, cells in terr.features_shown(pack, civ, view):
         xs = [at(c)[0] for c in cells]
         ys = [at(c)[1] for c in cells]
@@ -153,21 +186,20 @@ def civ_svg(pack: PatchPack, state: PState, seat: int, x: int, y: int) -> list[s
             f'data-feature="{escape(feature.id)}" '
             f'x="{fx + 2}" y="{fy + 2}" width="{w - 4}" height="{h - 4}" fill="none" '
             f'stroke="{FEATURE[feature.kind]}" stroke-width="3"><title>{escape(feature.name)}'
-            f" ({feature.kind})</title></rect>"
+            f" ({escape(feature.kind)})</title></rect>"
         )
-    for worker in civ.workers:
-        px, py = at(worker)
-        out.append(
-            f'<circle class="worker" cx="{px + CELL - 8}" cy="{py + 8}" r="5.5" '
-            f'fill="{colour}" stroke="#000"><title>a Worker</title></circle>'
-        )
+    return out
+
+
+def _tracks(pack: PatchPack, state: PState, seat: int, colour: str, base: int) -> list[str]:
+    """Under the territory: the Reference Board's statuses and the Descendant Track."""
+    civ = state.civs[seat]
     board = terr.statuses(pack, state, seat)
     line = "  ".join(f"{SHORT[k]}{board[k]}" for k in SHORT)
-    base = oy + WINDOW * CELL
-    out.append(
-        f'<text class="board" x="8" y="{base + 18}" font-size="11">Reference Board: {line}</text>'
-    )
-    out.append(f'<text x="8" y="{base + 38}" font-size="11">Descendant Track:</text>')
+    out = [
+        f'<text class="board" x="8" y="{base + 18}" font-size="11">Reference Board: {line}</text>',
+        f'<text x="8" y="{base + 38}" font-size="11">Descendant Track:</text>',
+    ]
     total = pack.number("start", "workers")
     for k in range(total):
         filled = k < civ.born
@@ -179,7 +211,7 @@ def civ_svg(pack: PatchPack, state: PState, seat: int, x: int, y: int) -> list[s
         f'<text x="8" y="{base + 58}" font-size="11">{civ.born} of {total} Workers born,'
         f" {len(civ.resting)} resting</text>"
     )
-    return [*out, "</g>"]
+    return out
 
 
 def side_svg(pack: PatchPack, tile: str, side: str, x: float, y: float, cell: int) -> str:
