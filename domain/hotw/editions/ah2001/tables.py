@@ -78,12 +78,52 @@ class Pieces:
 
 
 @dataclass(frozen=True)
+class CombatDice:
+    """How many dice each side rolls (play.yaml `combat`: ah2001.combat.dice, .attacker-bonus,
+    .difficult-terrain, .from-sea; ah2001.events.naval-power; ah2001.option.naval-control; the
+    revolts of ah2001.events.civil-war and .barbarians)."""
+
+    attack: int
+    bonus_attack: int
+    defence: int
+    difficult_defence: int
+    from_sea_defence: int
+    naval_power_defence: int
+    naval_attack: int
+    naval_defence: int
+    revolt_attack: int
+
+
+@dataclass(frozen=True)
+class Targets:
+    """How many targets each kind of Event card names (play.yaml `targets`): a number, or a
+    chain that runs until it stops; `up_to` cards may stop early."""
+
+    picks: Mapping[str, int]
+    chains: frozenset[str]
+    up_to: frozenset[str]
+
+    @property
+    def kinds(self) -> frozenset[str]:
+        """Cards whose player chooses lands, areas or a sea before they act."""
+        return frozenset(self.picks) | self.chains
+
+    def limit(self, kind: str) -> int | None:
+        """How many targets `kind` names (None: a chain)."""
+        return self.picks.get(kind)
+
+
+@dataclass(frozen=True)
 class Ah2001Tables:
     empires: tuple[EmpireStats, ...]
     events: tuple[EventCardKind, ...]
     victory_points: VictoryPoints
     pieces: Pieces
     board: Ah2001Board
+    combat: CombatDice
+    targets: Targets
+    stack: int
+    """ah2001.option.multiple-armies: how many figures of a player a land holds (a fort counted)."""
     revision: int = NEWEST
     """The revision of the rules in force for the game these tables serve (`since`)."""
     empires_by_epoch: Mapping[int, tuple[EmpireStats, ...]] = field(init=False)
