@@ -16,6 +16,7 @@ from packs.hotw_cards import load_rules_catalogue
 REPO_ROOT = Path(__file__).resolve().parents[2]
 EDITIONS = {
     "hotw-ah2001": ("domain.hotw.editions.ah2001", "ah2001."),
+    "brief-2009": ("domain.hotw.editions.brief2009", "brief."),
 }
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80
