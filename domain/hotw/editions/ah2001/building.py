@@ -32,6 +32,7 @@ from domain.hotw.editions.ah2001.optional import stack
 from domain.hotw.editions.ah2001.scoring import score_turn
 from domain.hotw.editions.ah2001.simultaneous import monuments_done
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
+from domain.hotw.monuments import by_priority
 
 
 def fort_clause(tables: Ah2001Tables, state: Ah2001State, seat: int, land: str) -> str | None:
@@ -89,7 +90,7 @@ def monument_sites(tables: Ah2001Tables, state: Ah2001State) -> list[str]:
         if state.land(land).owner == turn.seat and "monument" not in state.land(land).buildings
     ]
     spec = empire(tables, turn.empire)
-    for tier in (
+    return by_priority(
         [
             land
             for land in lands
@@ -97,10 +98,7 @@ def monument_sites(tables: Ah2001Tables, state: Ah2001State) -> list[str]:
         ],
         [land for land in lands if "city" in state.land(land).buildings],
         [land for land in lands if tables.board.lands[land].resource],
-    ):
-        if tier:
-            return sorted(tier)
-    return []
+    )
 
 
 def monument_actions(tables: Ah2001Tables, state: Ah2001State) -> Iterator[Command]:

@@ -29,9 +29,7 @@ from domain.hotw.editions.ah2001.model import (
 )
 from domain.hotw.editions.ah2001.sack import sack
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, CombatDice
-
-DIFFICULT_KINDS = frozenset({"forest", "mountains"})
-"""Difficult terrain in a land (the straits and the Great Wall lie between lands)."""
+from domain.hotw.world import DIFFICULT_TERRAIN
 
 
 class Via(StrEnum):
@@ -90,7 +88,7 @@ def defence_dice(
     if edge.no_terrain_penalty:
         return dice.defence, "combat.dice"
     crossed = {
-        *(terrain & DIFFICULT_KINDS),
+        *(terrain & DIFFICULT_TERRAIN),
         *(("strait",) if approach.strait else ()),
         *(("great-wall",) if approach.great_wall else ()),
     }

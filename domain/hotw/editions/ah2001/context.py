@@ -7,11 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.core.declare import CommandBook
-from domain.core.errors import IllegalAction, RuleViolation
+from domain.core.errors import RuleViolation
 from domain.core.folds import Folds, Working
 from domain.core.frozen import evolved
 from domain.core.messages import Command, Event
 from domain.hotw.changes import added
+from domain.hotw.commands import refused as refusal
 from domain.hotw.editions.ah2001.model import Ah2001State, Stage
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, EmpireStats, EventCardKind
 
@@ -57,7 +58,7 @@ COMMANDS: CommandBook[Ah2001Tables, Ah2001State, Ctx] = CommandBook()
 
 def refused(message: str, key: str, command: Command) -> RuleViolation:
     """A refusal of `command` citing this edition's clause `key`."""
-    return IllegalAction(message, rule(key), {"command": command.as_dict()})
+    return refusal(message, rule(key), command)
 
 
 def card(tables: Ah2001Tables, card_id: str) -> EventCardKind:

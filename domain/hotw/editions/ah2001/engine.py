@@ -14,13 +14,13 @@ from typing import Any
 
 from domain.core.catalogue import RulesCatalogue
 from domain.core.chance import Chance
-from domain.core.errors import IllegalAction, RuleViolation
+from domain.core.errors import RuleViolation
 from domain.core.messages import Command, Event
 from domain.core.ruleset import CommandSpec, Ruleset, Setup
 from domain.hotw import codec
 from domain.hotw.editions.ah2001 import events, view
 from domain.hotw.editions.ah2001.building import monument_actions, monument_step
-from domain.hotw.editions.ah2001.context import COMMANDS, SIMULTANEOUS, Ctx, rule
+from domain.hotw.editions.ah2001.context import COMMANDS, SIMULTANEOUS, Ctx, refused
 from domain.hotw.editions.ah2001.empires import (
     call_next,
     calling_order,
@@ -114,10 +114,8 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
 
     def refusal(self, state: Ah2001State, seat: int, command: Command) -> RuleViolation:
         """The refusal of the chapter declaring the command; else the turn's general one."""
-        return COMMANDS.why_not(self.tables, state, seat, command) or IllegalAction(
-            f"{command.type!r} is not a legal action now",
-            rule("turn.parts"),
-            {"command": command.as_dict()},
+        return COMMANDS.why_not(self.tables, state, seat, command) or refused(
+            f"{command.type!r} is not a legal action now", "turn.parts", command
         )
 
     # deciding, and running on by itself

@@ -28,6 +28,7 @@ from domain.hotw.editions.brief2009.model import (
     BriefState,
 )
 from domain.hotw.editions.brief2009.tables import BriefTables
+from domain.hotw.monuments import by_priority
 
 
 def fort_actions(state: BriefState) -> Iterator[Command]:
@@ -79,14 +80,11 @@ def monument_sites(tables: BriefTables, state: BriefState) -> list[str]:
         for land in turn.active.lands
         if state.land(land).colour == turn.colour and "monument" not in state.land(land).buildings
     ]
-    for tier in (
+    return by_priority(
         [land for land in lands if "capital" in state.land(land).buildings],
         [land for land in lands if "city" in state.land(land).buildings],
         [land for land in lands if tables.board.lands[land].resource],
-    ):
-        if tier:
-            return sorted(tier)
-    return []
+    )
 
 
 def monument_actions(tables: BriefTables, state: BriefState) -> Iterator[Command]:

@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.core.declare import CommandBook
-from domain.core.errors import IllegalAction, RuleViolation
+from domain.core.errors import RuleViolation
 from domain.core.folds import Folds, Working
 from domain.core.frozen import evolved
 from domain.core.messages import Command, Event
 from domain.hotw.changes import added, with_cell, with_item, with_turn
+from domain.hotw.commands import refused as refusal
 from domain.hotw.editions.brief2009.model import BriefState, Cell
 from domain.hotw.editions.brief2009.tables import BriefTables
 
@@ -62,7 +63,7 @@ COMMANDS: CommandBook[BriefTables, BriefState, Ctx] = CommandBook()
 
 def refused(message: str, key: str, command: Command) -> RuleViolation:
     """A refusal of `command` citing this edition's clause `key`."""
-    return IllegalAction(message, rule(key), {"command": command.as_dict()})
+    return refusal(message, rule(key), command)
 
 
 def by_gold(state: BriefState, richest_first: bool) -> tuple[int, ...]:

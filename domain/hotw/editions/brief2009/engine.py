@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from domain.core.catalogue import RulesCatalogue
 from domain.core.chance import Chance
-from domain.core.errors import IllegalAction, RuleViolation
+from domain.core.errors import RuleViolation
 from domain.core.messages import Command, Event
 from domain.core.ruleset import CommandSpec, Ruleset, Setup
 from domain.core.turns import Sequential, TurnModel, TurnTaking
@@ -22,7 +22,7 @@ from domain.hotw import codec
 from domain.hotw.editions.brief2009 import events, view
 from domain.hotw.editions.brief2009.building import monument_actions, monument_step
 from domain.hotw.editions.brief2009.conclusion import BONUS, bonus_actions, bonus_step
-from domain.hotw.editions.brief2009.context import COMMANDS, Ctx, rule
+from domain.hotw.editions.brief2009.context import COMMANDS, Ctx, refused
 from domain.hotw.editions.brief2009.establishing import call_next
 from domain.hotw.editions.brief2009.event_cards import event_actions
 from domain.hotw.editions.brief2009.expansion import expansion_actions
@@ -131,10 +131,8 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
 
     def refusal(self, state: BriefState, seat: int, command: Command) -> RuleViolation:
         """The refusal of the chapter declaring the command; else the table's general one."""
-        return COMMANDS.why_not(self.tables, state, seat, command) or IllegalAction(
-            f"{command.type!r} is not a legal action now",
-            rule("table.procedure"),
-            {"command": command.as_dict()},
+        return COMMANDS.why_not(self.tables, state, seat, command) or refused(
+            f"{command.type!r} is not a legal action now", "table.procedure", command
         )
 
     # deciding, and running on by itself

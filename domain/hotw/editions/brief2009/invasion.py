@@ -32,8 +32,7 @@ from domain.hotw.editions.brief2009.model import (
     Overrun,
 )
 from domain.hotw.editions.brief2009.tables import BriefTables, Numbers
-
-DIFFICULT = frozenset({"mountains", "forest"})
+from domain.hotw.world import DIFFICULT_TERRAIN
 
 
 def attack_dice(numbers: Numbers, *, by_sea: bool, weaponry: bool) -> int:
@@ -51,7 +50,7 @@ def defence_dice(numbers: Numbers, *, fort: bool) -> int:
 def points_needed(numbers: Numbers, terrain: str) -> int:
     """brief.invasion.clear and .difficult: 1 point in clear land, 2 in mountain or forest
     (also the cost of an overrun, brief.overrun.cost)."""
-    return numbers.difficult_points if terrain in DIFFICULT else numbers.clear_points
+    return numbers.difficult_points if terrain in DIFFICULT_TERRAIN else numbers.clear_points
 
 
 def invasion_points(attack: Sequence[int], defence: Sequence[int], bonus: int) -> int:
