@@ -16,6 +16,7 @@ from domain.hotw.editions.ah2001.tables import (
     CombatDice,
     EmpireStats,
     EventCardKind,
+    FarEpoch,
     Pieces,
     Targets,
     VictoryPoints,
@@ -146,11 +147,21 @@ class TargetsSchema(_Strict):
     up_to = fields.List(_id(), required=True)
 
 
+class FarEpochSchema(_Strict):
+    last_early_epoch = _count()
+    early = _count()
+    late = _count()
+
+
 class PlaySchema(_Strict):
     provenance = fields.String(required=True)
     combat = fields.Nested(CombatDiceSchema, required=True)
     targets = fields.Nested(TargetsSchema, required=True)
     multiple_armies_stack = _count()
+    cards_per_turn = _count()
+    resources_per_monument = _count()
+    score_track = _count()
+    far_epoch = fields.Nested(FarEpochSchema, required=True)
 
 
 FILES: dict[str, FileSpec] = {
@@ -258,6 +269,10 @@ def _load(
             up_to=frozenset(targets["up_to"]),
         ),
         stack=play["multiple_armies_stack"],
+        cards_per_turn=play["cards_per_turn"],
+        resources_per_monument=play["resources_per_monument"],
+        score_track=play["score_track"],
+        far_epoch=FarEpoch(**play["far_epoch"]),
     )
     return tables, catalogue, []
 

@@ -133,7 +133,7 @@ def monuments_due(ctx: Ctx) -> int:
         for land in turn.lands
         if ctx.state.land(land).owner == turn.seat and ctx.tables.board.lands[land].resource
     )
-    return min(resources // 2, ctx.state.supply.get("monuments", 0))
+    return min(resources // ctx.tables.resources_per_monument, ctx.state.supply.get("monuments", 0))
 
 
 def monument_step(ctx: Ctx) -> bool:

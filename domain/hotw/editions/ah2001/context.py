@@ -71,9 +71,9 @@ def empire(tables: Ah2001Tables, empire_id: str) -> EmpireStats:
     return found
 
 
-def far_epoch(epoch: int) -> int:
+def far_epoch(tables: Ah2001Tables, epoch: int) -> int:
     """ah2001.events.far-epoch reading: Epoch VII figures early in the game, Epoch I late."""
-    return 7 if epoch <= 4 else 1
+    return tables.far_epoch.of(epoch)
 
 
 def held_by_turn(state: Ah2001State, land: str) -> bool:

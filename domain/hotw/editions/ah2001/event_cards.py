@@ -85,7 +85,7 @@ def playable(tables: Ah2001Tables, state: Ah2001State, card_id: str) -> str | No
         return "events.two-per-turn"
     if not card(tables, card_id).playable_in(state.epoch):
         return "events.epochs"
-    if len(turn.played) >= 2 or card_id in turn.played:
+    if len(turn.played) >= tables.cards_per_turn or card_id in turn.played:
         return "events.two-per-turn"
     if card(tables, card_id).kind not in PLAYABLE_KINDS:
         return "events.two-per-turn"
@@ -97,7 +97,7 @@ def card_actions(tables: Ah2001Tables, state: Ah2001State, seat: int) -> Iterato
     epoch, never two of the same; Reallocation's fleets to coins; then the expansion."""
     turn = state.turn
     assert turn is not None
-    if len(turn.played) < 2:
+    if len(turn.played) < tables.cards_per_turn:
         for card_id in sorted(set(state.players[seat].hand) - set(turn.played)):
             if playable(tables, state, card_id) is None:
                 yield Command.of("play_event", card=card_id)
@@ -201,7 +201,7 @@ def minor_empire_begins(ctx: Ctx, seat: int, played: EventCardKind) -> None:
     """ah2001.events.minor-empire: its own pool, figures, fleets and capital, placed in its
     start land; untouched by the turn's other card (.unaffected)."""
     effect = played.effect
-    figure = int(effect.get("figures_epoch") or far_epoch(ctx.state.epoch))
+    figure = int(effect.get("figures_epoch") or far_epoch(ctx.tables, ctx.state.epoch))
     supply = ctx.state.supply
     fleets = tuple(sorted(ctx.tables.board.navigation(effect["navigation"])))
     ctx.emit(

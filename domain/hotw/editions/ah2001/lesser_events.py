@@ -320,7 +320,7 @@ def revolt(
     Barbarians): `dice` for the attacker, one die for the defender - more over Difficult
     Terrain only when the attack comes `way` (never for the revolts) - a fort still counts;
     an empty land (or the player's own army there) is simply taken."""
-    figure = far_epoch(ctx.state.epoch)
+    figure = far_epoch(ctx.tables, ctx.state.epoch)
     bonus = Edge(no_terrain_penalty=way is None)
     terrain = frozenset({ctx.tables.board.lands[land].terrain})
     defending, defence_rule = defence_dice(

@@ -121,7 +121,8 @@ def score_turn(ctx: Ctx) -> None:
     assert turn is not None
     points = points_now(ctx.tables, ctx.state, turn.seat)
     before = ctx.state.players[turn.seat].points
-    lap = (before + sum(points.values())) // 100 > before // 100
+    track = ctx.tables.score_track
+    lap = (before + sum(points.values())) // track > before // track
     ctx.emit(
         TurnScored(
             rule=rule("scoring.when"),

@@ -36,7 +36,10 @@ def monuments_at_once(ctx: Ctx) -> None:
         for land in turn.lands
         if ctx.state.land(land).owner == turn.seat and ctx.tables.board.lands[land].resource
     )
-    due = min(resources // 2 - turn.monuments_built, ctx.state.supply.get("monuments", 0))
+    due = min(
+        resources // ctx.tables.resources_per_monument - turn.monuments_built,
+        ctx.state.supply.get("monuments", 0),
+    )
     if due > 0:
         ctx.emit(MonumentsEarned(rule=rule("variant.monuments-at-once"), seat=turn.seat, count=due))
 

@@ -114,6 +114,19 @@ class Targets:
 
 
 @dataclass(frozen=True)
+class FarEpoch:
+    """ah2001.events.far-epoch reading: the figures a card's army takes - `early` up to Epoch
+    `last_early_epoch`, `late` after it."""
+
+    last_early_epoch: int
+    early: int
+    late: int
+
+    def of(self, epoch: int) -> int:
+        return self.early if epoch <= self.last_early_epoch else self.late
+
+
+@dataclass(frozen=True)
 class Ah2001Tables:
     empires: tuple[EmpireStats, ...]
     events: tuple[EventCardKind, ...]
@@ -124,6 +137,13 @@ class Ah2001Tables:
     targets: Targets
     stack: int
     """ah2001.option.multiple-armies: how many figures of a player a land holds (a fort counted)."""
+    cards_per_turn: int
+    """ah2001.events.two-per-turn: how many Event cards a turn may play."""
+    resources_per_monument: int
+    """ah2001.monuments.count: resource lands per monument."""
+    score_track: int
+    """ah2001.scoring.track: the spaces of the Victory Point track."""
+    far_epoch: FarEpoch
     revision: int = NEWEST
     """The revision of the rules in force for the game these tables serve (`since`)."""
     empires_by_epoch: Mapping[int, tuple[EmpireStats, ...]] = field(init=False)
