@@ -13,9 +13,12 @@ from marshmallow import RAISE, Schema, fields, post_load, validate
 from domain.core.catalogue import RulesCatalogue
 from domain.hotw.editions.ah2001.tables import (
     Ah2001Tables,
+    CombatDice,
     EmpireStats,
     EventCardKind,
+    FarEpoch,
     Pieces,
+    Targets,
     VictoryPoints,
 )
 from packs import register
@@ -32,6 +35,10 @@ EPOCH = validate.Range(min=1, max=7)
 class _Strict(Schema):
     class Meta:
         unknown = RAISE
+
+
+def _count() -> fields.Integer:
+    return fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
 
 
 def _id() -> fields.String:
@@ -122,12 +129,48 @@ class BoardSchema(_Strict):
     great_wall = fields.List(fields.List(_id()), required=True)
 
 
+class CombatDiceSchema(_Strict):
+    attack = _count()
+    bonus_attack = _count()
+    defence = _count()
+    difficult_defence = _count()
+    from_sea_defence = _count()
+    naval_power_defence = _count()
+    naval_attack = _count()
+    naval_defence = _count()
+    revolt_attack = _count()
+
+
+class TargetsSchema(_Strict):
+    picks = fields.Dict(keys=_id(), values=_count(), required=True)
+    chains = fields.List(_id(), required=True)
+    up_to = fields.List(_id(), required=True)
+
+
+class FarEpochSchema(_Strict):
+    last_early_epoch = _count()
+    early = _count()
+    late = _count()
+
+
+class PlaySchema(_Strict):
+    provenance = fields.String(required=True)
+    combat = fields.Nested(CombatDiceSchema, required=True)
+    targets = fields.Nested(TargetsSchema, required=True)
+    multiple_armies_stack = _count()
+    cards_per_turn = _count()
+    resources_per_monument = _count()
+    score_track = _count()
+    far_epoch = fields.Nested(FarEpochSchema, required=True)
+
+
 FILES: dict[str, FileSpec] = {
     "board.yaml": {"lands": LandSchema(), "waters": WaterSchema()},
     "empires.yaml": {"empires": EmpireSchema()},
     "events.yaml": {"events": EventSchema()},
     "victory_points.yaml": {"areas": AreaScoresSchema()},
     "pieces.yaml": PiecesSchema(),
+    "play.yaml": PlaySchema(),
 }
 
 
@@ -211,7 +254,27 @@ def _load(
         lesser_dealt=raw["dealt_per_player"]["lesser"],
     )
     scores = VictoryPoints({a["id"]: tuple(a["scores"]) for a in areas})
-    return Ah2001Tables(tuple(empires), tuple(events), scores, pieces, board), catalogue, []
+    play = docs["play.yaml"]
+    targets = play["targets"]
+    tables = Ah2001Tables(
+        tuple(empires),
+        tuple(events),
+        scores,
+        pieces,
+        board,
+        combat=CombatDice(**play["combat"]),
+        targets=Targets(
+            picks=dict(targets["picks"]),
+            chains=frozenset(targets["chains"]),
+            up_to=frozenset(targets["up_to"]),
+        ),
+        stack=play["multiple_armies_stack"],
+        cards_per_turn=play["cards_per_turn"],
+        resources_per_monument=play["resources_per_monument"],
+        score_track=play["score_track"],
+        far_epoch=FarEpoch(**play["far_epoch"]),
+    )
+    return tables, catalogue, []
 
 
 def load_pack(data_pack: str = PACK, root: Path | None = None) -> Any:

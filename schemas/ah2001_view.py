@@ -1,4 +1,4 @@
-"""The Avalon Hill 2001 table as a seat sees it (`domain/hotw/editions/ah2001/engine.py`
+"""The Avalon Hill 2001 table as a seat sees it (`domain/hotw/editions/ah2001/view.py`
 `view`), as JSON Schema: what a seat may not see is `null` (another player's hand, the card
 another drawer looks at, pre-eminence values before the end) or a count."""
 

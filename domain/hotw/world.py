@@ -8,6 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+DIFFICULT_TERRAIN = frozenset({"forest", "mountains"})
+"""The terrain both editions on this board count as difficult: it gives the AH2001 defender a
+second die (ah2001.combat.difficult-terrain) and costs a Brief invasion two points
+(brief.invasion.difficult)."""
+
 
 @dataclass(frozen=True)
 class LandCell:

@@ -255,8 +255,9 @@ def test_with_naval_control_a_manned_fleet_stays_scores_its_sea_and_must_be_foug
     the fleet stays after the turn and scores one point; another player's fleet entering that
     sea fights it two dice against one before any expansion; too few fleet counters take the
     oldest epoch's manned fleets back first."""
-    from domain.hotw.editions.ah2001.engine import Ctx
+    from domain.hotw.editions.ah2001.context import Ctx
     from domain.hotw.editions.ah2001.model import SeaHeld
+    from domain.hotw.editions.ah2001.turn import begin_turn
     from tests.unit.ah2001.test_engine import playing
 
     state = playing("egypt", 1, {"nile-delta": Cell(0, 1)}, pool=3)
@@ -282,7 +283,7 @@ def test_with_naval_control_a_manned_fleet_stays_scores_its_sea_and_must_be_foug
         state, turn=None, seas={"eastern-mediterranean": SeaHeld(1, 1), "red-sea": SeaHeld(2, 1)}
     )
     ctx = Ctx(RULES.tables, contested, Chance(ScriptedFaces([5, 2, 3]), 0))
-    RULES.begin_turn(ctx, 2, spec)
+    begin_turn(ctx, 2, spec)
     (battle,) = of(ctx.events, ev.NavalBattleFought)
     assert (battle.water, battle.defender, battle.attack_dice, battle.defence_dice) == (
         "eastern-mediterranean",
@@ -302,7 +303,7 @@ def test_with_naval_control_a_manned_fleet_stays_scores_its_sea_and_must_be_foug
         seas={"black-sea": SeaHeld(1, 2), "bay-of-bengal": SeaHeld(2, 1), "red-sea": SeaHeld(0, 3)},
     )
     ctx = Ctx(RULES.tables, short, Chance(ScriptedFaces([6, 6, 1]), 0))
-    RULES.begin_turn(ctx, 1, spec)
+    begin_turn(ctx, 1, spec)
     (reclaimed,) = of(ctx.events, ev.FleetsReclaimed)
     assert reclaimed.waters == ("bay-of-bengal",)  # Epoch I's fleet goes first
     assert ctx.state.turn is not None and len(ctx.state.turn.fleets) == 2

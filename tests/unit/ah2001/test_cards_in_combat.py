@@ -9,6 +9,7 @@ from typing import Any
 
 from domain.core.messages import Command
 from domain.hotw.editions.ah2001 import events as ev
+from domain.hotw.editions.ah2001.context import card as ah2001_card
 from domain.hotw.editions.ah2001.model import Cell
 from tests.unit.ah2001.test_engine import RULES, act, before_expansion, of
 
@@ -27,7 +28,7 @@ def guptas_with(*cards: str, **enemies: Cell) -> Any:
     for card in cards:
         events, state = act(state, Command.of("play_event", card=card))
         (played,) = of(events, ev.EventCardPlayed)
-        assert played.rule == f"ah2001.events.{RULES.card(card).kind}"
+        assert played.rule == f"ah2001.events.{ah2001_card(RULES.tables, card).kind}"
     _, state = act(state, Command.of("begin_expansion"))
     assert state.land("eastern-deccan").owner == 0
     return state

@@ -13,12 +13,13 @@ from domain.hotw.editions.ah2001.combat import (
     attack_dice,
     defence_dice,
     fight_round,
-    sacked,
 )
+from domain.hotw.editions.ah2001.sack import sacked
 from domain.hotw.editions.ah2001.scoring import Level, level_in_area, turn_score
 from packs.ah2001 import load_tables
 
 TABLES, CATALOGUE = load_tables()
+DICE = TABLES.combat
 NO_EDGE = Edge()
 OVERLAND = Approach(Via.LAND)
 CLEAR: frozenset[str] = frozenset()
@@ -27,7 +28,7 @@ CLEAR: frozenset[str] = frozenset()
 @pytest.mark.rulebook_example("ah2001.example.romans-repeated-attack")
 def test_the_romans_lose_3_to_4_attack_again_and_tie_5_to_5_emptying_the_land() -> None:
     """ah2001.example.romans-repeated-attack."""
-    assert defence_dice(CLEAR, OVERLAND, NO_EDGE) == (1, "combat.dice")
+    assert defence_dice(DICE, CLEAR, OVERLAND, NO_EDGE) == (1, "combat.dice")
     first = fight_round((1, 3), (4,), frozenset(), NO_EDGE)
     assert (first.attack, first.defence, first.result) == (3, 4, Result.ATTACKER_LOST)
     second = fight_round((5, 5), (5,), frozenset(), NO_EDGE)
@@ -39,23 +40,26 @@ def test_the_guptas_defenders_roll_one_two_two_and_one_dice() -> None:
     """ah2001.example.guptas-four-battles: Eastern Ghats (clear), Ceylon across a strait,
     Western Ghats in the mountains, Ganges Delta from the forest of Eastern Deccan (difficult
     terrain in the attacker's land gives the defender nothing)."""
-    assert defence_dice(CLEAR, OVERLAND, NO_EDGE)[0] == 1
-    assert defence_dice(CLEAR, Approach(Via.LAND, strait=True), NO_EDGE) == (2, "expand.straits")
-    assert defence_dice(frozenset({"mountains"}), OVERLAND, NO_EDGE) == (
+    assert defence_dice(DICE, CLEAR, OVERLAND, NO_EDGE)[0] == 1
+    assert defence_dice(DICE, CLEAR, Approach(Via.LAND, strait=True), NO_EDGE) == (
+        2,
+        "expand.straits",
+    )
+    assert defence_dice(DICE, frozenset({"mountains"}), OVERLAND, NO_EDGE) == (
         2,
         "combat.difficult-terrain",
     )
-    assert defence_dice(CLEAR, OVERLAND, NO_EDGE)[0] == 1
+    assert defence_dice(DICE, CLEAR, OVERLAND, NO_EDGE)[0] == 1
 
 
 @pytest.mark.rulebook_example("ah2001.example.british-sea-attack")
 def test_the_british_landing_from_the_sea_faces_three_dice_and_wins_the_second_attempt() -> None:
     """ah2001.example.british-sea-attack."""
     from_sea = Approach(Via.SEA)
-    assert defence_dice(CLEAR, from_sea, NO_EDGE) == (3, "combat.from-sea")
+    assert defence_dice(DICE, CLEAR, from_sea, NO_EDGE) == (3, "combat.from-sea")
     assert fight_round((2, 4), (1, 1, 5), frozenset(), NO_EDGE).result is Result.ATTACKER_LOST
     assert fight_round((6, 3), (2, 2, 4), frozenset(), NO_EDGE).result is Result.DEFENDER_LOST
-    assert defence_dice(CLEAR, from_sea, Edge(naval_power=True))[0] == 2
+    assert defence_dice(DICE, CLEAR, from_sea, Edge(naval_power=True))[0] == 2
 
 
 @pytest.mark.rulebook_example("ah2001.example.mongols-great-wall")
@@ -64,9 +68,9 @@ def test_the_mongols_take_wei_river_behind_the_great_wall_a_fort_and_a_capital()
     Wall) and +1 for the fort: 6 v 7 loses; 5 v 5 ties, the fort goes with the Mongol army;
     6 v 5 wins, and the capital becomes a city."""
     mongols = Edge(leader=True)
-    assert attack_dice(mongols) == (3, "events.leader")
+    assert attack_dice(DICE, mongols) == (3, "events.leader")
     wall = Approach(Via.LAND, great_wall=True)
-    assert defence_dice(CLEAR, wall, mongols)[0] == 2
+    assert defence_dice(DICE, CLEAR, wall, mongols)[0] == 2
     wei_river = frozenset({"capital", "fort"})
     first = fight_round((4, 6, 6), (1, 6), wei_river, mongols)
     assert (first.attack, first.defence, first.result) == (6, 7, Result.ATTACKER_LOST)
@@ -81,7 +85,10 @@ def test_a_leader_dies_on_triples_and_expert_troops_cross_their_terrain_freely()
     assert fight_round((4, 4, 4), (2,), frozenset(), Edge(leader=True)).leader_killed
     assert not fight_round((4, 4, 5), (2,), frozenset(), Edge(leader=True)).leader_killed
     experts = Edge(expert=frozenset({"mountains"}))
-    assert defence_dice(frozenset({"mountains"}), OVERLAND, experts) == (1, "events.expert-troops")
+    assert defence_dice(DICE, frozenset({"mountains"}), OVERLAND, experts) == (
+        1,
+        "events.expert-troops",
+    )
 
 
 def test_elite_troops_win_ties_and_siegecraft_takes_fort_and_army_together() -> None:
@@ -132,7 +139,7 @@ def test_the_purple_player_scores_eighteen_after_epoch_two() -> None:
 def test_the_minoan_player_draws_before_the_egyptian_on_equal_points() -> None:
     """Chapter VII's examples: 8 points each, the Minoans (3) drew before Egypt (5); with equal
     strengths, Egypt (earlier in the epoch) before the Aryans."""
-    from domain.hotw.editions.ah2001.between import Record, draw_order
+    from domain.hotw.editions.ah2001.pre_eminence import Record, draw_order
 
     egypt, minoans, leader = Record(8, (5,), (2,)), Record(8, (3,), (3,)), Record(20, (4,), (1,))
     assert draw_order([egypt, minoans, leader]) == (1, 0, 2)
@@ -141,14 +148,14 @@ def test_the_minoan_player_draws_before_the_egyptian_on_equal_points() -> None:
 
 
 def test_only_a_sole_leader_is_pre_eminent() -> None:
-    from domain.hotw.editions.ah2001.between import pre_eminent
+    from domain.hotw.editions.ah2001.pre_eminence import pre_eminent
 
     assert pre_eminent([10, 14, 9]) == 1
     assert pre_eminent([14, 14, 9]) is None
 
 
 def test_tied_players_compare_strengths_then_pre_eminence_then_epoch_seven() -> None:
-    from domain.hotw.editions.ah2001.between import Record, final_ranking
+    from domain.hotw.editions.ah2001.pre_eminence import Record, final_ranking
 
     weaker = Record(90, (5, 6, 8, 10, 7, 8, 10), pre_eminence=4)
     stronger = Record(90, (5, 6, 8, 10, 7, 8, 16), pre_eminence=9)

@@ -16,6 +16,7 @@ from domain.core.kernel import Game, decide, fold, replay
 from domain.core.messages import Command, Event
 from domain.core.ruleset import Setup
 from domain.hotw.editions.ah2001 import events as ev
+from domain.hotw.editions.ah2001.lesser_events import adjacent_areas
 from domain.hotw.editions.ah2001.model import Ah2001State, Cell, Stage, Turn
 from service.rulesets import ruleset
 
@@ -430,7 +431,7 @@ def test_black_death_strikes_two_adjacent_areas_and_migrants_take_vacant_lands()
     assert set(landed.lands) == {"eastern-australia", "northern-australia"}
     assert landed.rule == "ah2001.events.migrants"
     assert state.land("eastern-australia").owner == 0
-    areas = RULES.adjacent_areas("india")  # Black Death's second area borders the first
+    areas = adjacent_areas(RULES.tables, "india")  # Black Death's second area borders the first
     assert {"middle-east", "southeast-asia", "eurasia"} <= areas and "africa" not in areas
 
 

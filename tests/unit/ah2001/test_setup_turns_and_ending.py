@@ -16,8 +16,9 @@ from domain.core.errors import InvalidOptions, InvalidPlayerCount, NotYourTurn
 from domain.core.kernel import Game, GameCreated, creation_events, decide
 from domain.core.messages import Command
 from domain.hotw.editions.ah2001 import events as ev
-from domain.hotw.editions.ah2001.engine import Ctx
+from domain.hotw.editions.ah2001.context import Ctx
 from domain.hotw.editions.ah2001.model import Ah2001State, Cell, Player, Stage
+from domain.hotw.editions.ah2001.pre_eminence import end_epoch
 from tests.unit.ah2001.test_engine import RULES, SETUP, act, before_expansion, of, playing
 
 
@@ -371,7 +372,7 @@ def scored(points: list[int], epoch: int, **players: Any) -> Ah2001State:
 
 def test_the_sole_leader_takes_a_pre_eminence_marker_and_the_lowest_score_draws_first() -> None:
     ctx = Ctx(RULES.tables, scored([10, 24, 7], 1), Chance.forbidden())
-    RULES.end_epoch(ctx)
+    end_epoch(ctx)
     (taken,) = of(ctx.events, ev.PreEminenceTaken)
     assert (taken.seat, taken.marker, taken.rule) == (1, 5, "ah2001.between.pre-eminence")
     assert taken.visibility.seats == frozenset()
@@ -381,11 +382,11 @@ def test_the_sole_leader_takes_a_pre_eminence_marker_and_the_lowest_score_draws_
 
 def test_a_tie_for_the_lead_takes_no_marker_nor_does_any_leader_without_pre_eminence() -> None:
     ctx = Ctx(RULES.tables, scored([24, 24, 7], 1), Chance.forbidden())
-    RULES.end_epoch(ctx)
+    end_epoch(ctx)
     assert not of(ctx.events, ev.PreEminenceTaken)
     without = replace(scored([10, 24, 7], 1), options=frozenset({"no_pre_eminence"}))
     ctx = Ctx(RULES.tables, without, Chance.forbidden())
-    RULES.end_epoch(ctx)
+    end_epoch(ctx)
     assert not of(ctx.events, ev.PreEminenceTaken)
     assert RULES.check_options({"no_pre_eminence": True})["no_pre_eminence"] is True
     assert of(ctx.events, ev.EpochBegan)[0].rule == "ah2001.between.draw-order"
@@ -394,7 +395,7 @@ def test_a_tie_for_the_lead_takes_no_marker_nor_does_any_leader_without_pre_emin
 def final(players: list[Player]) -> Any:
     state = replace(scored([0, 0, 0], 7), players=tuple(players), markers=())
     ctx = Ctx(RULES.tables, state, Chance.forbidden())
-    RULES.end_epoch(ctx)
+    end_epoch(ctx)
     (ended,) = of(ctx.events, ev.GameEnded)
     return ended
 

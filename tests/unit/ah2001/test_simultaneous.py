@@ -12,7 +12,7 @@ from domain.core.chance import Chance, ScriptedFaces
 from domain.core.messages import Command, Event
 from domain.core.ruleset import Setup
 from domain.hotw.editions.ah2001 import events as ev
-from domain.hotw.editions.ah2001.engine import Ctx
+from domain.hotw.editions.ah2001.context import Ctx
 from domain.hotw.editions.ah2001.model import Ah2001State, Cell, Stage
 from tests.unit.ah2001.test_engine import RULES, act, of
 

@@ -115,6 +115,27 @@ def test_an_unknown_field_is_refused_by_file_entry_and_field(tmp_path) -> None:
     assert "empires.yaml" in broken(tmp_path, "empires.yaml", typo)
 
 
+def test_the_numbers_of_play_are_read_from_the_pack_and_checked(tmp_path) -> None:
+    """play.yaml: the dice, targets and stack the chapters read; a bad number or an unknown
+    field is refused naming the file and field."""
+    tables, _ = load_tables()
+    assert (tables.combat.attack, tables.combat.defence, tables.combat.from_sea_defence) == (
+        2,
+        1,
+        3,
+    )
+    assert tables.targets.limit("civil-war") == 3 and tables.targets.limit("plague") is None
+    assert tables.stack == 3 and tables.far_epoch.of(4) == 7 and tables.far_epoch.of(5) == 1
+
+    def typo(data: dict[str, Any]) -> None:
+        data["combat"]["atack"] = 2
+        data["multiple_armies_stack"] = 0
+
+    problems = broken(tmp_path, "play.yaml", typo)
+    assert "play.yaml" in problems and "atack" in problems
+    assert "multiple_armies_stack" in problems
+
+
 def test_a_border_listed_one_way_only_is_refused(tmp_path) -> None:
     def one_way(data: dict[str, Any]) -> None:
         land = next(x for x in data["lands"] if x["id"] == "morea")

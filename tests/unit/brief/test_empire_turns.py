@@ -9,6 +9,8 @@ from dataclasses import replace
 
 from domain.core.messages import Command
 from domain.hotw.editions.brief2009 import events as ev
+from domain.hotw.editions.brief2009.expansion import sources as expansion_sources
+from domain.hotw.editions.brief2009.model import Turn
 from tests.unit.brief.helpers import (
     RULES,
     act,
@@ -28,7 +30,7 @@ END = Command.of("end_expansion")
 
 def test_establishing_fills_the_array_clears_the_start_land_and_places_capital_and_fleets():
     state = table({"greece": resigned(1, "capital", "fort")})
-    state = replace(state, turn=ev.Turn(0, "minoans"))
+    state = replace(state, turn=Turn(0, "minoans"))
     events, state = act(state, Command.of("establish"))
     (established,) = of(events, ev.EmpireEstablished)
     assert established.removed_colour == 1 and established.removed == ("capital", "fort")
@@ -277,7 +279,7 @@ def test_the_vikings_cross_the_atlantic_only_once_a_turn():
 def test_the_united_states_expand_from_influence_areas_only_with_astronomy():
     lands = {"atlantic-seaboard": standing(0), "brazil": standing(0)}
     state = playing(table(lands, epoch=6), 0, "united-states", fleets=("atlantic-ocean",))
-    sources = RULES.sources(state)
+    sources = expansion_sources(RULES.tables, state)
     assert sources == ["atlantic-seaboard"]
     assert expand("pampas") not in listed(state)
     state = replace(state, turn=replace(state.turn, astronomy=True))

@@ -12,14 +12,14 @@ control of the seas.
 from __future__ import annotations
 
 from domain.core.ruleset import OptionSpec, register_ruleset
-from domain.hotw.editions.ah2001.engine import (
+from domain.hotw.editions.ah2001.context import (
     MINOR_EMPIRES,
     MULTIPLE_ARMIES,
     NAVAL_CONTROL,
     NO_PRE_EMINENCE,
     SIMULTANEOUS,
-    Ah2001Ruleset,
 )
+from domain.hotw.editions.ah2001.engine import Ah2001Ruleset
 
 
 @register_ruleset

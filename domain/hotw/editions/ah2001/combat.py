@@ -1,14 +1,35 @@
-"""Combat in the Avalon Hill 2001 edition (Chapter V): how many dice each side rolls, and what
-one round of combat does. Pure functions of the dice already rolled; the rule key each outcome
-cites is given beside it."""
+"""Chapter V of the Avalon Hill 2001 rules, Combat, with Attacking from the Sea: how many dice
+each side rolls (the numbers: the data pack's `combat.yaml`), which way an attack comes (over a
+border, a strait or the Great Wall, or from a fleet: ah2001.combat.from-sea), what one round
+does (pure functions of the dice already rolled; the rule key each outcome cites is given
+beside it), and the battle for a land, round after round (ah2001.combat.when, .repeat).
+
+Worked examples: ah2001.example.romans-repeated-attack, ah2001.example.guptas-four-battles,
+ah2001.example.british-sea-attack, ah2001.example.mongols-great-wall."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
-DIFFICULT_KINDS = frozenset({"forest", "mountains"})
-"""Difficult terrain in a land (the straits and the Great Wall lie between lands)."""
+from domain.core.frozen import evolved
+from domain.core.messages import event
+from domain.hotw.changes import with_cell, with_turn
+from domain.hotw.editions.ah2001.context import (
+    FOLDS,
+    Ah2001Event,
+    Ctx,
+    holds_any,
+    rule,
+    with_supply,
+)
+from domain.hotw.editions.ah2001.model import (
+    Ah2001State,
+    Cell,
+)
+from domain.hotw.editions.ah2001.sack import sack
+from domain.hotw.editions.ah2001.tables import Ah2001Tables, CombatDice
+from domain.hotw.world import DIFFICULT_TERRAIN
 
 
 class Via(StrEnum):
@@ -44,38 +65,40 @@ class Edge:
     """Civil War, Jewish Revolt: attacks ignore Difficult Terrain (forts still count)."""
 
 
-def attack_dice(edge: Edge) -> tuple[int, str]:
+def attack_dice(dice: CombatDice, edge: Edge) -> tuple[int, str]:
     """Two dice; three with a Leader (ah2001.events.leader) or a Jihad before its first loss
     (ah2001.events.jihad)."""
     if edge.jihad_losses == 0:
-        return 3, "events.jihad"
+        return dice.bonus_attack, "events.jihad"
     if edge.leader:
-        return 3, "events.leader"
-    return 2, "combat.dice"
+        return dice.bonus_attack, "events.leader"
+    return dice.attack, "combat.dice"
 
 
-def defence_dice(terrain: frozenset[str], approach: Approach, edge: Edge) -> tuple[int, str]:
+def defence_dice(
+    dice: CombatDice, terrain: frozenset[str], approach: Approach, edge: Edge
+) -> tuple[int, str]:
     """One die; three against an army landed from a fleet (two with Naval Power); two over
     Difficult Terrain - a forest or mountain in the defender's land, a strait or the Great Wall
     crossed - unless Expert Troops (or the card's text) excuse that terrain."""
     if approach.via is Via.SEA:
         if edge.naval_power:
-            return 2, "events.naval-power"
-        return 3, "combat.from-sea"
+            return dice.naval_power_defence, "events.naval-power"
+        return dice.from_sea_defence, "combat.from-sea"
     if edge.no_terrain_penalty:
-        return 1, "combat.dice"
+        return dice.defence, "combat.dice"
     crossed = {
-        *(terrain & DIFFICULT_KINDS),
+        *(terrain & DIFFICULT_TERRAIN),
         *(("strait",) if approach.strait else ()),
         *(("great-wall",) if approach.great_wall else ()),
     }
     if crossed - edge.expert:
-        return 2, "expand.straits" if crossed - edge.expert == {
+        return dice.difficult_defence, "expand.straits" if crossed - edge.expert == {
             "strait"
         } else "combat.difficult-terrain"
     if crossed:
-        return 1, "events.expert-troops"
-    return 1, "combat.dice"
+        return dice.defence, "events.expert-troops"
+    return dice.defence, "combat.dice"
 
 
 class Result(StrEnum):
@@ -148,9 +171,195 @@ def fight_round(
     return Round(attack, defence, result, tuple(rules), leader_killed)
 
 
-def sacked(buildings: frozenset[str]) -> frozenset[str]:
-    """A land taken after a battle: its capital becomes a city, a city there is removed,
-    monuments stay (ah2001.combat.sack)."""
-    if "capital" in buildings:
-        return (buildings - {"capital"}) | {"city"}
-    return buildings - {"city"}
+REPEATABLE = frozenset({Result.ATTACKER_LOST, Result.FORT_AND_ATTACKER_LOST})
+"""Results after which the attacker may attack the same land again (ah2001.combat.repeat)."""
+
+
+def approach(tables: Ah2001Tables, state: Ah2001State, land: str, via: Via) -> Approach:
+    """From the sea, or from the adjacent Empire land the defender gets fewest dice against
+    (ah2001.combat.from-sea reading: the attacker names the way, and takes the best border)."""
+    if via is Via.SEA:
+        return Approach(Via.SEA)
+    assert state.turn is not None
+    board = tables.board
+    options = []
+    for source in state.turn.lands:
+        if land in board.lands[source].neighbours:
+            wall = board.crosses_great_wall(source, land)
+            options.append(Approach(Via.LAND, great_wall=wall))
+        elif land in board.lands[source].straits:
+            options.append(Approach(Via.LAND, strait=True))
+    return min(options, key=lambda a: (a.strait or a.great_wall, a.strait))
+
+
+def edge(state: Ah2001State) -> Edge:
+    """What the cards played this turn give the Active Empire in combat."""
+    turn = state.turn
+    assert turn is not None
+    return Edge(
+        leader=turn.leader,
+        weaponry=turn.weaponry,
+        siegecraft=turn.siegecraft,
+        elite_troops=turn.elite_troops,
+        jihad_losses=turn.jihad_losses,
+        naval_power=turn.naval_power,
+        expert=turn.expert,
+    )
+
+
+def treachery_wins(ctx: Ctx, seat: int, land: str, via: Via) -> bool:
+    """ah2001.events.treachery: the land named falls without a die rolled; False while more of
+    the defender's armies stand there (ah2001.option.multiple-armies)."""
+    cell = ctx.state.land(land)
+    defender = cell.owner
+    assert defender is not None
+    won = Result.FORT_AND_DEFENDER_LOST if "fort" in cell.buildings else Result.DEFENDER_LOST
+    ctx.emit(
+        BattleFought(
+            rule=rule("events.treachery"),
+            seat=seat,
+            land=land,
+            defender=defender,
+            via=via.value,
+            attack_dice=(),
+            defence_dice=(),
+            attack=0,
+            defence=0,
+            result=won.value,
+        )
+    )
+    if ctx.state.land(land).owner == defender:
+        return False
+    sack(ctx, land)
+    return True
+
+
+def battle(ctx: Ctx, seat: int, land: str, via: Via) -> None:
+    """ah2001.combat.*: rounds until one side's army is gone (a fort falls first)."""
+    tables = ctx.tables
+    homeless = via is Via.LAND and not holds_any(ctx.state)
+    way = Approach(Via.LAND) if homeless else approach(tables, ctx.state, land, via)
+    terrain = frozenset({tables.board.lands[land].terrain})
+    first = True
+    while True:
+        cell = ctx.state.land(land)
+        defender = cell.owner
+        assert defender is not None
+        bonus = edge(ctx.state)
+        if homeless:  # ah2001.variant.no-lands-left: no Difficult Terrain for the defender
+            bonus = replace(bonus, no_terrain_penalty=True)
+        turn = ctx.state.turn
+        if turn is not None and turn.treachery == land:
+            if treachery_wins(ctx, seat, land, via):
+                return
+            continue
+        attacking, attack_rule = attack_dice(tables.combat, bonus)
+        defending, defence_rule = defence_dice(tables.combat, terrain, way, bonus)
+        attack = ctx.chance.dice(attacking)
+        defence = ctx.chance.dice(defending)
+        fought = fight_round(attack, defence, cell.buildings, bonus)
+        cites = tuple(
+            dict.fromkeys(
+                rule(k) for k in (attack_rule, defence_rule, *fought.rules) if k != "combat.dice"
+            )
+        )
+        ctx.emit(
+            BattleFought(
+                rule=rule("combat.when" if fought.result is not Result.BOTH_LOST else "combat.tie"),
+                cites=(
+                    rule("combat.dice"),
+                    *cites,
+                    *((rule("combat.attacker-bonus"),) if attacking > tables.combat.attack else ()),
+                    *((rule("variant.no-lands-left"),) if homeless else ()),
+                    *((rule("combat.repeat"),) if fought.result in REPEATABLE else ()),
+                ),
+                seat=seat,
+                land=land,
+                defender=defender,
+                via=via.value,
+                attack_dice=attack,
+                defence_dice=defence,
+                attack=fought.attack,
+                defence=fought.defence,
+                result=fought.result.value,
+                first_round=first,
+                leader_killed=fought.leader_killed,
+                draws=ctx.chance.take_draws(),
+            )
+        )
+        first = False
+        if not fights_on(ctx, land, fought):
+            return
+
+
+def fights_on(ctx: Ctx, land: str, fought: Round) -> bool:
+    """After a round the attacker fights on while only a fort fell or more defenders stand;
+    a land won at last is sacked (ah2001.combat.sack)."""
+    if fought.result is Result.FORT_LOST or defender_fights_on(ctx, land, fought):
+        return True
+    if fought.result in (Result.DEFENDER_LOST, Result.FORT_AND_DEFENDER_LOST):
+        sack(ctx, land)
+    return False
+
+
+def defender_fights_on(ctx: Ctx, land: str, fought: Round) -> bool:
+    """ah2001.option.multiple-armies: a defender's loss costs one of its armies; while
+    others stand, the attacking army fights on."""
+    won = fought.result in (Result.DEFENDER_LOST, Result.FORT_AND_DEFENDER_LOST)
+    cell = ctx.state.land(land)
+    return won and cell.owner is not None and cell.owner != ctx.state.turn_seat()
+
+
+# --- vocabulary: the events of this chapter, and how each changes the state ----------------
+
+
+@event
+class BattleFought(Ah2001Event):
+    """One round of combat for a land: both sides' dice and what it removed."""
+
+    seat: int
+    land: str
+    defender: int
+    via: str
+    attack_dice: tuple[int, ...]
+    defence_dice: tuple[int, ...]
+    attack: int
+    defence: int
+    result: str
+    first_round: bool = True
+    leader_killed: bool = False
+
+
+ATTACKER_LOSSES = ("attacker_lost", "both_lost", "fort_and_attacker_lost")
+DEFENDER_LOSSES = ("defender_lost", "fort_and_defender_lost", "both_lost")
+"""Results that cost the defender an army (one of several, with multiple armies)."""
+
+
+@FOLDS.handles(BattleFought)
+def _battle(t: Ah2001Tables, s: Ah2001State, e: BattleFought) -> Ah2001State:
+    turn = s.turn
+    assert turn is not None
+    cell = s.land(e.land)
+    if e.first_round:
+        s = with_turn(s, pool=turn.pool - 1)
+    if e.leader_killed:
+        s = with_turn(s, leader=False)
+    if e.result in ATTACKER_LOSSES:
+        jihad = turn.jihad_losses
+        s = with_turn(
+            s,
+            lost=turn.lost + 1,
+            elite_troops=False,
+            jihad_losses=None if jihad is None else jihad + 1,
+        )
+    if e.result in ("fort_lost", "fort_and_attacker_lost", "fort_and_defender_lost"):
+        s = with_supply(s, forts=1)
+        cell = evolved(cell, buildings=cell.buildings - {"fort"})
+    if e.result in DEFENDER_LOSSES and cell.armies > 1:
+        cell = evolved(cell, armies=cell.armies - 1)
+    elif e.result == "both_lost":
+        cell = Cell(None, 0, cell.buildings)
+    elif e.result in DEFENDER_LOSSES:
+        cell = Cell(e.seat, turn.figure or s.epoch, cell.buildings)
+        s = with_turn(s, lands=(*turn.lands, e.land))
+    return with_cell(s, e.land, cell)

@@ -12,9 +12,7 @@ from domain.core.narration import COLOUR_NAMES
 from domain.hotw.board import Area, Board, Land, Sea, Terrain, Wasteland, WaterKind
 from domain.hotw.drawing import PieceMark, board_svg, player_colour
 from domain.hotw.editions.ah2001.board import Ah2001Board
-
-DIFFICULT = frozenset({"forest", "mountains"})
-
+from domain.hotw.world import DIFFICULT_TERRAIN
 
 _DRAWN: dict[int, tuple[Ah2001Board, Board]] = {}
 
@@ -42,10 +40,10 @@ def recast(board: Ah2001Board, barren_lands: bool = False) -> Board:
             id=land.id,
             name=land.name,
             area=land.area,
-            terrain=Terrain.DIFFICULT if land.terrain in DIFFICULT else Terrain.CLEAR,
+            terrain=Terrain.DIFFICULT if land.terrain in DIFFICULT_TERRAIN else Terrain.CLEAR,
             terrain_kind=", ".join(
                 [
-                    *([land.terrain] if land.terrain in DIFFICULT else []),
+                    *([land.terrain] if land.terrain in DIFFICULT_TERRAIN else []),
                     *(["resource symbol"] if land.resource else []),
                 ]
             )

@@ -1,12 +1,29 @@
 """Scoring in the Avalon Hill 2001 edition (Chapter VI): after each of a player's turns, every
-land holding an army of the player's colour counts, whatever its epoch."""
+land holding an army of the player's colour counts, whatever its epoch.
+
+Worked example: ah2001.example.purple-scoring."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from domain.core.frozen import evolved
+from domain.core.messages import event
+from domain.hotw.changes import with_player
 from domain.hotw.control import Level, level_in_area
-from domain.hotw.editions.ah2001.tables import VictoryPoints
+from domain.hotw.editions.ah2001.context import (
+    FOLDS,
+    Ah2001Event,
+    Ctx,
+    rule,
+    with_supply,
+)
+from domain.hotw.editions.ah2001.model import (
+    Ah2001State,
+    Stage,
+)
+from domain.hotw.editions.ah2001.revisions import COINS_TAKE_COUNTERS
+from domain.hotw.editions.ah2001.tables import Ah2001Tables, VictoryPoints
 
 BUILDING_POINTS = {"capital": 2, "city": 1, "monument": 1}
 """ah2001.scoring.buildings: forts score nothing."""
@@ -67,3 +84,78 @@ def turn_score(
     if held:
         points["buildings"] = buildings_points(held)
     return points
+
+
+def points_now(tables: Ah2001Tables, state: Ah2001State, seat: int) -> dict[str, int]:
+    """What `seat` scores now for all its pieces (ah2001.scoring.*), held seas included."""
+    board = tables.board
+    armies = {land: cell.owner for land, cell in state.lands.items() if cell.owner is not None}
+    points = turn_score(
+        tables.victory_points,
+        state.epoch,
+        seat,
+        armies,
+        {land: board.lands[land].area for land in armies},
+        {land: cell.buildings for land, cell in state.lands.items()},
+    )
+    seas = sum(1 for held in state.seas.values() if held.owner == seat)
+    if seas:
+        points = {**points, "seas": seas}
+    return points
+
+
+def levels_cited(tables: Ah2001Tables, state: Ah2001State, seat: int) -> tuple[str, ...]:
+    """The levels of control `seat` scores now (ah2001.scoring.presence, .dominance,
+    .control), each cited once, weakest first."""
+    board = tables.board
+    armies = {land: cell.owner for land, cell in state.lands.items() if cell.owner is not None}
+    levels = set(
+        area_levels(seat, armies, {land: board.lands[land].area for land in armies}).values()
+    )
+    return tuple(rule(LEVEL_RULES[level]) for level in sorted(levels))
+
+
+def score_turn(ctx: Ctx) -> None:
+    """ah2001.scoring.when: at the end of the turn (its clean-up), the player scores."""
+    turn = ctx.state.turn
+    assert turn is not None
+    points = points_now(ctx.tables, ctx.state, turn.seat)
+    before = ctx.state.players[turn.seat].points
+    track = ctx.tables.score_track
+    lap = (before + sum(points.values())) // track > before // track
+    ctx.emit(
+        TurnScored(
+            rule=rule("scoring.when"),
+            cites=(
+                rule("turn.clean-up"),
+                rule("scoring.table"),
+                *levels_cited(ctx.tables, ctx.state, turn.seat),
+                rule("scoring.buildings"),
+                *((rule("scoring.track"),) if lap else ()),
+            ),
+            seat=turn.seat,
+            points=points,
+            total=sum(points.values()),
+        )
+    )
+
+
+# --- vocabulary: the events of this chapter, and how each changes the state ----------------
+
+
+@event
+class TurnScored(Ah2001Event):
+    """Clean-up (the fleets leave the board) and the player's score for all its pieces."""
+
+    seat: int
+    points: Mapping[str, int]
+    total: int
+
+
+@FOLDS.handles(TurnScored)
+def _scored(t: Ah2001Tables, s: Ah2001State, e: TurnScored) -> Ah2001State:
+    assert s.turn is not None
+    coins = s.turn.coins if t.since(COINS_TAKE_COUNTERS) else 0
+    s = with_supply(s, counters=len(s.turn.fleets) - len(s.turn.manned) + coins)
+    s = with_player(s, e.seat, points=s.players[e.seat].points + e.total)
+    return evolved(s, turn=None, stage=Stage.TURNS, call_index=s.call_index + 1)

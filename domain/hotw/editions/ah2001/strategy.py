@@ -17,15 +17,30 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from domain.core.chance import Chance, ScriptedFaces
 from domain.core.messages import Command, Event
 from domain.hotw.editions.ah2001 import events as ev
 from domain.hotw.editions.ah2001.model import Ah2001State, Cell, Player, SeaHeld, Stage, Turn
+from domain.hotw.editions.ah2001.scoring import points_now
+from domain.hotw.editions.ah2001.tables import Ah2001Tables
 
-if TYPE_CHECKING:
-    from domain.hotw.editions.ah2001.engine import Ah2001Ruleset
+
+class Rules(Protocol):
+    """What the strategy reads of the ruleset (`engine.Rules`)."""
+
+    @property
+    def tables(self) -> Ah2001Tables: ...
+
+    def view(self, state: Ah2001State, viewer: int | None) -> dict[str, Any]: ...
+
+    def decide(
+        self, state: Ah2001State, seat: int, command: Command, chance: Chance
+    ) -> list[Event]: ...
+
+    def evolve(self, state: Ah2001State, event: Event) -> Ah2001State: ...
+
 
 ENDINGS = frozenset({"end_expansion", "end_round", "terminate_empire", "stop_targeting"})
 
@@ -92,7 +107,7 @@ def state_from_view(view: Mapping[str, Any]) -> Ah2001State:
 
 
 class Ah2001Strategy:
-    def __init__(self, rules: Ah2001Ruleset) -> None:
+    def __init__(self, rules: Rules) -> None:
         self.rules = rules
 
     def position(self, given: Any, seat: int) -> Ah2001State:
@@ -153,7 +168,7 @@ class Ah2001Strategy:
         value = float(state.players[seat].points)
         turn = state.turn
         if turn is not None and turn.seat == seat and state.stage is not Stage.OVER:
-            value += sum(self.rules.points_now(state, seat).values())
+            value += sum(points_now(self.rules.tables, state, seat).values())
         return value
 
     def preference(

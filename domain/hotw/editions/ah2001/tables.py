@@ -78,12 +78,72 @@ class Pieces:
 
 
 @dataclass(frozen=True)
+class CombatDice:
+    """How many dice each side rolls (play.yaml `combat`: ah2001.combat.dice, .attacker-bonus,
+    .difficult-terrain, .from-sea; ah2001.events.naval-power; ah2001.option.naval-control; the
+    revolts of ah2001.events.civil-war and .barbarians)."""
+
+    attack: int
+    bonus_attack: int
+    defence: int
+    difficult_defence: int
+    from_sea_defence: int
+    naval_power_defence: int
+    naval_attack: int
+    naval_defence: int
+    revolt_attack: int
+
+
+@dataclass(frozen=True)
+class Targets:
+    """How many targets each kind of Event card names (play.yaml `targets`): a number, or a
+    chain that runs until it stops; `up_to` cards may stop early."""
+
+    picks: Mapping[str, int]
+    chains: frozenset[str]
+    up_to: frozenset[str]
+
+    @property
+    def kinds(self) -> frozenset[str]:
+        """Cards whose player chooses lands, areas or a sea before they act."""
+        return frozenset(self.picks) | self.chains
+
+    def limit(self, kind: str) -> int | None:
+        """How many targets `kind` names (None: a chain)."""
+        return self.picks.get(kind)
+
+
+@dataclass(frozen=True)
+class FarEpoch:
+    """ah2001.events.far-epoch reading: the figures a card's army takes - `early` up to Epoch
+    `last_early_epoch`, `late` after it."""
+
+    last_early_epoch: int
+    early: int
+    late: int
+
+    def of(self, epoch: int) -> int:
+        return self.early if epoch <= self.last_early_epoch else self.late
+
+
+@dataclass(frozen=True)
 class Ah2001Tables:
     empires: tuple[EmpireStats, ...]
     events: tuple[EventCardKind, ...]
     victory_points: VictoryPoints
     pieces: Pieces
     board: Ah2001Board
+    combat: CombatDice
+    targets: Targets
+    stack: int
+    """ah2001.option.multiple-armies: how many figures of a player a land holds (a fort counted)."""
+    cards_per_turn: int
+    """ah2001.events.two-per-turn: how many Event cards a turn may play."""
+    resources_per_monument: int
+    """ah2001.monuments.count: resource lands per monument."""
+    score_track: int
+    """ah2001.scoring.track: the spaces of the Victory Point track."""
+    far_epoch: FarEpoch
     revision: int = NEWEST
     """The revision of the rules in force for the game these tables serve (`since`)."""
     empires_by_epoch: Mapping[int, tuple[EmpireStats, ...]] = field(init=False)

@@ -5,7 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from domain.core.frozen import evolved
+from domain.core.messages import event
 from domain.hotw.control import Level, level_in_area
+from domain.hotw.editions.brief2009.context import (
+    FOLDS,
+    BriefEvent,
+    Ctx,
+    rule,
+    with_gold,
+)
+from domain.hotw.editions.brief2009.model import (
+    BriefState,
+)
+from domain.hotw.editions.brief2009.tables import BriefTables
 
 LEVEL_RULES = {
     Level.PRESENCE: "gold.presence",
@@ -64,3 +77,75 @@ def separated(golds: Sequence[int], arrived: Sequence[int]) -> list[tuple[int, i
             moves.append((colour, space, target))
             now[colour] = target
     return moves
+
+
+def collect(ctx: Ctx, colour: int) -> None:
+    """brief.gold.spiral: the colour collects for every Area, in the spiral's order."""
+    state = ctx.state
+    tables = ctx.tables
+    board = tables.board
+    armies = {land: c.colour for land, c in state.lands.items() if c.colour is not None}
+    items = collection(
+        colour,
+        armies,
+        {land: c.buildings for land, c in state.lands.items()},
+        {land: board.lands[land].area for land in armies},
+        tables.spiral,
+        state.area_values,
+        tables.numbers.gold,
+    )
+    ctx.emit(
+        GoldCollected(
+            rule=rule("gold.spiral"),
+            cites=gold_cites(tables, state, colour, items),
+            colour=colour,
+            items=tuple(items),
+            total=sum(gold for _, gold in items),
+        )
+    )
+
+
+def gold_cites(
+    tables: BriefTables, state: BriefState, colour: int, items: list[tuple[str, int]]
+) -> tuple[str, ...]:
+    """The clauses a collection applies: buildings paid, each level of control reached
+    (presence, dominance, mastery), a marker ending on an occupied space (stacked) or
+    passing the end of the track (on round)."""
+    gold = tables.numbers.gold
+    levels = {gold[name]: name for name in ("presence", "dominance", "mastery")}
+    cites: list[str] = []
+    if any(what in gold for what, _ in items):
+        cites.append(rule("gold.buildings"))
+    reached = {
+        levels[paid // state.area_values[what]]
+        for what, paid in items
+        if what not in gold and state.area_values.get(what)
+    }
+    cites += [
+        rule(f"gold.{name}") for name in ("presence", "dominance", "mastery") if name in reached
+    ]
+    before = state.colours[colour].gold
+    after = before + sum(paid for _, paid in items)
+    others = {c.gold for i, c in enumerate(state.colours) if i != colour}
+    if after != before and after in others:
+        cites.append(rule("gold.stack"))
+    if after // gold["track"] > before // gold["track"]:
+        cites.append(rule("gold.past-100"))
+    return tuple(cites)
+
+
+# --- vocabulary: the events of this chapter, and how each changes the state ----------------
+
+
+@event
+class GoldCollected(BriefEvent):
+    """The colour's gold for buildings, then Area by Area along the spiral."""
+
+    colour: int
+    items: tuple[tuple[str, int], ...]
+    total: int
+
+
+@FOLDS.handles(GoldCollected)
+def _collected(t: BriefTables, s: BriefState, e: GoldCollected) -> BriefState:
+    return evolved(with_gold(s, e.colour, e.total), turn=None)

@@ -4,12 +4,35 @@ taking control of a land does to its buildings. Pure functions of the numbers in
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
-from domain.hotw.editions.brief2009.tables import Numbers
-
-DIFFICULT = frozenset({"mountains", "forest"})
+from domain.core.errors import RuleViolation
+from domain.core.messages import Command, event
+from domain.hotw.changes import with_cell, with_turn
+from domain.hotw.editions.brief2009.context import (
+    COMMANDS,
+    FOLDS,
+    BriefEvent,
+    Ctx,
+    joined,
+    refused,
+    returned,
+    rule,
+    stand,
+    with_force,
+    with_gold,
+    with_shared,
+    with_supply_of,
+)
+from domain.hotw.editions.brief2009.model import (
+    BriefState,
+    Cell,
+    Invasion,
+    Overrun,
+)
+from domain.hotw.editions.brief2009.tables import BriefTables, Numbers
+from domain.hotw.world import DIFFICULT_TERRAIN
 
 
 def attack_dice(numbers: Numbers, *, by_sea: bool, weaponry: bool) -> int:
@@ -27,7 +50,7 @@ def defence_dice(numbers: Numbers, *, fort: bool) -> int:
 def points_needed(numbers: Numbers, terrain: str) -> int:
     """brief.invasion.clear and .difficult: 1 point in clear land, 2 in mountain or forest
     (also the cost of an overrun, brief.overrun.cost)."""
-    return numbers.difficult_points if terrain in DIFFICULT else numbers.clear_points
+    return numbers.difficult_points if terrain in DIFFICULT_TERRAIN else numbers.clear_points
 
 
 def invasion_points(attack: Sequence[int], defence: Sequence[int], bonus: int) -> int:
@@ -78,3 +101,232 @@ def reduce(buildings: Collection[str], *, spare_monument: bool) -> Reduction:
         removed.append("fort")
         rules.append("reduction.fort")
     return Reduction(frozenset(after), reductions, tuple(removed), tuple(rules))
+
+
+def invasion_actions(tables: BriefTables, state: BriefState) -> Iterator[Command]:
+    """brief.invasion.continue: the dial one step on (to +3 at most, an Array army each
+    step), or the invasion given up."""
+    turn = state.turn
+    assert turn is not None and turn.active is not None
+    force = turn.active
+    if force.dial < tables.numbers.dial_max and force.array > 0:
+        yield Command.of("continue_invasion")
+    yield Command.of("abandon_invasion")
+
+
+def invade(ctx: Ctx, land: str, via: str, *, continued: bool, crossing: bool) -> None:
+    """brief.invasion.*: the attacker's dice, then the defender's; the highest of each;
+    points = the difference (the dial and a Leader added to the attacker); 1 point takes
+    clear land, 2 mountain or forest."""
+    state = ctx.state
+    turn = state.turn
+    assert turn is not None and turn.active is not None
+    force = turn.active
+    tables = ctx.tables
+    numbers = tables.numbers
+    cell = state.land(land)
+    defender = cell.colour if turn.invasion is None else turn.invasion.defender
+    assert defender is not None
+    by_sea = via == "sea"
+    attack = ctx.chance.dice(attack_dice(numbers, by_sea=by_sea, weaponry=turn.weaponry))
+    dial = force.dial + 1 if continued else force.dial
+    leader = 1 if turn.leader else 0
+    needed = points_needed(numbers, tables.board.lands[land].terrain)
+    fear = 0
+    if force.feature == "fear":
+        fear = int(tables.features["fear"].effect["extra_points"])
+    sure = False
+    if force.feature == "atlantic-crossing" and by_sea:
+        faces = tables.features["atlantic-crossing"].effect["sure_faces"]
+        sure = max(attack) in set(faces)
+    fort = "fort" in cell.buildings
+    defence: tuple[int, ...] = ()
+    if sure:
+        points = needed
+    else:
+        defence = ctx.chance.dice(defence_dice(numbers, fort=fort))
+        points = invasion_points(attack, defence, dial + leader)
+    success = points >= needed
+    terrain = "invasion.difficult" if needed > numbers.clear_points else "invasion.clear"
+    cites = [rule("invasion.dice"), rule("invasion.highest-die"), rule(terrain)]
+    cites += [rule("invasion.fleet-penalty")] if by_sea else []
+    cites += [rule("invasion.fort")] if fort else []
+    cites += [rule("invasion.continue"), rule("invasion.dial-max")] if continued else []
+    cites += [rule("events.leader")] if leader else []
+    cites += [rule("events.weaponry")] if turn.weaponry else []
+    cites += [rule("features.fear")] if fear and success else []
+    cites += [rule("features.atlantic-crossing")] if sure or crossing else []
+    ctx.emit(
+        InvasionRolled(
+            rule=rule("invasion.success-reset" if success else "invasion.points"),
+            cites=tuple(cites),
+            colour=turn.colour,
+            land=land,
+            defender=defender,
+            via=via,
+            continued=continued,
+            crossing=crossing,
+            attack=attack,
+            defence=defence,
+            dial=dial,
+            leader=leader,
+            points=points,
+            needed=needed,
+            fear=fear if success else 0,
+            success=success,
+            sure=sure,
+            draws=ctx.chance.take_draws(),
+        )
+    )
+    if success:
+        reduce_land(ctx, land, "invasion")
+
+
+def reduce_land(ctx: Ctx, land: str, how: str) -> None:
+    """brief.reduction.*, on taking control of `land` (`how`: invasion, overrun or
+    surrender); a barbarian Empire earns gold for each reduction."""
+    state = ctx.state
+    turn = state.turn
+    assert turn is not None and turn.active is not None
+    force = turn.active
+    france = ctx.tables.features.get("preserve-monuments")
+    spare = force.feature == "preserve-monuments" or (
+        france is not None and land == france.effect.get("land")
+    )
+    reduction = reduce(state.land(land).buildings, spare_monument=spare)
+    if not reduction.reductions and not reduction.removed:
+        return
+    gold = 0
+    if force.barbarian:
+        gold = reduction.reductions * ctx.tables.numbers.gold["barbarian_reduction"]
+    cites = [rule(k) for k in reduction.rules[1:]]
+    cites += [rule("reduction.when")] if how != "invasion" else []
+    cites += [rule("reduction.barbarian-gold")] if gold else []
+    cites += [rule("features.france")] if spare and "monument" in reduction.buildings else []
+    ctx.emit(
+        LandReduced(
+            rule=rule(reduction.rules[0]),
+            cites=tuple(cites),
+            colour=turn.colour,
+            land=land,
+            buildings=tuple(sorted(reduction.buildings)),
+            removed=reduction.removed,
+            reductions=reduction.reductions,
+            gold=gold,
+        )
+    )
+
+
+def why_not_continue(
+    tables: BriefTables, state: BriefState, seat: int, command: Command
+) -> RuleViolation:
+    return refused(
+        "the dial goes to +3 at most, each step an Array army", "invasion.dial-max", command
+    )
+
+
+def why_not_abandon(
+    tables: BriefTables, state: BriefState, seat: int, command: Command
+) -> RuleViolation:
+    return refused("no invasion is waiting", "invasion.abandon", command)
+
+
+@COMMANDS.declares(
+    "continue_invasion",
+    "Spend an Array army: the dial +1, roll again.",
+    why_not=why_not_continue,
+)
+def continue_invasion(ctx: Ctx, seat: int, command: Command) -> None:
+    turn = ctx.state.turn
+    assert turn is not None and turn.invasion is not None
+    invade(ctx, turn.invasion.land, turn.invasion.via, continued=True, crossing=False)
+
+
+@COMMANDS.declares(
+    "abandon_invasion", "Give the invasion up (the dial back to 0).", why_not=why_not_abandon
+)
+def abandon_invasion(ctx: Ctx, seat: int, command: Command) -> None:
+    turn = ctx.state.turn
+    assert turn is not None and turn.invasion is not None
+    ctx.emit(
+        InvasionAbandoned(
+            rule=rule("invasion.abandon"), colour=turn.colour, land=turn.invasion.land
+        )
+    )
+
+
+# --- vocabulary: the events of this chapter, and how each changes the state ----------------
+
+
+@event
+class InvasionRolled(BriefEvent):
+    """One roll of an invasion: both sides' dice, the dial, the points and the outcome."""
+
+    colour: int
+    land: str
+    defender: int
+    via: str
+    continued: bool
+    crossing: bool
+    attack: tuple[int, ...]
+    defence: tuple[int, ...]
+    dial: int
+    leader: int
+    points: int
+    needed: int
+    fear: int
+    success: bool
+    sure: bool = False
+    """The Vikings' 5 or 6 from the sea: taken outright, the defender does not roll."""
+
+
+@FOLDS.handles(InvasionRolled)
+def _rolled(t: BriefTables, s: BriefState, e: InvasionRolled) -> BriefState:
+    turn = s.turn
+    assert turn is not None and turn.active is not None
+    s = with_force(s, array=turn.active.array - 1, dial=e.dial)
+    if e.continued:
+        s = with_supply_of(s, e.colour, 1)  # the army spent on the dial
+    else:
+        s = with_turn(s, crossings=turn.crossings + int(e.crossing))
+    if not e.success:
+        return with_turn(s, invasion=Invasion(e.land, e.defender, e.via))
+    s = with_supply_of(s, e.defender, 1)
+    s = joined(stand(s, e.land, e.colour), e.land)
+    s = with_force(s, dial=0)
+    unused = 0 if e.sure else e.points - e.needed + e.fear
+    overrun = Overrun(e.land, e.defender, unused) if unused > 0 else None
+    return with_turn(s, invasion=None, weaponry=False, overrun=overrun)
+
+
+@event
+class InvasionAbandoned(BriefEvent):
+    colour: int
+    land: str
+
+
+@FOLDS.handles(InvasionAbandoned)
+def _abandoned(t: BriefTables, s: BriefState, e: InvasionAbandoned) -> BriefState:
+    s = with_supply_of(s, e.colour, 1)
+    s = with_force(s, dial=0)
+    return with_turn(s, invasion=None, weaponry=False)
+
+
+@event
+class LandReduced(BriefEvent):
+    """Taking control of a land reduces what stands in it; a barbarian Empire earns gold."""
+
+    colour: int
+    land: str
+    buildings: tuple[str, ...]
+    removed: tuple[str, ...]
+    reductions: int
+    gold: int
+
+
+@FOLDS.handles(LandReduced)
+def _reduced(t: BriefTables, s: BriefState, e: LandReduced) -> BriefState:
+    cell = s.land(e.land)
+    s = with_cell(s, e.land, Cell(cell.colour, cell.standing, frozenset(e.buildings)))
+    s = with_shared(s, **returned(e.removed))
+    return with_gold(s, e.colour, e.gold)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from domain.core.chance import Chance, ScriptedFaces
 from domain.core.messages import Command, Event
@@ -44,8 +44,21 @@ from domain.hotw.editions.brief2009.model import (
 )
 from domain.hotw.editions.brief2009.tables import BriefTables
 
-if TYPE_CHECKING:
-    from domain.hotw.editions.brief2009.engine import BriefRuleset
+
+class Rules(Protocol):
+    """What the strategy reads of the ruleset (`engine.BriefRuleset`)."""
+
+    @property
+    def tables(self) -> BriefTables: ...
+
+    def view(self, state: BriefState, viewer: int | None) -> dict[str, Any]: ...
+
+    def decide(
+        self, state: BriefState, seat: int, command: Command, chance: Chance
+    ) -> list[Event]: ...
+
+    def evolve(self, state: BriefState, event: Event) -> BriefState: ...
+
 
 HIDDEN = "?"
 """Stands in for a card or token the seat may not see (a count in its view)."""
@@ -180,7 +193,7 @@ def _turn(turn: Mapping[str, Any]) -> Turn:
 class BriefStrategy:
     """The greedy evaluation of A Brief History of the World."""
 
-    def __init__(self, rules: BriefRuleset) -> None:
+    def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.tables: BriefTables = rules.tables
         self.token_values = {t.id: t.value for t in self.tables.bonus_tokens}

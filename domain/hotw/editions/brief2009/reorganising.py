@@ -1,0 +1,104 @@
+"""Reorganising in A Brief History of the World: a stopped Event Empire's armies lie down
+(brief.events.resigned-after); the called Empire's armies resign, its fleets go back and its card
+is discarded (brief.reorganise.resign, brief.reorganise.fleets, brief.reorganise.discard), and its
+colour collects gold (`gold`)."""
+
+from __future__ import annotations
+
+from domain.core.frozen import evolved
+from domain.core.messages import event
+from domain.hotw.changes import with_cell, with_turn
+from domain.hotw.editions.brief2009.context import (
+    FOLDS,
+    BriefEvent,
+    Ctx,
+    rule,
+    with_colour,
+    with_shared,
+)
+from domain.hotw.editions.brief2009.gold import collect
+from domain.hotw.editions.brief2009.model import (
+    BriefState,
+    Force,
+)
+from domain.hotw.editions.brief2009.tables import BriefTables
+
+
+def finish(ctx: Ctx, force: Force) -> None:
+    """An Event Empire's armies resign (brief.events.resigned-after); the Empire
+    reorganises and its colour collects gold (brief.reorganise.*, brief.gold.*)."""
+    state = ctx.state
+    turn = state.turn
+    assert turn is not None
+    if force.event:
+        ctx.emit(
+            EventEmpireResigned(
+                rule=rule("events.resigned-after"),
+                colour=turn.colour,
+                card=force.card,
+                lands=tuple(land for land in force.lands if state.land(land).colour == turn.colour),
+            )
+        )
+        return
+    standing = tuple(
+        sorted(
+            land
+            for land, cell in state.lands.items()
+            if cell.colour == turn.colour and cell.standing
+        )
+    )
+    ctx.emit(
+        EmpireReorganised(
+            rule=rule("reorganise.resign"),
+            cites=(rule("reorganise.fleets"), rule("reorganise.discard")),
+            colour=turn.colour,
+            empire=turn.empire,
+            fleets=turn.fleets,
+            lands=standing,
+        )
+    )
+    collect(ctx, turn.colour)
+
+
+def resigned(s: BriefState, lands: tuple[str, ...]) -> BriefState:
+    for land in lands:
+        cell = s.land(land)
+        s = with_cell(s, land, evolved(cell, standing=False))
+    return s
+
+
+# --- vocabulary: the events of this chapter, and how each changes the state ----------------
+
+
+@event
+class EventEmpireResigned(BriefEvent):
+    """An Event Empire is resolved: its armies lie down."""
+
+    colour: int
+    card: str
+    lands: tuple[str, ...]
+
+
+@FOLDS.handles(EventEmpireResigned)
+def _event_resigned(t: BriefTables, s: BriefState, e: EventEmpireResigned) -> BriefState:
+    s = resigned(s, e.lands)
+    assert s.turn is not None
+    return with_turn(s, forces=s.turn.forces[:-1])
+
+
+@event
+class EmpireReorganised(BriefEvent):
+    """Fleets removed, every standing army resigned, the Empire card discarded."""
+
+    colour: int
+    empire: str
+    fleets: tuple[str, ...]
+    lands: tuple[str, ...]
+
+
+@FOLDS.handles(EmpireReorganised)
+def _reorganised(t: BriefTables, s: BriefState, e: EmpireReorganised) -> BriefState:
+    s = resigned(s, e.lands)
+    s = with_shared(s, fleets=len(e.fleets))
+    s = with_colour(s, e.colour, empire=None)
+    return with_turn(s, forces=(), fleets=())

@@ -1,0 +1,102 @@
+"""Every edition has the one shape (issue 31): a thin ruleset class over modules named after
+its rulebook's chapters, each rules-catalogue entry naming the module that implements it (and
+that module citing it), no module over 600 lines, no function over 80, and no import circle
+inside the edition's package."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+from packs.hotw_cards import load_rules_catalogue
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+EDITIONS = {
+    "hotw-ah2001": ("domain.hotw.editions.ah2001", "ah2001."),
+    "brief-2009": ("domain.hotw.editions.brief2009", "brief."),
+}
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 80
+
+
+def modules_of(package: str) -> dict[str, Path]:
+    folder = REPO_ROOT / package.replace(".", "/")
+    return {
+        f"{package}.{path.stem}" if path.stem != "__init__" else package: path
+        for path in sorted(folder.glob("*.py"))
+    }
+
+
+@pytest.mark.parametrize("ruleset", sorted(EDITIONS))
+def test_every_rule_names_the_module_that_implements_it_and_that_module_cites_it(ruleset):
+    package, prefix = EDITIONS[ruleset]
+    catalogue = load_rules_catalogue(REPO_ROOT / "data" / ruleset / "rules.yaml")
+    unnamed, missing, uncited = [], [], []
+    for entry in catalogue:
+        if not entry.module:
+            unnamed.append(entry.id)
+            continue
+        if not entry.module.startswith(package):
+            missing.append(f"{entry.id}: {entry.module} is not in {package}")
+            continue
+        module = importlib.import_module(entry.module)
+        source = Path(str(module.__file__)).read_text(encoding="utf-8")
+        if entry.id.removeprefix(prefix) not in source:
+            uncited.append(f"{entry.id}: {entry.module}")
+    assert not unnamed, unnamed
+    assert not missing, missing
+    assert not uncited, uncited
+
+
+@pytest.mark.parametrize("ruleset", sorted(EDITIONS))
+def test_no_module_is_long_and_no_function_either(ruleset):
+    package, _ = EDITIONS[ruleset]
+    long = []
+    for name, path in modules_of(package).items():
+        source = path.read_text(encoding="utf-8")
+        if source.count("\n") > MAX_MODULE_LINES:
+            long.append(f"{name}: {source.count(chr(10))} lines")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                size = (node.end_lineno or node.lineno) - node.lineno + 1
+                if size > MAX_FUNCTION_LINES:
+                    long.append(f"{name}.{node.name}: {size} lines")
+    assert not long, long
+
+
+@pytest.mark.parametrize("ruleset", sorted(EDITIONS))
+def test_no_import_circle_inside_the_edition(ruleset):
+    package, _ = EDITIONS[ruleset]
+    modules = modules_of(package)
+    imports: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                targets = {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+                found |= {t for t in targets if t in modules and t != name}
+            elif isinstance(node, ast.Import):
+                found |= {a.name for a in node.names if a.name in modules and a.name != name}
+        imports[name] = found
+    imports.pop(package, None)  # the registering package imports what it registers
+    for deps in imports.values():
+        deps.discard(package)
+    circles = []
+    state: dict[str, int] = {}
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        state[name] = 1
+        for dep in sorted(imports.get(name, ())):
+            if state.get(dep) == 1:
+                circles.append(" -> ".join((*path[path.index(dep) :], dep)))
+            elif dep not in state:
+                visit(dep, (*path, dep))
+        state[name] = 2
+
+    for name in sorted(imports):
+        if name not in state:
+            visit(name, (name,))
+    assert not circles, circles
