@@ -12,9 +12,9 @@ from domain.core.folds import Folds, Working
 from domain.core.frozen import evolved
 from domain.core.messages import Command, Event
 from domain.hotw.changes import added
-from domain.hotw.commands import refused as refusal
 from domain.hotw.editions.ah2001.model import Ah2001State, Stage
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, EmpireStats, EventCardKind
+from domain.hotw.refusals import refused as refusal
 
 NO_PRE_EMINENCE = "no_pre_eminence"
 MINOR_EMPIRES = "minor_empires"

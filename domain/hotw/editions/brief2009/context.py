@@ -13,9 +13,9 @@ from domain.core.folds import Folds, Working
 from domain.core.frozen import evolved
 from domain.core.messages import Command, Event
 from domain.hotw.changes import added, with_cell, with_item, with_turn
-from domain.hotw.commands import refused as refusal
 from domain.hotw.editions.brief2009.model import BriefState, Cell
 from domain.hotw.editions.brief2009.tables import BriefTables
+from domain.hotw.refusals import refused as refusal
 
 KINDS = ("empire", "event")
 """The two piles of Organisation: Empire cards and Event cards."""

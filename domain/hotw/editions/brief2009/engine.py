@@ -16,7 +16,7 @@ from domain.core.catalogue import RulesCatalogue
 from domain.core.chance import Chance
 from domain.core.errors import RuleViolation
 from domain.core.messages import Command, Event
-from domain.core.narration import action_words, listed, plain_words
+from domain.core.narration import SEAT_KEYS, SEATS_KEYS, Namer, action_words, listed, plain_words
 from domain.core.ruleset import CommandSpec, Ruleset, Setup
 from domain.core.turns import Sequential, TurnModel, TurnTaking
 from domain.hotw import codec

@@ -10,11 +10,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.core.declare import Arg, CommandBook
-from domain.core.errors import IllegalAction, RuleViolation
-from domain.core.messages import Command
 from domain.core.ruleset import CommandSpec
 from domain.hotw.editions.hotw_2024.model import HotwState
 from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.refusals import refused
 
 if TYPE_CHECKING:
     from domain.hotw.editions.hotw_2024.rules.context import Ctx
@@ -63,12 +62,3 @@ declares = COMMANDS.declares
 def command_specs(pack: HotwPack) -> tuple[CommandSpec, ...]:
     """Every command of the family as the API documents it, ids from `pack`."""
     return COMMANDS.specs(pack)
-
-
-def refused(message: str, rule: str, command: Command, also: tuple[str, ...] = ()) -> RuleViolation:
-    """A refusal of `command` citing the shared rule key `rule` (and the keys `also`, the other
-    rules that decide it, listed under `cites`)."""
-    context: dict[str, object] = {"command": command.as_dict()}
-    if also:
-        context["cites"] = list(also)
-    return IllegalAction(message, rule, context)
