@@ -35,34 +35,9 @@ def known_empire_card(state: HotwState, card: str, viewer: int | None) -> bool:
 
 
 def view_of(pack: HotwPack, state: HotwState, viewer: int | None) -> dict[str, Any]:
-    players = []
-    spaces = pack.cards.pieces.gold_track_spaces
-    for seat, p in enumerate(state.players):
-        own = seat == viewer
-        empire_cards = [c for c in p.empire_cards if known_empire_card(state, c, viewer)]
-        players.append(
-            {
-                "seat": seat,
-                "name": p.name,
-                "gold": p.gold,
-                "space": track_space(p.gold, spaces),
-                "circuits": circuits(p.gold, spaces),
-                "arrival": p.arrival,
-                "supply": p.supply,
-                "honor_track": list(p.honor_track),
-                "pool_honors": list(p.pool_honors),
-                "honor_stack": len(p.honor_stack),
-                "area_tokens": list(p.area_tokens) if own else None,
-                "area_token_count": len(p.area_tokens),
-                "leader": p.leader,
-                "event_card": p.event_card if own else None,
-                "has_event_card": p.event_card is not None,
-                "empire_cards": empire_cards,
-                "hidden_empire_cards": len(p.empire_cards) - len(empire_cards),
-                "event_cards": list(p.event_cards),
-            }
-        )
-    turn = state.turn
+    """The table as `viewer` may see it (None: a spectator): the players, the map, the epoch's
+    organization and the turn being played."""
+    players = players_seen(pack, state, viewer)
     choosing_now = state.choosing[0] if state.choosing else None
     body: dict[str, Any] = {
         "epoch": state.epoch,
@@ -111,29 +86,67 @@ def view_of(pack: HotwPack, state: HotwState, viewer: int | None) -> dict[str, A
         "pending": _pending(pack, state),
         "result": result_of(pack, state) if state.result is not None else None,
     }
-    if turn is not None:
-        revealed = turn.event_card in state.players[turn.seat].event_cards
-        body["turn"] = {
-            "seat": turn.seat,
-            "card": turn.card,
-            "event_card": turn.event_card if revealed or viewer == turn.seat else None,
-            "empire_index": turn.empire_index,
-            "phase": turn.phase.value,
-            "pool": _pool(turn.pool),
-            "event_pool": _pool(turn.event_pool),
-            "fleets": list(turn.fleets),
-            "event_fleets": list(turn.event_fleets),
-            "leader_active": turn.leader_active,
-            "leader_ignores": turn.leader_ignores,
-            "invasion_modifier": (
-                {"land": turn.modifier_land, "modifier": turn.invasion_modifier}
-                if turn.modifier_land is not None
-                else None
-            ),
-        }
-    else:
-        body["turn"] = None
+    body["turn"] = turn_seen(state, viewer)
     return body
+
+
+def players_seen(pack: HotwPack, state: HotwState, viewer: int | None) -> list[dict[str, Any]]:
+    """Each player's gold, pieces and Honors; their Area tokens and Event card to themselves,
+    their Empire cards to whoever may know them."""
+    players = []
+    spaces = pack.cards.pieces.gold_track_spaces
+    for seat, p in enumerate(state.players):
+        own = seat == viewer
+        empire_cards = [c for c in p.empire_cards if known_empire_card(state, c, viewer)]
+        players.append(
+            {
+                "seat": seat,
+                "name": p.name,
+                "gold": p.gold,
+                "space": track_space(p.gold, spaces),
+                "circuits": circuits(p.gold, spaces),
+                "arrival": p.arrival,
+                "supply": p.supply,
+                "honor_track": list(p.honor_track),
+                "pool_honors": list(p.pool_honors),
+                "honor_stack": len(p.honor_stack),
+                "area_tokens": list(p.area_tokens) if own else None,
+                "area_token_count": len(p.area_tokens),
+                "leader": p.leader,
+                "event_card": p.event_card if own else None,
+                "has_event_card": p.event_card is not None,
+                "empire_cards": empire_cards,
+                "hidden_empire_cards": len(p.empire_cards) - len(empire_cards),
+                "event_cards": list(p.event_cards),
+            }
+        )
+    return players
+
+
+def turn_seen(state: HotwState, viewer: int | None) -> dict[str, Any] | None:
+    """The turn being played (its Event card once revealed, or to its player), or None."""
+    turn = state.turn
+    if turn is None:
+        return None
+    revealed = turn.event_card in state.players[turn.seat].event_cards
+    return {
+        "seat": turn.seat,
+        "card": turn.card,
+        "event_card": turn.event_card if revealed or viewer == turn.seat else None,
+        "empire_index": turn.empire_index,
+        "phase": turn.phase.value,
+        "pool": _pool(turn.pool),
+        "event_pool": _pool(turn.event_pool),
+        "fleets": list(turn.fleets),
+        "event_fleets": list(turn.event_fleets),
+        "leader_active": turn.leader_active,
+        "leader_ignores": turn.leader_ignores,
+        "invasion_modifier": (
+            {"land": turn.modifier_land, "modifier": turn.invasion_modifier}
+            if turn.modifier_land is not None
+            else None
+        ),
+    }
 
 
 def _pending(pack: HotwPack, state: HotwState) -> dict[str, Any] | None:
