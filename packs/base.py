@@ -57,11 +57,37 @@ def pack_dir(name: str, root: Path | None = None) -> Path:
     return (root or DATA_ROOT) / name
 
 
+class UniqueKeyLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a mapping that gives one key twice (plain YAML keeps the
+    last silently, so an entry's second `reading:` would hide its first)."""
+
+
+def _unique_mapping(loader: UniqueKeyLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"the key {key!r} is given twice (lines {seen[key]} and "
+                f"{key_node.start_mark.line + 1})",
+                key_node.start_mark,
+            )
+        seen[key] = key_node.start_mark.line + 1
+    mapping: dict[Any, Any] = loader.construct_mapping(node)
+    return mapping
+
+
+UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _unique_mapping)
+
+
 def read_yaml(path: Path) -> Any:
-    """Read one YAML file, turning a missing file or a syntax error into a PackError."""
+    """Read one YAML file, turning a missing file, a syntax error or a key given twice in one
+    mapping into a PackError."""
     try:
         with path.open(encoding="utf-8") as handle:
-            return yaml.safe_load(handle)
+            return yaml.load(handle, Loader=UniqueKeyLoader)
     except FileNotFoundError:
         raise PackError([PackProblem(path.name, "", "", "file is missing")]) from None
     except yaml.YAMLError as exc:
