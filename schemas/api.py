@@ -404,6 +404,13 @@ class NarrativeEntrySchema(Schema):
         metadata={"description": "The rulebook page of the rule (empty without a catalogue)."},
     )
     section = fields.String(required=True)
+    citation = fields.String(
+        required=True,
+        metadata={
+            "description": "Where the rulebook says it, for people: `p. 5, <section>`, or the "
+            "section heading where the text prints no page (empty without a catalogue)."
+        },
+    )
     rule_text = fields.String(
         required=True, metadata={"description": "The rule in our own words (the catalogue's)."}
     )
@@ -432,6 +439,9 @@ class RuleEntrySchema(Schema):
     id = fields.String(required=True)
     page = fields.String(required=True)
     section = fields.String(required=True)
+    citation = fields.String(
+        metadata={"description": "The page (and section), or the section where no page."}
+    )
     text = fields.String(required=True, metadata={"description": "The rule, in our own words."})
     reading = fields.String(
         metadata={"description": "How we read the rule where the rulebook leaves it open."}

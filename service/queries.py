@@ -248,6 +248,7 @@ class GameQueries:
                     "rule": seen["rule"],
                     "page": str(entry.get("page", "")),
                     "section": str(entry.get("section", "")),
+                    "citation": str(entry.get("citation", "")),
                     "rule_text": str(entry.get("text", "")),
                     "cites": list(seen.get("cites", [])),
                     "draws": [{"k": k, "n": n, "result": r} for k, n, r in seen.get("draws", [])],

@@ -91,7 +91,7 @@ def event_line(rules: Ruleset[Any], recorded: Recorded) -> dict[str, Any]:
         "type": seen["type"],
         "rule": seen["rule"],
         "text": entry.text if entry else "",
-        "page": entry.page if entry else "",
+        "where": entry.citation if entry else "",
         "actor": seen["actor"],
         "data": seen["data"],
     }

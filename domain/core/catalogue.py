@@ -25,6 +25,16 @@ class RuleEntry:
     module: str = ""
     """The module of domain/ that implements the clause (one hop from a rule to its code)."""
 
+    @property
+    def citation(self) -> str:
+        """Where the rulebook says it, for people: its page ("p. 5", with the section when
+        there is one), or its section heading where the text prints no page; never a
+        placeholder."""
+        page = "" if self.page in ("", "?") else f"p. {self.page}"
+        if page and self.section:
+            return f"{page}, {self.section}"
+        return page or self.section
+
 
 @dataclass(frozen=True)
 class RulesCatalogue:

@@ -85,7 +85,7 @@ function show(v) {
   document.getElementById('seat').textContent = g.seat ?? '-';
   document.getElementById('event-type').textContent = e.type;
   document.getElementById('event-rule').textContent = e.rule;
-  document.getElementById('event-text').textContent = e.text ? `${e.text} (p. ${e.page})` : '';
+  document.getElementById('event-text').textContent = e.text ? (e.where ? `${e.text} (${e.where})` : e.text) : '';
   document.getElementById('event-data').textContent = JSON.stringify(e.data);
   draw(g); gold(g);
   const log = document.getElementById('log'); log.textContent = '';
