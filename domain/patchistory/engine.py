@@ -171,7 +171,6 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
             "round": state.round,
             "phase": state.phase,
             "start_player": state.start,
-            "culture": [civ.culture for civ in state.civs],
             "awaiting": sorted(self.awaited_seats(state)),
         }
 
