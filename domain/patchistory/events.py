@@ -653,7 +653,10 @@ def _trade(pack: PatchPack, state: PState, ev: TradeBegun) -> PState:
 
 @event
 @dataclass(frozen=True, kw_only=True, slots=True)
-class GoodsExchanged(PatchEvent):
+class GoodsExchanged(PatchEvent, SealedCommand):
+    """Private to the exchanging seat (the rulebook's screen hides it); it shows the seat only
+    what it chose, so an undo may go back past it."""
+
     seat: int
     give: str
     amount: int

@@ -271,6 +271,10 @@ def _trade(rules: PatchistoryRuleset, ctx: Ctx, seat: int, command: Command) -> 
 
 @plays("exchange")
 def _exchange(rules: PatchistoryRuleset, ctx: Ctx, seat: int, command: Command) -> None:
+    # The Goods go behind the Player Screen and back to the supply out of sight: unlike
+    # production (laid out in front of the screen first), the rulebook shows nobody what is
+    # exchanged. The Political Point it costs moves on the public Reference Board.
+    points = rules.cost(ctx.state, seat, "exchange")
     ctx.emit(
         ev.GoodsExchanged(
             rule=rule("management.exchange"),
@@ -280,7 +284,8 @@ def _exchange(rules: PatchistoryRuleset, ctx: Ctx, seat: int, command: Command) 
             food=int(command.arg("food")),
             coin=int(command.arg("coin")),
             resource=int(command.arg("resource")),
-            points=rules.cost(ctx.state, seat, "exchange"),
+            points=points,
+            visibility=private_to(seat, redacted={"seat": seat, "points": points}),
         )
     )
 
