@@ -61,13 +61,13 @@ def install(app: Flask) -> None:
     for name, default in DEFAULTS.items():
         app.config.setdefault(name, os.environ.get(name, default))
     app.config.setdefault("RATE_LIMITS", enabled_by_env())
-    if not app.config["RATE_LIMITS"]:
-        return
     proxies = int(os.environ.get("CHRONICLE_TRUSTED_PROXIES", "0"))
-    if proxies:
+    if proxies:  # the client's address, for the limits and for the cap on streams alike
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]
+    if not app.config["RATE_LIMITS"]:
+        return
     pool = raw_redis_client(queue_url(app.config["REDIS_URL"])).connection_pool
     counter = MovingWindowRateLimiter(
         RedisStorage("redis://", connection_pool=pool, key_prefix="chronicle:limits")

@@ -515,8 +515,15 @@ class EventStore:
         ]
 
     def set_meta(self, game_id: str, **fields: Any) -> None:
-        """Update descriptive fields (never the version, which only an append moves)."""
+        """Update descriptive fields (never the version, which only an append moves); a new
+        status moves the game between the status indexes."""
         fields.pop("version", None)
+        moved: tuple[str, str] | None = None
+        if "status" in fields:
+            ruleset, was = self.redis.hmget(keys.meta(game_id), ["ruleset", "status"])
+            if ruleset is not None and was != fields["status"]:
+                self.index_status(game_id, ruleset, str(fields["status"]))
+                moved = (ruleset, str(was or ""))
         if fields:
             self.redis.hset(
                 keys.meta(game_id),
@@ -528,6 +535,8 @@ class EventStore:
                     )
                 ),
             )
+        if moved is not None:
+            self.unindex_status(game_id, *moved)
 
     # --- events ---------------------------------------------------------------------------
 

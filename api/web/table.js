@@ -501,6 +501,7 @@
   function scores(t) {
     const s = t.summary.summary || {};
     const n = t.summary.players.length;
+    if (t.result && Array.isArray(t.result.scores)) return ['(final score)', t.result.scores];
     for (const [key, what] of SCORES) {
       if (!Array.isArray(s[key])) continue;
       const per = Array(n).fill(0);
@@ -986,6 +987,9 @@
     const box = $('#result');
     const result = await call('GET', `/games/${encodeURIComponent(t.gameId)}/result`, {token: t.token});
     if (!result.ok) return;
+    const first = !t.result;
+    t.result = result.body;
+    if (first) renderDashboard(t);
     box.hidden = false;
     fill(box, el('h2', {id: 'result-title', text: 'Result'}),
       el('table', {}, el('thead', {}, el('tr', {}, ['Place', 'Player', 'Score'].map((h) => el('th', {scope: 'col', text: h})))),

@@ -287,6 +287,8 @@ def _cells(pack: PatchPack, tile: str, side: str) -> str:
 
 
 def table_svg(pack: PatchPack, state: PState, viewer: int | None) -> str:
+    """The whole table: every civilization, the Trade Routes, the Tiles at the Auction and won,
+    and a legend."""
     n = state.players
     width = max(3, n) * (PANEL_W + 10) + 10
     top = 30
@@ -307,6 +309,20 @@ def table_svg(pack: PatchPack, state: PState, viewer: int | None) -> str:
     ]
     for seat in range(n):
         parts += civ_svg(pack, state, seat, 10 + seat * (PANEL_W + 10), top)
+    parts += routes_svg(pack, state, routes_y)
+    parts += auction_svg(pack, state, auction_y)
+    legend = ", ".join(f"{SHORT[k]} {v}" for k, v in LEGEND.items())
+    parts.append(
+        f'<text class="legend" x="10" y="{legend_y + 14}" font-size="11">Legend: {legend};'
+        " [ ] yields only while a Worker stands there; a circle is a Worker.</text>"
+    )
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def routes_svg(pack: PatchPack, state: PState, routes_y: int) -> list[str]:
+    """The Trade Routes built, their ends and the Workers on their spaces."""
+    parts: list[str] = []
     parts.append(f'<g class="routes" transform="translate(10,{routes_y})">')
     parts.append('<text x="0" y="12" font-size="12" font-weight="bold">Trade Routes</text>')
     if not state.routes:
@@ -333,6 +349,13 @@ def table_svg(pack: PatchPack, state: PState, viewer: int | None) -> str:
                 ' stroke="#000"/>'
             )
     parts.append("</g>")
+    return parts
+
+
+def auction_svg(pack: PatchPack, state: PState, auction_y: int) -> list[str]:
+    """The Tiles at the Auction while bidding, and those won but not yet patched (both sides
+    where the side is still open)."""
+    parts: list[str] = []
     bidding = state.phase.startswith("auction") or state.phase == "vasco"
     parts.append(
         f'<text x="10" y="{auction_y - 4}" font-size="12" font-weight="bold">'
@@ -366,10 +389,4 @@ def table_svg(pack: PatchPack, state: PState, viewer: int | None) -> str:
         )  # fmt: skip
         parts.append(svg)
         x += w + 14
-    legend = ", ".join(f"{SHORT[k]} {v}" for k, v in LEGEND.items())
-    parts.append(
-        f'<text class="legend" x="10" y="{legend_y + 14}" font-size="11">Legend: {legend};'
-        " [ ] yields only while a Worker stands there; a circle is a Worker.</text>"
-    )
-    parts.append("</svg>")
-    return "\n".join(parts)
+    return parts

@@ -11,6 +11,7 @@ kernel's simultaneous turn model; the last seat's sealed command reveals them al
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -40,6 +41,7 @@ from domain.patchistory import (
 from domain.patchistory.context import COMMANDS, FOLDS, Ctx
 from domain.patchistory.model import PState, decode, encode
 from domain.patchistory.pack import PatchPack
+from domain.patchistory.revisions import REVISIONS
 from domain.patchistory.strategy import PatchStrategy
 
 Lister = Callable[[PatchPack, PState, int], Iterator[Command]]
@@ -86,6 +88,12 @@ AWAITED: dict[str, Lister] = {
 
 
 class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
+    revisions = REVISIONS
+
+    def pack_at(self, revision: int) -> PatchPack:
+        """The same pack, answering the revision gates of the decisions for `revision`."""
+        return dataclasses.replace(self.pack, revision=revision)
+
     pack: PatchPack
     view_schema = "schemas.patchistory_view:VIEW"
     in_turn: Sequential[PState] = rounds.IN_TURN
@@ -171,7 +179,6 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
             "round": state.round,
             "phase": state.phase,
             "start_player": state.start,
-            "culture": [civ.culture for civ in state.civs],
             "awaiting": sorted(self.awaited_seats(state)),
         }
 

@@ -12,7 +12,8 @@ import dataclasses
 from collections.abc import Iterator
 
 from domain.core.declare import Arg
-from domain.core.messages import Command, event
+from domain.core.messages import PUBLIC, Command, event, private_to
+from domain.core.turns import SealedCommand
 from domain.patchistory import territory as terr
 from domain.patchistory.construction import buildings, construct, construction_actions, reclaim
 from domain.patchistory.context import (
@@ -29,6 +30,7 @@ from domain.patchistory.context import (
 from domain.patchistory.diplomacy import SEAT, affords, cost, cost_cites
 from domain.patchistory.model import Cell, PState, Route
 from domain.patchistory.pack import EXCHANGED, PatchPack
+from domain.patchistory.revisions import EXCHANGES_BEHIND_THE_SCREEN
 from domain.patchistory.rounds import PhaseBegan, pass_turn, refused_by
 from domain.patchistory.trade_routes import (
     ROUTE,
@@ -215,6 +217,12 @@ def do_trade(ctx: Ctx, seat: int, command: Command) -> None:
     why_not=refused_by("management.exchange"),
 )
 def do_exchange(ctx: Ctx, seat: int, command: Command) -> None:
+    # The Goods go behind the Player Screen and back to the supply out of sight: unlike
+    # production (laid out in front of the screen first), the rulebook shows nobody what is
+    # exchanged (patchistory.hidden.screen). The Political Point it costs moves on the public
+    # Reference Board.
+    points = cost(ctx.pack, ctx.state, seat, "exchange")
+    hidden = ctx.pack.since(EXCHANGES_BEHIND_THE_SCREEN)
     ctx.emit(
         GoodsExchanged(
             rule=rule("management.exchange"),
@@ -224,7 +232,10 @@ def do_exchange(ctx: Ctx, seat: int, command: Command) -> None:
             food=int(command.arg("food")),
             coin=int(command.arg("coin")),
             resource=int(command.arg("resource")),
-            points=cost(ctx.pack, ctx.state, seat, "exchange"),
+            points=points,
+            visibility=private_to(seat, redacted={"seat": seat, "points": points})
+            if hidden
+            else PUBLIC,
         )
     )
 
@@ -435,7 +446,10 @@ def _trade(pack: PatchPack, state: PState, ev: TradeBegun) -> PState:
 
 
 @event
-class GoodsExchanged(PatchEvent):
+class GoodsExchanged(PatchEvent, SealedCommand):
+    """Private to the exchanging seat from revision 2 (the rulebook's screen hides it); it shows
+    the seat only what it chose, so an undo may go back past it."""
+
     seat: int
     give: str
     amount: int

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.core.catalogue import RulesCatalogue
+from domain.patchistory.revisions import NEWEST
 
 Cell = tuple[int, int]
 ICONS = ("coin", "food", "resource", "culture", "politics", "transport", "military", "defense")
@@ -132,6 +133,12 @@ class PatchPack:
     numbers: Mapping[str, Any]
     rules: RulesCatalogue
     ruleset: str = "patchistory"
+    revision: int = NEWEST
+    """The revision of the rules in force for the game this pack serves (`since`)."""
+
+    def since(self, revision: int) -> bool:
+        """Whether a rule introduced at `revision` holds in this game (a revision gate)."""
+        return self.revision >= revision
 
     def era_tiles(self, era: int) -> tuple[str, ...]:
         return tuple(sorted(t.id for t in self.tiles.values() if t.era == era))

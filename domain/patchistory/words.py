@@ -105,6 +105,16 @@ def _cell(value: Any) -> bool:
 def action_words(
     rules: Any, state: Any, command: Mapping[str, Any], players: Sequence[str]
 ) -> tuple[str, str]:
+    """A command in words (the generic words for a shape these do not know)."""
+    try:
+        return _action_words(rules, state, command, players)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return generic_words(command, _namer(rules, players))
+
+
+def _action_words(
+    rules: Any, state: Any, command: Mapping[str, Any], players: Sequence[str]
+) -> tuple[str, str]:
     kind = str(command.get("type", ""))
     namer = _namer(rules, players)
     head = humanised(kind)
@@ -134,9 +144,14 @@ def action_words(
         extra = generic_words({"type": kind, **rest}, namer)[1] if rest else ""
         short = square + (f", {extra}" if extra and extra != head else "")
     elif kind == "retire_worker" and isinstance(command.get("worker"), str):
-        row, col = (int(v) for v in str(command["worker"]).split(","))
+        worker = str(command["worker"])
         ability = namer.thing(command.get("ability"))
-        short = f"the Worker at {where(row, col)}" + (f", for {ability}" if ability else "")
+        if worker.startswith("route-"):
+            spot = f"the Worker on Trade Route {worker.split('-', 1)[1]}"
+        else:
+            row, col = (int(v) for v in worker.split(","))
+            spot = f"the Worker at {where(row, col)}"
+        short = spot + (f", for {ability}" if ability else "")
     elif kind == "exchange":
         give = GOODS.get(str(command.get("give")), str(command.get("give")))
         got = [f"{command[k]} {GOODS[k]}" for k in ("food", "coin", "resource") if command.get(k)]

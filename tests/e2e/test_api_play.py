@@ -87,6 +87,7 @@ def test_each_command_answers_with_its_events_and_the_new_version(api):
         "version": 3,
         "your_turn": False,
         "actions": [],
+        "action_words": [],
         "table_actions": [
             {"command": {"type": "undo"}, "expected_version": 3},
             {"command": {"type": "propose_rewind", "to_version": 2}, "expected_version": 3},
@@ -103,6 +104,7 @@ def test_legal_actions_are_command_bodies_that_post_back_as_they_are(api):
         {"type": "bid", "chips": n} for n in range(6)
     ]
     assert all(a["expected_version"] == 2 for a in legal["actions"])
+    assert [w["words"] for w in legal["action_words"]] == [f"Bid: chips {n}" for n in range(6)]
     posted = api.post(
         f"/games/{game['game_id']}/commands", json=legal["actions"][-1], headers=bearer(token)
     )

@@ -44,7 +44,7 @@ def test_the_board_is_drawn_as_the_caller_may_see_it_and_a_toy_has_none(api, sto
     assert lands == set(ruleset("hotw-2024").pack.board.lands)
     assert "ann (red)" in response.get_data(as_text=True)
     mine = api.get(f"/games/{game_id}/board?at=2", headers=bearer(created["seat_tokens"][0]))
-    assert mine.status_code == 200 and mine.headers["Cache-Control"] == "no-store"
+    assert mine.status_code == 200 and "no-store" in mine.headers["Cache-Control"]
     assert api.get(f"/games/{game_id}/board?at=100000").status_code == 404
     assert api.get(f"/games/{game_id}/board?at=x").status_code == 400
     assert api.get(f"/games/{game_id}/board", headers=bearer("nope")).status_code == 401

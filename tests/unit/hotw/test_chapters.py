@@ -18,7 +18,11 @@ from tests.support.hotw import RULES, position
 
 CHAPTERS = (
     "organization",
+    "card_selection",
     "turn",
+    "reveal",
+    "establish",
+    "monuments",
     "expand",
     "invasion",
     "conquest",

@@ -399,3 +399,20 @@ def test_two_special_buildings_cannot_lower_a_cost_of_two_below_one():
         "patchistory.tile.cost-reduction",
         "patchistory.politics.minimum-cost",
     )
+
+
+def test_what_is_exchanged_stays_behind_the_screen():
+    """Production is laid out in front of the Player Screen for all to see; an Exchange is
+    not: the Goods given and taken stay hidden, the Political Point it costs does not."""
+    rules, state = exchanging(3)
+    _, events = act_with(
+        rules, state, 0, "exchange", give="resource", amount=3, food=4, coin=2, resource=0
+    )
+    (done,) = of(events, GoodsExchanged)
+    assert not done.visibility.is_public
+    assert done.visibility.shows_to(0)
+    assert not any(done.visibility.shows_to(v) for v in (1, 2, None))
+    redacted = done.visibility.redacted
+    assert redacted == {"seat": 0, "points": 1}
+    for hidden in ("give", "amount", "food", "coin", "resource"):
+        assert hidden not in redacted
