@@ -26,25 +26,21 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from domain.core.geometry import Box, Label, Region, Site, free_box, place_labels, regions
+from domain.core.geometry import Box
 from domain.core.narration import COLOUR_NAMES
-from domain.hotw.board import Board, Land, PowerIcon
+from domain.hotw.board import Board, PowerIcon
+from domain.hotw.map_layout import (
+    CHAR,
+    FONT,
+    HEIGHT,
+    ICON,
+    SCALE,
+    WIDTH,
+    Layout,
+    layout,
+)
 
-WIDTH = 1000
-HEIGHT = 500
 LEGEND_HEIGHT = 112
-SCALE = 1.5
-GAP = 2.5
-"""Half the channel kept between regions of places that do not border each other."""
-FONT = 9.5
-SMALL_FONT = 8.0
-"""Land names (map units: the map is 1000 wide)."""
-CHAR = 0.64
-"""Width of a character as a share of the font size (generous for DejaVu Sans and Arial)."""
-ICON = 10.0
-"""The size of a piece's shape."""
-ROW_WIDTH = 4 * (ICON + 1)
-"""Room kept free for a land's pieces (an army or garrison and up to three buildings)."""
 
 AREA_COLOURS = (
     "#f4a6a6", "#9fd8a0", "#f7e08a", "#f9c18c", "#c9a6e0", "#a6e3e3", "#f2b0e6",
@@ -85,31 +81,6 @@ class PieceMark:
     seat: int | None = None
 
 
-@dataclass(frozen=True)
-class Layout:
-    """What a board's drawing keeps from one picture to the next: its regions, links and the
-    places of its names."""
-
-    lands: Mapping[str, Region]
-    wastelands: Mapping[str, Region]
-    waters: Mapping[str, Region]
-    links: tuple[tuple[str, str], ...]
-    """Lands that border each other but whose regions do not meet."""
-    straits: tuple[tuple[str, str], ...]
-    water_links: tuple[tuple[str, str], ...]
-    """Waters joined across the map's edge (or otherwise not meeting)."""
-    labels: Mapping[str, Box]
-    """Where each name goes (a land's name box has room for its power icon at its right)."""
-    lines: Mapping[str, tuple[str, ...]]
-    anchors: Mapping[str, tuple[float, float]]
-    """The centre of the row where a land's (or a water's) pieces are drawn: a land's row sits
-    just above its name, the two kept together inside its region where there is room."""
-    fonts: Mapping[str, float]
-    """The size of each land's name (smaller where its region is crowded)."""
-    leaders: Mapping[str, tuple[float, float, float, float]]
-    """A line from a name that had to sit outside its land's region to the land's place."""
-
-
 def _attrs(**attrs: object) -> str:
     return " ".join(
         f'{k.rstrip("_").replace("_", "-")}="{escape(str(v))}"' for k, v in attrs.items()
@@ -126,255 +97,6 @@ def area_colours(board: Board) -> dict[str, str]:
         area: "#dcdcdc" if area == "barren" else AREA_COLOURS[i % len(AREA_COLOURS)]
         for i, area in enumerate(board.areas)
     }
-
-
-def _reach(board: Board, land: Land) -> float:
-    """How far a land's region may reach: past the middle of its longest border."""
-    distances = [
-        math.dist((land.x, land.y), (board.lands[n].x, board.lands[n].y)) for n in land.neighbours
-    ]
-    near = [d for d in distances if d < WIDTH / 2]
-    return max(24.0, min(80.0, 0.7 * max(near))) if near else 36.0
-
-
-def _waste_reach(board: Board, x: float, y: float, neighbours: frozenset[str]) -> float:
-    distances = [math.dist((x, y), (board.lands[n].x, board.lands[n].y)) for n in neighbours]
-    return max(24.0, min(62.0, 0.6 * max(distances))) if distances else 24.0
-
-
-def _lines(name: str) -> tuple[str, ...]:
-    """A name on one line, or two when it is long and has a space."""
-    if len(name) <= 10 or " " not in name:
-        return (name,)
-    words = name.split(" ")
-    best = min(
-        range(1, len(words)),
-        key=lambda k: max(len(" ".join(words[:k])), len(" ".join(words[k:]))),
-    )
-    return (" ".join(words[:best]), " ".join(words[best:]))
-
-
-ADVANCE = dict(
-    zip(
-        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ -.'",
-        (
-            0.613, 0.635, 0.550, 0.635, 0.615, 0.352, 0.635, 0.634, 0.278, 0.278, 0.579, 0.278,
-            0.974, 0.634, 0.612, 0.635, 0.635, 0.411, 0.521, 0.392, 0.634, 0.592, 0.818, 0.592,
-            0.592, 0.525, 0.684, 0.686, 0.698, 0.770, 0.632, 0.575, 0.775, 0.752, 0.295, 0.295,
-            0.656, 0.557, 0.863, 0.748, 0.787, 0.603, 0.787, 0.695, 0.635, 0.611, 0.732, 0.684,
-            0.989, 0.685, 0.611, 0.685, 0.318, 0.361, 0.318, 0.275,
-        ),
-        strict=True,
-    )
-)  # fmt: skip
-"""DejaVu Sans's advance widths (in ems); the map's names are set in it (Arial, the fallback,
-is narrower)."""
-
-
-def text_width(text: str, font: float) -> float:
-    """How wide `text` is drawn at `font` size, with the white halo around it."""
-    return sum(ADVANCE.get(c, CHAR) for c in text) * font + 2.4
-
-
-def _text_box_size(lines: Sequence[str], font: float) -> tuple[float, float]:
-    width = max(text_width(line, font) for line in lines) + 1
-    return width, len(lines) * font * 1.15 + 1
-
-
-def piece_row(anchor: tuple[float, float]) -> Box:
-    """The room kept for the pieces drawn around `anchor`."""
-    return Box(anchor[0] - ROW_WIDTH / 2, anchor[1] - ICON / 2 - 1, ROW_WIDTH, ICON + 2)
-
-
-def fleet_row(x: float, y: float) -> Box:
-    """The room kept for a water's fleets, above its name."""
-    return Box(x - ROW_WIDTH / 2, y - 12 - ICON / 2 - 1, ROW_WIDTH, ICON + 2)
-
-
-BADGE_REACH = 56.0
-BADGE_STEP = 4.0
-
-
-def _badge_spots(land: Land, region: Region, w: float, h: float) -> list[tuple[int, float, float]]:
-    """Top-left corners for a land's badge (its piece row over its name), near its place, each
-    with its tier: 0 where the badge lies inside the land's region, 1 where its middle does, 2
-    elsewhere; by tier, then nearer first."""
-    reach = int(BADGE_REACH / BADGE_STEP)
-    ranked = []
-    for i in range(-reach, reach + 1):
-        for j in range(-reach, reach + 1):
-            cx, cy = land.x + i * BADGE_STEP, land.y + j * BADGE_STEP
-            if not region.contains((cx, cy)):
-                tier = 2
-            else:
-                corners = ((cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2),
-                           (cx - w / 2, cy + h / 2), (cx + w / 2, cy + h / 2))  # fmt: skip
-                tier = 0 if all(region.contains(c) for c in corners) else 1
-            ranked.append((tier, math.hypot(cx - land.x, cy - land.y), cx - w / 2, cy - h / 2))
-    ranked.sort()
-    return [(tier, x, y) for tier, _, x, y in ranked]
-
-
-_LAYOUTS: dict[int, tuple[Board, Layout]] = {}
-
-
-def layout(board: Board) -> Layout:
-    """The board's regions and name places (worked out once per board)."""
-    known = _LAYOUTS.get(id(board))
-    if known is not None and known[0] is board:
-        return known[1]
-    made = _layout(board)
-    _LAYOUTS[id(board)] = (board, made)
-    return made
-
-
-def _layout(board: Board) -> Layout:
-    joined: set[frozenset[str]] = {
-        frozenset((land.id, other)) for land in board.lands.values() for other in land.neighbours
-    }
-    joined |= {
-        frozenset((waste.id, other))
-        for waste in board.wastelands.values()
-        for other in waste.neighbours
-    }
-    sites = [Site(land.id, land.x, land.y, _reach(board, land)) for land in board.lands.values()]
-    sites += [
-        Site(w.id, w.x, w.y, _waste_reach(board, w.x, w.y, w.neighbours))
-        for w in board.wastelands.values()
-    ]
-    sites += [Site(w.id, w.x, w.y, 60.0, region=False) for w in board.seas.values()]
-    places = regions(sites, WIDTH, HEIGHT, joined=joined, gap=GAP)
-    water_joined = {
-        frozenset((water.id, other))
-        for water in board.seas.values()
-        for other in (*water.adjacent_oceans, *([water.ocean] if water.ocean else []))
-    }
-    water_sites = [Site(w.id, w.x, w.y, 2 * WIDTH) for w in board.seas.values()]
-    waters = regions(water_sites, WIDTH, HEIGHT, joined=water_joined, gap=GAP)
-    meets = {
-        frozenset((region.id, tag))
-        for region in places.values()
-        for tag, edges in region.borders().items()
-        if frozenset((region.id, tag)) in joined and sum(math.dist(p, q) for p, q in edges) >= 4
-    }
-    links = sorted(
-        (a, b)
-        for a, b in (sorted(pair) for pair in joined)
-        if a in board.lands and b in board.lands and frozenset((a, b)) not in meets
-    )
-    straits = sorted(
-        {tuple(sorted((land.id, other))) for land in board.lands.values() for other in land.straits}
-    )
-    water_meets = {
-        frozenset((region.id, tag)) for region in waters.values() for tag in region.borders()
-    }
-    water_links = sorted(
-        (a, b)
-        for a, b in (sorted(pair) for pair in water_joined)
-        if frozenset((a, b)) not in water_meets
-    )
-    lines: dict[str, tuple[str, ...]] = {}
-    crowd = {
-        land.id: sum(
-            1
-            for other in board.lands.values()
-            if other.id != land.id and math.dist((land.x, land.y), (other.x, other.y)) < 70
-        )
-        for land in board.lands.values()
-    }
-    taken = [fleet_row(w.x, w.y) for w in board.seas.values()]
-    anchors: dict[str, tuple[float, float]] = {}
-    names: dict[str, Box] = {}
-    fonts: dict[str, float] = {}
-    order = sorted(board.lands.values(), key=lambda land: (-crowd[land.id], land.id))
-    badges: dict[str, tuple[Box, float]] = {}
-
-    def badge_size(land: Land, font: float) -> tuple[float, float]:
-        w, h = _text_box_size(lines[land.id], font)
-        return max(ROW_WIDTH, w + 6), ICON + 2 + h  # room for the power icon
-
-    for land in order:
-        lines[land.id] = _lines(land.name)
-    # Every land first tries to keep its badge inside its region (at the normal size, then
-    # smaller), before any badge may reach over a border; the rest go where they overlap least.
-    for tiers, font in (((0,), FONT), ((0,), SMALL_FONT), ((0, 1), FONT), ((0, 1), SMALL_FONT)):
-        for land in order:
-            if land.id in badges:
-                continue
-            bw, bh = badge_size(land, font)
-            spots = _badge_spots(land, places[land.id], bw, bh)
-            box = free_box(bw, bh, [(x, y) for tier, x, y in spots if tier in tiers], taken)
-            if box is not None:
-                badges[land.id] = (box, font)
-                taken.append(box)
-    for land in order:
-        if land.id not in badges:
-            bw, bh = badge_size(land, SMALL_FONT)
-            spots = _badge_spots(land, places[land.id], bw, bh)
-            label = Label(land.id, bw, bh, tuple((x, y) for _, x, y in spots))
-            badges[land.id] = (place_labels([label], taken, WIDTH, HEIGHT)[land.id], SMALL_FONT)
-            taken.append(badges[land.id][0])
-    for land in order:
-        badge, font = badges[land.id]
-        w, h = _text_box_size(lines[land.id], font)
-        fonts[land.id] = font
-        cx = badge.x + badge.w / 2
-        anchors[land.id] = (cx, badge.y + ICON / 2 + 1)
-        names[land.id] = Box(cx - (w + 6) / 2, badge.y + ICON + 2, w + 6, h)
-    leaders: dict[str, tuple[float, float, float, float]] = {}
-    for land in order:
-        badge, _ = badges[land.id]
-        middle = (badge.x + badge.w / 2, badge.y + badge.h / 2)
-        inside = places[land.id].contains
-        if not (inside(middle) and inside(anchors[land.id]) and inside(names[land.id].middle)):
-            x = min(max(land.x, badge.x), badge.x + badge.w)
-            y = min(max(land.y, badge.y), badge.y + badge.h)
-            leaders[land.id] = (x, y, land.x, land.y)
-    wanted: list[Label] = []
-    for name, x, y, font in [
-        *((w.id, w.x, w.y, FONT) for w in board.seas.values()),
-        *((w.id, w.x, w.y, FONT - 2) for w in board.wastelands.values()),
-    ]:
-        lines[name] = _lines(
-            board.seas[name].name if name in board.seas else board.wastelands[name].name
-        )
-        w, h = _text_box_size(lines[name], font)
-        around = [(x - w / 2, y - h / 2), *_around(x, y, w, h, Box(x - 1, y - 1, 2, 2))]
-        wanted.append(Label(name, w, h, tuple(around)))
-        if name in board.seas:
-            anchors[name] = (x, y - 12)
-    names |= place_labels(wanted, taken, WIDTH, HEIGHT)
-    return Layout(
-        lands={k: v for k, v in places.items() if k in board.lands},
-        wastelands={k: v for k, v in places.items() if k in board.wastelands},
-        waters=waters,
-        links=tuple(links),
-        straits=tuple((a, b) for a, b in straits),
-        water_links=tuple(water_links),
-        labels=names,
-        lines=lines,
-        anchors=anchors,
-        fonts=fonts,
-        leaders=leaders,
-    )
-
-
-def _around(x: float, y: float, w: float, h: float, keep: Box) -> list[tuple[float, float]]:
-    """Spots for a w x h label near (x, y), clear of the box `keep` (the pieces): below, above,
-    right, left, then the corners and further out."""
-    spots = []
-    for step in (0.0, 4.0, 9.0, 15.0, 22.0, 30.0, 40.0, 52.0, 66.0):
-        spots += [
-            (x - w / 2, keep.y + keep.h + step),
-            (x - w / 2, keep.y - h - step),
-            (keep.x + keep.w + step, y - h / 2),
-            (keep.x - w - step, y - h / 2),
-            (keep.x + keep.w / 2 + step, keep.y + keep.h + step),
-            (keep.x + keep.w / 2 - w - step, keep.y + keep.h + step),
-            (keep.x + keep.w / 2 + step, keep.y - h - step),
-            (keep.x + keep.w / 2 - w - step, keep.y - h - step),
-        ]
-    return spots
 
 
 # --- the pieces' shapes -------------------------------------------------------------------------

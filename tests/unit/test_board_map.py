@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from domain.core.geometry import RIM, Box, Label, Site, place_labels, regions
-from domain.hotw.drawing import PIECE_KINDS, PieceMark, board_svg, fleet_row, layout, piece_row
+from domain.hotw.drawing import PIECE_KINDS, PieceMark, board_svg
+from domain.hotw.map_layout import fleet_row, layout, piece_row
 from tests.support.hotw import PACK, RULES, army, garrison, position
 
 BOARD = PACK.board

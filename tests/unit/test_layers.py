@@ -114,3 +114,18 @@ def cycle_in(graph: dict[str, set[str]]) -> list[str] | None:
 @pytest.mark.parametrize("package", ["domain/core", "domain/hotw", "domain/patchistory"])
 def test_no_import_circles_inside_a_ruleset(package: str) -> None:
     assert cycle_in(module_graph(REPO / package)) is None
+
+
+def test_no_module_of_the_domain_is_over_600_lines_nor_a_function_over_80() -> None:
+    too_long: list[str] = []
+    for path in sorted((REPO / "domain").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        name = path.relative_to(REPO).as_posix()
+        if len(text.splitlines()) > 600:
+            too_long.append(f"{name}: {len(text.splitlines())} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno:
+                length = node.end_lineno - node.lineno + 1
+                if length > 80:
+                    too_long.append(f"{name}: {node.name} {length} lines")
+    assert too_long == []

@@ -15,8 +15,9 @@ from html import escape
 from typing import Any
 
 from domain.core.narration import COLOUR_NAMES
-from domain.hotw.drawing import WIDTH, PieceMark, board_svg, player_colour
+from domain.hotw.drawing import PieceMark, board_svg, player_colour
 from domain.hotw.editions.ah2001.drawing import drawn_board
+from domain.hotw.map_layout import WIDTH
 from domain.hotw.world import WorldBoard
 
 TRACK_HEIGHT = 92.0
