@@ -39,7 +39,7 @@ def create_app(redis_url: str | None = None, **config: Any) -> Flask:
         CORS_ORIGINS=settings.cors_origins,
         SNAPSHOT_EVERY=settings.snapshot_every,
         QUEUE=settings.queue,
-        SSE_HEARTBEAT_S=SSE_HEARTBEAT_S,
+        SSE_HEARTBEAT_S=float(os.environ.get("CHRONICLE_SSE_HEARTBEAT_S", SSE_HEARTBEAT_S)),
         SYSTEM_STEPS=os.environ.get("CHRONICLE_SYSTEM_STEPS", "worker"),
     )
     app.config.update(config)

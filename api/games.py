@@ -57,16 +57,16 @@ def created_response(created: CreatedGame, sandbox_of: str | None = None) -> Res
 
 
 def checked_players(players: list[str]) -> list[str]:
-    """The names in Unicode's composed form (NFC); refused (400) when one is blank or holds a
-    character nobody sees, or when two look the same (case, width, spacing, look-alike
-    letters): the names are how people tell the seats apart in every view, result and
-    replay."""
+    """The names in Unicode's composed form (NFC); refused (422 `invalid_names`: well formed,
+    but not names people can tell apart) when one is blank or holds a character nobody sees, or
+    when two look the same (case, width, spacing, look-alike letters): the names are how people
+    tell the seats apart in every view, result and replay."""
     names = [normalised(name) for name in players]
     found = problems(names)
     if found:
         raise ApiError(
-            400,
-            "invalid_request",
+            422,
+            "invalid_names",
             found[0].message,
             details={"fields": {"players": {str(p.seat): [p.message] for p in found}}},
         )
@@ -91,7 +91,9 @@ def create_game() -> ResponseReturnValue:
     """Creates a game of a ruleset with players in seat order and options. Answers with the
     game's id, its admin token and one token per seat (shown only here: Chronicle keeps only
     their hashes), and the commitment to the game's secret chance seed. An unknown ruleset is
-    404; a player count or options the ruleset does not allow are 422 with the rule."""
+    404; a player count or options the ruleset does not allow are 422 with the rule; names
+    people could not tell apart (blank, holding a character nobody sees, or looking like
+    another seat's) are 422 `invalid_names`."""
     body = json_body(CreateGameSchema)
     players = checked_players(body["players"])
     created = games().create_game(body["ruleset"], players, body["options"])

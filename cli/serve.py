@@ -168,6 +168,13 @@ SETTINGS = (
         metavar="LIMITS",
     ),
     Setting(
+        "CHRONICLE_SSE_HEARTBEAT_S",
+        "--sse-heartbeat-s",
+        "seconds between keep-alive comments on a quiet event stream (default 15)",
+        float,
+        "S",
+    ),
+    Setting(
         "CHRONICLE_STREAMS_PER_CLIENT",
         "--streams-per-client",
         "live event streams one client address may hold open at once (default 20)",

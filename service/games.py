@@ -296,7 +296,12 @@ class GameService:
         """The game's ruleset, bound to the revision the game was created under (a game from
         before revisions were recorded is of revision 1)."""
         meta = self.store.meta(game_id)
-        return self.rules_at(meta.ruleset, int(meta.extra.get("revision", 1)))
+        revision = meta.extra.get("revision")
+        if revision is None:  # not in the game's meta: its GameCreated says
+            first = self.store.read(game_id, 1, 1)
+            created = recorded_from(first[0]).event if first else None
+            revision = getattr(created, "revision", 1)
+        return self.rules_at(meta.ruleset, int(revision))
 
     def rules_at(self, name: str, revision: int) -> Ruleset[Any]:
         """Ruleset `name` at `revision` (RulesetRevisionUnavailable if this server lacks it)."""

@@ -91,7 +91,9 @@ def test_a_client_that_trickles_its_headers_is_cut_off_and_blocks_nobody(server:
 
 
 def test_one_client_holds_only_so_many_streams(redis_url: str) -> None:
-    with serving(redis_url, CHRONICLE_STREAMS_PER_CLIENT="3") as base:
+    with serving(
+        redis_url, CHRONICLE_STREAMS_PER_CLIENT="3", CHRONICLE_SSE_HEARTBEAT_S="1"
+    ) as base:
         game = requests.post(f"{base}/games", json={"ruleset": "hotw-2024", "players": PLAYERS})
         path = f"/games/{game.json()['game_id']}/stream"
         held = [open_stream(base, path) for _ in range(3)]
@@ -101,8 +103,9 @@ def test_one_client_holds_only_so_many_streams(redis_url: str) -> None:
             assert refused.headers["Retry-After"].isdigit()
             assert json.loads(refused.content)["code"] == "too_many_streams"
             held.pop().close()
+            # the server notices the closed stream at a write: a keep-alive at the latest
             deadline = time.monotonic() + 10
-            while True:  # the server notices the closed stream at its next write or read
+            while True:
                 try:
                     held.append(open_stream(base, path))
                     break

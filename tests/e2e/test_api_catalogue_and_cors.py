@@ -32,6 +32,7 @@ def test_explanations_and_refusals_cite_the_rules_catalogue_entry(api, monkeypat
         "text": "Seal a bid of at most your chips.",
         "reading": "",
         "departs_from": "",
+        "citation": "p. 2, Bidding",
     }
     assert explained["cites"] == [] and explained["departures"] == []
     assert explained["data_used"] == []  # the toy has no data pack to cite

@@ -83,7 +83,8 @@ def test_names_are_stored_composed(api: FlaskClient) -> None:
 )
 def test_invisible_and_look_alike_names_are_refused(api: FlaskClient, players: list[str]) -> None:
     answer = api.post("/games", json={"ruleset": TOY, "players": [*players, "zed"]})
-    assert answer.status_code == 400, answer.get_json()
+    assert answer.status_code == 422, answer.get_json()
+    assert answer.get_json()["code"] == "invalid_names"
     assert "players" in answer.get_json()["details"]["fields"]
 
 
