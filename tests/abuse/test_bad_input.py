@@ -74,11 +74,11 @@ def test_a_large_body_on_a_route_that_takes_none_is_a_413_too(server):
 
 
 @pytest.mark.parametrize("names", [["ann", "bob", "ann"], ["ann", "Bob", " bob "]])
-def test_two_seats_with_one_name_are_refused_with_a_400_naming_the_field(server, names):
+def test_two_seats_with_one_name_are_refused_with_a_422_naming_the_field(server, names):
     response = requests.post(
         f"{server.base}/games", json={"ruleset": TOY, "players": names}, timeout=10
     )
-    body = error_body(response, 400, "invalid_request")
+    body = error_body(response, 422, "invalid_names")
     assert "players" in body["details"]["fields"]
     listed = requests.get(f"{server.base}/games?ruleset={TOY}&limit=1", timeout=10).json()
     assert not listed["games"] or listed["games"][0]["players"] != names, "nothing created"
