@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 from collections.abc import Sequence
@@ -19,6 +18,7 @@ from schemas.api import CreateGameSchema, EventSchema, FeedSchema
 from schemas.commands import command_components, component_field
 from schemas.common import ErrorSchema
 from schemas.event_data import event_components
+from schemas.views import view_schema
 from service.rulesets import (
     built_in,
     documented_events,
@@ -324,12 +324,11 @@ def view_components(names: Sequence[str]) -> dict[str, dict[str, Any]]:
     components: dict[str, dict[str, Any]] = {}
     undescribed = False
     for name in names:
-        located = ruleset(name).view_schema
-        if located is None:
+        schema = view_schema(name)
+        if schema is None:
             undescribed = True
             continue
-        module, _, attribute = located.partition(":")
-        components[f"View_{name}"] = getattr(importlib.import_module(module), attribute)
+        components[f"View_{name}"] = schema
     choices = [{"$ref": f"#/components/schemas/{n}"} for n in components]
     if undescribed:
         choices.append({"type": "object", "description": "A ruleset that describes no view."})

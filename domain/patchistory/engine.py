@@ -95,7 +95,6 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
         return dataclasses.replace(self.pack, revision=revision)
 
     pack: PatchPack
-    view_schema = "schemas.patchistory_view:VIEW"
     in_turn: Sequential[PState] = rounds.IN_TURN
     at_once: Simultaneous[PState] = rounds.AT_ONCE
 

@@ -4,6 +4,7 @@ through the service, and no ruleset package imports itself in a circle."""
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -125,3 +126,22 @@ def test_no_module_of_the_domain_is_over_600_lines_nor_a_function_over_80() -> N
                 if length > 80:
                     too_long.append(f"{name}: {node.name} {length} lines")
     assert too_long == []
+
+
+LAYER_PATH = re.compile(
+    r"^(api|service|store|schemas|packs|workers|cli|bots)(\.\w+)+:\w+$"  # module:attribute
+    r"|^(api|service|store|schemas|packs)\.\w+"  # a module (rule ids may read `workers.…`)
+)
+
+
+def test_nothing_in_the_domain_names_a_module_of_another_layer_by_string() -> None:
+    """Pack readers and view schemas register themselves; the rules never point at them."""
+    named = [
+        f"{path.relative_to(REPO)}:{node.lineno} {node.value}"
+        for path in sorted((REPO / "domain").rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and LAYER_PATH.match(node.value)
+    ]
+    assert named == []

@@ -49,7 +49,6 @@ class Ah2001Pack:
 
 class Ah2001Ruleset(Ruleset[Ah2001State]):
     pack: Ah2001Pack
-    view_schema = "schemas.ah2001_view:VIEW"
 
     revisions = REVISIONS
 

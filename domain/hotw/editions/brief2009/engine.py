@@ -69,7 +69,6 @@ TURNS: Sequential[BriefState] = Sequential(_turn_seat, turn=_turn_key)
 
 class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
     pack: BriefPack
-    view_schema = "schemas.brief_view:VIEW"
 
     @property
     def tables(self) -> BriefTables:
