@@ -6,10 +6,10 @@ Route and its answer, a Threat over a General Trade Route, and an Alliance broke
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
 from domain.core.declare import Arg
+from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.patchistory import territory as terr
 from domain.patchistory.context import (
@@ -245,7 +245,7 @@ class PointsSet(PatchEvent):
 
 @FOLDS.handles(PointsSet)
 def _points(pack: PatchPack, state: PState, ev: PointsSet) -> PState:
-    return dataclasses.replace(state, pp=ev.points)
+    return evolved(state, pp=ev.points)
 
 
 @event
@@ -262,7 +262,7 @@ class AidOffered(PatchEvent):
 def _aid(pack: PatchPack, state: PState, ev: AidOffered) -> PState:
     state = spend_points(state, ev.seat, ev.points).with_flag(ev.seat, "diplomacy")
     pending = Pending("aid", ev.to, (ev.seat, ev.food, ev.coin, ev.resource))
-    return dataclasses.replace(state, pending=(*state.pending, pending))
+    return evolved(state, pending=(*state.pending, pending))
 
 
 @event

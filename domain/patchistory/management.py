@@ -8,10 +8,10 @@ Examples: patchistory.example.exchange, patchistory.example.campaign."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
 from domain.core.declare import Arg
+from domain.core.frozen import evolved
 from domain.core.messages import PUBLIC, Command, event, private_to
 from domain.core.turns import SealedCommand
 from domain.patchistory import territory as terr
@@ -438,9 +438,7 @@ def _trade(pack: PatchPack, state: PState, ev: TradeBegun) -> PState:
     civ = state.civs[ev.seat]
     state = civ_changed(state, ev.seat, workers=without_worker(civ, ev.at))
     route = state.route(ev.route)
-    state = state.with_route(
-        dataclasses.replace(route, workers=(*route.workers, (ev.seat, ev.space)))
-    )
+    state = state.with_route(evolved(route, workers=(*route.workers, (ev.seat, ev.space))))
     state = goods_changed(state, ev.seat, food=-ev.food)
     return spend_points(state, ev.seat, ev.points)
 

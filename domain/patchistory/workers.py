@@ -5,10 +5,10 @@ space; a Worker on a gold box makes it yield (patchistory.workers.gold-box, in t
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
 from domain.core.declare import Arg
+from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.patchistory import territory as terr
 from domain.patchistory.context import (
@@ -130,7 +130,7 @@ def _to_track(pack: PatchPack, state: PState, ev: WorkerBackToTrack) -> PState:
     if ev.route:
         route = state.route(ev.route)
         state = state.with_route(
-            dataclasses.replace(route, workers=tuple(w for w in route.workers if w[0] != ev.seat))
+            evolved(route, workers=tuple(w for w in route.workers if w[0] != ev.seat))
         )
     workers = civ.workers
     if len(ev.at) == 2:
