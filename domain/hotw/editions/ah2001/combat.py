@@ -68,7 +68,7 @@ class Edge:
 def attack_dice(dice: CombatDice, edge: Edge) -> tuple[int, str]:
     """Two dice; three with a Leader (ah2001.events.leader) or a Jihad before its first loss
     (ah2001.events.jihad)."""
-    if edge.jihad_losses == 0:
+    if edge.jihad_losses is not None and edge.jihad_losses < dice.jihad_bonus_losses:
         return dice.bonus_attack, "events.jihad"
     if edge.leader:
         return dice.bonus_attack, "events.leader"
@@ -130,6 +130,7 @@ def besieged(buildings: frozenset[str]) -> bool:
 
 
 def fight_round(
+    dice: CombatDice,
     attacker: tuple[int, ...],
     defender: tuple[int, ...],
     buildings: frozenset[str],
@@ -141,17 +142,18 @@ def fight_round(
     rules = ["combat.dice"]
     attack = max(attacker)
     if edge.weaponry:
-        attack += 1
+        attack += dice.weaponry_bonus
         rules.append("events.weaponry")
     if edge.siegecraft and besieged(buildings):
-        attack += 1
+        attack += dice.siegecraft_bonus
         rules.append("events.siegecraft")
     fort = "fort" in buildings
-    defence = max(defender) + (1 if fort else 0)
+    defence = max(defender) + (dice.fort_bonus if fort else 0)
     if fort:
         rules.append("combat.fort")
-    wins_ties = edge.elite_troops or (edge.jihad_losses is not None and edge.jihad_losses < 2)
-    leader_killed = edge.leader and len(attacker) == 3 and len(set(attacker)) == 1
+    jihad = edge.jihad_losses
+    wins_ties = edge.elite_troops or (jihad is not None and jihad < dice.jihad_ties_losses)
+    leader_killed = edge.leader and len(attacker) == dice.bonus_attack and len(set(attacker)) == 1
     if leader_killed:
         rules.append("events.leader")
     if attack == defence and wins_ties:
@@ -257,7 +259,7 @@ def battle(ctx: Ctx, seat: int, land: str, via: Via) -> None:
         defending, defence_rule = defence_dice(tables.combat, terrain, way, bonus)
         attack = ctx.chance.dice(attacking)
         defence = ctx.chance.dice(defending)
-        fought = fight_round(attack, defence, cell.buildings, bonus)
+        fought = fight_round(tables.combat, attack, defence, cell.buildings, bonus)
         cites = tuple(
             dict.fromkeys(
                 rule(k) for k in (attack_rule, defence_rule, *fought.rules) if k != "combat.dice"

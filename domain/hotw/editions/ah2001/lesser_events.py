@@ -344,7 +344,7 @@ def revolt(
             return
         attack = ctx.chance.dice(dice)
         defence = ctx.chance.dice(defending)
-        fought = fight_round(attack, defence, cell.buildings, bonus)
+        fought = fight_round(ctx.tables.combat, attack, defence, cell.buildings, bonus)
         cites = (rule("combat.dice"), rule("combat.fort"), rule("events.far-epoch"))
         ctx.emit(
             RevoltFought(
