@@ -220,7 +220,7 @@ AUCTION_TILE: Arg[PatchPack] = Arg("tile", "Index of the Tile in the Auction.", 
 
 
 @COMMANDS.declares("take_tile", "Vasco Da Gama: take a Tile before the Auction.", AUCTION_TILE)
-def do_take_tile(ctx: Ctx, seat: int, command: Command) -> None:
+def take_tile(ctx: Ctx, seat: int, command: Command) -> None:
     offer = ctx.state.offered[int(command.arg("tile"))]
     ctx.emit(
         TileTakenBeforeAuction(
@@ -231,7 +231,7 @@ def do_take_tile(ctx: Ctx, seat: int, command: Command) -> None:
 
 
 @COMMANDS.declares("decline", "Let an optional ability go (Vasco Da Gama, Stealth Aircraft).")
-def do_decline(ctx: Ctx, seat: int, command: Command) -> None:
+def decline(ctx: Ctx, seat: int, command: Command) -> None:
     if ctx.state.pending:  # Stealth Aircraft declined
         ctx.emit(DecisionDeclined(rule=rule("tile.stealth-aircraft"), seat=seat, kind="stealth"))
         return
@@ -251,7 +251,7 @@ def _vasco_done(ctx: Ctx, seat: int) -> None:
     Arg("coin", "Coin added to your bid.", kind=int, minimum=0),
     why_not=refused_by("auction.bid"),
 )
-def do_bid(ctx: Ctx, seat: int, command: Command) -> None:
+def bid(ctx: Ctx, seat: int, command: Command) -> None:
     tile, added = int(command.arg("tile")), int(command.arg("coin"))
     state = ctx.state
     base = state.amounts[seat] if state.bids[seat] >= 0 else 0
@@ -263,7 +263,7 @@ def do_bid(ctx: Ctx, seat: int, command: Command) -> None:
 @COMMANDS.declares(
     "pass", "First Auction of the game: bid on nothing yet.", why_not=refused_by("auction.first")
 )
-def do_pass(ctx: Ctx, seat: int, command: Command) -> None:
+def pass_in_the_auction(ctx: Ctx, seat: int, command: Command) -> None:
     after_bid(ctx, seat, BidPassed(rule=rule("auction.first"), seat=seat, next=-1))
 
 
@@ -274,7 +274,7 @@ def do_pass(ctx: Ctx, seat: int, command: Command) -> None:
     Arg("coin", "Coin bid.", kind=int, minimum=1),
     why_not=refused_by("auction.two-player"),
 )
-def do_seal_bid(ctx: Ctx, seat: int, command: Command) -> None:
+def seal_bid(ctx: Ctx, seat: int, command: Command) -> None:
     tile, coin = int(command.arg("tile")), int(command.arg("coin"))
     ctx.emit(
         BidSealed(

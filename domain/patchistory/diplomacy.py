@@ -128,7 +128,7 @@ def answer_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comman
     Arg("resource", "Resources offered.", kind=int, minimum=0),
     why_not=refused_by("diplomacy.aid"),
 )
-def do_aid(ctx: Ctx, seat: int, command: Command) -> None:
+def aid(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         AidOffered(
             rule=rule("diplomacy.aid"),
@@ -143,12 +143,12 @@ def do_aid(ctx: Ctx, seat: int, command: Command) -> None:
 
 
 @COMMANDS.declares("accept_aid", "Accept the Aid offered.")
-def do_accept_aid(ctx: Ctx, seat: int, command: Command) -> None:
+def accept_aid(ctx: Ctx, seat: int, command: Command) -> None:
     _answer_aid(ctx, seat, accepted=True)
 
 
 @COMMANDS.declares("refuse_aid", "Refuse the Aid offered.")
-def do_refuse_aid(ctx: Ctx, seat: int, command: Command) -> None:
+def refuse_aid(ctx: Ctx, seat: int, command: Command) -> None:
     _answer_aid(ctx, seat, accepted=False)
 
 
@@ -177,7 +177,7 @@ def _answer_aid(ctx: Ctx, seat: int, accepted: bool) -> None:
     Arg("demand", "What you ask for.", ("culture", "coin")),
     why_not=refused_by("diplomacy.threaten"),
 )
-def do_threaten(ctx: Ctx, seat: int, command: Command) -> None:
+def threaten(ctx: Ctx, seat: int, command: Command) -> None:
     state = ctx.state
     pack = ctx.pack
     to, demand = int(command.arg("to")), str(command.arg("demand"))
@@ -217,7 +217,7 @@ def do_threaten(ctx: Ctx, seat: int, command: Command) -> None:
     Arg("route", "The Allied Trade Route.", kind=int, minimum=1),
     why_not=refused_by("diplomacy.break-alliance"),
 )
-def do_break_alliance(ctx: Ctx, seat: int, command: Command) -> None:
+def break_alliance(ctx: Ctx, seat: int, command: Command) -> None:
     points = ctx.state.pp[seat]
     ctx.emit(
         TradeRouteForfeited(
@@ -231,7 +231,7 @@ def do_break_alliance(ctx: Ctx, seat: int, command: Command) -> None:
 
 
 @COMMANDS.declares("end_diplomacy", "Take no more Diplomacy actions this Round.")
-def do_end_diplomacy(ctx: Ctx, seat: int, command: Command) -> None:
+def end_diplomacy(ctx: Ctx, seat: int, command: Command) -> None:
     pass_turn(ctx, "diplomacy.order", seat)
 
 

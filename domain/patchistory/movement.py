@@ -128,7 +128,7 @@ def movement_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comm
     *cell_args("to_"),
     why_not=refused_by("movement.territory"),
 )
-def do_move_worker(ctx: Ctx, seat: int, command: Command) -> None:
+def move_worker(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         WorkerMoved(
             rule=rule("movement.territory"),
@@ -146,7 +146,7 @@ def do_move_worker(ctx: Ctx, seat: int, command: Command) -> None:
     Arg("steps", "Spaces forward.", kind=int, minimum=1),
     why_not=refused_by("movement.route"),
 )
-def do_advance(ctx: Ctx, seat: int, command: Command) -> None:
+def advance(ctx: Ctx, seat: int, command: Command) -> None:
     route = ctx.state.route(int(command.arg("route")))
     space = route.worker_of(seat)
     assert space is not None
@@ -180,7 +180,7 @@ def do_rest(ctx: Ctx, seat: int, command: Command) -> None:
 
 
 @COMMANDS.declares("end_movement", "End your Movement.", why_not=refused_by("movement.route"))
-def do_end_movement(ctx: Ctx, seat: int, command: Command) -> None:
+def end_movement(ctx: Ctx, seat: int, command: Command) -> None:
     civ = ctx.state.civs[seat]
     due = sum(1 for r in civ.resting if r < ctx.state.serial)
     if due:

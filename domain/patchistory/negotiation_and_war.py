@@ -133,7 +133,7 @@ def stealth_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comma
     Arg("blue", "Blue: Defender or Alliance; red: Aggression.", kind=bool),
     why_not=refused_by("negotiation.choose"),
 )
-def do_choose_side(ctx: Ctx, seat: int, command: Command) -> None:
+def choose_side(ctx: Ctx, seat: int, command: Command) -> None:
     route = conflict_route(ctx.state)
     ctx.emit(
         SideChosen(
@@ -180,7 +180,7 @@ def resolve_negotiation(ctx: Ctx) -> None:
     "Propose an Alliance, choosing its direction.",
     Arg("start", "The seat the Allied Trade Route starts from.", kind=int, minimum=0),
 )
-def do_propose_alliance(ctx: Ctx, seat: int, command: Command) -> None:
+def propose_alliance(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         AllianceAnswered(
             rule=rule("negotiation.alliance"),
@@ -193,12 +193,12 @@ def do_propose_alliance(ctx: Ctx, seat: int, command: Command) -> None:
 
 
 @COMMANDS.declares("accept_alliance", "Agree to the Alliance.")
-def do_accept_alliance(ctx: Ctx, seat: int, command: Command) -> None:
+def accept_alliance(ctx: Ctx, seat: int, command: Command) -> None:
     _answer_alliance(ctx, seat, agree=True)
 
 
 @COMMANDS.declares("decline_alliance", "Do not form an Alliance.")
-def do_decline_alliance(ctx: Ctx, seat: int, command: Command) -> None:
+def decline_alliance(ctx: Ctx, seat: int, command: Command) -> None:
     _answer_alliance(ctx, seat, agree=False)
 
 
@@ -233,7 +233,7 @@ def _answer_alliance(ctx: Ctx, seat: int, agree: bool) -> None:
     Arg("votes", "Votes forfeited (Jeanne d'Arc).", kind=int, minimum=0),
     why_not=refused_by("war.strength"),
 )
-def do_commit_strength(ctx: Ctx, seat: int, command: Command) -> None:
+def commit_strength(ctx: Ctx, seat: int, command: Command) -> None:
     route = conflict_route(ctx.state)
     votes = int(command.arg("votes"))
     ctx.emit(
@@ -345,7 +345,7 @@ def _stealth(ctx: Ctx, winner: int, loser: int) -> None:
     *cell_args(),
     Arg("building", "The Building Tile used.", buildings),
 )
-def do_stealth_reclaim(ctx: Ctx, seat: int, command: Command) -> None:
+def stealth_reclaim(ctx: Ctx, seat: int, command: Command) -> None:
     reclaim(ctx, seat, command, owner=ctx.state.pending[0].numbers[0])
 
 

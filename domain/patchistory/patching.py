@@ -188,7 +188,7 @@ def why_not_patch(
     Arg("layer", "Over or under the squares it overlaps.", (OVER, UNDER)),
     why_not=why_not_patch,
 )
-def do_patch(ctx: Ctx, seat: int, command: Command) -> None:
+def patch(ctx: Ctx, seat: int, command: Command) -> None:
     side, layer = str(command.arg("side")), str(command.arg("layer"))
     row, col = int(command.arg("row")), int(command.arg("col"))
     state = ctx.state
@@ -240,7 +240,7 @@ def _moses(ctx: Ctx, seat: int, tile: str, side: str) -> None:
 @COMMANDS.declares(
     "forfeit_tile", "Do not patch the Tile you won.", why_not=refused_by("patch.optional")
 )
-def do_forfeit_tile(ctx: Ctx, seat: int, command: Command) -> None:
+def forfeit_tile(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(TileForfeited(rule=rule("patch.optional"), seat=seat, tile=ctx.state.won[0].tile))
 
 

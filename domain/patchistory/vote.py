@@ -128,7 +128,7 @@ def prosperity_cards(pack: PatchPack) -> tuple[str, ...]:
     Arg("card", "A Prosperity Card of your hand.", prosperity_cards),
     why_not=refused_by("vote.cards"),
 )
-def do_choose_card(ctx: Ctx, seat: int, command: Command) -> None:
+def choose_card(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         ProsperityChosen(
             rule=rule("vote.cards"),
@@ -154,7 +154,7 @@ def do_choose_card(ctx: Ctx, seat: int, command: Command) -> None:
     Arg("votes", "Votes.", kind=int, minimum=0),
     why_not=refused_by("vote.assign"),
 )
-def do_vote(ctx: Ctx, seat: int, command: Command) -> None:
+def vote(ctx: Ctx, seat: int, command: Command) -> None:
     state = ctx.state
     card = state.vote_cards[state.vote_index]
     ctx.emit(

@@ -56,7 +56,7 @@ def placing_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comma
     *cell_args(),
     why_not=refused_by("workers.one-per-space"),
 )
-def do_place_worker(ctx: Ctx, seat: int, command: Command) -> None:
+def place_worker(ctx: Ctx, seat: int, command: Command) -> None:
     pending = ctx.state.pending[0]
     at = cell(command)
     if pending.kind == "place-new":
@@ -67,7 +67,7 @@ def do_place_worker(ctx: Ctx, seat: int, command: Command) -> None:
 
 
 @COMMANDS.declares("worker_to_track", "No free space: the Worker goes to the Descendant Track.")
-def do_worker_to_track(ctx: Ctx, seat: int, command: Command) -> None:
+def worker_to_track(ctx: Ctx, seat: int, command: Command) -> None:
     if ctx.state.pending[0].kind == "place-new":  # no free space: the Worker stays unborn
         ctx.emit(DecisionDeclined(rule=rule("workers.one-per-space"), seat=seat, kind="place-new"))
         return

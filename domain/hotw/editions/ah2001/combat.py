@@ -27,6 +27,7 @@ from domain.hotw.editions.ah2001.model import (
     Ah2001State,
     Cell,
 )
+from domain.hotw.editions.ah2001.revisions import WALL_ONE_SIDED
 from domain.hotw.editions.ah2001.sack import sack
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, CombatDice
 from domain.hotw.world import DIFFICULT_TERRAIN
@@ -177,6 +178,15 @@ REPEATABLE = frozenset({Result.ATTACKER_LOST, Result.FORT_AND_ATTACKER_LOST})
 """Results after which the attacker may attack the same land again (ah2001.combat.repeat)."""
 
 
+def over_the_wall(tables: Ah2001Tables, attacker: str, defender: str) -> bool:
+    """An attack over the Great Wall standing in the defender's land: "If the Difficult
+    Terrain is on the attacker's Land, then there is no defender bonus"
+    (ah2001.combat.difficult-terrain; revision 1-2 counted the Wall from both sides)."""
+    if tables.since(WALL_ONE_SIDED):
+        return tables.board.defended_by_the_wall(attacker, defender)
+    return tables.board.crosses_great_wall(attacker, defender)
+
+
 def approach(tables: Ah2001Tables, state: Ah2001State, land: str, via: Via) -> Approach:
     """From the sea, or from the adjacent Empire land the defender gets fewest dice against
     (ah2001.combat.from-sea reading: the attacker names the way, and takes the best border)."""
@@ -187,8 +197,7 @@ def approach(tables: Ah2001Tables, state: Ah2001State, land: str, via: Via) -> A
     options = []
     for source in state.turn.lands:
         if land in board.lands[source].neighbours:
-            wall = board.crosses_great_wall(source, land)
-            options.append(Approach(Via.LAND, great_wall=wall))
+            options.append(Approach(Via.LAND, great_wall=over_the_wall(tables, source, land)))
         elif land in board.lands[source].straits:
             options.append(Approach(Via.LAND, strait=True))
     return min(options, key=lambda a: (a.strait or a.great_wall, a.strait))

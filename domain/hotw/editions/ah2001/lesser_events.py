@@ -27,6 +27,7 @@ from domain.hotw.editions.ah2001.combat import (
     defence_dice,
     fight_round,
     fights_on,
+    over_the_wall,
 )
 from domain.hotw.editions.ah2001.context import (
     COMMANDS,
@@ -246,7 +247,7 @@ def barbarians_attack(ctx: Ctx, seat: int, played: EventCardKind, barren: str, l
     way = Approach(
         Via.LAND,
         strait=land in board.lands[barren].straits,
-        great_wall=board.crosses_great_wall(barren, land),
+        great_wall=over_the_wall(ctx.tables, barren, land),
     )
     dice = ctx.tables.combat.revolt_attack
     revolt(ctx, seat, land, key=rule("events.barbarians"), dice=dice, way=way)

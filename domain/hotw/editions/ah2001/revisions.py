@@ -9,6 +9,9 @@ from domain.core.ruleset import FIRST_REVISION, Revision
 COINS_TAKE_COUNTERS = 2
 """Coins from Event cards draw on the twelve shared coin/fleet counters."""
 
+WALL_ONE_SIDED = 3
+"""Difficult terrain is one-sided: the Great Wall defends only the land it stands in."""
+
 REVISIONS = (
     FIRST_REVISION,
     Revision(
@@ -17,6 +20,13 @@ REVISIONS = (
         "left, a spent coin gives its counter back, and unspent coins go back at the end of the "
         "turn (before, coins took no counter, so coins and fleets together could exceed twelve).",
         ("ah2001.components.coin-fleet",),
+    ),
+    Revision(
+        WALL_ONE_SIDED,
+        "The Great Wall is Difficult Terrain only for the land it stands in (Wei River, Yellow "
+        "River): an army attacking out of those lands into Mongolia or the Gobi faces one die "
+        "(before, the Wall gave two dice from either side, as if it were a strait).",
+        ("ah2001.combat.difficult-terrain",),
     ),
 )
 NEWEST = REVISIONS[-1].number
