@@ -12,7 +12,8 @@ from domain.core.kernel import Game, decide
 from domain.core.messages import Command, Event
 from domain.hotw.editions.ah2001 import events as ev
 from domain.hotw.editions.ah2001.model import Ah2001State, Cell
-from domain.hotw.editions.ah2001.revisions import WALL_ONE_SIDED
+from domain.hotw.editions.ah2001.revisions import CAPITALS_FALL_TO_ANY_ENTRY, WALL_ONE_SIDED
+from domain.hotw.editions.ah2001.sack import LandSacked
 from tests.unit.ah2001.test_engine import RULES, SETUP, of, playing
 
 
@@ -69,3 +70,43 @@ def test_an_attack_over_the_wall_into_the_land_it_stands_in_faces_two_dice() -> 
 def test_games_created_before_the_fix_keep_the_wall_on_both_sides() -> None:
     battle = battle_at(WALL_ONE_SIDED - 1, mongols_around_the_wall(), "mongolia", [6, 5, 1, 2])
     assert len(battle.defence_dice) == 2
+
+
+# --- 2. Taking over a capital or city -----------------------------------------------------------
+
+
+def romans_before(target: Cell) -> Ah2001State:
+    return playing(
+        "romans", 3, {"southern-apennines": Cell(0, 3), "northern-apennines": target}, pool=5
+    )
+
+
+def test_the_army_entering_after_a_tie_turns_the_capital_over() -> None:
+    """"Whenever your army takes over a Land already containing a capital, the capital is turned
+    over and becomes a city"; a tie only defers this "until an invading army successfully
+    enters the Land"."""
+    state = romans_before(Cell(1, 2, frozenset({"capital"})))
+    attack = Command.of("place_army", land="northern-apennines", via="land")
+    events, state = act_at(CAPITALS_FALL_TO_ANY_ENTRY, state, attack, [5, 1, 5])
+    (tie,) = of(events, ev.BattleFought)
+    assert tie.result == "both_lost" and state.land("northern-apennines").owner is None
+    assert state.land("northern-apennines").buildings == {"capital"}
+    events, state = act_at(CAPITALS_FALL_TO_ANY_ENTRY, state, attack)
+    assert state.land("northern-apennines") == Cell(0, 3, frozenset({"city"}))
+    (sacked,) = of(events, LandSacked)
+    assert sacked.rule == "ah2001.combat.sack"
+
+
+def test_an_army_entering_a_vacant_land_sacks_the_city_there() -> None:
+    """A city "is sacked and removed" when an army takes the land over, vacant or not."""
+    state = romans_before(Cell(None, 0, frozenset({"city", "monument"})))
+    attack = Command.of("place_army", land="northern-apennines", via="land")
+    _, state = act_at(CAPITALS_FALL_TO_ANY_ENTRY, state, attack)
+    assert state.land("northern-apennines") == Cell(0, 3, frozenset({"monument"}))
+
+
+def test_games_created_before_the_fix_let_the_army_after_a_tie_keep_the_capital() -> None:
+    state = romans_before(Cell(None, 0, frozenset({"capital"})))
+    attack = Command.of("place_army", land="northern-apennines", via="land")
+    _, state = act_at(CAPITALS_FALL_TO_ANY_ENTRY - 1, state, attack)
+    assert state.land("northern-apennines") == Cell(0, 3, frozenset({"capital"}))

@@ -44,6 +44,7 @@ from domain.hotw.editions.ah2001.model import (
     Ah2001State,
     Cell,
 )
+from domain.hotw.editions.ah2001.sack import sack_on_entry
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, EventCardKind
 
 
@@ -342,6 +343,8 @@ def revolt(
                     result="unopposed",
                 )
             )
+            if cell.owner is None:
+                sack_on_entry(ctx, land)
             return
         attack = ctx.chance.dice(dice)
         defence = ctx.chance.dice(defending)

@@ -12,6 +12,10 @@ COINS_TAKE_COUNTERS = 2
 WALL_ONE_SIDED = 3
 """Difficult terrain is one-sided: the Great Wall defends only the land it stands in."""
 
+CAPITALS_FALL_TO_ANY_ENTRY = 4
+"""An army entering a land that holds a capital or city turns the capital over and sacks the
+city, whether it won a battle there or walked into a vacant land (after a tie, a Plague...)."""
+
 REVISIONS = (
     FIRST_REVISION,
     Revision(
@@ -27,6 +31,14 @@ REVISIONS = (
         "River): an army attacking out of those lands into Mongolia or the Gobi faces one die "
         "(before, the Wall gave two dice from either side, as if it were a strait).",
         ("ah2001.combat.difficult-terrain",),
+    ),
+    Revision(
+        CAPITALS_FALL_TO_ANY_ENTRY,
+        "Whenever an army takes over a land holding a capital, the capital becomes a city, and "
+        "a city there is sacked, also when the land was vacant (after a tie, a Plague or a "
+        "revolt): the first army to enter it sacks it (before, only a battle won sacked, so "
+        "the army after a tie took the capital intact).",
+        ("ah2001.combat.sack", "ah2001.combat.tie"),
     ),
 )
 NEWEST = REVISIONS[-1].number
