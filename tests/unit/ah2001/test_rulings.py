@@ -5,6 +5,7 @@ revision keep the ruling they were played with."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from domain.core.chance import Chance, ScriptedFaces
@@ -12,9 +13,13 @@ from domain.core.kernel import Game, decide
 from domain.core.messages import Command, Event
 from domain.hotw.editions.ah2001 import events as ev
 from domain.hotw.editions.ah2001.model import Ah2001State, Cell
-from domain.hotw.editions.ah2001.revisions import CAPITALS_FALL_TO_ANY_ENTRY, WALL_ONE_SIDED
+from domain.hotw.editions.ah2001.revisions import (
+    CAPITALS_FALL_TO_ANY_ENTRY,
+    PESTILENCE_ANY_LAND,
+    WALL_ONE_SIDED,
+)
 from domain.hotw.editions.ah2001.sack import LandSacked
-from tests.unit.ah2001.test_engine import RULES, SETUP, of, playing
+from tests.unit.ah2001.test_engine import RULES, SETUP, before_expansion, of, playing
 
 
 def act_at(
@@ -51,7 +56,7 @@ def mongols_around_the_wall() -> Ah2001State:
 
 
 def test_difficult_terrain_on_the_attackers_land_gives_no_defender_bonus() -> None:
-    """"If the Difficult Terrain is on the attacker's Land, then there is no defender bonus."
+    """ "If the Difficult Terrain is on the attacker's Land, then there is no defender bonus."
     The Great Wall stands in Wei River: attacking out of it into clear Mongolia, the defender
     rolls one die."""
     battle = battle_at(WALL_ONE_SIDED, mongols_around_the_wall(), "mongolia", [6, 5, 1])
@@ -82,7 +87,7 @@ def romans_before(target: Cell) -> Ah2001State:
 
 
 def test_the_army_entering_after_a_tie_turns_the_capital_over() -> None:
-    """"Whenever your army takes over a Land already containing a capital, the capital is turned
+    """ "Whenever your army takes over a Land already containing a capital, the capital is turned
     over and becomes a city"; a tie only defers this "until an invading army successfully
     enters the Land"."""
     state = romans_before(Cell(1, 2, frozenset({"capital"})))
@@ -110,3 +115,41 @@ def test_games_created_before_the_fix_let_the_army_after_a_tie_keep_the_capital(
     attack = Command.of("place_army", land="northern-apennines", via="land")
     _, state = act_at(CAPITALS_FALL_TO_ANY_ENTRY - 1, state, attack)
     assert state.land("northern-apennines") == Cell(0, 3, frozenset({"capital"}))
+
+
+# --- 3. Pestilence: "Choose a Land" -------------------------------------------------------------
+
+
+def pestilence_played_near(empty: str) -> tuple[Ah2001State, list[str]]:
+    """Seat 0 has played Pestilence; seat 1's armies stand in two lands next to the empty one."""
+    state = before_expansion("romans", 3, ("pestilence",))
+    nearby = sorted(RULES.tables.board.adjacent(empty))[:2]
+    state = replace(state, lands={land: Cell(1, 2) for land in nearby})
+    _, state = act_at(PESTILENCE_ANY_LAND, state, Command.of("play_event", card="pestilence"))
+    return state, nearby
+
+
+def test_pestilence_may_be_aimed_at_an_empty_land_and_the_lands_next_to_it_roll_two_dice() -> None:
+    """Pestilence: "Choose a Land. Any army in that Land must roll three dice. ... All adjacent
+    Lands to the first must roll two dice" (the Plague, by contrast, says "an occupied Land")."""
+    state, nearby = pestilence_played_near("pindus")
+    rules: Any = RULES.at_revision(PESTILENCE_ANY_LAND)
+    offered = {
+        str(c.arg("target")) for c in rules.legal_actions(state, 0) if c.type == "choose_target"
+    }
+    assert "pindus" in offered and state.land("pindus").owner is None
+    events, state = act_at(
+        PESTILENCE_ANY_LAND, state, Command.of("choose_target", target="pindus"), [2, 3, 1, 4]
+    )
+    (struck,) = of(events, ev.ArmiesStruck)
+    assert struck.lands == tuple(nearby) and [len(r) for r in struck.rolls] == [2, 2]
+    assert struck.destroyed == (nearby[1],)
+
+
+def test_games_created_before_the_fix_offer_pestilence_only_occupied_lands() -> None:
+    state, nearby = pestilence_played_near("pindus")
+    rules: Any = RULES.at_revision(PESTILENCE_ANY_LAND - 1)
+    offered = {
+        str(c.arg("target")) for c in rules.legal_actions(state, 0) if c.type == "choose_target"
+    }
+    assert offered == set(nearby)

@@ -44,6 +44,7 @@ from domain.hotw.editions.ah2001.model import (
     Ah2001State,
     Cell,
 )
+from domain.hotw.editions.ah2001.revisions import PESTILENCE_ANY_LAND
 from domain.hotw.editions.ah2001.sack import sack_on_entry
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, EventCardKind
 
@@ -72,6 +73,8 @@ def target_options(tables: Ah2001Tables, state: Ah2001State, played: EventCardKi
     if kind == "famine":
         return sorted(tables.victory_points.scores)
     if kind == "pestilence":
+        if tables.since(PESTILENCE_ANY_LAND):
+            return sorted(board.lands)
         return sorted(land for land, c in state.lands.items() if c.owner is not None)
     if kind == "black-death":
         if not turn.picks:

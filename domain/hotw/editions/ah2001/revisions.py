@@ -16,6 +16,9 @@ CAPITALS_FALL_TO_ANY_ENTRY = 4
 """An army entering a land that holds a capital or city turns the capital over and sacks the
 city, whether it won a battle there or walked into a vacant land (after a tie, a Plague...)."""
 
+PESTILENCE_ANY_LAND = 5
+"""Pestilence may be aimed at any land, an empty one included."""
+
 REVISIONS = (
     FIRST_REVISION,
     Revision(
@@ -39,6 +42,13 @@ REVISIONS = (
         "revolt): the first army to enter it sacks it (before, only a battle won sacked, so "
         "the army after a tie took the capital intact).",
         ("ah2001.combat.sack", "ah2001.combat.tie"),
+    ),
+    Revision(
+        PESTILENCE_ANY_LAND,
+        'Pestilence reads "Choose a Land" (the Plague, "an occupied Land"): an empty '
+        "land may be chosen, and the armies in the lands next to it still roll two dice "
+        "(before, only occupied lands were offered).",
+        ("ah2001.events.pestilence",),
     ),
 )
 NEWEST = REVISIONS[-1].number
