@@ -16,6 +16,7 @@ from domain.hotw.editions.ah2001.model import Ah2001State, Cell
 from domain.hotw.editions.ah2001.revisions import (
     CAPITALS_FALL_TO_ANY_ENTRY,
     PESTILENCE_ANY_LAND,
+    TREACHERY_ONE_ATTACK,
     WALL_ONE_SIDED,
 )
 from domain.hotw.editions.ah2001.sack import LandSacked
@@ -153,3 +154,40 @@ def test_games_created_before_the_fix_offer_pestilence_only_occupied_lands() -> 
         str(c.arg("target")) for c in rules.legal_actions(state, 0) if c.type == "choose_target"
     }
     assert offered == set(nearby)
+
+
+# --- 4. Treachery with Multiple Armies ----------------------------------------------------------
+
+
+def treachery_named_against_a_stack(revision: int) -> Ah2001State:
+    """Seat 0 (the Romans, a pool of 5) named Northern Apennines, where seat 1 stacks three."""
+    state = before_expansion("romans", 3, ("treachery",))
+    state = replace(
+        state,
+        options=frozenset({"multiple_armies"}),
+        lands={"northern-apennines": Cell(1, 2, frozenset(), 3)},
+    )
+    _, state = act_at(revision, state, Command.of("play_event", card="treachery"))
+    target = Command.of("choose_target", target="northern-apennines")
+    _, state = act_at(revision, state, target)
+    _, state = act_at(revision, state, Command.of("begin_expansion"))
+    return state
+
+
+def test_treachery_wins_the_attack_on_a_stack_for_one_army_of_the_pool() -> None:
+    """Treachery: "if you attack that Land, you automatically win the attack"."""
+    state = treachery_named_against_a_stack(TREACHERY_ONE_ATTACK)
+    pool = state.turn.pool
+    attack = Command.of("place_army", land="northern-apennines", via="land")
+    events, state = act_at(TREACHERY_ONE_ATTACK, state, attack)
+    assert [b.rule for b in of(events, ev.BattleFought)] == ["ah2001.events.treachery"] * 3
+    assert state.land("northern-apennines").owner == 0
+    assert state.turn.pool == pool - 1
+
+
+def test_games_created_before_the_fix_paid_a_pool_army_for_each_army_of_the_stack() -> None:
+    state = treachery_named_against_a_stack(TREACHERY_ONE_ATTACK - 1)
+    pool = state.turn.pool
+    attack = Command.of("place_army", land="northern-apennines", via="land")
+    _, state = act_at(TREACHERY_ONE_ATTACK - 1, state, attack)
+    assert state.turn.pool == pool - 3

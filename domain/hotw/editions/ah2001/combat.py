@@ -27,7 +27,7 @@ from domain.hotw.editions.ah2001.model import (
     Ah2001State,
     Cell,
 )
-from domain.hotw.editions.ah2001.revisions import WALL_ONE_SIDED
+from domain.hotw.editions.ah2001.revisions import TREACHERY_ONE_ATTACK, WALL_ONE_SIDED
 from domain.hotw.editions.ah2001.sack import sack
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, CombatDice
 from domain.hotw.world import DIFFICULT_TERRAIN
@@ -218,9 +218,10 @@ def edge(state: Ah2001State) -> Edge:
     )
 
 
-def treachery_wins(ctx: Ctx, seat: int, land: str, via: Via) -> bool:
+def treachery_wins(ctx: Ctx, seat: int, land: str, via: Via, first: bool) -> bool:
     """ah2001.events.treachery: the land named falls without a die rolled; False while more of
-    the defender's armies stand there (ah2001.option.multiple-armies)."""
+    the defender's armies stand there (ah2001.option.multiple-armies). "You automatically win
+    the attack": one attack, and one army from the pool, takes the whole stack (revision 6)."""
     cell = ctx.state.land(land)
     defender = cell.owner
     assert defender is not None
@@ -237,6 +238,7 @@ def treachery_wins(ctx: Ctx, seat: int, land: str, via: Via) -> bool:
             attack=0,
             defence=0,
             result=won.value,
+            first_round=first or not ctx.tables.since(TREACHERY_ONE_ATTACK),
         )
     )
     if ctx.state.land(land).owner == defender:
@@ -261,8 +263,9 @@ def battle(ctx: Ctx, seat: int, land: str, via: Via) -> None:
             bonus = replace(bonus, no_terrain_penalty=True)
         turn = ctx.state.turn
         if turn is not None and turn.treachery == land:
-            if treachery_wins(ctx, seat, land, via):
+            if treachery_wins(ctx, seat, land, via, first):
                 return
+            first = False
             continue
         attacking, attack_rule = attack_dice(tables.combat, bonus)
         defending, defence_rule = defence_dice(tables.combat, terrain, way, bonus)

@@ -19,6 +19,9 @@ city, whether it won a battle there or walked into a vacant land (after a tie, a
 PESTILENCE_ANY_LAND = 5
 """Pestilence may be aimed at any land, an empty one included."""
 
+TREACHERY_ONE_ATTACK = 6
+"""Treachery wins the named land in one attack, however many armies stand there."""
+
 REVISIONS = (
     FIRST_REVISION,
     Revision(
@@ -49,6 +52,13 @@ REVISIONS = (
         "land may be chosen, and the armies in the lands next to it still roll two dice "
         "(before, only occupied lands were offered).",
         ("ah2001.events.pestilence",),
+    ),
+    Revision(
+        TREACHERY_ONE_ATTACK,
+        "Treachery wins the attack on the named land: with Multiple Armies, the whole stack "
+        "there falls to one attack, which costs one army from the pool (before, each army of "
+        "the stack cost a pool army of its own).",
+        ("ah2001.events.treachery", "ah2001.option.multiple-armies"),
     ),
 )
 NEWEST = REVISIONS[-1].number
