@@ -22,6 +22,16 @@ PESTILENCE_ANY_LAND = 5
 TREACHERY_ONE_ATTACK = 6
 """Treachery wins the named land in one attack, however many armies stand there."""
 
+LOST_LANDS_NOT_HELD = 7
+"""Simultaneous empires: a land an Empire lost between its rounds is no longer its own."""
+POINTS_ONCE_PER_EPOCH = 8
+"""Simultaneous empires: a player holding two Empires counts the epoch's points once."""
+TERMINATION_CHOSEN = 9
+"""Simultaneous empires: an Empire's expansion ends by its player's choice or its strength."""
+
+MINOR_BEFORE_OR_AFTER = 10
+"""Simultaneous empires: a Minor Empire moves before or after its main Empire each round."""
+
 REVISIONS = (
     FIRST_REVISION,
     Revision(
@@ -59,6 +69,36 @@ REVISIONS = (
         "there falls to one attack, which costs one army from the pool (before, each army of "
         "the stack cost a pool army of its own).",
         ("ah2001.events.treachery", "ah2001.option.multiple-armies"),
+    ),
+    Revision(
+        LOST_LANDS_NOT_HELD,
+        'Simultaneous empires, rule 3 ("normal expansion and combat rules"): a land an '
+        "Empire lost between its rounds is no longer held: it may be attacked again, and no "
+        "expansion starts from it (before, the Empire still counted it as its own).",
+        ("ah2001.variant.one-attempt",),
+    ),
+    Revision(
+        POINTS_ONCE_PER_EPOCH,
+        'Simultaneous empires, rule 9 ("he may only count victory points once per epoch"): '
+        "a player holding two Empires in one epoch counts the epoch's points once, when the "
+        "last of them terminates (before, each Empire's termination counted them).",
+        ("ah2001.variant.terminate",),
+    ),
+    Revision(
+        TERMINATION_CHOSEN,
+        "Simultaneous empires, rules 4 and 9: an Empire's expansion ends when its player "
+        "terminates it or its strength runs out, never because a round passed without an "
+        "attempt; an Empire that passes with strength left but no expansion left to attempt "
+        "terminates (before, a round without any attempt terminated every Empire).",
+        ("ah2001.variant.rounds", "ah2001.variant.terminate"),
+    ),
+    Revision(
+        MINOR_BEFORE_OR_AFTER,
+        'Simultaneous empires, rule 10: the Minor Empire makes its attempt "either before OR '
+        "after the normal empire's move\": in each round it may wait (`move_after_main`) and "
+        "move right after its main Empire (before, it had to move first, and letting the main "
+        "Empire go first forfeited its attempt).",
+        ("ah2001.variant.minor-empire",),
     ),
 )
 NEWEST = REVISIONS[-1].number
