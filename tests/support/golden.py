@@ -119,6 +119,10 @@ CORPUS: tuple[GoldenSpec, ...] = (
         for revision in range(3, 10)
     ),
     GoldenSpec("brief-2009", 2, bots=("greedy", "random")),
+    *(
+        GoldenSpec("brief-2009", 2, revision=revision, label="two-players")
+        for revision in range(1, 5)
+    ),
     GoldenSpec("brief-2009", 3),
     GoldenSpec("brief-2009", 4, bots=("greedy",)),
     GoldenSpec("brief-2009", 5),

@@ -28,7 +28,7 @@ from domain.core.chance import Chance
 from domain.core.messages import Command, Event
 from domain.core.strategy import Lookahead
 from domain.hotw.editions.brief2009.events import InvasionRolled
-from domain.hotw.editions.brief2009.gold import collection
+from domain.hotw.editions.brief2009.gold import collection, friends_of
 from domain.hotw.editions.brief2009.model import (
     Allocation,
     BonusDraw,
@@ -249,6 +249,7 @@ class BriefStrategy:
             self.tables.spiral,
             state.area_values,
             self.tables.numbers.gold,
+            friends_of(self.tables, state, colour),
         )
 
     def preference(
