@@ -14,16 +14,20 @@ from dataclasses import replace as dc_replace
 from typing import Any
 
 import pytest
+import yaml
 
+from cli.main import main
 from domain.core.chance import Chance, ScriptedChance
 from domain.core.kernel import creation_events, decide, fold, replay
 from domain.core.messages import SYSTEM, Command, Recorded
 from domain.hotw.editions.ah2001.model import Cell
 from service.audit import audit_events
 from service.chance import HmacSource
+from service.replays import verify_game
 from service.rulesets import ruleset
 from service.wiring import game_service
 from tests.support.api import bearer
+from tests.support.spec_check import SpecCheck
 
 SETUPS = [
     ("hotw-2024", ["ann", "bob", "cy"], {}),
@@ -156,6 +160,13 @@ def test_a_sandbox_plays_a_what_if_on_its_script_in_every_ruleset(
     audit = api.get(f"/games/{game_id}/audit").get_json()
     assert audit["chance"] == "scripted" and audit["commitment_verified"] is False
     assert audit["outcomes_checked"] == len(script) and audit["clean"] is True
+    service = game_service(redis_url)
+    service.write_snapshot(game_id)
+    report = verify_game(service, game_id)  # what `chronicle replay --verify` runs
+    assert report.ok and report.snapshots_checked == 1
+    _, from_snapshot = game_service(redis_url).load(game_id)  # a fresh cache: the snapshot
+    assert from_snapshot.chance_script == script_of(script)
+    assert from_snapshot.draws == len(script)
     told = [  # each seat's narrative: the scripted draws told where the seat sees them
         entry
         for seat_token in made["seat_tokens"]
@@ -313,7 +324,47 @@ def test_the_mongols_take_wei_river_in_a_sandbox_with_the_rulebooks_printed_dice
     ]
     audit = api.get(f"/games/{game_id}/audit").get_json()
     assert (audit["chance"], audit["outcomes_checked"], audit["clean"]) == ("scripted", 15, True)
+
+    # every answer fits the published document: the scripted events, the audit, the narrative
+    spec = SpecCheck(yaml.safe_load(api.get("/openapi.yaml").get_data(as_text=True)))
+    feed = api.get(f"/games/{game_id}/events", headers=mongols)
+    narrative = api.get(f"/games/{game_id}/narrative?from=1", headers=mongols)
+    served = [
+        ("/games/{game_id}/audit", "get", audit),
+        ("/games/{game_id}/events", "get", feed.get_json()),
+        ("/games/{game_id}/narrative", "get", narrative.get_json()),
+    ]
+    failures = [
+        failure
+        for path, method, body in served
+        for failure in spec.failures(
+            spec.schema_of(path, method, 200, "application/json"), body, path
+        )
+    ]
+    event = spec.component("Event")
+    failures += [f for b in battles for f in spec.failures(event, b, "BattleFought")]
+    assert not failures, failures
+    assert sum(1 for e in feed.get_json()["events"] if e.get("scripted")) == 3
+    assert "scripted" in narrative.get_json()["entries"][2]["words"]
     records = log_of(redis_url, game_id)
     assert audit_events(game_id, records).as_dict() == audit  # the server's audit, re-done
     held = replay(rules, records).state.land("wei-river")
     assert (held.owner, held.buildings) == (0, frozenset({"city"}))
+
+
+def test_chronicle_audit_says_a_scripted_sandboxs_chance_was_scripted(api, redis_url, capsys):
+    before = a_position_before_a_draw("hotw-2024", ["ann", "bob", "cy"], {})
+    source, admin = new_source(api, before.setup)
+    position = {"setup": before.setup, "state": before.state}
+    made = sandbox(api, source, admin, position, {"draws": other_outcomes(before.ranges)})
+    game_id = made.get_json()["game_id"]
+    token = bearer(made.get_json()["seat_tokens"][before.seat])
+    played = api.post(
+        f"/games/{game_id}/commands", json={"command": before.command.as_dict()}, headers=token
+    )
+    assert played.status_code == 201, played.get_json()
+    capsys.readouterr()
+    assert main(["audit", game_id, "--redis-url", redis_url]) == 0
+    said = capsys.readouterr().out
+    assert "chance SCRIPTED" in said and "commitment verified" not in said
+    assert f"{len(before.ranges)} outcomes checked against the script: clean" in said
