@@ -1410,7 +1410,7 @@
     const game = p.get('game');
     try {
       if (!game) await showLobby();
-      else if (p.has('admin')) await showAdmin(game, p.get('admin'));
+      else if (p.has('admin') && !p.has('replay')) await showAdmin(game, p.get('admin'));
       else if (p.has('replay')) await showReplay(game, p.get('token'), Number(p.get('replay')) || 0, p.get('admin'));
       else await showTable(game, p.get('token'));
     } catch (error) {
