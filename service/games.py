@@ -592,6 +592,8 @@ class GameService:
             after = fold_decided(rules, game, recorded, state_after)
         except NeedsEarlierBase:
             after = self._load_from_snapshot(rules, game_id, game.version, recorded)
+        if after.chance_script is not None and actor not in (SYSTEM, WORKER):
+            script_covers_steps(rules, after, game.version)
         if FAULT_PAUSE_BEFORE_APPEND_S:
             fault_pause("before", FAULT_PAUSE_BEFORE_APPEND_S, game_id, command_id)
         envelopes = tuple(r.as_dict() for r in recorded)
@@ -876,6 +878,31 @@ def chance_script(rules: Ruleset[Any], chance: Mapping[str, Any]) -> tuple[tuple
             {"entries": len(script)},
         )
     return script
+
+
+def script_covers_steps(rules: Ruleset[Any], game: Game[Any], version: int) -> None:
+    """In a scripted sandbox, a seat's command is refused (`ChanceScriptUnusable`, judged at
+    `version`) when the steps no seat takes that it makes due (an epoch closing) would need
+    draws the script cannot give: the sandbox is never left closing on a step it cannot take."""
+    script = game.chance_script
+    if script is None:
+        return
+    for _ in range(MAX_SYSTEM_STEPS):
+        due = GameService._system_step(rules, game)
+        if due is None:
+            return
+        try:
+            decided = decision(rules, game, WORKER, due, ScriptedChance(script, game.draws))
+        except ChanceScriptError as unusable:
+            raise ChanceScriptUnusable(unusable, version) from None
+        steps = tuple(
+            Recorded(game.version + i, e, WORKER, "script-check")
+            for i, e in enumerate(decided.events, start=1)
+        )
+        try:
+            game = fold_decided(rules, game, steps, decided.state)
+        except NeedsEarlierBase:
+            return  # a step that takes something back: nothing more to foresee here
 
 
 class InvalidChanceScript(Exception):

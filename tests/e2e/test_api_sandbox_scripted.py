@@ -18,7 +18,7 @@ import yaml
 
 from cli.main import main
 from domain.core.chance import Chance, ScriptedChance
-from domain.core.kernel import creation_events, decide, fold, replay
+from domain.core.kernel import creation_events, decide, fold, position_events, replay
 from domain.core.messages import SYSTEM, Command, Recorded
 from domain.hotw.editions.ah2001.model import Cell
 from service.audit import audit_events
@@ -78,6 +78,38 @@ def a_position_before_a_draw(name: str, players: list[str], options: dict[str, A
         for e in decided:
             game = fold(rules, game, Recorded(game.version + 1, e, actor))
     raise AssertionError(f"no seat of {name} drew chance in 5000 steps")
+
+
+def a_position_before_a_step_that_draws(name: str, players: list[str]) -> BeforeADraw:
+    """Random legal play, in-process, up to a seat's command after which a step no seat takes
+    (an epoch closing) is due and draws chance; `ranges`: the draws of the seat's command."""
+    rules: Any = ruleset(name)
+    rng = random.Random(14)
+    source = HmacSource(bytes(32))
+    events = creation_events(rules, tuple(players), {}, "", Chance(source, 0))
+    game = replay(rules, [Recorded(i, e, SYSTEM) for i, e in enumerate(events, start=1)])
+    for _ in range(20000):
+        due = rules.system_action(game.state)
+        if due is not None:
+            decided = rules.decide_system(game.state, due, Chance(source, game.draws))
+            for e in decided:
+                game = fold(rules, game, Recorded(game.version + 1, e, SYSTEM))
+            continue
+        seat = min(rules.awaited_seats(game.state))
+        command = rng.choice(list(rules.legal_actions(game.state, seat)))
+        decided = decide(rules, game, seat, command, Chance(source, game.draws))
+        after = game
+        for e in decided:
+            after = fold(rules, after, Recorded(after.version + 1, e, seat))
+        step = rules.system_action(after.state)
+        if step is not None:
+            trial = Chance(source, after.draws)
+            if any(e.draws for e in rules.decide_system(after.state, step, trial)):
+                setup = {"ruleset": name, "players": players, "options": {}}
+                ranges = [d.n for e in decided for d in e.draws]
+                return BeforeADraw(setup, rules.encode_state(game.state), seat, command, ranges)
+        game = after
+    raise AssertionError(f"no step of {name} drew chance in 20000 moves")
 
 
 def other_outcomes(ranges: list[int]) -> list[list[int]]:
@@ -368,3 +400,70 @@ def test_chronicle_audit_says_a_scripted_sandboxs_chance_was_scripted(api, redis
     said = capsys.readouterr().out
     assert "chance SCRIPTED" in said and "commitment verified" not in said
     assert f"{len(before.ranges)} outcomes checked against the script: clean" in said
+
+
+def test_a_command_whose_due_step_the_script_cannot_serve_is_refused_not_left_closing(api):
+    """An epoch's close draws (the next epoch's cards): a script covering only the seat's own
+    move refuses that move, rather than leave the sandbox closing on a step it cannot take."""
+    before = a_position_before_a_step_that_draws("hotw-2024", ["ann", "bob", "cy"])
+    script = other_outcomes(before.ranges) or [[1000, 0]]  # no draw of the step's range
+    source, admin = new_source(api, before.setup)
+    position = {"setup": before.setup, "state": before.state}
+    made = sandbox(api, source, admin, position, {"draws": script})
+    assert made.status_code == 201, made.get_json()
+    game_id = made.get_json()["game_id"]
+    token = bearer(made.get_json()["seat_tokens"][before.seat])
+    refused = api.post(
+        f"/games/{game_id}/commands", json={"command": before.command.as_dict()}, headers=token
+    )
+    assert refused.status_code == 409, refused.get_json()
+    assert refused.get_json()["code"] in {"chance_script_exhausted", "chance_script_mismatch"}
+    summary = api.get(f"/games/{game_id}").get_json()
+    assert (summary["version"], summary["status"]) == (made.get_json()["version"], "active")
+
+    # with enough draws for the close as well, the move and the close are played on the script
+    rules: Any = ruleset("hotw-2024")
+    rolled = a_long_script(rules, before, 400)
+    enough = sandbox(api, source, admin, position, {"draws": rolled})
+    game_id = enough.get_json()["game_id"]
+    token = bearer(enough.get_json()["seat_tokens"][before.seat])
+    played = api.post(
+        f"/games/{game_id}/commands", json={"command": before.command.as_dict()}, headers=token
+    )
+    assert played.status_code == 201, played.get_json()
+    summary = api.get(f"/games/{game_id}").get_json()
+    assert summary["status"] == "active" and summary["version"] > played.get_json()["version"]
+    assert api.get(f"/games/{game_id}/audit").get_json()["clean"] is True
+
+
+def a_long_script(rules: Any, before: BeforeADraw, most: int) -> list[list[int]]:
+    """The draws the seat's move and the steps after it make on the seed `HmacSource(b"1" * 32)`,
+    as a script (what a table would write to replay them)."""
+    game = replay(
+        rules,
+        [
+            Recorded(i, e, SYSTEM)
+            for i, e in enumerate(
+                position_events(
+                    rules,
+                    tuple(before.setup["players"]),
+                    {},
+                    "",
+                    before.state,
+                    "source",
+                ),
+                start=1,
+            )
+        ],
+    )
+    source = HmacSource(b"1" * 32)
+    drawn: list[list[int]] = []
+    decided = decide(rules, game, before.seat, before.command, Chance(source, 0))
+    for e in decided:
+        drawn += [[d.n, d.result] for d in e.draws]
+        game = fold(rules, game, Recorded(game.version + 1, e, before.seat))
+    while (step := rules.system_action(game.state)) is not None and len(drawn) < most:
+        for e in rules.decide_system(game.state, step, Chance(source, game.draws)):
+            drawn += [[d.n, d.result] for d in e.draws]
+            game = fold(rules, game, Recorded(game.version + 1, e, SYSTEM))
+    return drawn
