@@ -12,11 +12,13 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTo
 
 from service.access import Forbidden, NotAuthenticated
 from service.errors import (
+    ChanceScriptUnusable,
     CommandRefused,
     EventSchemaUnavailable,
     GameBusy,
     GameNotFound,
     IdempotencyKeyReused,
+    InvalidChanceScript,
     InvalidPosition,
     RulesetRevisionUnavailable,
     RuleViolation,
@@ -146,6 +148,13 @@ def translate(exc: Exception) -> ApiError:
         return ApiError(404, "no_board", str(exc))
     if isinstance(exc, InvalidPosition):
         return ApiError(400, "invalid_position", exc.message, details=exc.details)
+    if isinstance(exc, InvalidChanceScript):
+        return ApiError(400, "invalid_chance_script", exc.message, details=exc.details)
+    if isinstance(exc, ChanceScriptUnusable):
+        code = "chance_script_exhausted" if exc.exhausted else "chance_script_mismatch"
+        return ApiError(
+            409, code, exc.message, details=exc.details, current_version=exc.current_version
+        )
     if isinstance(exc, GameNotFound):
         return ApiError(404, "game_not_found", str(exc))
     if isinstance(exc, UnknownRuleset):

@@ -11,7 +11,14 @@ from domain.core.errors import (
     RuleViolation,
     UnknownRuleset,
 )
-from service.games import CommandRefused, GameBusy, InvalidPosition, VersionOutOfRange
+from service.games import (
+    ChanceScriptUnusable,
+    CommandRefused,
+    GameBusy,
+    InvalidChanceScript,
+    InvalidPosition,
+    VersionOutOfRange,
+)
 from store.redis_store import GameNotFound, IdempotencyKeyReused, VersionConflict
 
 STORE_FAILURES = (
@@ -47,11 +54,13 @@ def store_failure(exc: BaseException) -> BaseException | None:
 
 __all__ = [
     "STORE_FAILURES",
+    "ChanceScriptUnusable",
     "CommandRefused",
     "EventSchemaUnavailable",
     "GameBusy",
     "GameNotFound",
     "IdempotencyKeyReused",
+    "InvalidChanceScript",
     "InvalidPosition",
     "RuleViolation",
     "RulesetRevisionUnavailable",

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from domain.core.chance import Chance
+from domain.core.chance import Chance, ChanceScriptError, ScriptedChance, script_problems
 from domain.core.errors import IllegalAction, RulesetRevisionUnavailable, RuleViolation
 from domain.core.kernel import (
     Game,
@@ -203,10 +203,19 @@ class GameService:
         events = creation_events(rules, tuple(players), dict(options or {}), commitment, chance)
         return self._create(rules, events, players, seed, commitment, game_id or new_game_id())
 
-    def create_sandbox(self, source_game_id: str, position: Mapping[str, Any]) -> CreatedGame:
+    def create_sandbox(
+        self,
+        source_game_id: str,
+        position: Mapping[str, Any],
+        chance: Mapping[str, Any] | None = None,
+    ) -> CreatedGame:
         """A new game, of the source game's ruleset, that starts from a position document
-        (`setup` and the ruleset's encoded `state`) instead of being set up."""
+        (`setup` and the ruleset's encoded `state`) instead of being set up. `chance` (a
+        what-if: `{"faces": [6, 2]}` or `{"draws": [[n, result], ...]}`) scripts its chance:
+        draw k of the sandbox is entry k, recorded at its creation (`ChanceScripted`), instead
+        of an outcome of its committed seed."""
         rules = self.ruleset_of(source_game_id)
+        script = chance_script(rules, chance) if chance is not None else None
         setup = position["setup"]
         if setup["ruleset"] != rules.name:
             raise InvalidPosition(
@@ -229,7 +238,13 @@ class GameService:
         seed = chance_source.new_seed()
         commitment = chance_source.commitment(seed)
         events = position_events(
-            rules, players, dict(setup["options"]), commitment, position["state"], source_game_id
+            rules,
+            players,
+            dict(setup["options"]),
+            commitment,
+            position["state"],
+            source_game_id,
+            script,
         )
         check_position(rules, events)
         return self._create(
@@ -509,14 +524,22 @@ class GameService:
                 if fresh:
                     raise GameBusy(game_id)
                 continue
-            chance = Chance(
-                chance_source.LazyHmacSource(lambda: self.vault.seed(game_id)), game.draws
+            chance = (
+                ScriptedChance(game.chance_script, game.draws)
+                if game.chance_script is not None
+                else Chance(
+                    chance_source.LazyHmacSource(lambda: self.vault.seed(game_id)), game.draws
+                )
             )
             try:
                 decided = decision(rules, game, actor, command, chance)
             except RuleViolation:
                 if fresh:
                     raise
+                continue
+            except ChanceScriptError as unusable:
+                if fresh:
+                    raise ChanceScriptUnusable(unusable, game.version) from None
                 continue
             try:
                 return self._append(
@@ -569,6 +592,8 @@ class GameService:
             after = fold_decided(rules, game, recorded, state_after)
         except NeedsEarlierBase:
             after = self._load_from_snapshot(rules, game_id, game.version, recorded)
+        if after.chance_script is not None and actor not in (SYSTEM, WORKER):
+            script_covers_steps(rules, after, game.version)
         if FAULT_PAUSE_BEFORE_APPEND_S:
             fault_pause("before", FAULT_PAUSE_BEFORE_APPEND_S, game_id, command_id)
         envelopes = tuple(r.as_dict() for r in recorded)
@@ -814,6 +839,97 @@ class InvalidPosition(Exception):
         self.details = dict(details or {})
 
 
+MAX_SCRIPT = 1000
+"""The most entries a sandbox's chance script may hold."""
+
+
+def chance_script(rules: Ruleset[Any], chance: Mapping[str, Any]) -> tuple[tuple[int, int], ...]:
+    """A sandbox's chance script from the request's `chance`: `faces` (die faces, each a draw
+    of [0, die_sides), face f read as f - 1) or `draws` (`[n, result]` pairs, a whole number in
+    [0, n) each), not both; refused as `InvalidChanceScript` when it cannot be used."""
+    faces, draws = chance.get("faces"), chance.get("draws")
+    if (faces is None) == (draws is None):
+        raise InvalidChanceScript(
+            "a chance script gives either `faces` (die faces) or `draws` ([n, result] pairs), "
+            "exactly one of them; a die face f of a d6 among other draws is the draw [6, f-1]",
+            {"given": sorted(chance)},
+        )
+    sides = rules.die_sides
+    if faces is not None:
+        wrong = [i for i, face in enumerate(faces) if not 1 <= face <= sides]
+        if wrong:
+            raise InvalidChanceScript(
+                f"{rules.name} rolls a d{sides}: every face is 1 to {sides}; face {wrong[0]} "
+                f"is {faces[wrong[0]]}",
+                {"faces": wrong[:20], "sides": sides},
+            )
+        script = tuple((sides, int(face) - 1) for face in faces)
+    else:
+        script = tuple((int(n), int(result)) for n, result in draws)
+        wrong_draws = script_problems(script)
+        if wrong_draws:
+            raise InvalidChanceScript(
+                f"every draw is [n, result] with 0 <= result < n: {wrong_draws[0]}",
+                {"draws": wrong_draws[:20]},
+            )
+    if not 1 <= len(script) <= MAX_SCRIPT:
+        raise InvalidChanceScript(
+            f"a chance script holds 1 to {MAX_SCRIPT} entries, this one {len(script)}",
+            {"entries": len(script)},
+        )
+    return script
+
+
+def script_covers_steps(rules: Ruleset[Any], game: Game[Any], version: int) -> None:
+    """In a scripted sandbox, a seat's command is refused (`ChanceScriptUnusable`, judged at
+    `version`) when the steps no seat takes that it makes due (an epoch closing) would need
+    draws the script cannot give: the sandbox is never left closing on a step it cannot take."""
+    script = game.chance_script
+    if script is None:
+        return
+    for _ in range(MAX_SYSTEM_STEPS):
+        due = GameService._system_step(rules, game)
+        if due is None:
+            return
+        try:
+            decided = decision(rules, game, WORKER, due, ScriptedChance(script, game.draws))
+        except ChanceScriptError as unusable:
+            raise ChanceScriptUnusable(unusable, version) from None
+        steps = tuple(
+            Recorded(game.version + i, e, WORKER, "script-check")
+            for i, e in enumerate(decided.events, start=1)
+        )
+        try:
+            game = fold_decided(rules, game, steps, decided.state)
+        except NeedsEarlierBase:
+            return  # a step that takes something back: nothing more to foresee here
+
+
+class InvalidChanceScript(Exception):
+    """A sandbox's chance script that cannot be used (a face off the die, a draw outside its
+    range, both or neither of faces and draws)."""
+
+    def __init__(self, message: str, details: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = dict(details or {})
+
+
+class ChanceScriptUnusable(Exception):
+    """A command of a scripted sandbox needs a draw its script cannot give: the script has run
+    out (`exhausted`) or its next entry is of another range. Nothing is recorded; a script never
+    falls back to the seed. Make a new sandbox with a longer (or fitting) script."""
+
+    def __init__(self, error: ChanceScriptError, current_version: int) -> None:
+        super().__init__(error.message)
+        self.message = error.message
+        self.exhausted = error.exhausted
+        self.current_version = current_version
+        self.details: dict[str, Any] = {"k": error.k, "n": error.n, "script_entries": error.given}
+        if error.scripted is not None:
+            self.details["scripted"] = list(error.scripted)
+
+
 class CommandRefused(Exception):
     """A command the rules refuse, with the catalogue entry of the rule it breaks (None: the
     ruleset has no catalogue) and the version it was judged at."""
@@ -867,7 +983,7 @@ def encode_game(rules: Ruleset[Any], game: Game[Any]) -> dict[str, Any]:
         "created_through": game.created_through,
         "creation_command": game.creation_command,
         "state": rules.encode_state(game.state),
-    }
+    } | ({} if game.chance_script is None else {"chance_script": game.chance_script})
 
 
 def decode_game(rules: Ruleset[Any], body: Mapping[str, Any]) -> Game[Any]:
@@ -893,4 +1009,7 @@ def decode_game(rules: Ruleset[Any], body: Mapping[str, Any]) -> Game[Any]:
         tuple(body.get("last_commands", ())),
         int(body.get("created_through", 0)),
         body.get("creation_command", ""),
+        None
+        if body.get("chance_script") is None
+        else tuple((int(n), int(result)) for n, result in body["chance_script"]),
     )

@@ -252,6 +252,7 @@ class GameQueries:
                     "rule_text": str(entry.get("text", "")),
                     "cites": list(seen.get("cites", [])),
                     "draws": [{"k": k, "n": n, "result": r} for k, n, r in seen.get("draws", [])],
+                    "scripted": bool(seen.get("scripted")),
                     "data": seen["data"] if isinstance(seen["data"], dict) else {},
                     "redacted": bool(seen.get("redacted")),
                     "recorded_at": seen["recorded_at"],
@@ -375,6 +376,7 @@ class GameQueries:
             "inputs": {
                 "data": data,
                 "draws": [{"k": k, "n": n, "result": r} for k, n, r in seen.get("draws", [])],
+                "scripted": bool(seen.get("scripted")),
                 "context": data.get("context") if isinstance(data, dict) else None,
             },
             "before": self._before(rules, game_id, version),

@@ -1072,7 +1072,7 @@
 
   let replay = null;
 
-  async function showReplay(gameId, token, at) {
+  async function showReplay(gameId, token, at, adminToken = null) {
     setView('replay', `Replay of game ${gameId}`);
     setYourTurn(null);
     const root = main();
@@ -1083,7 +1083,7 @@
       return;
     }
     const info = await rulesetInfo(summary.body.ruleset);
-    const r = {gameId, token, info, summary: summary.body, entries: [], at: 1, boardFor: 0, closed: false, pending: null};
+    const r = {gameId, token, adminToken, info, summary: summary.body, entries: [], at: 1, boardFor: 0, closed: false, pending: null};
     replay = r;
     fill(root, 
       el('h1', {}, `Replay — ${summary.body.title} — game `, el('code', {text: gameId})),
@@ -1102,6 +1102,7 @@
         el('aside', {class: 'side', 'aria-label': 'The event, its ruling and the audit'},
           el('section', {class: 'panel event-card', id: 'event', 'aria-labelledby': 'event-title'}, el('h2', {id: 'event-title', text: 'Event'})),
           el('section', {class: 'panel', id: 'explanation', 'aria-labelledby': 'explanation-title', hidden: true}),
+          el('section', {class: 'panel', id: 'whatif', 'aria-labelledby': 'whatif-title', hidden: true}),
           el('section', {class: 'panel', id: 'audit', 'aria-labelledby': 'audit-title'}, el('h2', {id: 'audit-title', text: 'Audit'}), el('p', {text: 'Checking…'})),
           el('section', {class: 'panel', 'aria-labelledby': 'events-title'}, el('h2', {id: 'events-title', text: 'Every event'}),
             el('ol', {class: 'event-list', id: 'event-list'})),
@@ -1157,7 +1158,7 @@
     r.at = v;
     $('#slider').value = String(v);
     $('#position').textContent = `${v} of ${r.entries.length}`;
-    history.replaceState(null, '', fragment({game: r.gameId, token: r.token, replay: v}));
+    history.replaceState(null, '', fragment({game: r.gameId, token: r.token, replay: v, admin: r.adminToken}));
     renderEvent(r, r.entries[v - 1]);
     for (const item of $$('#event-list li.now')) {
       item.classList.remove('now');
@@ -1243,13 +1244,105 @@
         dice.length ? [el('dt', {text: 'Dice'}), el('dd', {id: 'event-dice'}, dice.map(([key, faces]) =>
           el('div', {class: 'dice', dataset: {key, faces: faces.join(' ')}}, `${humanise(key)}: ${faces.length ? faces.join(', ') : 'none'}`)))] : null,
         el('dt', {text: 'Chance draws'}), el('dd', {id: 'event-draws'}, draws.length
-          ? el('ul', {}, draws.map((d) => el('li', {dataset: {k: String(d.k), n: String(d.n), result: String(d.result)}}, `${drawText(d)} (chance draw #${d.k})`)))
+          ? [el('ul', {}, draws.map((d) => el('li', {dataset: {k: String(d.k), n: String(d.n), result: String(d.result)}}, `${drawText(d)} (chance draw #${d.k})`))),
+            entry.scripted ? el('p', {id: 'event-scripted', class: 'notice', text: 'Scripted: these outcomes were given for a what-if, not drawn from a committed seed.'}) : null]
           : (entry.redacted ? 'hidden from you' : 'none'))),
       entry.redacted ? el('p', {class: 'notice', text: 'This event is private to another seat: you see its redacted form.'}) : null,
       el('button', {type: 'button', id: 'explain', on: {click: () => explain(r, entry.version)}, text: 'Explain this event'}));
     const explanation = $('#explanation');
     explanation.hidden = true;
     fill(explanation, );
+    renderWhatIf(r, entry);
+  }
+
+  /** "What if I had rolled a 6?": other outcomes for the event's draws, played in a sandbox
+   * that starts from the position just before the event, its chance scripted (never a seed). */
+  function renderWhatIf(r, entry) {
+    const box = $('#whatif');
+    const draws = entry.draws || [];
+    if (!draws.length || entry.redacted || typeof entry.actor !== 'number') {
+      box.hidden = true;
+      fill(box, );
+      return;
+    }
+    box.hidden = false;
+    const inputs = draws.map((d, i) => {
+      const id = `whatif-draw-${i}`;
+      const label = d.n === 6 ? `Die ${i + 1} (1 to 6)` : `Draw ${i + 1} (number 1 to ${d.n})`;
+      return el('div', {class: 'whatif-draw'},
+        el('label', {for: id, text: label}), ' ',
+        el('input', {id, type: 'number', min: 1, max: d.n, step: 1, required: true, value: d.result + 1, dataset: {n: String(d.n)}}));
+    });
+    const form = el('form', {id: 'whatif-form', on: {submit: (event) => { event.preventDefault(); tryWhatIf(r, entry); }}},
+      inputs,
+      el('div', {}, el('label', {for: 'whatif-admin', text: "This game's admin link token (only the admin makes sandboxes)"}), ' ',
+        el('input', {id: 'whatif-admin', type: 'password', autocomplete: 'off', value: r.adminToken || ''})),
+      el('button', {type: 'submit', id: 'whatif-try', text: 'Play it again on these outcomes'}));
+    fill(box, el('h2', {id: 'whatif-title', text: 'What if…'}),
+      el('p', {class: 'muted', text: 'Give other outcomes for this event\'s dice and draws: a sandbox starts from the position just before it, with these outcomes scripted in order, and you play the move again.'}),
+      form, el('div', {id: 'whatif-result', 'aria-live': 'polite'}));
+  }
+
+  async function tryWhatIf(r, entry) {
+    const out = $('#whatif-result');
+    const script = $$('#whatif-form input[data-n]').map((input) => [Number(input.dataset.n), Number(input.value) - 1]);
+    const chance = script.every(([n]) => n === 6) ? {faces: script.map(([, result]) => result + 1)} : {draws: script};
+    fill(out, el('p', {text: 'Making the sandbox…'}));
+    const id = encodeURIComponent(r.gameId);
+    const position = await call('GET', `/games/${id}/position?at=${entry.version - 1}`, {token: r.token});
+    if (!position.ok) return fill(out, errorBox(position, 'The position before this event: '));
+    const admin = $('#whatif-admin').value.trim();
+    const made = await call('POST', `/games/${id}/sandbox`, {token: admin, body: {position: position.body, chance}});
+    if (!made.ok) return fill(out, errorBox(made, 'The sandbox: '));
+    const sandbox = made.body;
+    const seat = entry.actor;
+    const seatToken = sandbox.seat_tokens[seat];
+    const legal = await call('GET', `/games/${encodeURIComponent(sandbox.game_id)}/legal-actions`, {token: seatToken});
+    if (!legal.ok) return fill(out, errorBox(legal));
+    const named = new Set(Object.values(entry.data || {}).flat().filter((v) => typeof v === 'string'));
+    const likely = (action) => Object.values(action.command || action).some((v) => named.has(v));
+    const order = legal.body.actions.map((action, i) => i).sort((a, b) => likely(legal.body.actions[b]) - likely(legal.body.actions[a]));
+    const player = r.summary.players[seat] || `player ${seat + 1}`;
+    fill(out,
+      el('p', {id: 'whatif-made', dataset: {sandbox: sandbox.game_id}}, 'Sandbox ', el('code', {text: sandbox.game_id}),
+        ` starts before event ${entry.version}, its chance scripted: ${script.map((d) => drawText({n: d[0], result: d[1]})).join(', ')}. Play ${player}'s move again:`),
+      el('div', {class: 'whatif-actions'}, order.map((i) => {
+        const action = legal.body.actions[i];
+        const words = (legal.body.action_words[i] || {}).words || action.command.type;
+        return el('button', {type: 'button', class: 'action whatif-action', dataset: {args: JSON.stringify(action.command), likely: likely(action) ? 'true' : 'false'},
+          text: words, on: {click: () => playWhatIf(r, sandbox, seatToken, action.command)}});
+      })),
+      el('div', {id: 'whatif-outcome', 'aria-live': 'polite'}));
+  }
+
+  async function playWhatIf(r, sandbox, seatToken, command) {
+    const out = $('#whatif-outcome');
+    const sid = encodeURIComponent(sandbox.game_id);
+    const played = await call('POST', `/games/${sid}/commands`, {token: seatToken, body: {command}, idempotent: true});
+    if (!played.ok) return fill(out, errorBox(played));
+    const told = await call('GET', `/games/${sid}/narrative?from=${sandbox.version + 1}&limit=100`, {token: seatToken});
+    const audited = await call('GET', `/games/${sid}/audit`);
+    const entries = told.ok ? told.body.entries : [];
+    fill(out,
+      el('h3', {text: 'What would have happened'}),
+      el('ol', {id: 'whatif-events'}, entries.map((e) => el('li', {dataset: {type: e.type, scripted: e.scripted ? 'true' : 'false'}},
+        e.words,
+        Object.entries(e.data || {}).filter(([key, value]) => /dice/i.test(key) && Array.isArray(value)).map(([key, faces]) =>
+          el('div', {class: 'dice', dataset: {key, faces: faces.join(' ')}}, `${humanise(key)}: ${faces.length ? faces.join(', ') : 'none'}`)),
+        e.scripted ? el('span', {class: 'muted', text: ' (scripted)'}) : null))),
+      audited.ok ? el('p', {id: 'whatif-audit', dataset: {chance: audited.body.chance}, text: auditWords(audited.body)}) : null,
+      el('p', {}, el('a', {href: `/${fragment({game: sandbox.game_id, token: seatToken, replay: sandbox.version + 1})}`, text: 'Open the what-if sandbox in its replay'})));
+  }
+
+  function auditWords(a) {
+    if (a.chance === 'scripted') {
+      return a.clean
+        ? `Chance scripted, not committed: this sandbox's ${a.outcomes_checked} outcomes are the ones given for the what-if, in order; no seed stands behind them.`
+        : `Chance scripted: ${a.mismatches.length} recorded outcomes are not the script's.`;
+    }
+    return a.clean
+      ? `Verified: the seed matches the commitment published at the start, and all ${a.outcomes_checked} chance outcomes recompute from it.`
+      : `Mismatch: ${a.mismatches.length} recorded outcomes do not follow from the seed${a.commitment_verified ? '' : ', and the seed does not match its commitment'}.`;
   }
 
   function entryBlock(title, entry) {
@@ -1297,13 +1390,13 @@
       return;
     }
     const a = answer.body;
-    const verdict = a.clean
-      ? `Verified: the seed matches the commitment published at the start, and all ${a.outcomes_checked} chance outcomes recompute from it.`
-      : `Mismatch: ${a.mismatches.length} recorded outcomes do not follow from the seed${a.commitment_verified ? '' : ', and the seed does not match its commitment'}.`;
+    const scripted = a.chance === 'scripted';
+    const verdict = auditWords(a);
+    const kind = scripted ? 'scripted' : (a.clean ? 'clean' : 'mismatch');
     fill(box, title,
-      el('p', {id: 'audit-verdict', class: a.clean ? 'verdict-clean' : 'verdict-bad', dataset: {verdict: a.clean ? 'clean' : 'mismatch'}, text: verdict}),
-      a.mismatches.length ? el('ul', {}, a.mismatches.map((m) => el('li', {text: `version ${m.version} (${m.event_type}): draw #${m.k} recorded ${m.recorded}, the seed gives ${m.expected}`}))) : null,
-      el('p', {class: 'muted'}, 'Seed commitment ', el('code', {text: a.seed_commitment.slice(0, 16) + '…'})));
+      el('p', {id: 'audit-verdict', class: a.clean && !scripted ? 'verdict-clean' : (scripted && a.clean ? 'verdict-scripted' : 'verdict-bad'), dataset: {verdict: kind}, text: verdict}),
+      a.mismatches.length ? el('ul', {}, a.mismatches.map((m) => el('li', {text: `version ${m.version} (${m.event_type}): draw #${m.k} recorded ${m.recorded}, the ${scripted ? 'script' : 'seed'} gives ${m.expected}`}))) : null,
+      scripted ? null : el('p', {class: 'muted'}, 'Seed commitment ', el('code', {text: a.seed_commitment.slice(0, 16) + '…'})));
   }
 
   // --- routing ----------------------------------------------------------------------------
@@ -1317,8 +1410,8 @@
     const game = p.get('game');
     try {
       if (!game) await showLobby();
-      else if (p.has('admin')) await showAdmin(game, p.get('admin'));
-      else if (p.has('replay')) await showReplay(game, p.get('token'), Number(p.get('replay')) || 0);
+      else if (p.has('admin') && !p.has('replay')) await showAdmin(game, p.get('admin'));
+      else if (p.has('replay')) await showReplay(game, p.get('token'), Number(p.get('replay')) || 0, p.get('admin'));
       else await showTable(game, p.get('token'));
     } catch (error) {
       fill(main(), el('div', {class: 'error', role: 'alert', text: `Something went wrong in the page: ${error.message}`}));

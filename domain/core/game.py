@@ -55,7 +55,17 @@ class PositionLoaded(Event):
     source_game: str
 
 
-KERNEL_EVENTS = (GameCreated, SeedRevealed, PositionLoaded)
+@event
+class ChanceScripted(Event):
+    """A sandbox's chance is scripted (a what-if: "had I rolled a 6"): its draw k is entry k of
+    `script`, each entry `[n, result]` (a whole number in [0, n); a die face f of a d6 is
+    `[6, f - 1]`), not an outcome of the committed seed. Only a sandbox records it, right after
+    its PositionLoaded; every event decided on it carries `scripted: true`."""
+
+    script: tuple[tuple[int, int], ...]
+
+
+KERNEL_EVENTS = (GameCreated, SeedRevealed, PositionLoaded, ChanceScripted)
 
 
 @dataclass(frozen=True)
@@ -80,6 +90,8 @@ class Game(Generic[S]):
     created_through: int = 0
     """The last version of the game's creation: nothing before it can be rewound to."""
     creation_command: str = ""
+    chance_script: tuple[tuple[int, int], ...] | None = None
+    """A sandbox's scripted chance (`ChanceScripted`), None where chance is the committed seed's."""
 
     @property
     def first_playable(self) -> int:

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from domain.core.chance import Chance
+from domain.core.chance import Chance, script_problems
 from domain.core.errors import (
     GameOver,
     IllegalAction,
@@ -19,6 +19,7 @@ from domain.core.errors import (
 from domain.core.frozen import built, evolved
 from domain.core.game import (
     KERNEL_EVENTS,
+    ChanceScripted,
     CommandMisused,
     Game,
     GameCreated,
@@ -61,6 +62,7 @@ S = TypeVar("S")
 
 __all__ = [
     "KERNEL_EVENTS",
+    "ChanceScripted",
     "CommandMisused",
     "Game",
     "GameCreated",
@@ -105,8 +107,10 @@ def position_events(
     seed_commitment: str,
     state: Any,
     source_game: str,
+    script: Sequence[tuple[int, int]] | None = None,
 ) -> list[Event]:
-    """The events that create a sandbox game: GameCreated, then the position it starts from."""
+    """The events that create a sandbox game: GameCreated, then the position it starts from,
+    then (a what-if) the script its chance follows instead of the committed seed."""
     ruleset.check_players(players)
     created = GameCreated(
         rule=ruleset.setup_rule,
@@ -123,7 +127,16 @@ def position_events(
         source_game=source_game,
         visibility=private_to(redacted={"source_game": source_game}),
     )
-    return [created, loaded]
+    if script is None:
+        return [created, loaded]
+    problems = script_problems(script)
+    if problems:
+        raise ValueError(f"not a chance script: {'; '.join(problems)}")
+    scripted = ChanceScripted(
+        rule=ruleset.chance_rule or ruleset.setup_rule,
+        script=tuple((int(n), int(result)) for n, result in script),
+    )
+    return [created, loaded, scripted]
 
 
 def decide(
@@ -243,6 +256,7 @@ def _next_game(
             "last_commands": last,
             "created_through": created,
             "creation_command": game.creation_command,
+            "chance_script": game.chance_script,
         },
     )
 
@@ -280,6 +294,11 @@ def _fold_kernel_event(ruleset: Ruleset[S], game: Game[S] | None, recorded: Reco
     if isinstance(ev, PositionLoaded):
         state = ruleset.decode_state(plain_value(ev.state))
         return replace(game, version=recorded.version, draws=draws, state=state, undoable=())
+    if isinstance(ev, ChanceScripted):
+        if game.draws or any(game.last_commands) or game.chance_script is not None:
+            raise CommandMisused("only a sandbox, before its first play, takes scripted chance")
+        script = tuple((int(n), int(result)) for n, result in ev.script)
+        return replace(game, version=recorded.version, chance_script=script)
     if isinstance(ev, RewindProposed):
         proposal = Proposal(ev.seat, ev.to_version, frozenset({ev.seat}))
         return replace(game, version=recorded.version, proposal=proposal)
@@ -297,6 +316,7 @@ _KERNEL_AND_TABLE_EVENTS = (
     GameCreated,
     SeedRevealed,
     PositionLoaded,
+    ChanceScripted,
     ActionsUndone,
     GameRewound,
     RewindProposed,

@@ -180,6 +180,8 @@ class Ruleset(ABC, Generic[S]):
     options_rule: ClassVar[str] = ""
     """Rule id cited for unknown or ill-typed options (an option may name its own rule)."""
     chance_rule: ClassVar[str] = ""
+    die_sides: ClassVar[int] = 6
+    """The faces of the ruleset's die: a sandbox's scripted faces are 1 to this."""
     """Rule id cited when the chance seed is revealed (the end rule when empty)."""
     undo_rule: ClassVar[str] = ""
     """Rule id cited by undo and rewind (the table procedure; the turn rule when empty)."""
