@@ -19,6 +19,7 @@ from domain.patchistory.context import (
     FOLDS,
     Ctx,
     PatchEvent,
+    behind_screen,
     goods_changed,
     rule,
 )
@@ -56,6 +57,9 @@ def open_auction(ctx: Ctx) -> None:
                     seat=seat,
                     culture=paid,
                     coin=auction["no_coin_gain"],
+                    visibility=behind_screen(
+                        ctx.pack, seat, seat=seat, coin=auction["no_coin_gain"]
+                    ),
                 )
             )
     first = first_auction(state)
