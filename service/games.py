@@ -607,6 +607,7 @@ class GameService:
         appended while this runs keeps its game (the delete checks the version it read)."""
         expired: list[str] = []
         started: list[str] = []
+        self.store.ensure_indexed()  # games made before the unstarted list are put on it
         for game_id in self.store.unstarted_before(now - ttl_s, limit):
             try:
                 version = self.store.version(game_id)

@@ -375,9 +375,11 @@ class EventStore:
         pipe.execute()
 
     def ensure_indexed(self) -> None:
-        """Build the status and ruleset indexes of games made before they existed (once per
-        database: O(games) that one time)."""
-        if self.redis.exists(keys.INDEXED):
+        """Build the indexes of games made before they existed (once per database and index
+        layout: O(games) that one time). Every unfinished game goes on the unstarted list too,
+        where the sweep checks it once: an older game no seat acted in expires like a new one,
+        and one a seat acted in leaves the list."""
+        if self.redis.get(keys.INDEXED) == keys.INDEX_LAYOUT:
             return
         start = 0
         while ids := self.redis.zrange(keys.GAME_INDEX, start, start + 499, withscores=True):
@@ -392,9 +394,11 @@ class EventStore:
                 pipe.zadd(keys.status_index(meta.status, meta.ruleset), {game_id: created_at})
                 if meta.status == "finished" and meta.extra.get("seed_revealed") != "true":
                     pipe.zadd(keys.REVEAL_PENDING, {game_id: created_at})
+                if meta.status != "finished":
+                    pipe.zadd(keys.UNSTARTED, {game_id: created_at})
             pipe.execute()
             start += len(ids)
-        self.redis.set(keys.INDEXED, "1")
+        self.redis.set(keys.INDEXED, keys.INDEX_LAYOUT)
 
     def unstarted_before(self, created_before: float, limit: int) -> list[str]:
         """Games on the unstarted list created before that time (oldest first)."""
