@@ -12,7 +12,12 @@ from domain.core.errors import (
     UnknownRuleset,
 )
 from service.games import CommandRefused, GameBusy, InvalidPosition, VersionOutOfRange
-from store.redis_store import GameNotFound, IdempotencyKeyReused, VersionConflict
+from store.redis_store import (
+    CredentialChanged,
+    GameNotFound,
+    IdempotencyKeyReused,
+    VersionConflict,
+)
 
 STORE_FAILURES = (
     redis.exceptions.ConnectionError,
@@ -48,6 +53,7 @@ def store_failure(exc: BaseException) -> BaseException | None:
 __all__ = [
     "STORE_FAILURES",
     "CommandRefused",
+    "CredentialChanged",
     "EventSchemaUnavailable",
     "GameBusy",
     "GameNotFound",
