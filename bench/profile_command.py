@@ -46,9 +46,7 @@ def main(argv: list[str] | None = None) -> int:
             client = redis.Redis.from_url(server.url, decode_responses=True)
             app = create_app(server.url, SYSTEM_STEPS="inline", CORS_ORIGINS=(), RATE_LIMITS=False)
             service = game_service_for(EventStore(client))
-            games = [
-                (service.create_game(s.ruleset, s.names, seed=s.secret), s) for s in scripts
-            ]
+            games = [(service.create_game(s.ruleset, s.names, seed=s.secret), s) for s in scripts]
             web = app.test_client()
             profiler = cProfile.Profile(time.process_time)
             before = command_counts(client)
