@@ -31,6 +31,11 @@ def command_counts(client: redis.Redis) -> dict[str, int]:
     }
 
 
+def redis_cpu_s(client: redis.Redis) -> float:
+    stats = client.info("cpu")
+    return float(stats["used_cpu_user"]) + float(stats["used_cpu_sys"])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.profile_command")
     parser.add_argument("--ruleset", default="hotw-2024")
@@ -49,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
             games = [(service.create_game(s.ruleset, s.names, seed=s.secret), s) for s in scripts]
             web = app.test_client()
             profiler = cProfile.Profile(time.process_time)
-            before = command_counts(client)
+            before, redis_before = command_counts(client), redis_cpu_s(client)
             cpu, commands = time.process_time(), 0
             for created, script in games:
                 for seat, body in script.commands:
@@ -68,13 +73,17 @@ def main(argv: list[str] | None = None) -> int:
                     assert answer.status_code == 201, answer.get_data(as_text=True)
                     commands += 1
             cpu = time.process_time() - cpu
+            redis_cpu = redis_cpu_s(client) - redis_before
             after = command_counts(client)
             per: dict[str, Any] = {
                 name: round((after[name] - before.get(name, 0)) / commands, 2)
                 for name in sorted(after)
                 if after[name] - before.get(name, 0) and name not in ("info",)
             }
-            print(f"{commands} commands, {1000 * cpu / commands:.3f} ms CPU a command in process")
+            print(
+                f"{commands} commands: {1000 * cpu / commands:.3f} ms CPU a command in process, "
+                f"Redis {1000 * redis_cpu / commands:.3f} ms"
+            )
             print(f"Redis commands a command: {sum(per.values()):.2f} {per}")
             if not args.no_profile:
                 pstats.Stats(profiler).sort_stats("cumulative").print_stats(args.top)

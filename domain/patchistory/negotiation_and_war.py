@@ -11,13 +11,22 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
+from typing import Any
 
 from domain.core.declare import Arg
 from domain.core.messages import Command, event
 from domain.core.turns import SealedCommand
 from domain.patchistory import territory as terr
 from domain.patchistory.construction import buildings, reclaim, reclaimable
-from domain.patchistory.context import COMMANDS, FOLDS, Ctx, PatchEvent, goods_changed, rule
+from domain.patchistory.context import (
+    COMMANDS,
+    FOLDS,
+    Ctx,
+    PatchEvent,
+    behind_screen,
+    goods_changed,
+    rule,
+)
 from domain.patchistory.model import Pending, PState, Route
 from domain.patchistory.pack import PatchPack
 from domain.patchistory.production import produce
@@ -278,18 +287,24 @@ def resolve_war(ctx: Ctx) -> None:
     defenders = [s for s in seats if s not in route.aggressors]
     if any(terr.has(pack, state.civs[s], "great-wall") for s in defenders):
         strength.append(rule("tile.great-wall"))
+    fought: dict[str, Any] = {
+        "route": route.id,
+        "seats": seats,
+        "base": base,
+        "resources": resources,
+        "votes": votes,
+        "totals": totals,
+        "winners": winners,
+    }
+    # The Culture a crushing win takes is what the loser could pay (patchistory.war.spoils):
+    # only the two players see it, or it would show what is behind the loser's screen.
     ctx.emit(
         WarResolved(
             rule=rule("war.winner"),
             cites=(*strength, *spoils),
-            route=route.id,
-            seats=seats,
-            base=base,
-            resources=resources,
-            votes=votes,
-            totals=totals,
-            winners=winners,
             culture=culture,
+            visibility=behind_screen(pack, *seats, **fought),
+            **fought,
         )
     )
     if winners:

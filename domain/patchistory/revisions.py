@@ -11,8 +11,9 @@ EXCHANGES_BEHIND_THE_SCREEN = 2
 
 GOODS_BEHIND_THE_SCREEN = 3
 """Every other amount that depends on what is behind a screen is hidden too: upkeep paid,
-Goods taken by a Threat or given as Aid, Culture paid for a Coin or lost to a Ziggurat, unused
-Votes forfeited, and a Prosperity Card's loss is recorded as due (the fold stops at 0)."""
+Goods taken by a Threat or a crushing War or given as Aid, Culture paid for a Coin or lost to a
+Ziggurat, unused Votes forfeited; a Prosperity Card's loss is recorded as due (the fold stops
+at 0)."""
 
 REVISIONS = (
     FIRST_REVISION,
@@ -27,16 +28,17 @@ REVISIONS = (
         GOODS_BEHIND_THE_SCREEN,
         "Every amount paid out of what is behind the Player Screen, or that would show how much is "
         "there, stays behind it: Worker and Hero/Wonder upkeep (a shortfall showed the Food "
-        "left), what a Threat takes and what Aid gives (seen by the two players alone), the "
-        "Culture paid for a Coin at an Auction, a Ziggurat's loss, the unused Votes forfeited; a "
-        "Prosperity Card's loss is recorded as due and stops at 0 Culture when folded (before, "
-        "the amount paid showed the Culture left).",
+        "left), what a Threat or a crushing War takes and what Aid gives (seen by the two "
+        "players alone), the Culture paid for a Coin at an Auction, a Ziggurat's loss, the "
+        "unused Votes forfeited; a Prosperity Card's loss is recorded as due and stops at 0 "
+        "Culture when folded (before, the amount paid showed the Culture left).",
         (
             "patchistory.hidden.screen",
             "patchistory.maintenance.workers",
             "patchistory.maintenance.heroes-wonders",
             "patchistory.diplomacy.threaten",
             "patchistory.diplomacy.aid",
+            "patchistory.war.spoils",
             "patchistory.auction.no-coin",
             "patchistory.tile.ziggurat",
             "patchistory.vote.points",

@@ -15,13 +15,16 @@ import pytest
 from domain.core.chance import Chance
 from domain.core.messages import Event
 from domain.patchistory.context import Ctx
+from domain.patchistory.engine import proceed
 from domain.patchistory.eras import begin_round
 from domain.patchistory.model import Cover, PState
+from domain.patchistory.negotiation_and_war import begin_conflicts
 from domain.patchistory.production import produce
 from domain.patchistory.revisions import GOODS_BEHIND_THE_SCREEN
 from domain.patchistory.vote import ProsperityScored, begin_vote
 from service.chance import HmacSource
 from tests.unit.patchistory.support import (
+    PACK,
     RULES,
     act_with,
     civ_of,
@@ -32,6 +35,7 @@ from tests.unit.patchistory.support import (
 )
 
 OLD = GOODS_BEHIND_THE_SCREEN - 1
+WAR = PACK.general.index("war")
 Viewer = int | None
 
 
@@ -108,6 +112,29 @@ def prosperity(rules: Any, culture: int, votes: int) -> tuple[PState, list[Event
     return state, events
 
 
+def war(rules: Any, culture: int) -> tuple[PState, list[Event]]:
+    """Seat 1 defends and wins by 5 against an aggressor seat 0 holding `culture` Culture."""
+    palace = with_capital([square((0, 0), "Palace", {"politics": 1})])
+    palace = palace.at_revision(rules.revision)
+    state = fresh(3)
+    for seat in (0, 1):
+        state = civ_of(state, seat, workers=(), resource=10, culture=20)
+    state = civ_of(state, 0, born=1, culture=culture)
+    route = dataclasses.replace(state.route(1), workers=((0, WAR),), declared=True, aggressors=(0,))
+    state = dataclasses.replace(
+        state.with_route(route), phase="movement", turn=-1, pending=(), won=()
+    )
+
+    def fought(c: Ctx) -> None:
+        begin_conflicts(c)
+        proceed(c)
+
+    state, events = system_step(palace, state, fought)
+    state, mine = act_with(palace, state, 0, "commit_strength", resources=0, votes=0)
+    state, theirs = act_with(palace, state, 1, "commit_strength", resources=5, votes=0)
+    return state, [*events, *mine, *theirs]
+
+
 Play = Callable[..., tuple[PState, list[Event]]]
 CASES: dict[str, tuple[Play, dict[str, int], dict[str, int], int, set[Viewer]]] = {
     # name: (the table, one screen, another, whose screen, who is shown the difference)
@@ -120,6 +147,7 @@ CASES: dict[str, tuple[Play, dict[str, int], dict[str, int], int, set[Viewer]]] 
         1,
         {0, 1},
     ),
+    "the spoils of a crushing War": (war, {"culture": 20}, {"culture": 3}, 0, {0, 1}),
     "Culture paid for a Coin": (no_coin, {"culture": 20}, {"culture": 2}, 1, {1}),
     "a Prosperity loss and unused Votes": (
         prosperity,
