@@ -189,3 +189,19 @@ def test_a_prosperity_loss_is_recorded_as_due_and_culture_stops_at_zero():
     old_state, old_events = prosperity(RULES.at_revision(OLD), culture=1, votes=3)
     first = next(e for e in old_events if isinstance(e, ProsperityScored))
     assert first.culture[1] == -1 and old_state.civs[1].culture == 0
+
+
+def test_the_goods_of_an_aid_awaiting_its_answer_are_seen_by_the_two_players_alone():
+    def offered(food: int, coin: int, resource: int) -> PState:
+        state = managing(fresh(3), 0, 2, phase="diplomacy")
+        state = civ_of(state, 0, food=3, coin=3, resource=3)
+        aid = {"to": 1, "food": food, "coin": coin, "resource": resource}
+        return act_with(RULES, state, 0, "aid", **aid)[0]
+
+    one, other = offered(1, 1, 1), offered(3, 0, 0)
+    assert RULES.view(one, 2) == RULES.view(other, 2)
+    assert RULES.view(one, None) == RULES.view(other, None)
+    assert RULES.view(one, None)["pending"] == {"kind": "aid", "seat": 1, "numbers": [0, 0, 0, 0]}
+    for seat in (0, 1):
+        assert RULES.view(one, seat)["pending"]["numbers"] == [0, 1, 1, 1]
+        assert RULES.view(one, seat) != RULES.view(other, seat)
