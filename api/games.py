@@ -29,7 +29,9 @@ from schemas.api import (
     StateSchema,
 )
 from schemas.instances import one
+from service.access import NotAuthenticated
 from service.auth import new_token, seat_role, token_hash
+from service.errors import CredentialChanged
 from service.games import CreatedGame
 from service.names import normalised, problems
 from service.queries import seen_events
@@ -179,12 +181,29 @@ def post_command(game_id: str) -> ResponseReturnValue:
     moved on. A command the rules refuse is a 422 naming the rule; while the game runs a step
     no seat takes (such as closing an epoch) commands are a 409 `game_busy`: retry shortly.
     The answer lists the events the command produced, as this seat may see them."""
-    seat = access().seat(game_id, bearer_token()).seat
+    token = bearer_token()
+    caller, credential = access().seat_to_confirm(game_id, token)
+    seat = caller.seat
     assert seat is not None
-    body = json_body(CommandRequestSchema)
-    outcome = games().play(
-        game_id, seat, body["command"], body.get("expected_version"), idempotency_key()
-    )
+    try:
+        body = json_body(CommandRequestSchema)
+        outcome = games().play(
+            game_id,
+            seat,
+            body["command"],
+            body.get("expected_version"),
+            idempotency_key(),
+            credential=credential,
+        )
+    except CredentialChanged:
+        access().forget(game_id)
+        access().seat(game_id, token)  # refuses the re-issued token
+        raise NotAuthenticated("unknown token") from None
+    except Exception:
+        access().seat(game_id, token)  # only a token still issued is told why not
+        raise
+    if outcome.duplicate:  # a repeat's answer, which no append confirmed the token for
+        access().seat(game_id, token)
     result = {
         "game_id": game_id,
         "version": outcome.version,

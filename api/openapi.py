@@ -38,11 +38,18 @@ ERROR_TEXT = {
     413: "The body is too large.",
     415: "The body is not sent as `application/json`.",
     422: "The rules refuse the command: `rule` names the rule, `details` what decided.",
+    429: "Too many requests: `rate_limited` (a limit on this client address, on this token, "
+    "or on the games created from this address is spent; `details.limit` names it), or "
+    "`too_many_streams` when opening a stream. Retry after `Retry-After` seconds.",
     503: "The store (Redis) is not reachable, or too slow to answer: `store_unavailable`. "
     "Retry after `Retry-After` seconds; a command retried with the same Idempotency-Key is "
     "applied at most once.",
 }
-ERROR_HEADERS = {409: {"Retry-After": "RetryAfterBusy"}, 503: {"Retry-After": "RetryAfter"}}
+ERROR_HEADERS = {
+    409: {"Retry-After": "RetryAfterBusy"},
+    429: {"Retry-After": "RetryAfter"},
+    503: {"Retry-After": "RetryAfter"},
+}
 """Headers of error responses, by status: each names a header of the document's components."""
 
 BUSY_OPERATIONS = {"post_games_game_id_commands", "post_games_game_id_rewind"}

@@ -19,7 +19,12 @@ from service.games import (
     InvalidPosition,
     VersionOutOfRange,
 )
-from store.redis_store import GameNotFound, IdempotencyKeyReused, VersionConflict
+from store.redis_store import (
+    CredentialChanged,
+    GameNotFound,
+    IdempotencyKeyReused,
+    VersionConflict,
+)
 
 STORE_FAILURES = (
     redis.exceptions.ConnectionError,
@@ -56,6 +61,7 @@ __all__ = [
     "STORE_FAILURES",
     "ChanceScriptUnusable",
     "CommandRefused",
+    "CredentialChanged",
     "EventSchemaUnavailable",
     "GameBusy",
     "GameNotFound",

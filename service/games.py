@@ -38,7 +38,7 @@ from domain.core.messages import SYSTEM, WORKER, Actor, Command, Event, Recorded
 from domain.core.ruleset import Ruleset, Setup
 from domain.core.table import ADMIN, ORDER_REWIND, PROPOSE_REWIND, Proposal, UndoStep
 from service import chance as chance_source
-from service.auth import IssuedTokens
+from service.auth import Credential, IssuedTokens
 from service.rulesets import import_rulesets_once, rule_entry
 from service.rulesets import ruleset as bound_ruleset
 from service.scheduler import NoScheduler, Scheduler, snapshot_due
@@ -408,15 +408,20 @@ class GameService:
         command: Command | Mapping[str, Any],
         expected_version: int | None = None,
         idempotency_key: str | None = None,
+        credential: Credential | None = None,
     ) -> CommandOutcome:
         """A command from a seat (or the admin's rewind), as the API takes it: decided and
         appended (`handle`), then what it made due handed to the scheduler. A refusal by the
         rules is a `CommandRefused` carrying the rule's catalogue entry and the version it was
-        judged at; while a step no seat takes is due, `GameBusy` (the step is asked for again)."""
+        judged at; while a step no seat takes is due, `GameBusy` (the step is asked for again).
+        `credential`: (role, token hash) the append must find still issued (`CredentialChanged`
+        if not)."""
         if not isinstance(command, Command):
             command = Command.from_dict(command)
         try:
-            outcome = self.handle(game_id, actor, command, expected_version, idempotency_key)
+            outcome = self.handle(
+                game_id, actor, command, expected_version, idempotency_key, credential
+            )
         except RuleViolation as violation:
             entry = rule_entry(self.ruleset_of(game_id), violation.rule)
             raise CommandRefused(violation, entry, self.store.version(game_id)) from None
@@ -456,6 +461,7 @@ class GameService:
         command: Command,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
+        credential: Credential | None = None,
     ) -> CommandOutcome:
         """Decide a command against the current state and append its events."""
         # Only an idempotency key's record keeps the request's fingerprint.
@@ -473,7 +479,7 @@ class GameService:
                 return self._replayed_outcome(game_id, idempotency_key, fingerprint, prior)
         try:
             return self._decide_and_append(
-                game_id, actor, command, expected_version, idempotency_key, fingerprint
+                game_id, actor, command, expected_version, idempotency_key, fingerprint, credential
             )
         except (VersionConflict, RuleViolation, GameBusy):
             # A concurrent request with the same key may have landed since the check above (the
@@ -509,6 +515,7 @@ class GameService:
         expected_version: int | None,
         idempotency_key: str | None,
         fingerprint: str,
+        credential: Credential | None = None,
     ) -> CommandOutcome:
         if command.type in REWIND_COMMANDS:
             self._require_command_boundary(game_id, command.arg("to_version"))
@@ -551,6 +558,7 @@ class GameService:
                     idempotency_key,
                     fingerprint,
                     decided.state,
+                    credential,
                 )
             except VersionConflict as conflict:
                 if expected_version is not None and conflict.current != expected_version:
@@ -577,9 +585,10 @@ class GameService:
         idempotency_key: str | None,
         fingerprint: str,
         state_after: Any = None,
+        credential: Credential | None = None,
     ) -> CommandOutcome:
         """Append a command's events; `state_after`: the ruleset's state after them, when the
-        decision has it (None: fold them)."""
+        decision has it (None: fold them); `credential`: checked by the append itself."""
         if actor == WORKER and FAULT_PAUSE_S:
             time.sleep(FAULT_PAUSE_S)  # fault injection: a worker killed between decide and append
         command_id = idempotency_key or secrets.token_hex(8)  # unique per actor in its game
@@ -608,6 +617,7 @@ class GameService:
             idempotency_key=idempotency_record(actor, idempotency_key) if idempotency_key else None,
             fingerprint=fingerprint,
             meta={"status": status, **self.meta_of(rules, after)},
+            credential=credential,
         )
         if status != status_was and not result.duplicate:
             self.store.unindex_status(game_id, rules.name, status_was)
@@ -632,6 +642,7 @@ class GameService:
         appended while this runs keeps its game (the delete checks the version it read)."""
         expired: list[str] = []
         started: list[str] = []
+        self.store.ensure_indexed()  # games made before the unstarted list are put on it
         for game_id in self.store.unstarted_before(now - ttl_s, limit):
             try:
                 version = self.store.version(game_id)

@@ -10,6 +10,7 @@ defeated."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from domain.core.declare import Arg
 from domain.core.frozen import evolved
@@ -17,7 +18,15 @@ from domain.core.messages import Command, event
 from domain.core.turns import SealedCommand
 from domain.patchistory import territory as terr
 from domain.patchistory.construction import buildings, reclaim, reclaimable
-from domain.patchistory.context import COMMANDS, FOLDS, Ctx, PatchEvent, goods_changed, rule
+from domain.patchistory.context import (
+    COMMANDS,
+    FOLDS,
+    Ctx,
+    PatchEvent,
+    behind_screen,
+    goods_changed,
+    rule,
+)
 from domain.patchistory.model import Pending, PState, Route
 from domain.patchistory.pack import PatchPack
 from domain.patchistory.production import produce
@@ -101,7 +110,7 @@ def wars_of(state: PState, seat: int) -> tuple[int, ...]:
 
 def war_order_to_choose(pack: PatchPack, state: PState) -> bool:
     """patchistory.war.order: "If a player is involved in two Wars when it is their turn, they
-    may choose which War to resolve first" (from revision 3): the player of the next War's
+    may choose which War to resolve first" (from revision 4): the player of the next War's
     turn, involved in two or more, has not chosen yet."""
     if not pack.since(WAR_ORDER_CHOSEN) or not state.wars or state.war_chosen == state.wars[0]:
         return False
@@ -308,18 +317,24 @@ def resolve_war(ctx: Ctx) -> None:
     defenders = [s for s in seats if s not in route.aggressors]
     if any(terr.has(pack, state.civs[s], "great-wall") for s in defenders):
         strength.append(rule("tile.great-wall"))
+    fought: dict[str, Any] = {
+        "route": route.id,
+        "seats": seats,
+        "base": base,
+        "resources": resources,
+        "votes": votes,
+        "totals": totals,
+        "winners": winners,
+    }
+    # The Culture a crushing win takes is what the loser could pay (patchistory.war.spoils):
+    # only the two players see it, or it would show what is behind the loser's screen.
     ctx.emit(
         WarResolved(
             rule=rule("war.winner"),
             cites=(*strength, *spoils),
-            route=route.id,
-            seats=seats,
-            base=base,
-            resources=resources,
-            votes=votes,
-            totals=totals,
-            winners=winners,
             culture=culture,
+            visibility=behind_screen(pack, *seats, **fought),
+            **fought,
         )
     )
     if winners:
