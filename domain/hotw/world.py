@@ -42,6 +42,9 @@ class Water:
     kind: str
     ocean: str | None
     provenance: str = ""
+    x: float | None = None
+    y: float | None = None
+    """Where the drawing names the water (None: among the lands on its coasts)."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,8 @@ class WorldBoard:
     waters: Mapping[str, Water]
     water_links: frozenset[frozenset[str]]
     great_wall: frozenset[frozenset[str]]
+    map_height: float = 500.0
+    """The height of the drawing's canvas (1000 wide) that the lands' x and y lie within."""
     coasts: Mapping[str, frozenset[str]] = field(init=False)
 
     def __post_init__(self) -> None:
