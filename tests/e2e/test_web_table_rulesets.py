@@ -151,6 +151,30 @@ def assert_no_axe_violation(driver: Any, where: str) -> None:
     assert violations == [], f"{where}: {json.dumps(violations, indent=1)}"
 
 
+LAYOUT_JS = """
+window.scrollTo(0, document.documentElement.scrollHeight);
+const box = (s) => {
+  const n = document.querySelector(s);
+  return n ? n.getBoundingClientRect() : null;
+};
+const dash = box('#dashboard'), area = box('#board-area');
+const pieces = Array.from(document.querySelectorAll('#board .piece'))
+  .map((p) => p.getBoundingClientRect());
+window.scrollTo(0, 0);
+return {dash: dash && dash.bottom, area: area && area.top,
+        piece: pieces.length ? Math.min(...pieces.map((r) => Math.max(r.width, r.height))) : null};
+"""
+
+
+def assert_dashboard_leaves_the_board_clear(driver: Any, where: str) -> None:
+    """Scrolled to the bottom of the page, the dashboard (kept in view) ends above the board;
+    every piece drawn is at least 12 px across at 1400 px wide."""
+    found = driver.execute_script(LAYOUT_JS)
+    assert found["dash"] is not None and found["area"] is not None, where
+    assert found["dash"] <= found["area"], f"{where}: the dashboard covers the board: {found}"
+    assert found["piece"] is None or found["piece"] >= 12, f"{where}: pieces too small: {found}"
+
+
 def whose_turn(driver: Any, handles: list[str], timeout: float = 60.0) -> int | None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -262,6 +286,7 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
         if seat not in checked:
             shots.take(driver, f"seat {seat} to play")
             assert_no_axe_violation(driver, f"{name}: the table of seat {seat}")
+            assert_dashboard_leaves_the_board_clear(driver, f"{name}: the table of seat {seat}")
             checked.add(seat)
         found = choices(driver)
         if not found:  # a rewind to answer, or nothing but the dashboard's answer
