@@ -23,7 +23,7 @@ SMALL_FONT = 8.0
 CHAR = 0.64
 """Width of a character as a share of the font size (generous for DejaVu Sans and Arial)."""
 ICON = 14.0
-"""The size of a piece's shape."""
+"""The size of a piece's shape: about 13.5 px where a 1400 px wide window gives the map 970."""
 ROW_WIDTH = 4 * (ICON + 1)
 """Room kept free for a land's pieces (an army or garrison and up to three buildings)."""
 
@@ -223,8 +223,8 @@ def _connections(
         for tag, edges in region.borders().items()
         if frozenset((region.id, tag)) in joined and sum(math.dist(p, q) for p, q in edges) >= 4
     }
+    # a border shows only where both regions have the edge (clipping may leave one a sliver)
     meets = {frozenset(pair) for pair in shown if (pair[1], pair[0]) in shown}
-    """Both regions show the shared edge (clipping may leave a sliver on one side only)."""
     links = sorted(
         (a, b)
         for a, b in (sorted(pair) for pair in joined)
