@@ -567,7 +567,7 @@
     if (!me) return [];
     const found = [];
     if (typeof me.gold === 'number') found.push(['Gold', me.gold]);
-    if (typeof me.points === 'number') found.push(['Points', me.points]);
+    if (typeof me.points === 'number' && scores(t)[0] === null) found.push(['Points', me.points]);  // else the players' row shows them
     if (typeof me.supply === 'number') found.push(['People in supply', me.supply]);
     for (const colour of t.state.colours || []) {
       if (colour.seat === t.seat) found.push([`Gold (${COLOUR_NAMES[colour.colour % 6]})`, colour.gold]);

@@ -33,6 +33,7 @@ from domain.hotw.map_layout import (
     CHAR,
     FONT,
     ICON,
+    ROW_WIDTH,
     SCALE,
     WIDTH,
     Layout,
@@ -388,7 +389,7 @@ def _pieces_layer(
         buildings = [m.kind for m in marks if m.kind not in ("army", "garrison", "fleet")]
         fleets = [m for m in marks if m.kind == "fleet"]
         shown = list(marks) if place_id in board.lands else fleets[:1]
-        step = ICON + 1
+        step = _step(len(shown))
         x0 = anchor[0] - step * (len(shown) - 1) / 2
         y = anchor[1]
         data = _attrs(
@@ -414,6 +415,12 @@ def _pieces_layer(
         parts.append("</g>")
         out += parts
     return out
+
+
+def _step(count: int) -> float:
+    """How far apart `count` pieces in a row are drawn: side by side, or stacked closer when
+    more than the room kept for a land's pieces would hold."""
+    return min(ICON + 1, (ROW_WIDTH - ICON - 1) / (count - 1)) if count > 1 else ICON + 1
 
 
 def epoch_note(epoch: int, word: str = "") -> str:

@@ -229,3 +229,17 @@ def test_the_avalon_hill_lands_are_drawn_where_the_places_they_are_named_after_l
 
 def drawn_board_of(name: str) -> Any:
     return _boards()[name]
+
+
+def test_a_land_with_more_pieces_than_its_row_holds_stacks_them_within_the_row():
+    """Three armies and three buildings on one land are drawn closer together, all within the
+    room kept for the land's pieces (which no name covers)."""
+    kinds = ["army", "army", "army", "capital", "city", "fort"]
+    svg = board_svg(BOARD, {"tigris": [PieceMark(k, "#123456", k) for k in kinds]})
+    start = svg.index('<g class="pieces" data-place="tigris"')
+    group = svg[start : svg.index('<g class="legend"', start)]
+    xs = [float(x) for x, _ in re.findall(r"(\d+\.\d),(\d+\.\d)", group)]
+    xs += [float(x) for x in re.findall(r'cx="(\d+\.\d)"', group)]
+    row = piece_row(layout(BOARD).anchors["tigris"])
+    assert len(re.findall(r'<g class="piece ', group)) == 6
+    assert row.x - 1 <= min(xs) and max(xs) <= row.x + row.w + 1
