@@ -287,15 +287,15 @@ def _cells(pack: PatchPack, tile: str, side: str) -> str:
 
 
 def table_svg(pack: PatchPack, state: PState, viewer: int | None) -> str:
-    """The whole table: every civilization, the Trade Routes, the Tiles at the Auction and won,
-    and a legend."""
+    """The whole table: every civilization, the legend of their Reference Boards just under
+    them (where a newcomer reads them), the Trade Routes, the Tiles at the Auction and won."""
     n = state.players
     width = max(3, n) * (PANEL_W + 10) + 10
     top = 30
-    routes_y = top + PANEL_H + 16
+    legend_y = top + PANEL_H + 4
+    routes_y = legend_y + 30
     auction_y = routes_y + 40 + 16 * min(len(state.routes), 8)
-    legend_y = auction_y + 128
-    height = legend_y + 26
+    height = auction_y + 136
     phase = state.phase.replace("_", " ")
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="patchistory" width="{width}" '
