@@ -406,11 +406,16 @@
 
   /** The dashboard stays at the top of the window; the board stays just under it (scrolling
    * inside itself where the window is too short), so the dashboard never covers the map. */
+  let dashboardWatch = null;
   function keepBoardClearOfDashboard() {
+    if (dashboardWatch) dashboardWatch.disconnect();  // the dashboard of a table left behind
     const box = $('#dashboard');
     if (!box || typeof ResizeObserver === 'undefined') return;
-    const note = () => document.documentElement.style.setProperty('--dash-h', `${Math.ceil(box.getBoundingClientRect().height)}px`);
-    new ResizeObserver(note).observe(box);
+    const note = () => {
+      if (box.isConnected) document.documentElement.style.setProperty('--dash-h', `${Math.ceil(box.getBoundingClientRect().height)}px`);
+    };
+    dashboardWatch = new ResizeObserver(note);
+    dashboardWatch.observe(box);
     note();
   }
 
