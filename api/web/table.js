@@ -948,7 +948,7 @@
     chooser.addEventListener('keydown', (event) => { if (event.key === 'Escape') closeChooser(); });
     document.body.append(chooser);
     const left = Math.min(window.innerWidth - chooser.offsetWidth - 8, Math.max(8, rect.left + rect.width / 2));
-    const top = Math.min(window.innerHeight - chooser.offsetHeight - 8, Math.max(8, rect.top + rect.height / 2));
+    const top = Math.max(8, Math.min(window.innerHeight - chooser.offsetHeight - 8, rect.top + rect.height / 2));  // a long one scrolls inside
     chooser.style.left = `${left}px`;
     chooser.style.top = `${top}px`;
     chooser.querySelector('button').focus();
