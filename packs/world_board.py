@@ -73,6 +73,7 @@ def load_world_board(doc: Any, file: str) -> tuple[WorldBoard, list[PackProblem]
         {water.id: water for water in waters},
         frozenset(frozenset(link) for link in doc.get("water_links", [])),
         frozenset(frozenset(pair) for pair in doc.get("great_wall", [])),
+        frozenset((outside, behind) for outside, behind in doc.get("great_wall", [])),
         float(doc.get("map_height", 500)),
     )
     problems += board_problems(board, file)

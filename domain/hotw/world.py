@@ -53,6 +53,8 @@ class WorldBoard:
     waters: Mapping[str, Water]
     water_links: frozenset[frozenset[str]]
     great_wall: frozenset[frozenset[str]]
+    behind_the_wall: frozenset[tuple[str, str]] = frozenset()
+    """The Great Wall's borders as (outside, behind): the Wall stands in the second land."""
     map_height: float = 500.0
     """The height of the drawing's canvas (1000 wide) that the lands' x and y lie within."""
     coasts: Mapping[str, frozenset[str]] = field(init=False)
@@ -71,6 +73,11 @@ class WorldBoard:
 
     def crosses_great_wall(self, land: str, other: str) -> bool:
         return frozenset((land, other)) in self.great_wall
+
+    def defended_by_the_wall(self, attacker: str, defender: str) -> bool:
+        """Whether an attack from `attacker` into `defender` comes over the Wall standing in
+        the defender's land (the Wall in the attacker's own land defends nothing)."""
+        return (attacker, defender) in self.behind_the_wall
 
     def navigation(self, listed: Iterable[str]) -> frozenset[str]:
         """The waters an Empire's listed navigation gives fleets in: each sea listed, and for
