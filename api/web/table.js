@@ -387,7 +387,7 @@
       el('h1', {}, `${first.body.title} — game `, el('code', {text: gameId})),
       el('section', {id: 'dashboard', class: 'dashboard', 'aria-label': token ? 'Your dashboard' : 'The game at a glance'}),
       el('div', {class: 'table-layout'},
-        el('section', {class: 'board-area', 'aria-label': 'The table'},
+        el('section', {class: 'board-area', id: 'board-area', tabindex: 0, 'aria-label': 'The table'},
           el('div', {id: 'board', class: info.board ? 'board' : 'state-view'}),
           el('div', {id: 'view-details'})),
         el('aside', {class: 'side', 'aria-label': 'Seat, actions and log'},
@@ -399,8 +399,24 @@
           el('section', {class: 'panel', id: 'log-panel', 'aria-labelledby': 'log-title'},
             el('h2', {id: 'log-title', text: 'What happened'}), el('ol', {class: 'log', id: 'log', tabindex: 0, 'aria-labelledby': 'log-title'})),
           el('p', {}, el('a', {id: 'replay-link', href: `/${fragment({game: gameId, token, replay: 1})}`, text: 'Replay this game, event by event'})))));
+    keepBoardClearOfDashboard();
     await refresh(t);
     follow(t);
+  }
+
+  /** The dashboard stays at the top of the window; the board stays just under it (scrolling
+   * inside itself where the window is too short), so the dashboard never covers the map. */
+  let dashboardWatch = null;
+  function keepBoardClearOfDashboard() {
+    if (dashboardWatch) dashboardWatch.disconnect();  // the dashboard of a table left behind
+    const box = $('#dashboard');
+    if (!box || typeof ResizeObserver === 'undefined') return;
+    const note = () => {
+      if (box.isConnected) document.documentElement.style.setProperty('--dash-h', `${Math.ceil(box.getBoundingClientRect().height)}px`);
+    };
+    dashboardWatch = new ResizeObserver(note);
+    dashboardWatch.observe(box);
+    note();
   }
 
   function markReady() {
@@ -556,7 +572,7 @@
     if (!me) return [];
     const found = [];
     if (typeof me.gold === 'number') found.push(['Gold', me.gold]);
-    if (typeof me.points === 'number') found.push(['Points', me.points]);
+    if (typeof me.points === 'number' && scores(t)[0] === null) found.push(['Points', me.points]);  // else the players' row shows them
     if (typeof me.supply === 'number') found.push(['People in supply', me.supply]);
     for (const colour of t.state.colours || []) {
       if (colour.seat === t.seat) found.push([`Gold (${COLOUR_NAMES[colour.colour % 6]})`, colour.gold]);
@@ -606,9 +622,16 @@
       goods.length ? el('p', {class: 'dash-goods', id: 'dash-goods'}, goods.map(([k, v], i) => [i ? ' · ' : '', el('span', {}, `${k}: `, el('strong', {text: String(v)}))])) : null,
       hand.length ? el('div', {class: 'dash-hand', id: 'dash-hand', role: 'region', tabindex: 0, 'aria-label': 'Your cards'}, hand.map(([title, ids]) => el('div', {class: 'hand-group', role: 'group', 'aria-label': title},
         el('span', {class: 'hand-title', text: `${title}:`}),
-        ids.map((id) => el('div', {class: `hand-card${COMPACT.includes(title) ? ' compact' : ''}`, dataset: {card: id}, title: COMPACT.includes(title) ? (t.info.cards || {})[id] || null : null},
-          el('strong', {text: (t.info.names || {})[id] || id}),
+        copies(ids).map(([id, count]) => el('div', {class: `hand-card${COMPACT.includes(title) ? ' compact' : ''}`, dataset: {card: id}, title: COMPACT.includes(title) ? (t.info.cards || {})[id] || null : null},
+          el('strong', {text: `${(t.info.names || {})[id] || id}${count > 1 ? ` ×${count}` : ''}`}),
           (t.info.cards || {})[id] && !COMPACT.includes(title) ? el('span', {class: 'card-text', text: (t.info.cards || {})[id]}) : null))))) : null);
+  }
+
+  /** Each card once, with how many copies of it the hand holds, in the hand's order. */
+  function copies(ids) {
+    const counts = new Map();
+    for (const id of ids) counts.set(id, (counts.get(id) || 0) + 1);
+    return [...counts];
   }
 
   /** Cards of the hand and players of the dashboard that an action names become its buttons. */
@@ -925,7 +948,7 @@
     chooser.addEventListener('keydown', (event) => { if (event.key === 'Escape') closeChooser(); });
     document.body.append(chooser);
     const left = Math.min(window.innerWidth - chooser.offsetWidth - 8, Math.max(8, rect.left + rect.width / 2));
-    const top = Math.min(window.innerHeight - chooser.offsetHeight - 8, Math.max(8, rect.top + rect.height / 2));
+    const top = Math.max(8, Math.min(window.innerHeight - chooser.offsetHeight - 8, rect.top + rect.height / 2));  // a long one scrolls inside
     chooser.style.left = `${left}px`;
     chooser.style.top = `${top}px`;
     chooser.querySelector('button').focus();
