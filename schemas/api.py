@@ -13,11 +13,12 @@ from marshmallow import Schema, fields, validate
 from schemas.commands import CommandField
 from schemas.common import StrictSchema
 
-GAME_STATUSES = ("active", "closing", "finished")
+GAME_STATUSES = ("open", "active", "closing", "finished")
 """`closing`: a step no seat takes is being run (the worker closing an epoch); commands are a
 409 `game_busy` meanwhile (retry after `Retry-After`)."""
 STATUS_TEXT = (
-    "`active` (seats play), `closing` (the worker is running a step no seat takes, such as "
+    "`open` (a table whose seats wait to be claimed), `active` (seats play), "
+    "`closing` (the worker is running a step no seat takes, such as "
     "closing an epoch: commands get 409 `game_busy` until it is done) or `finished`."
 )
 

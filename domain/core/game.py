@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from domain.core.messages import Event, event, upcaster
 from domain.core.ruleset import Setup
+from domain.core.seating import Seating
 from domain.core.table import Proposal, UndoStep
 
 S = TypeVar("S")
@@ -80,6 +81,9 @@ class Game(Generic[S]):
     created_through: int = 0
     """The last version of the game's creation: nothing before it can be rewound to."""
     creation_command: str = ""
+    seating: Seating | None = None
+    """Who sits where (open seats, bots, seats that left, the clock); None for a game created
+    the classic way in which no seating event has happened."""
 
     @property
     def first_playable(self) -> int:
