@@ -240,3 +240,54 @@ def test_the_seating_events_replay_and_audit_like_moves(api, redis_url) -> None:
     assert report.ok, report.as_dict()
     audit = audit_events(game_id, service.events(game_id))
     assert audit.clean and audit.outcomes_checked > 0, audit.as_dict()
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("ftp://example.org/hook", "http"),
+        ("file:///etc/passwd", "http"),
+        ("javascript:alert(1)", "http"),
+        ("http://127.0.0.1:8000/admin", "loopback"),
+        ("http://localhost/hook", "loopback"),
+        ("http://[::1]/hook", "loopback"),
+        ("http://10.1.2.3/hook", "private"),
+        ("http://169.254.169.254/latest/meta-data", "private"),
+        ("http://user:pw@example.org/hook", "credentials"),
+        ("http:///nohost", "host"),
+    ],
+)
+def test_a_webhook_url_that_is_not_http_or_points_inward_is_refused(api, url, why) -> None:
+    _, key = player(api, "Ada")
+    answer = api.post("/players/me/webhooks", json={"url": url}, headers=bearer(key))
+    assert answer.status_code == 422, answer.get_json()
+    body = answer.get_json()
+    assert body["code"] == "webhook_url_refused" and "url" in body["details"]["fields"]
+    assert why in body["message"] or why in ("loopback", "private")
+
+
+def test_a_webhook_to_the_server_itself_is_refused_even_where_private_hosts_are_allowed(
+    app, api
+) -> None:
+    app.config["WEBHOOK_ALLOW_PRIVATE"] = True
+    _, key = player(api, "Ada")
+    own = api.post(
+        "/players/me/webhooks", json={"url": "http://localhost/admin"}, headers=bearer(key)
+    )
+    assert own.status_code == 422 and "this server" in own.get_json()["message"]
+
+
+def test_a_games_webhooks_are_its_admins(api) -> None:
+    _, ada = player(api, "Ada")
+    table = open_table(api, ada)
+    game_id = table["game_id"]
+    hook = {"url": "https://example.org/hook"}
+    assert api.post(f"/games/{game_id}/webhooks", json=hook).status_code == 401
+    as_seat = api.post(
+        f"/games/{game_id}/webhooks", json=hook, headers=bearer(table["seat_token"])
+    )
+    assert as_seat.status_code == 403
+    unknown = api.get(
+        f"/games/{game_id}/webhooks/nope/deliveries", headers=bearer(table["admin_token"])
+    )
+    assert unknown.status_code == 404
