@@ -234,7 +234,7 @@ class Receiver(BaseHTTPRequestHandler):
     received: list[tuple[dict[str, str], bytes]]
     fail_first: list[bool]
 
-    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+    def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers["Content-Length"]))
         if self.fail_first and self.fail_first.pop():
             self.send_response(500)
