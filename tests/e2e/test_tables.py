@@ -291,3 +291,39 @@ def test_a_games_webhooks_are_its_admins(api) -> None:
         f"/games/{game_id}/webhooks/nope/deliveries", headers=bearer(table["admin_token"])
     )
     assert unknown.status_code == 404
+
+
+SHIPPED = ("brief-2009", "hotw-2024", "hotw-ah2001", "patchistory")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", SHIPPED)
+def test_a_person_alone_starts_each_ruleset_against_bots_and_finishes_it(api, ruleset) -> None:
+    """One request opens the table with bots; the person plays its first moves, then lets a
+    bot finish for it (a whole game of a real ruleset through the table's command path)."""
+    _, key = player(api, "Solo")
+    counts = api.get(f"/rulesets/{ruleset}").get_json()["player_counts"]
+    labels = ["Solo", *[f"Bot {n}" for n in range(1, counts[0])]]
+    table = api.post(
+        "/tables",
+        json={"ruleset": ruleset, "players": labels, "listing": "private", "bots": "random"},
+        headers=bearer(key),
+    ).get_json()
+    game_id = table["game_id"]
+    assert table["status"] in ("active", "closing")
+    moved = 0
+    for _ in range(50):
+        if moved == 3 or api.get(f"/games/{game_id}").get_json()["status"] == "finished":
+            break
+        actions = api.get(f"/games/{game_id}/legal-actions", headers=bearer(key)).get_json()
+        if not actions["actions"]:
+            continue
+        posted = api.post(
+            f"/games/{game_id}/commands", json=actions["actions"][0], headers=bearer(key)
+        )
+        moved += posted.status_code == 201
+    assert moved >= 1, "the bots handed the game back to the person"
+    api.post(f"/games/{game_id}/bot", json={"strategy": "random"}, headers=bearer(key))
+    summary = api.get(f"/games/{game_id}").get_json()
+    assert summary["status"] == "finished", summary["awaiting"]
+    assert api.get(f"/games/{game_id}/result").status_code == 200
