@@ -322,7 +322,7 @@ def create_table() -> ResponseReturnValue:
         on_timeout=body["on_timeout"],
     )
     version = made.created.version
-    if body["bots"] is not None:
+    if "bots" in body:
         version = tables.start_table(games(), made.created.game_id, body["bots"])
     status = games().store.meta(made.created.game_id).status
     answer = {

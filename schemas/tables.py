@@ -88,8 +88,6 @@ class CreateTableSchema(StrictSchema):
     clock = fields.Nested(ClockSchema, load_default=lambda: {"kind": "none"})
     on_timeout = fields.String(load_default="bot", validate=validate.OneOf(ON_TIMEOUT))
     bots = fields.String(
-        allow_none=True,
-        load_default=None,
         validate=validate.OneOf(STRATEGIES),
         metadata={"description": "Start at once with bots of this strategy in the other seats."},
     )

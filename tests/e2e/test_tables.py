@@ -224,7 +224,7 @@ def test_resigning_ranks_last_a_bot_plays_on_and_all_people_gone_ends_it(api) ->
 def test_the_seating_events_replay_and_audit_like_moves(api, redis_url) -> None:
     _, ada = player(api, "Ada")
     _, bob = player(api, "Bob")
-    table = open_table(api, ada, bots=None, options={"rounds": 2})
+    table = open_table(api, ada, options={"rounds": 2})
     game_id = table["game_id"]
     api.post(f"/games/{game_id}/claims", json={}, headers=bearer(bob))
     api.post(f"/games/{game_id}/bot", json={"strategy": "random"}, headers=bearer(bob))
