@@ -332,6 +332,9 @@ def create_table() -> ResponseReturnValue:
         "seat": made.seat,
         "seat_token": made.seat_token,
         "invitation": made.invitation,
+        "invitation_url": None
+        if made.invitation is None
+        else f"{request.host_url}#join={made.created.game_id}&invitation={made.invitation}",
         "status": status,
         "version": version,
     }

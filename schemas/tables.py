@@ -104,6 +104,11 @@ class CreatedTableSchema(StrictSchema):
         required=True,
         metadata={"description": "A private table's invitation: pass it to claim a seat."},
     )
+    invitation_url = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "The web table's link that claims a seat with the invitation."},
+    )
     status = fields.String(required=True)
     version = fields.Integer(required=True)
 
