@@ -24,6 +24,8 @@ from schemas.tables import (
     CreateTableSchema,
     CreateWebhookSchema,
     DeliveriesSchema,
+    InvitedSchema,
+    InviteSchema,
     LobbyQuerySchema,
     LobbySchema,
     MyGamesSchema,
@@ -408,6 +410,31 @@ def start(game_id: str) -> ResponseReturnValue:
     body = json_body(StrategySchema)
     version = tables.start_table(games(), game_id, body["strategy"])
     return _acted(game_id, version)
+
+
+@route(
+    bp,
+    "/games/<game_id>/invitations",
+    "POST",
+    summary="Invite a player to your table",
+    request=InviteSchema,
+    response=InvitedSchema,
+    status=201,
+    errors=(400, 401, 403, 404, 415),
+    auth=True,
+    tags=TABLES,
+)
+def invite(game_id: str) -> ResponseReturnValue:
+    """As the table's creator: an `invitation` notification (with a private table's
+    invitation) on the invited player's stream and webhooks."""
+    player = the_player()
+    if not tables.may_start(games(), game_id, player):
+        raise ApiError(403, "forbidden", "only the table's creator may invite to it")
+    body = json_body(InviteSchema)
+    invitation = tables.invitation_of(games(), game_id)
+    if not tables.invite(games(), game_id, body["player_id"], invitation):
+        raise ApiError(404, "player_not_found", "no such player")
+    return one(InvitedSchema).dump({"game_id": game_id, "player_id": body["player_id"]}), 201
 
 
 def _acted(game_id: str, version: int) -> ResponseReturnValue:

@@ -251,6 +251,9 @@ class ListedGameSchema(Schema):
     awaiting = seats_field("Seats the game waits for.")
     created_at = fields.String(required=True)
     sandbox_of = fields.String(allow_none=True)
+    open_seats = fields.Integer(
+        required=True, metadata={"description": "Seats still to be claimed (an open table's)."}
+    )
 
 
 class GameListSchema(Schema):

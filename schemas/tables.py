@@ -255,3 +255,16 @@ class DeliverySchema(StrictSchema):
 class DeliveriesSchema(StrictSchema):
     webhook_id = fields.String(required=True)
     deliveries = fields.List(fields.Nested(DeliverySchema), required=True)
+
+
+class InviteSchema(StrictSchema):
+    player_id = fields.String(
+        required=True,
+        validate=validate.Regexp(r"^[0-9a-f]{32}$"),
+        metadata={"description": "The invited player's id (`GET /players/me` tells a player)."},
+    )
+
+
+class InvitedSchema(StrictSchema):
+    game_id = fields.String(required=True)
+    player_id = fields.String(required=True)

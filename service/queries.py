@@ -148,6 +148,7 @@ class GameQueries:
             "awaiting": json.loads(meta.extra.get("awaiting", "[]")),
             "created_at": iso_time(meta.created_at),
             "sandbox_of": meta.extra.get("sandbox_of"),
+            "open_seats": int(meta.extra.get("open_seats", 0)),
         }
 
     def summary(self, game_id: str) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from domain.core.seating import (
 )
 from domain.core.table import ADMIN
 from service.auth import new_token, seat_role, token_hash
+from store import keys
 from store.players import Player, PlayerStore
 from store.redis_store import TokenHashes, VersionConflict
 
@@ -162,6 +163,8 @@ def create_table(
     extra: dict[str, Any] = {"listing": listing}
     if invitation is not None:
         extra["invitation_hash"] = token_hash(invitation)
+        # kept beside the seed, in the game's secret slot, for the creator's invitations
+        service.store.redis.hset(keys.secrets(created.game_id), "invitation", invitation)
     if creator is not None:
         extra["creator"] = creator.player_id
     service.store.set_meta(created.game_id, **extra)
@@ -205,6 +208,20 @@ def claim_seat(
 def start_table(service: GameService, game_id: str, strategy: str) -> int:
     """Start the table now, with bots of `strategy` in the seats still open."""
     return service.play(game_id, ADMIN, Command.of(START_TABLE, strategy=strategy)).version
+
+
+def invitation_of(service: GameService, game_id: str) -> str | None:
+    found = service.store.redis.hget(keys.secrets(game_id), "invitation")
+    return None if found is None else str(found)
+
+
+def invite(service: GameService, game_id: str, invitee: str, invitation: str | None) -> bool:
+    """Tell a player (by id) about a table, on their notification stream: False when there is
+    no such player."""
+    if players_of(service).get(invitee) is None:
+        return False
+    notify(service, invitee, "invitation", {"game_id": game_id, "invitation": invitation})
+    return True
 
 
 def may_start(service: GameService, game_id: str, player: Player | None) -> bool:
@@ -282,6 +299,9 @@ def _settle(
     assert seating is not None
     store = players_of(service)
     over = is_over(rules, after)
+    was_open = () if before is None or before.seating is None else before.seating.open_seats
+    if before is None or seating.open_seats != was_open:
+        service.store.set_meta(game_id, open_seats=str(len(seating.open_seats)))
     if before is None and seating.listing == "public" and not seating.started:
         store.list_in_lobby(game_id, rules.name, time.time())
     elif seating.started or over:

@@ -283,9 +283,7 @@ def test_a_games_webhooks_are_its_admins(api) -> None:
     game_id = table["game_id"]
     hook = {"url": "https://example.org/hook"}
     assert api.post(f"/games/{game_id}/webhooks", json=hook).status_code == 401
-    as_seat = api.post(
-        f"/games/{game_id}/webhooks", json=hook, headers=bearer(table["seat_token"])
-    )
+    as_seat = api.post(f"/games/{game_id}/webhooks", json=hook, headers=bearer(table["seat_token"]))
     assert as_seat.status_code == 403
     unknown = api.get(
         f"/games/{game_id}/webhooks/nope/deliveries", headers=bearer(table["admin_token"])
@@ -327,3 +325,93 @@ def test_a_person_alone_starts_each_ruleset_against_bots_and_finishes_it(api, ru
     summary = api.get(f"/games/{game_id}").get_json()
     assert summary["status"] == "finished", summary["awaiting"]
     assert api.get(f"/games/{game_id}/result").status_code == 200
+
+
+def test_the_creator_starts_a_table_with_bots_others_may_not_and_invites_a_player(api) -> None:
+    ada_id, ada = player(api, "Ada")
+    bob_id, bob = player(api, "Bob")
+    table = open_table(api, ada, listing="private", players=["A", "B", "C"])
+    game_id = table["game_id"]
+    invited = api.post(
+        f"/games/{game_id}/invitations", json={"player_id": bob_id}, headers=bearer(ada)
+    )
+    assert invited.status_code == 201
+    [note] = [
+        json.loads(line)
+        for line in api.get("/players/me/stream?format=ndjson&follow=false", headers=bearer(bob))
+        .get_data(as_text=True)
+        .splitlines()
+        if line
+    ]
+    assert note["kind"] == "invitation" and note["invitation"] == table["invitation"]
+    assert (
+        api.post(
+            f"/games/{game_id}/invitations", json={"player_id": ada_id}, headers=bearer(bob)
+        ).status_code
+        == 403
+    )
+    assert (
+        api.post(
+            f"/games/{game_id}/invitations", json={"player_id": "0" * 32}, headers=bearer(ada)
+        ).status_code
+        == 404
+    )
+    claimed = api.post(
+        f"/games/{game_id}/claims", json={"invitation": note["invitation"]}, headers=bearer(bob)
+    )
+    assert claimed.status_code == 201
+    assert api.post(f"/games/{game_id}/start", json={}, headers=bearer(bob)).status_code == 403
+    started = api.post(f"/games/{game_id}/start", json={"strategy": "greedy"}, headers=bearer(ada))
+    assert started.status_code == 200 and started.get_json()["status"] == "active"
+    seats = api.get(f"/games/{game_id}/seating").get_json()["seats"]
+    assert [s["bot"] for s in seats] == [None, None, "greedy"]
+    assert [s["name"] for s in seats] == ["", "Bob", ""]
+    again = api.post(f"/games/{game_id}/start", json={}, headers=bearer(table["admin_token"]))
+    assert again.status_code == 422 and again.get_json()["details"]["reason"] == "started"
+
+
+def test_classic_games_keep_their_tokens_and_may_hand_a_seat_to_a_bot(api) -> None:
+    created = api.post(
+        "/games", json={"ruleset": TOY, "players": ["a", "b"], "options": {"rounds": 1}}
+    ).get_json()
+    game_id, tokens = created["game_id"], created["seat_tokens"]
+    assert len(tokens) == 2
+    assert api.get(f"/games/{game_id}/seating").get_json()["listing"] == "closed"
+    # not a table: nobody claims its seats, and it is already started
+    _, eve = player(api, "Eve")
+    assert api.post(f"/games/{game_id}/claims", json={}, headers=bearer(eve)).status_code == 422
+    handed = api.post(f"/games/{game_id}/bot", json={}, headers=bearer(tokens[1]))
+    assert handed.status_code == 200
+    play_out(api, game_id, {0: tokens[0]})
+    assert api.get(f"/games/{game_id}").get_json()["status"] == "finished"
+
+
+def test_more_bad_input_is_a_clear_4xx(api) -> None:
+    _, ada = player(api, "Ada")
+    assert api.post("/games/nope/claims", json={}, headers=bearer(ada)).status_code == 404
+    bad_id = api.get(
+        "/players/me/stream?format=ndjson&follow=false",
+        headers={**bearer(ada), "Last-Event-ID": "not-an-id"},
+    )
+    assert bad_id.status_code == 400
+    assert api.get("/players/me/stream?after=yesterday", headers=bearer(ada)).status_code == 400
+    assert api.post("/players", json={"name": ""}).status_code == 400
+    assert api.post("/players", json={"name": "\u200b"}).status_code == 422
+    unknown_bot = api.post(
+        "/tables",
+        json={"ruleset": TOY, "players": ["A", "B"], "bots": "clever"},
+        headers=bearer(ada),
+    )
+    assert unknown_bot.status_code == 400
+    no_such_seat = api.post(
+        "/tables", json={"ruleset": TOY, "players": ["A", "B"], "seat": 5}, headers=bearer(ada)
+    )
+    assert no_such_seat.status_code == 422
+    no_ruleset = api.post(
+        "/tables", json={"ruleset": "chess", "players": ["A", "B"]}, headers=bearer(ada)
+    )
+    assert no_ruleset.status_code == 404
+    assert api.post("/tables", json={"ruleset": TOY, "players": ["A", "B"]}).status_code == 401
+    table = open_table(api, ada)
+    not_a_seat = api.post(f"/games/{table['game_id']}/resign", headers=bearer(table["admin_token"]))
+    assert not_a_seat.status_code == 403

@@ -288,3 +288,45 @@ def test_webhooks_arrive_signed_retried_and_logged(api, worker, receiver) -> Non
         ).status_code
         == 404
     )
+
+
+def test_a_time_bank_runs_out_the_seat_resigns_and_with_nobody_left_the_game_ends(
+    api, worker
+) -> None:
+    ada, bob = player(api, "Ada"), player(api, "Bob")
+    table = api.post(
+        "/tables",
+        json={
+            "ruleset": TOY,
+            "players": ["Ada", "Bob"],
+            "options": {"rounds": 3},
+            "clock": {"kind": "bank", "initial_ms": 2000, "increment_ms": 1000},
+            "on_timeout": "resign",
+        },
+        headers=bearer(ada),
+    ).get_json()
+    game_id = table["game_id"]
+    api.post(f"/games/{game_id}/claims", json={}, headers=bearer(bob))
+    seats = api.get(f"/games/{game_id}/seating").get_json()["seats"]
+    assert [s["bank_ms"] for s in seats] == [2000, 2000]
+    api.post(
+        f"/games/{game_id}/commands", json=first_action(api, game_id, ada), headers=bearer(ada)
+    )
+    seats = api.get(f"/games/{game_id}/seating").get_json()["seats"]
+    assert 2000 < seats[0]["bank_ms"] <= 3000  # charged its time, given the increment
+    timed_out = wait_until(
+        lambda: [e for e in events(api, game_id) if e["type"] == "SeatTimedOut"],
+        30,
+        "Bob's bank ran out",
+    )
+    assert timed_out[0]["data"]["seat"] == 1 and timed_out[0]["data"]["then"] == "resign"
+    assert api.get(f"/games/{game_id}/seating").get_json()["seats"][1]["left"] == "timed_out"
+    # Ada now lets her own bank run out: nobody is left, the game ends
+    wait_until(
+        lambda: api.get(f"/games/{game_id}").get_json()["status"] == "finished",
+        30,
+        "the table abandoned",
+    )
+    kinds = [e["type"] for e in events(api, game_id)]
+    assert kinds.count("SeatTimedOut") == 2 and "TableAbandoned" in kinds
+    assert "SeedRevealed" in kinds
