@@ -10,6 +10,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, request
 from flask.typing import ResponseReturnValue
 
+from api import streams
 from api.context import access, games
 from api.docs import Header, route
 from api.errors import ApiError
@@ -40,6 +41,7 @@ from schemas.tables import (
 from service import tables
 from service.access import NotAuthenticated
 from service.names import normalised, problems
+from service.wiring import redis_client
 
 bp = Blueprint("tables", __name__)
 
@@ -136,7 +138,7 @@ def my_games() -> ResponseReturnValue:
     success_text="Server-Sent Events (`id`: the notification's id, `event`: its kind, `data`: "
     "its JSON), or with `format=ndjson` one JSON document per line (with its `id`). Kinds: "
     "`your_turn`, `game_started`, `game_finished`, `invitation`.",
-    errors=(400, 401),
+    errors=(400, 401, 429),
     auth=True,
     headers=(Header("Last-Event-ID", "Resume after this notification id."),),
     tags=PLAYERS,
@@ -151,6 +153,10 @@ def my_stream() -> ResponseReturnValue:
         raise ApiError(400, "invalid_request", "Last-Event-ID is not a notification id")
     heartbeat = float(current_app.config["SSE_HEARTBEAT_S"])
     entries = tables.player_notifications(games(), player, after, args["follow"], heartbeat)
+    if args["follow"]:  # a live stream takes one of the client's places, like a game's stream
+        address = request.remote_addr or "unknown"
+        client = redis_client(current_app.config["REDIS_URL"])
+        entries = streams.held(client, address, streams.opened(client, address), entries)
     if args["format"] == "ndjson":
         return Response(_ndjson(entries), mimetype="application/x-ndjson")
     return Response(
@@ -495,7 +501,7 @@ def take_back(game_id: str) -> ResponseReturnValue:
 def resign(game_id: str) -> ResponseReturnValue:
     """As a seat: leave the game. Your pieces stay and a bot plays for them (the ruleset's
     reading); the result ranks you last. When no person is left, the game ends."""
-    return _seat_act(game_id, "resign")
+    return _seat_act(game_id, "resign_seat")
 
 
 @route(

@@ -98,9 +98,18 @@ class QueueScheduler:
         )
 
     def bots(self, game_id: str, version: int) -> None:
-        queue(self.url, self.queue_name).enqueue(
-            "workers.jobs.play_bots", game_id, job_id=f"bots-{game_id}-{version}"
-        )
+        """One bots job per game at a time: while one waits or runs (its loop plays every bot
+        move due, the ones its own moves make due included), no other is queued; a move a
+        finished job missed is asked for again by the worker's table watch."""
+        q = queue(self.url, self.queue_name)
+        job_id = f"bots-{game_id}"
+        try:
+            existing = Job.fetch(job_id, connection=q.connection)
+        except NoSuchJobError:
+            existing = None
+        if existing is not None and existing.get_status(refresh=False) in LIVE_JOB_STATES:
+            return
+        q.enqueue("workers.jobs.play_bots", game_id, job_id=job_id, job_timeout=STEP_TIMEOUT_S)
 
     def deliver(self, owner: str, hook_id: str, payload: str) -> None:
         queue(self.url, self.queue_name).enqueue(

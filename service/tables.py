@@ -37,7 +37,7 @@ from domain.core.table import ADMIN
 from service.auth import new_token, seat_role, token_hash
 from store import keys
 from store.players import Player, PlayerStore
-from store.redis_store import TokenHashes, VersionConflict
+from store.redis_store import GameNotFound, TokenHashes, VersionConflict
 
 __all__ = ["Player"]
 
@@ -109,7 +109,10 @@ def my_games(service: GameService, player: Player, offset: int, limit: int) -> d
     ids, total = players_of(service).games(player.player_id, offset, limit)
     listed = []
     for game_id in ids:
-        rules, game = service.load(game_id)
+        try:
+            rules, game = service.load(game_id)
+        except GameNotFound:  # expired unstarted (workers.scheduling.UNSTARTED_TTL_S)
+            continue
         seat = seat_of_player(service, game_id, player.player_id)
         awaited = sorted(rules.awaited_seats(game.state)) if started(game) else []
         listed.append(
@@ -234,7 +237,10 @@ def lobby(service: GameService, ruleset: str | None, offset: int, limit: int) ->
     store = players_of(service)
     ids, total = store.lobby_page(ruleset, offset, limit)
     listed = []
-    for meta in service.store.metas(ids):
+    metas = service.store.metas(ids)
+    for gone in set(ids) - {meta.game_id for meta in metas}:
+        store.leave_lobby(gone, ruleset or "")
+    for meta in metas:
         if meta.status != "open":
             store.leave_lobby(meta.game_id, meta.ruleset)
             continue
@@ -467,7 +473,7 @@ def choose(rules: Ruleset[Any], game: Game[Any], seat: int, strategy: str, seed:
 
 
 def fire_timeouts(service: GameService, game_id: str) -> int:
-    """Time out every awaited seat whose clock has run out: one `time_out` command each, keyed
+    """Time out every awaited seat whose clock has run out: one `time_out_seat` command each, keyed
     by the seat and the instant its wait began, so that however many workers try, it is on the
     log once."""
     fired = 0

@@ -15,9 +15,6 @@ import redis
 
 from store.keys import PREFIX
 
-INBOX_MAX = 10_000
-"""Notifications kept per player (the oldest are trimmed; a client that resumes from before
-them gets the oldest kept)."""
 DELIVERIES_KEPT = 200
 
 
@@ -88,12 +85,7 @@ class PlayerStore:
 
     def notify(self, player_id: str, kind: str, body: Mapping[str, Any]) -> str:
         payload = json.dumps({"kind": kind, **body}, sort_keys=True, separators=(",", ":"))
-        entry = self.redis.xadd(
-            player_key(player_id, "inbox"),
-            {"kind": kind, "body": payload},
-            maxlen=INBOX_MAX,
-            approximate=True,
-        )
+        entry = self.redis.xadd(player_key(player_id, "inbox"), {"kind": kind, "body": payload})
         return str(entry)
 
     def inbox(

@@ -32,8 +32,8 @@ CLAIM_SEAT = "claim_seat"
 START_TABLE = "start_table"
 HAND_TO_BOT = "hand_to_bot"
 TAKE_BACK_SEAT = "take_back_seat"
-RESIGN = "resign"
-TIME_OUT = "time_out"
+RESIGN = "resign_seat"
+TIME_OUT = "time_out_seat"
 SEATING_COMMANDS = frozenset(
     {CLAIM_SEAT, START_TABLE, HAND_TO_BOT, TAKE_BACK_SEAT, RESIGN, TIME_OUT}
 )
