@@ -157,13 +157,21 @@ def my_stream() -> ResponseReturnValue:
         address = request.remote_addr or "unknown"
         client = redis_client(current_app.config["REDIS_URL"])
         entries = streams.held(client, address, streams.opened(client, address), entries)
-    if args["format"] == "ndjson":
+    if stream_format(args.get("format")) == "ndjson":
         return Response(_ndjson(entries), mimetype="application/x-ndjson")
     return Response(
         _sse(entries),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+
+
+def stream_format(given: str | None) -> str:
+    """`format`, else what `Accept` prefers: NDJSON only when asked for (SSE by default)."""
+    if given:
+        return given
+    best = request.accept_mimetypes.best_match(["text/event-stream", "application/x-ndjson"])
+    return "ndjson" if best == "application/x-ndjson" else "sse"
 
 
 def _is_stream_id(value: str) -> bool:
@@ -375,7 +383,7 @@ def lobby() -> ResponseReturnValue:
     request=ClaimSchema,
     response=ClaimedSchema,
     status=201,
-    errors=(400, 401, 403, 404, 415, 422),
+    errors=(400, 401, 403, 404, 409, 415, 422),
     auth=True,
     tags=TABLES,
 )
@@ -402,7 +410,7 @@ def claim_seat(game_id: str) -> ResponseReturnValue:
     summary="Start a table with bots in its open seats",
     request=StrategySchema,
     response=SeatActSchema,
-    errors=(400, 401, 403, 404, 415, 422),
+    errors=(400, 401, 403, 404, 409, 415, 422),
     auth=True,
     tags=TABLES,
 )
@@ -462,7 +470,7 @@ def _seat_act(game_id: str, kind: str, **args: Any) -> ResponseReturnValue:
     summary="Hand your seat to a bot",
     request=StrategySchema,
     response=SeatActSchema,
-    errors=(400, 401, 403, 404, 415, 422),
+    errors=(400, 401, 403, 404, 409, 415, 422),
     auth=True,
     tags=TABLES,
 )
@@ -479,7 +487,7 @@ def hand_to_bot(game_id: str) -> ResponseReturnValue:
     "DELETE",
     summary="Take your seat back from its bot",
     response=SeatActSchema,
-    errors=(401, 403, 404, 422),
+    errors=(401, 403, 404, 409, 422),
     auth=True,
     tags=TABLES,
 )
@@ -494,7 +502,7 @@ def take_back(game_id: str) -> ResponseReturnValue:
     "POST",
     summary="Resign your seat",
     response=SeatActSchema,
-    errors=(401, 403, 404, 422),
+    errors=(401, 403, 404, 409, 422),
     auth=True,
     tags=TABLES,
 )

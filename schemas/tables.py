@@ -211,9 +211,11 @@ class PlayerStreamQuerySchema(StrictSchema):
         metadata={"description": "Resume after this notification id (`0`: from the oldest)."},
     )
     format = fields.String(
-        load_default="sse",
         validate=validate.OneOf(("sse", "ndjson")),
-        metadata={"description": "`sse` (EventSource) or `ndjson` (one JSON line each)."},
+        metadata={
+            "description": "`sse` (EventSource) or `ndjson` (one JSON line each); left out, "
+            "what `Accept` prefers (SSE by default)."
+        },
     )
     follow = fields.Boolean(
         load_default=True,

@@ -415,3 +415,22 @@ def test_more_bad_input_is_a_clear_4xx(api) -> None:
     table = open_table(api, ada)
     not_a_seat = api.post(f"/games/{table['game_id']}/resign", headers=bearer(table["admin_token"]))
     assert not_a_seat.status_code == 403
+
+
+def test_the_player_stream_speaks_ndjson_when_accept_asks_and_sse_by_default(api) -> None:
+    _, ada = player(api, "Ada")
+    bob_id, bob = player(api, "Bob")
+    table = open_table(api, ada, listing="private")
+    api.post(
+        f"/games/{table['game_id']}/invitations", json={"player_id": bob_id}, headers=bearer(ada)
+    )
+    as_ndjson = api.get(
+        "/players/me/stream?follow=false",
+        headers={**bearer(bob), "Accept": "application/x-ndjson"},
+    )
+    assert as_ndjson.mimetype == "application/x-ndjson"
+    [line] = as_ndjson.get_data(as_text=True).splitlines()
+    assert json.loads(line)["kind"] == "invitation"
+    as_sse = api.get("/players/me/stream?follow=false", headers=bearer(bob))
+    assert as_sse.mimetype == "text/event-stream"
+    assert "event: invitation\n" in as_sse.get_data(as_text=True)
