@@ -142,6 +142,7 @@ def my_games() -> ResponseReturnValue:
     auth=True,
     headers=(Header("Last-Event-ID", "Resume after this notification id."),),
     tags=PLAYERS,
+    stream_schema="NotificationStream",
 )
 def my_stream() -> ResponseReturnValue:
     """Every notification after `after` (or the `Last-Event-ID` header), then each new one as
