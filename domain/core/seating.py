@@ -164,12 +164,17 @@ class Seating:
     banks_ms: tuple[int, ...] = ()
     since_ms: int = 0
     """When the seats now awaited began to be awaited (the last command's `recorded_at`)."""
+    seated_bots: tuple[int, ...] = ()
+    """The seats bots took when the table started (no person's seats)."""
 
     def bot_seats(self) -> tuple[int, ...]:
         return tuple(s for s, c in enumerate(self.controllers) if c != PERSON)
 
     def people_left(self) -> tuple[int, ...]:
-        return tuple(s for s, c in enumerate(self.controllers) if c == PERSON and not self.left[s])
+        """The people's seats still in the game (a seat handed to a bot for a while is one)."""
+        return tuple(
+            s for s in range(len(self.left)) if not self.left[s] and s not in self.seated_bots
+        )
 
     def deadline_ms(self, seat: int) -> int | None:
         """When `seat`, if awaited now, runs out of time (None: no clock, or a bot plays it)."""
@@ -215,7 +220,13 @@ def seating_after(seating: Seating | None, seats: int, ev: Event) -> Seating:
         controllers = tuple(
             ev.strategy if s in ev.bot_seats else c for s, c in enumerate(base.controllers)
         )
-        return replace(base, controllers=controllers, open_seats=(), started=True)
+        return replace(
+            base,
+            controllers=controllers,
+            open_seats=(),
+            started=True,
+            seated_bots=tuple(ev.bot_seats),
+        )
     if isinstance(ev, SeatHandedToBot):
         return replace(base, controllers=_put(base.controllers, ev.seat, ev.strategy))
     if isinstance(ev, SeatTakenBack):
@@ -402,6 +413,7 @@ def encoded_seating(seating: Seating) -> dict[str, Any]:
         else [clock.kind, clock.initial_ms, clock.increment_ms, clock.per_move_ms],
         "banks_ms": list(seating.banks_ms),
         "since_ms": seating.since_ms,
+        "seated_bots": list(seating.seated_bots),
     }
 
 
@@ -420,4 +432,5 @@ def decoded_seating(body: Mapping[str, Any]) -> Seating:
         None if clock is None else Clock(*clock),
         tuple(body["banks_ms"]),
         int(body["since_ms"]),
+        tuple(body.get("seated_bots", ())),
     )

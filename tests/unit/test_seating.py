@@ -14,10 +14,14 @@ from hypothesis import strategies as st
 from domain.core.errors import IllegalAction
 from domain.core.messages import Command
 from domain.core.seating import (
+    RESIGN,
     TIME_OUT,
+    SeatHandedToBot,
+    SeatResigned,
     SeatTimedOut,
     TableAbandoned,
     TableOpened,
+    TableStarted,
     clock_after_command,
     decide_seating,
     instant_ms,
@@ -93,3 +97,18 @@ def test_time_is_never_imported_by_the_seating() -> None:
 
     source = Path(seating.__file__).read_text(encoding="utf-8")
     assert "import time" not in source and "datetime" not in source
+
+
+def test_a_seat_handed_to_a_bot_is_still_a_person_and_seated_bots_are_not() -> None:
+    seating = opened({"kind": "none"})
+    seating = seating_after(seating, 2, SeatHandedToBot(rule="r", seat=0, strategy="random"))
+    [resigned] = decide_seating(seating, 2, 1, Command.of(RESIGN), "r", [0, 1])
+    assert isinstance(resigned, SeatResigned)  # seat 0's person is still at the table
+    table = seating_after(
+        None,
+        3,
+        TableOpened(rule="r", open_seats=(1, 2), listing="public", clock={}, on_timeout="bot"),
+    )
+    table = seating_after(table, 3, TableStarted(rule="r", bot_seats=(1, 2), strategy="random"))
+    events = decide_seating(table, 3, 0, Command.of(RESIGN), "r", [0])
+    assert [type(e) for e in events] == [SeatResigned, TableAbandoned]  # only bots stay
