@@ -404,6 +404,10 @@ class GameQueries:
         except NotImplementedError:
             raise ResultNotAvailable(rules.name) from None
         players = list(game.setup.players)
+        if game.seating is not None:  # a claimed seat is its player's
+            players = [
+                name or label for name, label in zip(game.seating.names, players, strict=True)
+            ]
         ranking = [{**entry, "player": players[entry["seat"]]} for entry in result["ranking"]]
         if game.seating is not None:
             ranking = seats_that_left_last(ranking, game.seating)

@@ -150,9 +150,9 @@ def create_table(
     """A game whose seats wait to be claimed (all but `creator_seat`, which its creator
     holds), listed in the lobby (`public`) or reachable by its invitation (`private`)."""
     seats = len(players)
-    holders = [""] * seats
+    holders, names = [""] * seats, [""] * seats
     if creator is not None and creator_seat is not None:
-        holders[creator_seat] = creator.player_id
+        holders[creator_seat], names[creator_seat] = creator.player_id, creator.name
     opened = TableOpened(
         rule="",
         open_seats=tuple(s for s in range(seats) if s != creator_seat),
@@ -160,6 +160,7 @@ def create_table(
         clock=dict(clock),
         on_timeout=on_timeout,
         holders=tuple(holders),
+        names=tuple(names),
     )
     invitation = INVITATION_PREFIX + secrets.token_urlsafe(18) if listing == "private" else None
     created = service.create_game(ruleset, players, options, table=opened)

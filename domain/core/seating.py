@@ -58,6 +58,8 @@ class TableOpened(Event):
     on_timeout: str
     holders: tuple[str, ...] = ()
     """The player ids of the seats already held at creation ("" for open ones)."""
+    names: tuple[str, ...] = ()
+    """Their players' names."""
 
 
 @event
@@ -199,7 +201,7 @@ def seating_after(seating: Seating | None, seats: int, ev: Event) -> Seating:
         holders = tuple(ev.holders) or ("",) * seats
         return Seating(
             holders,
-            ("",) * seats,
+            tuple(ev.names) or ("",) * seats,
             (PERSON,) * seats,
             ("",) * seats,
             open_seats=tuple(ev.open_seats),

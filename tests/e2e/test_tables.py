@@ -100,6 +100,7 @@ def test_a_private_table_is_joined_by_its_invitation_only_and_not_listed(api) ->
     table = open_table(api, ada, listing="private")
     game_id = table["game_id"]
     assert table["invitation"].startswith("inv_")
+    assert table["invitation_url"].endswith(f"/#join={game_id}&invitation={table['invitation']}")
     assert game_id not in [g["game_id"] for g in api.get("/games?limit=200").get_json()["games"]]
     assert game_id not in [g["game_id"] for g in api.get("/tables").get_json()["games"]]
     refused = api.post(f"/games/{game_id}/claims", json={}, headers=bearer(eve))
@@ -210,6 +211,7 @@ def test_resigning_ranks_last_a_bot_plays_on_and_all_people_gone_ends_it(api) ->
     assert api.get(f"/games/{game_id}").get_json()["status"] == "finished"
     result = api.get(f"/games/{game_id}/result").get_json()
     assert result["ranking"][-1]["seat"] == 1
+    assert result["ranking"][-1]["player"] == "Bob" and result["players"] == ["Ada", "Bob"]
     # a second table: both resign, the game ends at once
     table = open_table(api, ada)
     game_id = table["game_id"]
@@ -365,7 +367,7 @@ def test_the_creator_starts_a_table_with_bots_others_may_not_and_invites_a_playe
     assert started.status_code == 200 and started.get_json()["status"] == "active"
     seats = api.get(f"/games/{game_id}/seating").get_json()["seats"]
     assert [s["bot"] for s in seats] == [None, None, "greedy"]
-    assert [s["name"] for s in seats] == ["", "Bob", ""]
+    assert [s["name"] for s in seats] == ["Ada", "Bob", ""]
     again = api.post(f"/games/{game_id}/start", json={}, headers=bearer(table["admin_token"]))
     assert again.status_code == 422 and again.get_json()["details"]["reason"] == "started"
 
