@@ -10,7 +10,6 @@ from typing import Any
 from flask import Blueprint, Response, current_app, request
 from flask.typing import ResponseReturnValue
 
-from api import streams
 from api.context import access, games
 from api.docs import Header, route
 from api.errors import ApiError
@@ -38,7 +37,7 @@ from schemas.tables import (
     StrategySchema,
     WebhookSchema,
 )
-from service import tables
+from service import stream_places, tables
 from service.access import NotAuthenticated
 from service.names import normalised, problems
 from service.wiring import redis_client
@@ -157,7 +156,8 @@ def my_stream() -> ResponseReturnValue:
     if args["follow"]:  # a live stream takes one of the client's places, like a game's stream
         address = request.remote_addr or "unknown"
         client = redis_client(current_app.config["REDIS_URL"])
-        entries = streams.held(client, address, streams.opened(client, address), entries)
+        place = stream_places.opened(client, address, current_app.config.get("STREAMS_PER_CLIENT"))
+        entries = stream_places.held(client, address, place, entries)
     if stream_format(args.get("format")) == "ndjson":
         return Response(_ndjson(entries), mimetype="application/x-ndjson")
     return Response(
