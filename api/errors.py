@@ -29,6 +29,7 @@ from service.errors import (
 )
 from service.queries import EventNotFound, GameNotFinished, NoBoard, ResultNotAvailable
 from service.stream_places import TooManyStreams
+from service.tables import SeatNotPlayable
 
 log = logging.getLogger("chronicle.api")
 
@@ -130,6 +131,8 @@ def translate(exc: Exception) -> ApiError:
         return ApiError(
             400, "invalid_request", "the request is malformed", details={"fields": exc.messages}
         )
+    if isinstance(exc, SeatNotPlayable):
+        return ApiError(409, "seat_left", str(exc), details={"seat": exc.seat, "why": exc.why})
     if isinstance(exc, CommandRefused):
         return refused(exc.violation, exc.entry, exc.current_version)
     if isinstance(exc, RuleViolation):

@@ -246,6 +246,56 @@ EVENT_STREAM = {
     ],
 }
 
+NOTIFICATION = {
+    "type": "object",
+    "description": "One notification of a player: its `kind`, the game it is about, and per "
+    "kind the seat (`your_turn`), the game's version, its ruleset and a private table's "
+    "`invitation` (`invitation`).",
+    "properties": {
+        "kind": {
+            "type": "string",
+            "enum": ["your_turn", "game_started", "game_finished", "invitation"],
+        },
+        "game_id": {"type": "string"},
+        "ruleset": {"type": "string"},
+        "version": {"type": "integer"},
+        "seat": {"type": "integer", "minimum": 0},
+        "invitation": {"type": ["string", "null"]},
+        "id": {"type": "string", "description": "In NDJSON: the notification's id."},
+    },
+    "required": ["kind", "game_id"],
+}
+
+NOTIFICATION_FRAME = {
+    "type": "object",
+    "description": "One frame of a player's notification stream.",
+    "properties": {
+        "id": {
+            "type": "string",
+            "pattern": "^[0-9]+-[0-9]+$",
+            "description": "The notification's id: send it back as `Last-Event-ID` (or "
+            "`after`) to resume.",
+        },
+        "event": {"type": "string", "description": "The notification's kind."},
+        "data": {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "contentSchema": {"$ref": "#/components/schemas/Notification"},
+        },
+    },
+    "required": ["id", "event", "data"],
+}
+
+NOTIFICATION_STREAM = {
+    "description": "Server-Sent Events: frames of `id:`, `event:` and `data:` lines, each ended "
+    "by a blank line, and comment lines (`:`) that keep the connection open; each frame a "
+    "`NotificationFrame`.",
+    "oneOf": [
+        {"type": "string", "description": "The stream read as text."},
+        {"$ref": "#/components/schemas/NotificationFrame"},
+    ],
+}
+
 ACTOR = {
     "description": "Who acted: a seat number, `system` (the rules themselves: set-up, the seed "
     "reveal), `worker` (a step no seat takes, run by the worker, such as closing an epoch) or "
@@ -307,6 +357,9 @@ def build_spec(rulesets: Sequence[str] | None = None) -> APISpec:
         spec.components.schema(name, component=component)
     spec.components.schema("StreamFrame", component=STREAM_FRAME)
     spec.components.schema("EventStream", component=EVENT_STREAM)
+    spec.components.schema("Notification", component=NOTIFICATION)
+    spec.components.schema("NotificationFrame", component=NOTIFICATION_FRAME)
+    spec.components.schema("NotificationStream", component=NOTIFICATION_STREAM)
     options = ruleset_options(names)
     for name, described in options.items():
         spec.components.schema(f"Options_{name}", component=described)
@@ -487,7 +540,11 @@ def operation(op: Operation) -> dict[str, Any]:
         if op.response is not None:
             success["content"] = {op.media_type: {"schema": op.response}}
         elif op.media_type == "text/event-stream":
-            success["content"] = {op.media_type: {"schema": "EventStream"}}
+            stream = op.extra.get("stream_schema", "EventStream")
+            success["content"] = {
+                op.media_type: {"schema": stream},
+                **{media: {"schema": media_schema(media)} for media in op.alternates},
+            }
         elif op.media_type != "application/json":
             success["content"] = {
                 media: {"schema": media_schema(media)} for media in (op.media_type, *op.alternates)
@@ -546,7 +603,7 @@ def operation(op: Operation) -> dict[str, Any]:
     ]
     if parameters:
         body["parameters"] = parameters
-    body.update(op.extra)
+    body.update({k: v for k, v in op.extra.items() if k != "stream_schema"})
     return body
 
 

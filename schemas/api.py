@@ -13,11 +13,12 @@ from marshmallow import Schema, fields, validate
 from schemas.commands import CommandField
 from schemas.common import StrictSchema
 
-GAME_STATUSES = ("active", "closing", "finished")
+GAME_STATUSES = ("open", "active", "closing", "finished")
 """`closing`: a step no seat takes is being run (the worker closing an epoch); commands are a
 409 `game_busy` meanwhile (retry after `Retry-After`)."""
 STATUS_TEXT = (
-    "`active` (seats play), `closing` (the worker is running a step no seat takes, such as "
+    "`open` (a table whose seats wait to be claimed), `active` (seats play), "
+    "`closing` (the worker is running a step no seat takes, such as "
     "closing an epoch: commands get 409 `game_busy` until it is done) or `finished`."
 )
 
@@ -250,6 +251,9 @@ class ListedGameSchema(Schema):
     awaiting = seats_field("Seats the game waits for.")
     created_at = fields.String(required=True)
     sandbox_of = fields.String(allow_none=True)
+    open_seats = fields.Integer(
+        required=True, metadata={"description": "Seats still to be claimed (an open table's)."}
+    )
 
 
 class GameListSchema(Schema):

@@ -5,6 +5,7 @@ The token decides the role; a seat acts only as itself, so no request names the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from service.auth import ADMIN, Credential, game_named_by, role_of, seat_role, token_hash
@@ -39,9 +40,14 @@ class Caller:
 SPECTATOR = Caller("spectator")
 
 
+PlayerSeat = Callable[[str, str], int | None]
+"""The seat a player's key holds in a game (None: none)."""
+
+
 class Access:
-    def __init__(self, tokens: TokenHashes) -> None:
+    def __init__(self, tokens: TokenHashes, player_seat: PlayerSeat | None = None) -> None:
         self.tokens = tokens
+        self.player_seat = player_seat
 
     def identify(self, game_id: str, token: str | None) -> Caller:
         """The caller a token makes (a spectator without one). Unknown tokens are refused."""
@@ -51,6 +57,10 @@ class Access:
         if token is None:
             return SPECTATOR
         role = role_of(token, hashes)
+        if role is None and self.player_seat is not None:
+            seat = self.player_seat(game_id, token)
+            if seat is not None:
+                return Caller("seat", seat)
         if role is None:
             other = game_named_by(token)
             if other and other != game_id and role_of(token, self.tokens.of(other)):

@@ -18,7 +18,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -31,14 +31,18 @@ from domain.core.kernel import (
     creation_events,
     decision,
     fold_decided,
+    is_over,
     position_events,
     replay,
 )
 from domain.core.messages import SYSTEM, WORKER, Actor, Command, Event, Recorded
 from domain.core.ruleset import Ruleset, Setup
+from domain.core.seating import SEATING_COMMANDS, TableOpened, decoded_seating, encoded_seating
 from domain.core.table import ADMIN, ORDER_REWIND, PROPOSE_REWIND, Proposal, UndoStep
 from service import chance as chance_source
+from service import tables
 from service.auth import Credential, IssuedTokens
+from service.clock import SystemTimepiece
 from service.rulesets import import_rulesets_once, rule_entry
 from service.rulesets import ruleset as bound_ruleset
 from service.scheduler import NoScheduler, Scheduler, snapshot_due
@@ -190,6 +194,7 @@ class GameService:
         seed: bytes | None = None,
         game_id: str | None = None,
         revision: int | None = None,
+        table: TableOpened | None = None,
     ) -> CreatedGame:
         """Create a game: GameCreated (with the seed's commitment, the ruleset's revision and
         its pack's digest) plus the setting up. New games get the newest revision; `revision`
@@ -201,6 +206,8 @@ class GameService:
         commitment = chance_source.commitment(seed)
         chance = Chance(chance_source.HmacSource(seed), 0)
         events = creation_events(rules, tuple(players), dict(options or {}), commitment, chance)
+        if table is not None:
+            events.append(replace(table, rule=rules.seat_rule or rules.turn_rule))
         return self._create(rules, events, players, seed, commitment, game_id or new_game_id())
 
     def create_sandbox(
@@ -284,6 +291,8 @@ class GameService:
             },
         )
         self.cache.put(game_id, game)
+        if game.seating is not None:
+            tables.settle(self, rules, game_id, None, game)
         created = CreatedGame(
             game_id, version, commitment, tokens, recorded, rules.name, tuple(players)
         )
@@ -294,14 +303,17 @@ class GameService:
     def status_of(cls, rules: Ruleset[Any], game: Game[Any]) -> str:
         """`finished`, `closing` while a step no seat takes is due (e.g. an epoch closing; seats
         get 409 game_busy meanwhile), else `active`."""
-        if rules.is_over(game.state):
+        if is_over(rules, game):
             return "finished"
+        if game.seating is not None and not game.seating.started:
+            return "open"
         return "closing" if cls._system_step(rules, game) is not None else "active"
 
     @staticmethod
     def meta_of(rules: Ruleset[Any], game: Game[Any]) -> dict[str, Any]:
+        started = game.seating is None or game.seating.started
         return {
-            "awaiting": sorted(rules.awaited_seats(game.state)),
+            "awaiting": sorted(rules.awaited_seats(game.state)) if started else [],
             "seed_revealed": game.seed_revealed is not None,
         }
 
@@ -409,6 +421,7 @@ class GameService:
         expected_version: int | None = None,
         idempotency_key: str | None = None,
         credential: Credential | None = None,
+        by_bot: bool = False,
     ) -> CommandOutcome:
         """A command from a seat (or the admin's rewind), as the API takes it: decided and
         appended (`handle`), then what it made due handed to the scheduler. A refusal by the
@@ -418,6 +431,8 @@ class GameService:
         if not)."""
         if not isinstance(command, Command):
             command = Command.from_dict(command)
+        if isinstance(actor, int) and not by_bot and command.type not in SEATING_COMMANDS:
+            tables.require_person_seat(self, game_id, actor)
         try:
             outcome = self.handle(
                 game_id, actor, command, expected_version, idempotency_key, credential
@@ -539,7 +554,7 @@ class GameService:
                 )
             )
             try:
-                decided = decision(rules, game, actor, command, chance)
+                decided = decision(rules, game, actor, command, chance, SystemTimepiece())
             except RuleViolation:
                 if fresh:
                     raise
@@ -628,7 +643,9 @@ class GameService:
                 game_id, idempotency_key or "", fingerprint, (fingerprint, result)
             )
         self.cache.put(game_id, after)
-        if rules.is_over(after.state) and after.seed_revealed is None:
+        if after.seating is not None:
+            tables.settle(self, rules, game_id, game, after)
+        if is_over(rules, after) and after.seed_revealed is None:
             self.reveal_seed(game_id)
         due = self._system_step(rules, after) is not None
         return CommandOutcome(
@@ -716,7 +733,7 @@ class GameService:
 
     @staticmethod
     def _system_step(rules: Ruleset[Any], game: Game[Any]) -> Command | None:
-        return None if rules.is_over(game.state) else rules.system_action(game.state)
+        return None if is_over(rules, game) else rules.system_action(game.state)
 
     def system_step_due(self, game_id: str) -> bool:
         """Whether the game waits for a step no seat takes (e.g. closing an epoch)."""
@@ -994,6 +1011,8 @@ def encode_game(rules: Ruleset[Any], game: Game[Any]) -> dict[str, Any]:
         "created_through": game.created_through,
         "creation_command": game.creation_command,
         "state": rules.encode_state(game.state),
+        # only where a seating event happened: other games' snapshots keep their shape
+        **({} if game.seating is None else {"seating": encoded_seating(game.seating)}),
     } | ({} if game.chance_script is None else {"chance_script": game.chance_script})
 
 
@@ -1023,4 +1042,5 @@ def decode_game(rules: Ruleset[Any], body: Mapping[str, Any]) -> Game[Any]:
         None
         if body.get("chance_script") is None
         else tuple((int(n), int(result)) for n, result in body["chance_script"]),
+        None if body.get("seating") is None else decoded_seating(body["seating"]),
     )

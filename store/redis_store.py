@@ -482,6 +482,7 @@ class EventStore:
         limit: int = 50,
         status: str | None = None,
         ruleset: str | None = None,
+        public_only: bool = False,
     ) -> tuple[list[GameMeta], int]:
         """Games newest first, filtered; returns one page and the number that matched. Reads
         one index (all games, a status, a ruleset, or both) a page at a time: O(page), however
@@ -511,6 +512,8 @@ class EventStore:
                 if meta is None or (status is not None and meta.status != status):
                     stale.append(game_id)
                     continue
+                if public_only and meta.extra.get("listing") == "private":
+                    continue  # found by its link or by its players only
                 page.append(meta)
             start += len(ids)
         if stale:

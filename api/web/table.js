@@ -222,6 +222,11 @@
     const root = main();
     fill(root, 
       el('h1', {text: 'Play, follow and replay games'}),
+      el('section', {id: 'player', class: 'panel', 'aria-labelledby': 'player-title'}),
+      el('h2', {text: 'Open tables'}),
+      el('div', {id: 'open-tables'}, el('p', {text: 'Loading the open tables…'})),
+      el('h2', {text: 'My games'}),
+      el('div', {id: 'my-games'}),
       el('div', {id: 'created'}),
       el('h2', {text: 'Start a game'}),
       el('div', {class: 'rulesets', id: 'rulesets'}, el('p', {text: 'Loading the rulesets…'})),
@@ -236,7 +241,7 @@
     } else {
       for (const ruleset of listed.body.rulesets) box.append(rulesetForm(ruleset));
     }
-    await listGames();
+    await Promise.all([listGames(), showPlayer(), listOpenTables(), listMyGames()]);
     document.body.dataset.ready = 'true';
   }
 
@@ -267,6 +272,14 @@
       names,
       options.length ? el('fieldset', {}, el('legend', {text: 'Options'}), options) : null,
       el('div', {class: 'field'}, el('button', {type: 'submit', class: 'create', text: `Create a game of ${ruleset.name}`})),
+      el('div', {class: 'field'},
+        el('button', {type: 'button', class: 'play-bots', dataset: {ruleset: ruleset.name},
+          text: 'Play against bots', on: {click: () => playAgainstBots(ruleset, Number(countSelect.value), status)}}),
+        ' ',
+        el('button', {type: 'button', class: 'open-table', dataset: {ruleset: ruleset.name},
+          text: 'Open a public table', on: {click: () => openTable(ruleset, Number(countSelect.value), status, form)}})),
+      el('div', {class: 'field'}, el('label', {for: `${id}-clock`, text: 'Minutes per move (0: no clock)'}),
+        el('input', {id: `${id}-clock`, name: 'clock', type: 'number', min: 0, max: 86400, value: 0})),
       status);
     fillNames();
     form.addEventListener('submit', async (event) => {
@@ -392,6 +405,7 @@
           el('div', {id: 'view-details'})),
         el('aside', {class: 'side', 'aria-label': 'Seat, actions and log'},
           el('section', {class: 'panel', id: 'status', 'aria-labelledby': 'status-title'}, el('h2', {id: 'status-title', text: 'The game'})),
+          el('section', {class: 'panel', id: 'seating', 'aria-labelledby': 'seating-title'}, el('h2', {id: 'seating-title', text: 'Seats and clocks'})),
           el('section', {class: 'panel actions', id: 'actions-panel', 'aria-labelledby': 'actions-title'},
             el('h2', {id: 'actions-title', text: token ? 'Your actions' : 'Watching'}),
             el('div', {id: 'message'}), el('div', {id: 'actions'})),
@@ -476,6 +490,7 @@
         renderDashboard(t);
         renderActions(t);
         renderLog(t, log);
+        await renderSeating(t);
         if (t.summary.status === 'finished') await renderResult(t);
         document.body.dataset.version = String(t.version);
         document.body.dataset.status = t.summary.status;
@@ -1422,6 +1437,181 @@
       scripted ? null : el('p', {class: 'muted'}, 'Seed commitment ', el('code', {text: a.seed_commitment.slice(0, 16) + '…'})));
   }
 
+  // --- tables: players, open seats, bots, clocks, resigning ---------------------------------
+  // The player key stays in this browser's storage and goes only into Authorization headers.
+
+  const PLAYER = 'chronicle.player';
+
+  function me() {
+    try { return JSON.parse(localStorage.getItem(PLAYER) || 'null'); } catch (error) { return null; }
+  }
+
+  async function ensurePlayer(name) {
+    const known = me();
+    if (known) return known;
+    const made = await call('POST', '/players', {body: {name: name || 'Guest'}});
+    if (!made.ok) throw new Error(made.body && made.body.message || 'could not become a player');
+    const player = {id: made.body.player_id, name: made.body.name, key: made.body.player_key};
+    localStorage.setItem(PLAYER, JSON.stringify(player));
+    return player;
+  }
+
+  async function showPlayer() {
+    const box = $('#player');
+    if (!box) return;
+    const player = me();
+    const input = el('input', {id: 'player-name', name: 'name', maxlength: 64, required: true, value: player ? player.name : ''});
+    fill(box, el('h2', {id: 'player-title', text: 'You'}),
+      player ? el('p', {id: 'player-known'}, 'Playing as ', el('strong', {text: player.name}))
+        : el('form', {id: 'player-form', on: {submit: async (event) => {
+          event.preventDefault();
+          await ensurePlayer(input.value.trim());
+          showPlayer();
+          listMyGames();
+        }}}, el('label', {for: 'player-name', text: 'Your name'}), ' ', input, ' ',
+        el('button', {type: 'submit', text: 'Be a player'})));
+  }
+
+  function tableLink(gameId, token) {
+    return `/${fragment({game: gameId, token})}`;
+  }
+
+  async function playAgainstBots(ruleset, count, status) {
+    fill(status, el('p', {text: 'Setting the table…'}));
+    const player = await ensurePlayer(($('#player-name') || {}).value || 'Guest');
+    const labels = [player.name, ...Array.from({length: count - 1}, (_, i) => `Bot ${i + 1}`)];
+    const made = await call('POST', '/tables', {token: player.key,
+      body: {ruleset: ruleset.name, players: labels, listing: 'private', bots: 'greedy'}});
+    if (!made.ok) {
+      fill(status, errorBox(made, 'The table was not set: '));
+      return;
+    }
+    location.hash = tableLink(made.body.game_id, made.body.seat_token).slice(1);
+  }
+
+  async function openTable(ruleset, count, status, form) {
+    const player = await ensurePlayer(($('#player-name') || {}).value || 'Guest');
+    const labels = Array.from({length: count}, (_, i) => i === 0 ? player.name : `Seat ${i + 1}`);
+    const minutes = Number(form.elements.clock.value || 0);
+    const clock = minutes > 0 ? {kind: 'move', per_move_ms: Math.round(minutes * 60000)} : {kind: 'none'};
+    const made = await call('POST', '/tables', {token: player.key,
+      body: {ruleset: ruleset.name, players: labels, listing: 'public', clock}});
+    if (!made.ok) {
+      fill(status, errorBox(made, 'The table was not opened: '));
+      return;
+    }
+    fill(status, el('p', {class: 'opened'}, 'Your table is open: ',
+      el('a', {href: tableLink(made.body.game_id, made.body.seat_token), text: 'go to it'})));
+    listOpenTables();
+    listMyGames();
+  }
+
+  async function listOpenTables() {
+    const box = $('#open-tables');
+    if (!box) return;
+    const listed = await call('GET', '/tables?limit=20');
+    if (!listed.ok) {
+      fill(box, errorBox(listed));
+      return;
+    }
+    if (!listed.body.games.length) {
+      fill(box, el('p', {text: 'No open tables: open one below, or play against bots.'}));
+      return;
+    }
+    fill(box, el('ul', {class: 'open-tables'}, listed.body.games.map((game) => el('li', {dataset: {game: game.game_id}},
+      `${game.ruleset}: ${game.open_seats.length} open seat(s) of ${game.players.length} `,
+      el('button', {type: 'button', class: 'join', text: 'Join', on: {click: () => joinTable(game.game_id, null, box)}})))));
+  }
+
+  async function joinTable(gameId, invitation, box) {
+    const player = await ensurePlayer(($('#player-name') || {}).value || 'Guest');
+    const claimed = await call('POST', `/games/${encodeURIComponent(gameId)}/claims`, {token: player.key, body: {invitation}});
+    if (!claimed.ok) {
+      fill(box, errorBox(claimed, 'You could not join: '));
+      return;
+    }
+    location.hash = tableLink(gameId, claimed.body.seat_token).slice(1);
+  }
+
+  async function joinByLink(gameId, invitation) {
+    setView('lobby', 'Join a table');
+    fill(main(), el('h1', {text: 'Join a table'}), el('section', {id: 'player', class: 'panel'}), el('div', {id: 'join-status'}));
+    await showPlayer();
+    const box = $('#join-status');
+    fill(box, el('button', {type: 'button', id: 'join-link', text: 'Take a seat', on: {click: () => joinTable(gameId, invitation, box)}}));
+    document.body.dataset.ready = 'true';
+  }
+
+  async function listMyGames() {
+    const box = $('#my-games');
+    const player = me();
+    if (!box) return;
+    if (!player) {
+      fill(box, el('p', {text: 'Be a player to see your games here.'}));
+      return;
+    }
+    const listed = await call('GET', '/players/me/games?limit=20', {token: player.key});
+    if (!listed.ok) {
+      fill(box, errorBox(listed));
+      return;
+    }
+    fill(box, listed.body.games.length ? el('ul', {class: 'my-games'}, listed.body.games.map((game) => el('li', {dataset: {game: game.game_id}},
+      el('a', {href: tableLink(game.game_id, player.key), text: `${game.ruleset} (${game.status})`}),
+      game.awaits_you ? el('strong', {class: 'awaits-you', text: ' — your turn'}) : null)))
+      : el('p', {text: 'No games yet.'}));
+  }
+
+  function clockText(ms) {
+    if (ms === null || ms === undefined) return '';
+    const left = Math.max(0, ms);
+    const s = Math.floor(left / 1000);
+    const h = Math.floor(s / 3600);
+    const m = Math.floor((s % 3600) / 60);
+    return h ? `${h}h ${String(m).padStart(2, '0')}m` : `${m}:${String(s % 60).padStart(2, '0')}`;
+  }
+
+  async function renderSeating(t) {
+    const box = $('#seating');
+    if (!box) return;
+    const got = await call('GET', `/games/${encodeURIComponent(t.gameId)}/seating`);
+    if (!got.ok) return;
+    const s = got.body;
+    const skew = Date.now() - s.now_ms;
+    const rows = s.seats.map((seat) => el('li', {dataset: {seat: String(seat.seat)}},
+      `${seat.name || seat.label}`,
+      seat.bot ? ` (bot: ${seat.bot})` : '', seat.left ? ` — ${seat.left.replace('_', ' ')}` : '',
+      !seat.claimed ? ' — open' : '',
+      seat.deadline_ms ? el('span', {class: 'clock', dataset: {deadline: String(seat.deadline_ms + skew)}, text: ` ⏱ ${clockText(seat.deadline_ms - s.now_ms)}`}) : null,
+      seat.bank_ms !== null && seat.bank_ms !== undefined && !seat.deadline_ms ? el('span', {class: 'bank', text: ` bank ${clockText(seat.bank_ms)}`}) : null));
+    const mine = t.seat !== null && t.seat !== undefined ? s.seats[t.seat] : null;
+    const buttons = [];
+    if (t.token && mine && !mine.left && t.summary.status !== 'finished' && s.started) {
+      if (mine.bot) buttons.push(el('button', {type: 'button', id: 'take-back', text: 'Take my seat back', on: {click: () => seatAct(t, 'DELETE', 'bot')}}));
+      else buttons.push(el('button', {type: 'button', id: 'hand-to-bot', text: 'Let a bot play for me', on: {click: () => seatAct(t, 'POST', 'bot', {strategy: 'greedy'})}}));
+      buttons.push(el('button', {type: 'button', id: 'resign', text: 'Resign', on: {click: () => { if (confirm('Resign this game? A bot plays your pieces and you rank last.')) seatAct(t, 'POST', 'resign'); }}}));
+    }
+    fill(box, el('h2', {id: 'seating-title', text: 'Seats and clocks'}),
+      s.clock.kind !== 'none' ? el('p', {class: 'muted', text: s.clock.kind === 'move' ? `${clockText(s.clock.per_move_ms)} per move; on timeout: ${s.on_timeout}` : `bank ${clockText(s.clock.initial_ms)} + ${clockText(s.clock.increment_ms)}; on timeout: ${s.on_timeout}`}) : null,
+      el('ul', {class: 'seats'}, rows), buttons);
+    tickClocks();
+  }
+
+  let clockTimer = null;
+  function tickClocks() {
+    if (clockTimer) return;
+    clockTimer = setInterval(() => {
+      const clocks = $$('#seating .clock');
+      if (!clocks.length) { clearInterval(clockTimer); clockTimer = null; return; }
+      for (const node of clocks) node.textContent = ` ⏱ ${clockText(Number(node.dataset.deadline) - Date.now())}`;
+    }, 1000);
+  }
+
+  async function seatAct(t, method, what, body) {
+    const done = await call(method, `/games/${encodeURIComponent(t.gameId)}/${what}`, {token: t.token, body});
+    if (!done.ok) fill($('#message'), errorBox(done));
+    refresh(t);
+  }
+
   // --- routing ----------------------------------------------------------------------------
 
   async function route() {
@@ -1432,7 +1622,8 @@
     const p = params();
     const game = p.get('game');
     try {
-      if (!game) await showLobby();
+      if (p.has('join')) await joinByLink(p.get('join'), p.get('invitation'));
+      else if (!game) await showLobby();
       else if (p.has('admin') && !p.has('replay')) await showAdmin(game, p.get('admin'));
       else if (p.has('replay')) await showReplay(game, p.get('token'), Number(p.get('replay')) || 0, p.get('admin'));
       else await showTable(game, p.get('token'));

@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from domain.core.messages import Event, event, upcaster
 from domain.core.ruleset import Setup
+from domain.core.seating import Seating
 from domain.core.table import Proposal, UndoStep
 
 S = TypeVar("S")
@@ -92,6 +93,9 @@ class Game(Generic[S]):
     creation_command: str = ""
     chance_script: tuple[tuple[int, int], ...] | None = None
     """A sandbox's scripted chance (`ChanceScripted`), None where chance is the committed seed's."""
+    seating: Seating | None = None
+    """Who sits where (open seats, bots, seats that left, the clock); None for a game created
+    the classic way in which no seating event has happened."""
 
     @property
     def first_playable(self) -> int:
