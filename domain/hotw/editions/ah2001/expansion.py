@@ -58,7 +58,7 @@ def targets(tables: Ah2001Tables, state: Ah2001State) -> Iterator[tuple[str, Via
     if turn.at_sea is not None:
         by_sea |= board.coasts[turn.at_sea]
     if MULTIPLE_ARMIES in state.options:
-        for land in held:
+        for land in sorted(held):
             cell = state.land(land)
             if cell.owner == turn.seat and cell.armies + ("fort" in cell.buildings) < stack(tables):
                 yield land, Via.LAND
