@@ -1,0 +1,109 @@
+"""Random games for the oracles, explored as the conformance kit explores them
+(tests/support/conformance.py): game `i` of a ruleset takes its player count and options from
+`configuration` (every count, each boolean option on and off, all on, all off, each listed
+value in turn), and in odd games the bot picks a command type before an action of that type,
+so that rare commands (wars, negotiations, Minor Empires, Treachery) are played as often as
+common ones. Game `i` is played from the chance seed SHA-256("oracle:R:i"), so any game can be
+played again alone (`play_with_oracle(name, i, oracle)`)."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.core.chance import Chance
+from domain.core.kernel import Game, creation_events, decide, fold
+from domain.core.messages import SYSTEM, Recorded
+from service.chance import HmacSource
+from tests.support import conformance as kit
+
+MAX_COMMANDS = 20_000
+
+
+@dataclass
+class OracleRun:
+    """What the oracle said about a batch of games."""
+
+    games: int = 0
+    events: int = 0
+    seconds: float = 0.0
+    problems: list[str] = field(default_factory=list)
+    checked: Counter[str] = field(default_factory=Counter)
+    configurations: Counter[str] = field(default_factory=Counter)
+
+
+def oracle_for(name: str) -> Callable[[Any], Any]:
+    """A fresh oracle for one game of the ruleset `name`, given its ruleset."""
+    if name == "hotw-ah2001":
+        from tests.oracle.ah2001 import Ah2001Oracle
+
+        return lambda rules: Ah2001Oracle(rules.pack.tables)
+    if name == "brief-2009":
+        from tests.oracle.brief import BriefOracle
+
+        return lambda rules: BriefOracle(rules.pack)
+    if name == "patchistory":
+        from tests.oracle.patchistory import PatchistoryOracle
+
+        return lambda rules: PatchistoryOracle(rules.pack)
+    raise KeyError(f"no oracle for {name}")
+
+
+def play_with_oracle(name: str, index: int, oracle: Any, run: OracleRun) -> None:
+    """Play game `index` of ruleset `name` to its end, showing the oracle every event."""
+    subject = kit.subject(name)
+    rules = subject.rules
+    players_count, options = kit.configuration(rules, index)
+    players = tuple(f"player-{n + 1}" for n in range(players_count))
+    secret = hashlib.sha256(f"oracle:{name}:{index}".encode()).digest()
+    run.configurations[f"{players_count}p {sorted(k for k, v in options.items() if v)}"] += 1
+    where = f"{name} game {index} ({players_count} players, options {options})"
+    explorer = kit.Playthrough(subject, index, players, options, secret)
+    rng = random.Random(f"oracle:{name}:{index}")
+    game: Game[Any] | None = None
+    log: list[Recorded] = []
+    for ev in creation_events(rules, players, options, kit.COMMITMENT, Chance(HmacSource(secret), 0)):
+        log.append(Recorded(len(log) + 1, ev, SYSTEM))
+        game = fold(rules, game, log[-1])
+    assert game is not None
+    commands = 0
+    while not rules.is_over(game.state) and commands < MAX_COMMANDS:
+        chosen = kit._random_command(explorer, game, rng)  # the kit's exploration
+        if chosen is None:
+            break
+        actor, command = chosen
+        commands += 1
+        for ev in decide(rules, game, actor, command, Chance(HmacSource(secret), game.draws)):
+            log.append(Recorded(game.version + 1, ev, actor))
+            before = game.state
+            game = fold(rules, game, log[-1])
+            run.problems += [f"{where} {p}" for p in oracle.observe(before, ev, game.state)]
+    run.problems += [f"{where} {p}" for p in oracle.finish()]
+    run.problems += explorer.failures
+    if not rules.is_over(game.state):
+        run.problems.append(f"{where} did not finish")
+    run.games += 1
+    run.events += len(log)
+    run.checked += oracle.checked
+
+
+def run_oracle(name: str, indices: Iterable[int]) -> OracleRun:
+    rules = kit.subject(name).rules
+    make = oracle_for(name)
+    run = OracleRun()
+    started = time.perf_counter()
+    for index in indices:
+        play_with_oracle(name, index, make(rules), run)
+    run.seconds = time.perf_counter() - started
+    return run
+
+
+def tag_of(problem: str) -> str | None:
+    """The issue-32 item a problem is tagged with (`[issue32.N]`), or None."""
+    start = problem.find("[issue32.")
+    return None if start < 0 else problem[start + 1 : problem.index("]", start)]
