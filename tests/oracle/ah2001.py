@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 AWAITING_LEAD_FIX: dict[str, str] = {
-    "issue32.1": '"If the Difficult Terrain is on the attacker\'s Land, then there is no '
+    "issue32.1": "\"If the Difficult Terrain is on the attacker's Land, then there is no "
     'defender bonus" (the Great Wall is on the Chinese side)',
     "issue32.2": '"Only turn over (or remove) the piece when an invading army successfully '
     'enters the Land after a battle" (after a tie too)',
@@ -74,17 +74,15 @@ monument"; naval control: "one Victory Point for each sea controlled this way"."
 
 
 def sacked(buildings: frozenset[str]) -> frozenset[str]:
-    """"the capital is turned over and becomes a city"; "the city is sacked and removed";
+    """ "the capital is turned over and becomes a city"; "the city is sacked and removed";
     "Any monuments in the Land remain"."""
     if "capital" in buildings:
         return (buildings - {"capital"}) | {"city"}
     return buildings - {"city"}
 
 
-def round_result(
-    attack: int, defence: int, fort: bool, wins_ties: bool, siegecraft: bool
-) -> str:
-    """"The higher number wins ... In the case of a tie, both armies are removed"; "if the
+def round_result(attack: int, defence: int, fort: bool, wins_ties: bool, siegecraft: bool) -> str:
+    """ "The higher number wins ... In the case of a tie, both armies are removed"; "if the
     defender loses (or ties), the first piece removed is the fort, not the army"; Siegecraft:
     "the defender loses both the fort and defending army at the same time"."""
     if attack == defence and not wins_ties:
@@ -308,7 +306,9 @@ class Ah2001Oracle:
         except NoSource as exc:
             return [str(exc)]
         if len(event.attack_dice) != attack_n:
-            found.append(f"the attacker rolled {len(event.attack_dice)} dice, the text gives {attack_n}")
+            found.append(
+                f"the attacker rolled {len(event.attack_dice)} dice, the text gives {attack_n}"
+            )
         if len(event.defence_dice) != defence_n:
             found.append(
                 f"{tag}the defender of {event.land} rolled {len(event.defence_dice)} dice "
@@ -480,9 +480,7 @@ class Ah2001Oracle:
 
     def _GameEnded(self, before: Any, event: Any, after: Any) -> list[str]:
         found = self._epoch_over(before)
-        expected = tuple(
-            p.points + sum(p.pre_eminence) for p in before.players
-        )
+        expected = tuple(p.points + sum(p.pre_eminence) for p in before.players)
         if tuple(event.points) != expected:
             found.append(f"final points {event.points}, the text gives {expected}")
         return found

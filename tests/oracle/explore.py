@@ -67,7 +67,9 @@ def play_with_oracle(name: str, index: int, oracle: Any, run: OracleRun) -> None
     rng = random.Random(f"oracle:{name}:{index}")
     game: Game[Any] | None = None
     log: list[Recorded] = []
-    for ev in creation_events(rules, players, options, kit.COMMITMENT, Chance(HmacSource(secret), 0)):
+    for ev in creation_events(
+        rules, players, options, kit.COMMITMENT, Chance(HmacSource(secret), 0)
+    ):
         log.append(Recorded(len(log) + 1, ev, SYSTEM))
         game = fold(rules, game, log[-1])
     assert game is not None
