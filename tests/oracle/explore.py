@@ -109,3 +109,35 @@ def tag_of(problem: str) -> str | None:
     """The issue-32 item a problem is tagged with (`[issue32.N]`), or None."""
     start = problem.find("[issue32.")
     return None if start < 0 else problem[start + 1 : problem.index("]", start)]
+
+
+class _Recorder:
+    """An observer that keeps every (state before, event, state after) of a game."""
+
+    def __init__(self) -> None:
+        self.steps: list[tuple[Any, Any, Any]] = []
+        self.checked: Counter[str] = Counter()
+
+    def observe(self, before: Any, event: Any, after: Any) -> list[str]:
+        self.steps.append((before, event, after))
+        return []
+
+    def finish(self) -> list[str]:
+        return []
+
+
+def recorded_steps(name: str, index: int) -> list[tuple[Any, Any, Any]]:
+    """(state before, event, state after) for every event after the setting up of game
+    `index` of ruleset `name`, explored as `play_with_oracle` explores it."""
+    recorder = _Recorder()
+    play_with_oracle(name, index, recorder, OracleRun())
+    return recorder.steps
+
+
+def oracle_problems(name: str, steps: Iterable[tuple[Any, Any, Any]]) -> list[str]:
+    """What a fresh oracle of ruleset `name` says about these steps."""
+    oracle = oracle_for(name)(kit.subject(name).rules)
+    found: list[str] = []
+    for before, event, after in steps:
+        found += oracle.observe(before, event, after)
+    return found + oracle.finish()
