@@ -150,6 +150,9 @@ class Ah2001Oracle:
     tied: set[str] = field(default_factory=set)
     """Lands left vacant by a tie this turn: the next army to enter them takes them."""
     marker_taken: bool = False
+    last_owner: dict[str, int] = field(default_factory=dict)
+    """The player whose army stood last in each land (a vacant land's capital or city is
+    still that player's)."""
     barren: str | None = None
     """The barren land the Barbarians card's armies come out of."""
     scored_this_epoch: set[int] = field(default_factory=set)
@@ -163,6 +166,9 @@ class Ah2001Oracle:
             self.checked[kind] += 1
             found += check(before, event, after)
         self.previous = (kind, event, after)
+        for land in (getattr(event, "land", None), *getattr(event, "lands", ())):
+            if isinstance(land, str) and after.land(land).owner is not None:
+                self.last_owner[land] = after.land(land).owner
         return [f"v{self.version} {kind}: {problem}" for problem in found]
 
     def finish(self) -> list[str]:
@@ -381,6 +387,25 @@ class Ah2001Oracle:
         self._after_battle(before, event, after, buildings)
         return found
 
+    def _NavalBattleFought(self, before: Any, event: Any, after: Any) -> list[str]:
+        """Naval control: "Combat is handled normally with the attacker rolling two dice and
+        the defending fleet rolling one"."""
+        found = []
+        if (len(event.attack_dice), len(event.defence_dice)) != (ATTACK_DICE, DEFENCE_DICE):
+            found.append(
+                f"dice {len(event.attack_dice)} v {len(event.defence_dice)}, the text gives "
+                f"{ATTACK_DICE} v {DEFENCE_DICE}"
+            )
+        expected = round_result(
+            max(event.attack_dice), max(event.defence_dice), False, False, False
+        )
+        if event.result != expected:
+            found.append(f"{event.result} at sea, the text gives {expected}")
+        held = before.seas.get(event.water)
+        if held is None or held.owner != event.defender or held.owner == event.seat:
+            found.append(f"{event.water} is not held by seat {event.defender}'s fleet")
+        return found
+
     # --- sack ----------------------------------------------------------------------------
 
     def _LandSacked(self, before: Any, event: Any, after: Any) -> list[str]:
@@ -396,11 +421,20 @@ class Ah2001Oracle:
         return found
 
     def _ArmyPlaced(self, before: Any, event: Any, after: Any) -> list[str]:
+        """An army entering a vacant land that holds another player's capital or city takes
+        it over: after a tie ("Only turn over (or remove) the piece when an invading army
+        successfully enters the Land after a battle"), or where the army was destroyed by an
+        Event ("Whenever your army takes over a Land already containing a capital")."""
         cell = before.land(event.land)
-        if event.land in self.tied and cell.owner is None and not event.capital:
+        valuable = bool({str(b) for b in cell.buildings} & {"capital", "city"})
+        if cell.owner is not None or event.capital or not valuable:
             self.tied.discard(event.land)
-            if {str(b) for b in cell.buildings} & {"capital", "city"}:
-                self.pending_sack[event.land] = "[issue32.2] after a tie, "
+            return []
+        if event.land in self.tied:
+            self.tied.discard(event.land)
+            self.pending_sack[event.land] = "[issue32.2] after a tie, "
+        elif self.last_owner.get(event.land, event.seat) != event.seat:
+            self.pending_sack[event.land] = "[issue32.2] entering it vacant, "
         return []
 
     def _TargetChosen(self, before: Any, event: Any, after: Any) -> list[str]:

@@ -39,6 +39,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 AWAITING_LEAD_FIX: dict[str, str] = {
+    "issue32.11": '"Red-epoch cards: must play at start of turn, before establishing empire; else '
+    "discard\": in the two-player game a red card left unplayed at one colour's start does not "
+    "survive to the other colour's turn",
     "issue32.10": 'overruns "Must belong to same defending player" and "Each player controls '
     "two colors\": players are compared, not colours; a player's other colour is no rival",
 }
@@ -116,6 +119,11 @@ class BriefOracle:
     last_taken: str | None = None
     defender: int | None = None
     pending_reduction: dict[str, str] = field(default_factory=dict)
+    passed_red: dict[int, set[str]] = field(default_factory=dict)
+    """Red cards of the Epoch each player held, chosen by the colour whose Empire was then
+    established without playing them."""
+    chooser: dict[str, int] = field(default_factory=dict)
+    """The colour that chose each Event card this Epoch."""
 
     @property
     def tables(self) -> Any:
@@ -153,6 +161,49 @@ class BriefOracle:
         have = frozenset(str(b) for b in before.land(land).buildings)
         if reduced(have, self._spares_monuments(before, land))[0] != have:
             self.pending_reduction[land] = how
+
+    # --- red cards -----------------------------------------------------------------------
+
+    def _red_now(self, state: Any, card: str) -> bool:
+        spec = self.tables.events_by_id[card]
+        return spec.timing == "red" and spec.epoch == state.epoch
+
+    def _EpochBegan(self, before: Any, event: Any, after: Any) -> list[str]:
+        self.passed_red.clear()
+        self.chooser.clear()
+        return []
+
+    def _CardChosen(self, before: Any, event: Any, after: Any) -> list[str]:
+        if event.kind == "event":
+            self.chooser[event.card] = event.colour
+        return []
+
+    _LastCardTaken = _CardChosen
+
+    def _EmpireEstablished(self, before: Any, event: Any, after: Any) -> list[str]:
+        seat = before.colours[event.colour].seat
+        held = {
+            card
+            for card in before.players[seat].hand
+            if self._red_now(before, card) and self.chooser.get(card) == event.colour
+        }
+        self.passed_red.setdefault(seat, set()).update(held)
+        return []
+
+    def _EventCardPlayed(self, before: Any, event: Any, after: Any) -> list[str]:
+        """ "Red-epoch cards: must play at start of turn, before establishing empire; else
+        discard"."""
+        if not self._red_now(before, event.card):
+            return []
+        found = []
+        if before.turn is None or str(before.turn.phase) != "opening":
+            found.append(f"red card {event.card} played after the Empire was established")
+        if event.card in self.passed_red.get(event.seat, set()):
+            found.append(
+                f"[issue32.11] red card {event.card} was left unplayed when the colour that "
+                f"chose it established its Empire, and survives to colour {event.colour}'s turn"
+            )
+        return found
 
     # --- invasions and the dial ----------------------------------------------------------
 

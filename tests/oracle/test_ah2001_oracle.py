@@ -107,6 +107,11 @@ CASES: dict[str, tuple[Callable[[Any, Any], bool], Callable[[Any, Any], Any], st
         lambda b, e: replace(e, seat=(e.seat + 1) % len(b.players)),
         "the pre-eminent player is",
     ),
+    "fleet combat is handled normally: the attacker's higher die wins at sea": (
+        lambda b, e: type(e).__name__ == "NavalBattleFought" and e.result == DEFENDER_LOST,
+        lambda b, e: replace(e, result=ATTACKER_LOST),
+        "at sea, the text gives",
+    ),
     "the first round of an attack costs a pool army, a later one none": (
         battle(continuing=lambda b, e: not e.first_round),
         lambda b, e: replace(e, first_round=True),
