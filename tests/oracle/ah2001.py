@@ -68,6 +68,8 @@ ATTACKER_LOST, BOTH_LOST, DEFENDER_LOST = "attacker_lost", "both_lost", "defende
 FORT_LOST, FORT_AND_ATTACKER_LOST = "fort_lost", "fort_and_attacker_lost"
 FORT_AND_DEFENDER_LOST = "fort_and_defender_lost"
 DEFENDER_LOSSES = frozenset({DEFENDER_LOST, FORT_AND_DEFENDER_LOST})
+LAST_EPOCH = 7
+""""After Epoch VII, the player with the most Victory Points wins"."""
 CAPITAL_POINTS, CITY_POINTS, MONUMENT_POINTS, SEA_POINTS = 2, 1, 1, 1
 """Chapter VI: "2 points for every capital ... 1 point for every city ... 1 point for every
 monument"; naval control: "one Victory Point for each sea controlled this way"."""
@@ -517,7 +519,25 @@ class Ah2001Oracle:
         expected = tuple(p.points + sum(p.pre_eminence) for p in before.players)
         if tuple(event.points) != expected:
             found.append(f"final points {event.points}, the text gives {expected}")
+        winners = self._winners(before, expected)
+        if event.ranking and set(event.ranking[0]) != winners:
+            found.append(f"winners {event.ranking[0]}, the text gives {sorted(winners)}")
         return found
+
+    def _winners(self, state: Any, points: tuple[int, ...]) -> set[int]:
+        """Chapter VII Ties: the most points; then "The player whose combined army strength is
+        lower is the winner"; then "more Pre-eminence Marker points"; then "the lower army
+        strength in Epoch VII"; still tied, the tied players share the win (reading)."""
+        stats = {e.id: e for e in self.tables.empires}
+
+        def key(seat: int) -> tuple[int, int, int, int]:
+            played = [stats[x] for x in state.players[seat].empires if x in stats]
+            last = sum(e.strength for e in played if e.epoch == LAST_EPOCH)
+            total = sum(e.strength for e in played)
+            return (-points[seat], total, -sum(state.players[seat].pre_eminence), last)
+
+        best = min(key(seat) for seat in range(len(state.players)))
+        return {seat for seat in range(len(state.players)) if key(seat) == best}
 
 
 class NoSource(Exception):

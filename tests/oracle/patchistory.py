@@ -214,6 +214,12 @@ class PatchistoryOracle:
         self.war_choice_seen = False
         return []
 
+    def _WarChosen(self, before: Any, event: Any, after: Any) -> list[str]:
+        """The player's choice of the War to resolve first (the event the lead's fix may add
+        under this name; rename here if it is named otherwise)."""
+        self.war_choice_seen = True
+        return []
+
     def _WarResolved(self, before: Any, event: Any, after: Any) -> list[str]:
         found = []
         route = next(r for r in before.routes if r.id == event.route)
@@ -250,20 +256,21 @@ class PatchistoryOracle:
         return found
 
     def _war_order(self, before: Any, event: Any, seats: tuple[int, ...]) -> list[str]:
-        """The player whose turn it is, involved in two Wars, chooses which is resolved first."""
+        """ "Resolve the Negotiation and War Phase in turn order ... If a player is involved in
+        two Wars when it is their turn, they may choose which War to resolve first": the War
+        resolved now is that of the first of its players in turn order (the others' turns come
+        later); if that player still has two Wars, the first one resolved must be its choice."""
+        order = [(before.start + i) % before.players for i in range(before.players)]
+        player = min(seats, key=order.index)
+        routes = {r.id: r for r in before.routes}
+        pending = [w for w in before.wars if w in routes and player in (routes[w].a, routes[w].b)]
         found = []
-        for seat in seats:
-            wars = [
-                r
-                for r in before.routes
-                if r.declared and seat in (r.a, r.b) and r.id in before.wars
-            ]
-            if len(wars) >= 2 and not self.wars_resolved_for[seat] and not self.war_choice_seen:
-                found.append(
-                    f"[issue32.12] seat {seat} is in {len(wars)} Wars and was not asked which "
-                    "to resolve first"
-                )
-            self.wars_resolved_for[seat] += 1
+        if len(pending) >= 2 and not self.wars_resolved_for[player] and not self.war_choice_seen:
+            found.append(
+                f"[issue32.12] seat {player} is in {len(pending)} Wars at its turn and was not "
+                "asked which to resolve first"
+            )
+        self.wars_resolved_for[player] += 1
         return found
 
     # --- the Vote ----------------------------------------------------------------------------

@@ -107,6 +107,11 @@ CASES: dict[str, tuple[Callable[[Any, Any], bool], Callable[[Any, Any], Any], st
         lambda b, e: replace(e, seat=(e.seat + 1) % len(b.players)),
         "the pre-eminent player is",
     ),
+    "after epoch vii the player with the most victory points wins": (
+        lambda b, e: type(e).__name__ == "GameEnded" and len(e.ranking) > 1,
+        lambda b, e: replace(e, ranking=(e.ranking[1], e.ranking[0], *e.ranking[2:])),
+        "winners",
+    ),
     "fleet combat is handled normally: the attacker's higher die wins at sea": (
         lambda b, e: type(e).__name__ == "NavalBattleFought" and e.result == DEFENDER_LOST,
         lambda b, e: replace(e, result=ATTACKER_LOST),

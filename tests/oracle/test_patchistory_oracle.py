@@ -28,16 +28,12 @@ def rebid(before: Any, event: Any) -> bool:
 
 
 def on_claimed_tile(before: Any, event: Any) -> bool:
-    return any(
-        s != event.seat and t == event.tile for s, t in enumerate(before.bids) if t >= 0
-    )
+    return any(s != event.seat and t == event.tile for s, t in enumerate(before.bids) if t >= 0)
 
 
 def highest_other(before: Any, event: Any) -> int:
     return max(
-        before.amounts[s]
-        for s, t in enumerate(before.bids)
-        if s != event.seat and t == event.tile
+        before.amounts[s] for s, t in enumerate(before.bids) if s != event.seat and t == event.tile
     )
 
 
