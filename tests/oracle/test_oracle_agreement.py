@@ -90,3 +90,20 @@ def test_every_player_count_meets_every_option_set(name: str) -> None:
     if name == "hotw-ah2001":
         variant = {count for count, options in played if "simultaneous_empires" in options}
         assert variant == {3, 4, 5, 6}
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_an_oracle_imports_nothing_of_the_engine_it_checks(name: str) -> None:
+    """Written from the rule text: no module of `domain/` (nor the service or the packs) is
+    imported; it reads the states and events it is shown and the pack's printed tables."""
+    import ast
+    from pathlib import Path
+
+    path = Path(importlib.import_module(MODULES[name]).__file__ or "")
+    imported: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module)
+    assert not {m for m in imported if m.split(".")[0] in {"domain", "service", "packs"}}
