@@ -1,7 +1,8 @@
 """Random games for the oracles, explored as the conformance kit explores them
 (tests/support/conformance.py): game `i` of a ruleset takes its player count and options from
 `configuration` (every count, each boolean option on and off, all on, all off, each listed
-value in turn), and in odd games the bot picks a command type before an action of that type,
+value in turn), and in odd games the bot picks a command type before an action of that type
+(the kit's `_random_command`, on the legal actions in a canonical order: `choose`),
 so that rare commands (wars, negotiations, Minor Empires, Treachery) are played as often as
 common ones. Game `i` is played from the chance seed SHA-256("oracle:R:i"), so any game can be
 played again alone (`play_with_oracle(name, i, oracle)`)."""
@@ -9,6 +10,7 @@ played again alone (`play_with_oracle(name, i, oracle)`)."""
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import time
 from collections import Counter
@@ -75,7 +77,7 @@ def play_with_oracle(name: str, index: int, oracle: Any, run: OracleRun) -> None
     assert game is not None
     commands = 0
     while not rules.is_over(game.state) and commands < MAX_COMMANDS:
-        chosen = kit._random_command(explorer, game, rng)  # the kit's exploration
+        chosen = choose(explorer, game, rng)
         if chosen is None:
             break
         actor, command = chosen
@@ -92,6 +94,33 @@ def play_with_oracle(name: str, index: int, oracle: Any, run: OracleRun) -> None
     run.games += 1
     run.events += len(log)
     run.checked += oracle.checked
+
+
+def choose(explorer: Any, game: Game[Any], rng: random.Random) -> tuple[Any, Any] | None:
+    """The conformance kit's choice (`kit._random_command`: a random awaited seat; in odd games
+    a command type first), made on the legal actions in a canonical order: a ruleset may list
+    them in an order that depends on string hashing (hotw-ah2001 lists its multiple-armies
+    reinforcements in a set's order), and game i must be the same game in every process."""
+    rules = explorer.rules
+    due = rules.system_action(game.state)
+    if due is not None:
+        return SYSTEM, due
+    awaited = sorted(rules.awaited_seats(game.state))
+    if not awaited:
+        explorer.failures.append(f"{explorer.where()}: at version {game.version} nobody may act")
+        return None
+    seat = rng.choice(awaited)
+    legal = sorted(
+        rules.legal_actions(game.state, seat),
+        key=lambda c: json.dumps(c.as_dict(), sort_keys=True, default=str),
+    )
+    if not legal:
+        explorer.failures.append(f"{explorer.where()}: seat {seat} is awaited with no action")
+        return None
+    if explorer.index % 2:
+        kind = rng.choice(sorted({command.type for command in legal}))
+        return seat, rng.choice([command for command in legal if command.type == kind])
+    return seat, rng.choice(legal)
 
 
 def run_oracle(name: str, indices: Iterable[int]) -> OracleRun:

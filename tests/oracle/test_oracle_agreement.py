@@ -49,7 +49,6 @@ LOOKED_AT = {
         "BidPlaced",
         "BidsRevealed",
         "TileWon",
-        "WarResolved",
         "ProsperityScored",
         "ProsperityDiscarded",
         "GoodsProduced",
