@@ -75,6 +75,8 @@ def play_with_oracle(name: str, index: int, oracle: Any, run: OracleRun) -> None
         log.append(Recorded(len(log) + 1, ev, SYSTEM))
         game = fold(rules, game, log[-1])
     assert game is not None
+    if hasattr(oracle, "version"):
+        oracle.version = len(log)  # so that "vN" is the event's version in the game's log
     commands = 0
     while not rules.is_over(game.state) and commands < MAX_COMMANDS:
         chosen = choose(explorer, game, rng)
