@@ -158,6 +158,8 @@ class Ah2001Oracle:
     barren: str | None = None
     """The barren land the Barbarians card's armies come out of."""
     scored_this_epoch: set[int] = field(default_factory=set)
+    owed_count: set[int] = field(default_factory=set)
+    """Variant: players whose Empire terminated counting nothing while they had points."""
 
     def observe(self, before: Any, event: Any, after: Any) -> list[str]:
         self.version += 1
@@ -479,6 +481,11 @@ class Ah2001Oracle:
                 f"[issue32.8] seat {event.seat}'s {event.empire} terminated with "
                 f"{ending.pool} strength left, by no choice of its player"
             )
+        # once per epoch: the player counts at one of its terminations (which one the text does
+        # not say), the points it has then; its other terminations count nothing
+        if event.total == 0 and points_of(self.tables, before, event.seat):
+            self.owed_count.add(event.seat)
+            return found
         if event.seat in self.scored_this_epoch:
             if event.total:
                 found.append(
@@ -507,8 +514,12 @@ class Ah2001Oracle:
         best = leader_seat(before)
         if not optional and best is not None and not self.marker_taken and before.markers:
             found.append(f"seat {best} was pre-eminent and took no marker")
+        if "simultaneous_empires" in {str(o) for o in before.options}:
+            for seat in sorted(self.owed_count - self.scored_this_epoch):
+                found.append(f"seat {seat} terminated its Empires and never counted its points")
         self.marker_taken = False
         self.scored_this_epoch.clear()
+        self.owed_count.clear()
         return found
 
     def _EpochBegan(self, before: Any, event: Any, after: Any) -> list[str]:

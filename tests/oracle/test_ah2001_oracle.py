@@ -102,6 +102,11 @@ CASES: dict[str, tuple[Callable[[Any, Any], bool], Callable[[Any, Any], Any], st
         scored_points,
         "the text gives",
     ),
+    "variant rule 9: upon terminating, the player counts the points the rules give": (
+        lambda b, e: type(e).__name__ == "EmpireTerminated" and e.card is None and e.total > 0,
+        scored_points,
+        "the text gives",
+    ),
     "the player with the most victory points takes the pre-eminence marker": (
         kind("PreEminenceTaken"),
         lambda b, e: replace(e, seat=(e.seat + 1) % len(b.players)),
