@@ -63,7 +63,7 @@ def play_with_oracle(name: str, index: int, oracle: Any, run: OracleRun) -> None
     players_count, options = kit.configuration(rules, index)
     players = tuple(f"player-{n + 1}" for n in range(players_count))
     secret = hashlib.sha256(f"oracle:{name}:{index}".encode()).digest()
-    run.configurations[f"{players_count}p {sorted(k for k, v in options.items() if v)}"] += 1
+    run.configurations[f"{players_count}p {sorted(options.items())}"] += 1
     where = f"{name} game {index} ({players_count} players, options {options})"
     explorer = kit.Playthrough(subject, index, players, options, secret)
     rng = random.Random(f"oracle:{name}:{index}")
