@@ -152,9 +152,6 @@ class Ah2001Oracle:
     tied: set[str] = field(default_factory=set)
     """Lands left vacant by a tie this turn: the next army to enter them takes them."""
     marker_taken: bool = False
-    last_owner: dict[str, int] = field(default_factory=dict)
-    """The player whose army stood last in each land (a vacant land's capital or city is
-    still that player's)."""
     barren: str | None = None
     """The barren land the Barbarians card's armies come out of."""
     scored_this_epoch: set[int] = field(default_factory=set)
@@ -170,9 +167,6 @@ class Ah2001Oracle:
             self.checked[kind] += 1
             found += check(before, event, after)
         self.previous = (kind, event, after)
-        for land in (getattr(event, "land", None), *getattr(event, "lands", ())):
-            if isinstance(land, str) and after.land(land).owner is not None:
-                self.last_owner[land] = after.land(land).owner
         return [f"v{self.version} {kind}: {problem}" for problem in found]
 
     def finish(self) -> list[str]:
@@ -425,20 +419,19 @@ class Ah2001Oracle:
         return found
 
     def _ArmyPlaced(self, before: Any, event: Any, after: Any) -> list[str]:
-        """An army entering a vacant land that holds another player's capital or city takes
-        it over: after a tie ("Only turn over (or remove) the piece when an invading army
-        successfully enters the Land after a battle"), or where the army was destroyed by an
-        Event ("Whenever your army takes over a Land already containing a capital")."""
+        """An army entering a vacant land that holds a capital or city takes it over: after a
+        tie ("Only turn over (or remove) the piece when an invading army successfully enters
+        the Land after a battle"), or where an Event destroyed the army ("Whenever your army
+        takes over a Land already containing a capital"). Capitals and cities are nobody's
+        colour, so the player whose army stood there last is no exception. A start land is
+        not taken over (Chapter V, Expansion 4: the Empire's capital and first army)."""
         cell = before.land(event.land)
         valuable = bool({str(b) for b in cell.buildings} & {"capital", "city"})
-        if cell.owner is not None or event.capital or not valuable:
-            self.tied.discard(event.land)
-            return []
-        if event.land in self.tied:
-            self.tied.discard(event.land)
-            self.pending_sack[event.land] = "[issue32.2] after a tie, "
-        elif self.last_owner.get(event.land, event.seat) != event.seat:
-            self.pending_sack[event.land] = "[issue32.2] entering it vacant, "
+        start = event.capital or str(event.rule).endswith("turn.start-land")
+        if cell.owner is None and valuable and not start:
+            how = "after a tie" if event.land in self.tied else "entering it vacant"
+            self.pending_sack[event.land] = f"[issue32.2] {how}, "
+        self.tied.discard(event.land)
         return []
 
     def _TargetChosen(self, before: Any, event: Any, after: Any) -> list[str]:

@@ -147,20 +147,25 @@ class BriefOracle:
             if kind == "LandReduced" and event.land == land:
                 continue
             del self.pending_reduction[land]
-            yield f"{land} taken by {how} with buildings and not reduced"
+            tag, _, how = how.rpartition(" ")
+            yield f"{tag + ' ' if tag else ''}{land} taken by {how} with buildings and not reduced"
 
     def _two_players(self, state: Any) -> bool:
         return len(state.colours) != len(state.players)
 
-    def _spares_monuments(self, state: Any, land: str) -> bool:
-        """FAQ: "France: Monuments not reduced on invasion or in Gaul"."""
-        force = state.turn.active
-        return force.feature == "preserve-monuments" or land == "gaul"
+    def _spares_monuments(self, state: Any, land: str, how: str) -> bool:
+        """FAQ: "France: Monuments not reduced on invasion or in Gaul", read (brief.features.
+        france) as France's Feature alone, like every Feature printed on an Empire card:
+        France's invasions and overruns spare monuments anywhere, and Gaul keeps its monument
+        whenever France takes it (by surrender too); another Empire's conquests do not."""
+        france = state.turn.active.feature == "preserve-monuments"
+        return bool(france and (how in ("invasion", "overrun") or land == "gaul"))
 
     def _taken(self, before: Any, land: str, how: str) -> None:
         have = frozenset(str(b) for b in before.land(land).buildings)
-        if reduced(have, self._spares_monuments(before, land))[0] != have:
-            self.pending_reduction[land] = how
+        if reduced(have, self._spares_monuments(before, land, how))[0] != have:
+            tag = "[issue32.11] " if land == "gaul" and have == {"monument"} else ""
+            self.pending_reduction[land] = f"{tag}{how}"
 
     # --- red cards -----------------------------------------------------------------------
 
@@ -343,13 +348,28 @@ class BriefOracle:
 
     def _LandReduced(self, before: Any, event: Any, after: Any) -> list[str]:
         found = []
-        if self.pending_reduction.pop(event.land, None) is None:
+        pending = self.pending_reduction.pop(event.land, None)
+        if pending is None:
             found.append(f"{event.land} reduced where no land was taken")
+        how = (pending or "invasion").rpartition(" ")[2]
         force = before.turn.active
-        france = self._spares_monuments(before, event.land)
+        france = self._spares_monuments(before, event.land, how)
         have = frozenset(str(b) for b in before.land(event.land).buildings)
         expected, count = reduced(have, france)
-        if frozenset(event.buildings) != expected or event.reductions != count:
+        french = event.land == "gaul" or force.feature == "preserve-monuments"
+        spared = not france and french and "monument" in event.buildings
+        matches = frozenset(event.buildings) == expected and event.reductions == count
+        if (
+            not matches
+            and spared
+            and (frozenset(event.buildings), event.reductions) == reduced(have, True)
+        ):
+            found.append(
+                f"[issue32.11] the monument of {event.land} spared ({how}, "
+                f"{force.card}): France's Feature is France's alone, on invasion or in Gaul"
+            )
+            count = event.reductions
+        elif frozenset(event.buildings) != expected or event.reductions != count:
             found.append(
                 f"{sorted(have)} reduced to {sorted(event.buildings)} ({event.reductions}), "
                 f"the text gives {sorted(expected)} ({count})"
