@@ -164,7 +164,10 @@ class BriefOracle:
     def _taken(self, before: Any, land: str, how: str) -> None:
         have = frozenset(str(b) for b in before.land(land).buildings)
         if reduced(have, self._spares_monuments(before, land, how))[0] != have:
-            tag = "[issue32.11] " if land == "gaul" and have == {"monument"} else ""
+            # nothing reduced under the older reading (Gaul's monument spared for everyone,
+            # France's monuments on any conquest): the departure the lead is fixing
+            french = land == "gaul" or before.turn.active.feature == "preserve-monuments"
+            tag = "[issue32.11] " if french and reduced(have, True)[0] == have else ""
             self.pending_reduction[land] = f"{tag}{how}"
 
     # --- red cards -----------------------------------------------------------------------
