@@ -21,6 +21,7 @@ SUBCOMMANDS = {
     "replay": "verify a stored game against its snapshots, or export an HTML replay",
     "audit": "re-verify every chance outcome of a game from its revealed seed",
     "bench": "measure speed and memory on this machine against the targets",
+    "oracle": "check random games against the independent rulings oracles (source checkout)",
 }
 
 
