@@ -39,18 +39,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-AWAITING_LEAD_FIX: dict[str, str] = {
-    "issue32.1": "\"If the Difficult Terrain is on the attacker's Land, then there is no "
-    'defender bonus" (the Great Wall is on the Chinese side)',
-    "issue32.2": '"Only turn over (or remove) the piece when an invading army successfully '
-    'enters the Land after a battle" (after a tie too)',
-    "issue32.4": "Treachery: one attack on the named land wins it, whatever stands there",
-    "issue32.6": 'variant rule 3, "normal expansion and combat rules": a land lost between '
-    "rounds is no longer held",
-    "issue32.7": 'variant rule 9, "he may only count victory points once per epoch"',
-    "issue32.8": 'variant rules 4 and 9: the player "MAY terminate"; strength left is no '
-    "termination",
-}
+AWAITING_LEAD_FIX: dict[str, str] = {}
 """Departures of today's engine (issue 32) that the lead is fixing; remove a tag once fixed."""
 
 ATTACK_DICE, BONUS_ATTACK_DICE = 2, 3

@@ -38,13 +38,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-AWAITING_LEAD_FIX: dict[str, str] = {
-    "issue32.11": '"Red-epoch cards: must play at start of turn, before establishing empire; else '
-    "discard\": in the two-player game a red card left unplayed at one colour's start does not "
-    "survive to the other colour's turn",
-    "issue32.10": 'overruns "Must belong to same defending player" and "Each player controls '
-    "two colors\": players are compared, not colours; a player's other colour is no rival",
-}
+AWAITING_LEAD_FIX: dict[str, str] = {}
 
 ATTACK_DICE, FLEET_PENALTY, DEFENCE_DICE, FORT_DICE = 2, 1, 1, 2
 CLEAR_POINTS, DIFFICULT_POINTS, DIAL_MAX = 1, 2, 3
@@ -174,7 +168,8 @@ class BriefOracle:
 
     def _red_now(self, state: Any, card: str) -> bool:
         spec = self.tables.events_by_id[card]
-        return spec.timing == "red" and spec.epoch == state.epoch
+        # a red card also playable in later Epochs (Israel) keeps for a later turn's start
+        return spec.timing == "red" and spec.epoch == state.epoch and not spec.later_epochs
 
     def _EpochBegan(self, before: Any, event: Any, after: Any) -> list[str]:
         self.passed_red.clear()

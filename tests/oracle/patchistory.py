@@ -38,10 +38,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-AWAITING_LEAD_FIX: dict[str, str] = {
-    "issue32.12": '"If a player is involved in two Wars when it is their turn, they may choose '
-    'which War to resolve first": no choice is offered',
-}
+AWAITING_LEAD_FIX: dict[str, str] = {}
 
 MINIMUM_BID = 1
 AGGRESSOR_GAIN = (5, 10, 15)
@@ -294,8 +291,11 @@ class PatchistoryOracle:
             found.append(f"ranks {event.ranks} do not lower tied players")
         for seat, (rank, culture) in enumerate(zip(event.ranks, event.culture, strict=True)):
             due = vote_culture(players, rank, value, event.votes)
+            had = before.civs[seat].culture
+            if due < 0 and culture == due and after.civs[seat].culture == max(0, had + due):
+                continue  # recorded as due, the Culture stopping at 0 (behind the screen)
             if due < 0:
-                due = -min(-due, before.civs[seat].culture)
+                due = -min(-due, had)
             if culture != due:
                 found.append(f"seat {seat} ranked {rank} got {culture}, the text gives {due}")
         return found
