@@ -347,6 +347,9 @@ class Ah2001Oracle:
         if event.defender is None or not event.attack_dice:
             if event.defender not in (None, event.seat):
                 return [f"no dice rolled against seat {event.defender}'s army"]
+            buildings = {str(b) for b in before.land(event.land).buildings}
+            if event.defender is None and buildings & {"capital", "city"}:
+                self.pending_sack[event.land] = "entering it vacant, "  # a far epoch's army too
             return []
         found = []
         buildings = {str(b) for b in before.land(event.land).buildings}
