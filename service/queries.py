@@ -308,7 +308,6 @@ class GameQueries:
         current = self.store.version(game_id)
         if after > current:
             raise VersionOutOfRange(after, current)
-        block_ms = max(1, int(heartbeat_s * 1000))
 
         def frames() -> Iterator[Frame]:
             last = after
@@ -321,12 +320,13 @@ class GameQueries:
                     revealed = meta.extra.get("seed_revealed") == "true"
                     if meta.status == "finished" and revealed and last >= meta.version:
                         return
+                    # wait no longer than the keep-alive is due (a blocking read may also
+                    # wait less: the Redis client's socket timeout caps it)
+                    due_ms = (heartbeat_s - (time.monotonic() - quiet_since)) * 1000
                     page = self.store.read_after(
-                        game_id, last, block_ms=block_ms, count=STREAM_PAGE
+                        game_id, last, block_ms=max(1, int(due_ms)), count=STREAM_PAGE
                     )
                     if not page:
-                        # a blocking read may wait less than the heartbeat (the Redis client's
-                        # socket timeout caps it): a keep-alive only once a heartbeat is due
                         if time.monotonic() - quiet_since >= heartbeat_s:
                             yield Frame.comment("keep-alive")
                             quiet_since = time.monotonic()
