@@ -186,12 +186,14 @@ STREAM_FRAME = {
     "type": "object",
     "description": "One Server-Sent Events frame of the stream (the wire form is `id:`, `event:`, "
     "`retry:` and `data:` lines ended by a blank line; a comment line `:` keeps the connection "
-    "open).",
+    "open). The first frame is a comment with an `id` and no `data`: it fires no event, but an "
+    "EventSource keeps its id and sends it back on a reconnection before any event came.",
     "properties": {
         "id": {
             "type": "string",
             "pattern": "^[0-9]+$",
-            "description": "The event's version: send it back as `Last-Event-ID` to resume.",
+            "description": "The event's version (in the first frame, the version the stream "
+            "starts after): send it back as `Last-Event-ID` to resume.",
         },
         "event": {
             "type": "string",
@@ -215,7 +217,6 @@ STREAM_FRAME = {
             "description": "Milliseconds to wait before reconnecting (with an `error` frame).",
         },
     },
-    "required": ["data"],
 }
 
 

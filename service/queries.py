@@ -67,6 +67,13 @@ class Frame:
         return cls(f": {text}\n\n")
 
     @classmethod
+    def opening(cls, game_id: str, after: int) -> Frame:
+        """The first frame: a comment, and as its id the version the stream starts after. It
+        fires no event, but an EventSource keeps the id, so a reconnection before any event
+        arrived still sends `Last-Event-ID` (and a stream ticket is renewed on a reconnect)."""
+        return cls(f": events of game {game_id} after version {after}\nid: {after}\n\n")
+
+    @classmethod
     def error(cls, data: str, retry_ms: int | None = None) -> Frame:
         """An `error` event (no id, so a client resumes after the last event it got), with
         the reconnection delay a client should wait, if any."""
@@ -311,7 +318,7 @@ class GameQueries:
 
         def frames() -> Iterator[Frame]:
             last = after
-            yield Frame.comment(f"events of game {game_id} after version {after}")
+            yield Frame.opening(game_id, after)
             quiet_since = time.monotonic()
             while True:
                 page = self.store.read(game_id, last + 1, None, STREAM_PAGE)

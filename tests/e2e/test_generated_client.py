@@ -56,6 +56,19 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+LINES_CEILING = 100_000
+"""The generated package's size, every .py file's lines (103,434 before event data shapes were
+shared; BENCHMARKS.md has the measurements). Most of it is one model per event type: each
+repeats the envelope (~200 lines), the generator's way with a flat event."""
+
+
+def test_the_generated_package_stays_under_its_ceiling(generated):
+    files = list((generated / PACKAGE).rglob("*.py"))
+    lines = sum(len(f.read_text().splitlines()) for f in files)
+    print(f"\n{len(files)} files, {lines} lines")
+    assert lines <= LINES_CEILING
+
+
 @pytest.fixture(scope="module")
 def server(redis_url: str) -> Iterator[str]:
     with serving(redis_url, CHRONICLE_QUEUE=f"client-{uuid.uuid4().hex[:8]}") as base:
