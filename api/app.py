@@ -21,7 +21,7 @@ from api import (
     web,
 )
 from service.config import Settings
-from store.connect import queue_url
+from service.wiring import check_redis_url
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
 SSE_HEARTBEAT_S = 15.0
@@ -43,7 +43,7 @@ def create_app(redis_url: str | None = None, **config: Any) -> Flask:
         SYSTEM_STEPS=os.environ.get("CHRONICLE_SYSTEM_STEPS", "worker"),
     )
     app.config.update(config)
-    queue_url(app.config["REDIS_URL"])  # a cluster without a plain Redis for RQ: fail at start
+    check_redis_url(app.config["REDIS_URL"])
     app.json.sort_keys = False  # type: ignore[attr-defined]
     errors.install(app)
     errors.refuse_large_bodies(app)

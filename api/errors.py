@@ -26,6 +26,7 @@ from service.errors import (
     store_failure,
 )
 from service.queries import EventNotFound, GameNotFinished, NoBoard, ResultNotAvailable
+from service.stream_places import TooManyStreams
 
 log = logging.getLogger("chronicle.api")
 
@@ -184,6 +185,14 @@ def translate(exc: Exception) -> ApiError:
             str(exc),
             details={"retry_after_s": BUSY_RETRY_AFTER_S},
             headers={"Retry-After": str(BUSY_RETRY_AFTER_S)},
+        )
+    if isinstance(exc, TooManyStreams):
+        return ApiError(
+            429,
+            "too_many_streams",
+            str(exc),
+            details={"limit": exc.limit, "retry_after_s": exc.retry_after_s},
+            headers={"Retry-After": str(exc.retry_after_s)},
         )
     if isinstance(exc, RequestEntityTooLarge):
         return too_large()

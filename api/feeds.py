@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from flask import Blueprint, Response, current_app, request, url_for
 from flask.typing import ResponseReturnValue
 
-from api import streams
 from api.context import access, games, queries
 from api.docs import Header, route
 from api.errors import translate
@@ -22,7 +21,7 @@ from schemas.api import (
     StreamTicketSchema,
 )
 from schemas.instances import one
-from service import tickets
+from service import stream_places, tickets
 from service.access import Caller, NotAuthenticated
 from service.auth import seat_role
 from service.errors import GameNotFound
@@ -139,9 +138,10 @@ def stream_events(game_id: str) -> ResponseReturnValue:
     frames = queries().stream(game_id, caller.viewer, after, current_app.config["SSE_HEARTBEAT_S"])
     address = request.remote_addr or "unknown"
     client = redis_client(current_app.config["REDIS_URL"])
-    place = streams.opened(client, address)
+    place = stream_places.opened(client, address, current_app.config.get("STREAMS_PER_CLIENT"))
+    held = stream_places.held(client, address, place, ending_cleanly(frames))
     return Response(
-        (frame.text for frame in streams.held(client, address, place, ending_cleanly(frames))),
+        (frame.text for frame in held),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

@@ -18,19 +18,13 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import math
 import os
-import time
 
 from flask import Flask, request
-from limits import RateLimitItem, parse_many
-from limits.storage import RedisStorage
-from limits.strategies import MovingWindowRateLimiter
 
 from api.errors import ApiError
 from service.errors import STORE_FAILURES
-from service.wiring import raw_redis_client
-from store.connect import queue_url
+from service.rate_limits import RateCounter, RateLimited
 
 log = logging.getLogger("chronicle.limits")
 
@@ -68,28 +62,26 @@ def install(app: Flask) -> None:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]
     if not app.config["RATE_LIMITS"]:
         return
-    pool = raw_redis_client(queue_url(app.config["REDIS_URL"])).connection_pool
-    counter = MovingWindowRateLimiter(
-        RedisStorage("redis://", connection_pool=pool, key_prefix="chronicle:limits")
+    counter = RateCounter(
+        app.config["REDIS_URL"],
+        {
+            "address": app.config["CHRONICLE_LIMIT_ADDRESS"],
+            "create": app.config["CHRONICLE_LIMIT_CREATE"],
+            "token": app.config["CHRONICLE_LIMIT_TOKEN"],
+        },
     )
-    address_limits = parse_many(app.config["CHRONICLE_LIMIT_ADDRESS"])
-    create_limits = parse_many(app.config["CHRONICLE_LIMIT_CREATE"])
-    token_limits = parse_many(app.config["CHRONICLE_LIMIT_TOKEN"])
 
-    def within(items: list[RateLimitItem], scope: str, key: str) -> None:
-        for item in items:
-            if counter.hit(item, scope, key):
-                continue
-            reset_at = counter.get_window_stats(item, scope, key).reset_time
-            wait = max(1, math.ceil(reset_at - time.time()))
+    def within(scope: str, key: str) -> None:
+        try:
+            counter.hit(scope, key)
+        except RateLimited as exc:
             raise ApiError(
                 429,
                 "rate_limited",
-                f"too many requests ({item}{' per token' if scope == 'token' else ''}); "
-                f"retry in {wait} s",
-                details={"limit": str(item), "retry_after_s": wait},
-                headers={"Retry-After": str(wait)},
-            )
+                str(exc),
+                details={"limit": exc.limit, "retry_after_s": exc.wait_s},
+                headers={"Retry-After": str(exc.wait_s)},
+            ) from None
 
     @app.before_request
     def limit() -> None:
@@ -97,10 +89,10 @@ def install(app: Flask) -> None:
             return
         address = client_address()
         try:
-            within(address_limits, "address", address)
+            within("address", address)
             if request.endpoint in CREATING and request.method == "POST":
-                within(create_limits, "create", address)
+                within("create", address)
             if "Authorization" in request.headers:
-                within(token_limits, "token", token_key())
+                within("token", token_key())
         except STORE_FAILURES:
             log.warning("rate limits not counted: the store cannot be reached")

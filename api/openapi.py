@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import itertools
 import json
 import re
 from collections.abc import Sequence
@@ -16,14 +14,17 @@ from marshmallow.validate import Length
 import api.app  # noqa: F401  (importing the app registers every documented route)
 from api.docs import OPERATIONS, Operation
 from api.inputs import IDEMPOTENCY_KEY_PATTERN, LAST_EVENT_ID_PATTERN
-from domain.core.errors import InvalidOptions
-from domain.core.messages import Event, registered_event_classes
-from domain.core.ruleset import ruleset_names
 from schemas.api import CreateGameSchema, EventSchema, FeedSchema
 from schemas.commands import command_components, component_field
 from schemas.common import ErrorSchema
 from schemas.event_data import event_components
-from service.rulesets import built_in, import_rulesets_once, ruleset
+from schemas.views import view_schema
+from service.rulesets import (
+    built_in,
+    documented_events,
+    refused_pairs,
+    ruleset,
+)
 
 ERROR_TEXT = {
     400: "Malformed input: the field errors are in `details.fields`.",
@@ -318,12 +319,11 @@ def view_components(names: Sequence[str]) -> dict[str, dict[str, Any]]:
     components: dict[str, dict[str, Any]] = {}
     undescribed = False
     for name in names:
-        located = ruleset(name).view_schema
-        if located is None:
+        schema = view_schema(name)
+        if schema is None:
             undescribed = True
             continue
-        module, _, attribute = located.partition(":")
-        components[f"View_{name}"] = getattr(importlib.import_module(module), attribute)
+        components[f"View_{name}"] = schema
     choices = [{"$ref": f"#/components/schemas/{n}"} for n in components]
     if undescribed:
         choices.append({"type": "object", "description": "A ruleset that describes no view."})
@@ -363,14 +363,6 @@ def feed_components(feed: dict[str, Any], names: Sequence[str]) -> dict[str, dic
     return components
 
 
-def documented_events(names: Sequence[str]) -> list[type[Event]]:
-    """The kernel's and the table's events, and each ruleset's own."""
-    found = [cls for cls in registered_event_classes() if cls.__module__.startswith("domain.core")]
-    for name in names:
-        found += ruleset(name).event_types()
-    return found
-
-
 def ruleset_options(names: Sequence[str]) -> dict[str, dict[str, Any]]:
     """Each ruleset's options (as GET /rulesets lists them) as a JSON Schema object: what
     `options` may hold when a game of that ruleset is created."""
@@ -408,26 +400,6 @@ def ruleset_options(names: Sequence[str]) -> dict[str, dict[str, Any]]:
                 for (a, va), (b, vb) in refused
             ]
     return documented
-
-
-def refused_pairs(name: str) -> list[tuple[tuple[str, Any], tuple[str, Any]]]:
-    """The pairs of option values the ruleset refuses together (asked of its own check, each
-    pair with every other option at its default), so that the document says so and a
-    schema-valid game is not refused for its options."""
-    rules = ruleset(name)
-    values = {
-        option["name"]: option["allowed"]
-        or ([False, True] if option["type"] == "boolean" else [option["default"]])
-        for option in rules.describe()["options"]
-    }
-    refused = []
-    for a, b in itertools.combinations(sorted(values), 2):
-        for va, vb in itertools.product(values[a], values[b]):
-            try:
-                rules.check_options({a: va, b: vb})
-            except InvalidOptions:
-                refused.append(((a, va), (b, vb)))
-    return refused
 
 
 def create_game_components(names: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -592,10 +564,3 @@ def media_schema(media: str) -> dict[str, Any]:
 
 def spec_yaml(rulesets: Sequence[str] | None = None) -> str:
     return build_spec(rulesets).to_yaml()
-
-
-def served_rulesets() -> list[str]:
-    """The rulesets this server plays: the built-in ones (those of the committed openapi.yaml)
-    and any that $CHRONICLE_RULESET_MODULES or the process registered."""
-    import_rulesets_once()
-    return sorted(set(built_in()) | set(ruleset_names()))

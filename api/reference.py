@@ -198,7 +198,8 @@ def render(spec: dict[str, Any]) -> str:
 
 @lru_cache(maxsize=1)
 def reference_html() -> str:
-    from api.openapi import build_spec, served_rulesets
+    from api.openapi import build_spec
+    from service.rulesets import served_rulesets
 
     return render(build_spec(served_rulesets()).to_dict())
 
@@ -217,7 +218,8 @@ def reference_html() -> str:
 def openapi_document() -> Response:
     """Generated from the same schemas that validate requests and shape responses; it documents
     the commands and options of every ruleset this server plays."""
-    from api.openapi import served_rulesets, spec_yaml
+    from api.openapi import spec_yaml
+    from service.rulesets import served_rulesets
 
     mimetype = negotiated("application/yaml", ("text/plain",))
     return Response(spec_yaml(served_rulesets()), mimetype=mimetype)

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import re
-import uuid
 from typing import Any
 
 from flask import Blueprint, Response, current_app, url_for
 from flask.typing import ResponseReturnValue
-from rq.exceptions import NoSuchJobError
-from rq.job import Job
 
 from api.context import access, games
 from api.docs import route
@@ -24,51 +20,44 @@ from schemas.trust import (
     RewindRequestSchema,
     SeedRevealSchema,
 )
+from service import replay_jobs
 from service.access import NotAuthenticated
 from service.audit import SeedNotRevealed, audit_events
 from service.queries import seen_events
 from service.replay_html import policy_in
-from workers.queue import queue, queue_connection
+from service.replay_jobs import JobNotFound, ReplayJob
 
 bp = Blueprint("trust", __name__)
 TAGS = ("trust",)
-JOB_ID = re.compile(r"^replay-(verify|export)-([A-Za-z0-9_-]{1,64})-[0-9a-f]{32}$")
-JOBS = {"verify": "workers.jobs.verify_replay", "export": "workers.jobs.export_replay"}
-RESULT_TTL_S = 24 * 3600
 
 
-def _job(job_id: str) -> tuple[Job, str, str]:
-    match = JOB_ID.match(job_id)
-    if match is None:
-        raise ApiError(404, "job_not_found", f"no replay job {job_id!r}")
+def _job(job_id: str) -> ReplayJob:
     try:
-        job = Job.fetch(job_id, connection=queue_connection(current_app.config["REDIS_URL"]))
-    except NoSuchJobError:
-        raise ApiError(404, "job_not_found", f"no replay job {job_id!r}") from None
-    return job, match.group(1), match.group(2)
+        return replay_jobs.replay_job(current_app.config["REDIS_URL"], job_id)
+    except JobNotFound as exc:
+        raise ApiError(404, "job_not_found", str(exc)) from None
 
 
-def _job_body(job: Job, kind: str, game_id: str) -> dict[str, Any]:
-    status = job.get_status(refresh=True)
+def _job_body(job: ReplayJob) -> dict[str, Any]:
     body: dict[str, Any] = {
         "job_id": job.id,
-        "game_id": game_id,
-        "kind": kind,
-        "status": str(status.value if status is not None else "queued"),
+        "game_id": job.game_id,
+        "kind": job.kind,
+        "status": job.status,
         "status_url": url_for("trust.get_replay_job", job_id=job.id),
         "result": None,
         "error": None,
     }
-    if body["status"] == "finished":
-        value = job.return_value()
-        if kind == "export" and isinstance(value, dict):
+    if job.finished:
+        value = job.value
+        if job.kind == "export" and isinstance(value, dict):
             body["result"] = {
                 "bytes": value.get("bytes"),
                 "html_url": url_for("trust.get_replay_html", job_id=job.id),
             }
         else:
             body["result"] = value
-    elif body["status"] == "failed":
+    elif job.status == "failed":
         body["error"] = "the replay job failed; see the worker's log"
     return body
 
@@ -94,11 +83,10 @@ def start_replay(game_id: str) -> ResponseReturnValue:
         raise NotAuthenticated("a seat or admin token of this game is required")
     kind = json_body(ReplayRequestSchema)["kind"]
     games().store.meta(game_id)
-    job_id = f"replay-{kind}-{game_id}-{uuid.uuid4().hex}"
-    job = queue(current_app.config["REDIS_URL"], current_app.config["QUEUE"]).enqueue(
-        JOBS[kind], game_id, job_id=job_id, result_ttl=RESULT_TTL_S, job_timeout=600
+    job = replay_jobs.start_replay(
+        current_app.config["REDIS_URL"], current_app.config["QUEUE"], game_id, kind
     )
-    body = one(ReplayJobSchema).dump(_job_body(job, kind, game_id))
+    body = one(ReplayJobSchema).dump(_job_body(job))
     return body, 202, {"Location": body["status_url"]}
 
 
@@ -114,8 +102,7 @@ def start_replay(game_id: str) -> ResponseReturnValue:
 def get_replay_job(job_id: str) -> ResponseReturnValue:
     """Status (`queued`, `started`, `finished`, `failed` …) and, when finished, the verify
     report (first divergence, if any) or the export's size and `html_url`."""
-    job, kind, game_id = _job(job_id)
-    return one(ReplayJobSchema).dump(_job_body(job, kind, game_id))
+    return one(ReplayJobSchema).dump(_job_body(_job(job_id)))
 
 
 @route(
@@ -128,10 +115,10 @@ def get_replay_job(job_id: str) -> ResponseReturnValue:
 )
 def get_replay_html(job_id: str) -> ResponseReturnValue:
     """The self-contained HTML replay an export job built (open it from disk; no server)."""
-    job, kind, _ = _job(job_id)
-    if kind != "export":
+    job = _job(job_id)
+    if job.kind != "export":
         raise ApiError(404, "not_an_export", "this job verifies; it has no HTML")
-    value = job.return_value() if job.get_status(refresh=True) == "finished" else None
+    value = job.value
     if not isinstance(value, dict):
         raise ApiError(409, "not_ready", "the export has not finished; poll the job's status")
     page = str(value["html"])

@@ -139,6 +139,11 @@ class CombatDiceSchema(_Strict):
     naval_attack = _count()
     naval_defence = _count()
     revolt_attack = _count()
+    fort_bonus = _count()
+    weaponry_bonus = _count()
+    siegecraft_bonus = _count()
+    jihad_bonus_losses = _count()
+    jihad_ties_losses = _count()
 
 
 class TargetsSchema(_Strict):
@@ -158,6 +163,7 @@ class PlaySchema(_Strict):
     combat = fields.Nested(CombatDiceSchema, required=True)
     targets = fields.Nested(TargetsSchema, required=True)
     multiple_armies_stack = _count()
+    epochs = _count()
     cards_per_turn = _count()
     resources_per_monument = _count()
     score_track = _count()
@@ -269,6 +275,7 @@ def _load(
             up_to=frozenset(targets["up_to"]),
         ),
         stack=play["multiple_armies_stack"],
+        epochs=play["epochs"],
         cards_per_turn=play["cards_per_turn"],
         resources_per_monument=play["resources_per_monument"],
         score_track=play["score_track"],

@@ -71,6 +71,7 @@ def load_world_board(doc: Any, file: str) -> tuple[WorldBoard, list[PackProblem]
         {water.id: water for water in waters},
         frozenset(frozenset(link) for link in doc.get("water_links", [])),
         frozenset(frozenset(pair) for pair in doc.get("great_wall", [])),
+        frozenset((outside, behind) for outside, behind in doc.get("great_wall", [])),
     )
     problems += board_problems(board, file)
     return board, problems

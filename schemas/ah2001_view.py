@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from schemas.hotw_view import INT, SEAT, STR, array, closed, counts, nullable
+from schemas.views import register_view
 
 BOOL = {"type": "boolean"}
 
@@ -91,3 +92,5 @@ VIEW: dict[str, Any] = closed(
     awaiting=array(SEAT),
     result=nullable(array(array(SEAT))),
 )
+
+register_view("hotw-ah2001", schema=VIEW)

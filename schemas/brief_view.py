@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from schemas.hotw_view import BOOL, INT, SEAT, STR, array, closed, counts, nullable
+from schemas.views import register_view
 
 COLOUR = {
     "type": "integer",
@@ -119,3 +120,5 @@ VIEW: dict[str, Any] = closed(
     final=nullable(array(INT)),
     result=nullable(array(array(SEAT))),
 )
+
+register_view("brief-2009", schema=VIEW)

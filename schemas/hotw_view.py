@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from schemas.views import register_view
+
 INT: dict[str, Any] = {"type": "integer"}
 SEAT: dict[str, Any] = {"type": "integer", "minimum": 0}
 STR: dict[str, Any] = {"type": "string"}
@@ -136,3 +138,5 @@ VIEW = closed(
     result=nullable({"type": "object", "description": "The standing (as `GET .../result`)."}),
     turn=nullable(TURN),
 )
+
+register_view("hotw-2024", schema=VIEW)

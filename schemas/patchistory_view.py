@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from schemas.hotw_view import BOOL, INT, SEAT, STR, array, closed, counts, nullable
+from schemas.views import register_view
 
 CELL = {"type": "array", "items": INT, "minItems": 2, "maxItems": 2, "description": "[row, col]"}
 
@@ -98,3 +99,5 @@ VIEW: dict[str, Any] = closed(
         "description": "The whole state with what the viewer may not see blanked (for bots).",
     },
 )
+
+register_view("patchistory", schema=VIEW)

@@ -17,15 +17,18 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import itertools
 import os
 import threading
+from collections.abc import Sequence
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 import packs
-from domain.core.errors import UnknownRuleset
+from domain.core.errors import InvalidOptions, UnknownRuleset
+from domain.core.messages import Event, registered_event_classes
 from domain.core.ruleset import Ruleset, find_ruleset, register_ruleset, ruleset_names
 from packs.base import pack_dir
 
@@ -175,3 +178,38 @@ def rule_entry(rules: Ruleset[Any], rule_id: str) -> dict[str, Any] | None:
         return None
     fields = ("id", "page", "section", "text", "reading", "departs_from", "citation")
     return {name: getattr(entry, name, "") for name in fields}
+
+
+def served_rulesets() -> list[str]:
+    """The rulesets this server plays: the built-in ones (those of the committed openapi.yaml)
+    and any that $CHRONICLE_RULESET_MODULES or the process registered."""
+    import_rulesets_once()
+    return sorted(set(built_in()) | set(ruleset_names()))
+
+
+def documented_events(names: Sequence[str]) -> list[type[Event]]:
+    """The kernel's and the table's events, and each ruleset's own."""
+    found = [cls for cls in registered_event_classes() if cls.__module__.startswith("domain.core")]
+    for name in names:
+        found += ruleset(name).event_types()
+    return found
+
+
+def refused_pairs(name: str) -> list[tuple[tuple[str, Any], tuple[str, Any]]]:
+    """The pairs of option values the ruleset refuses together (asked of its own check, each
+    pair with every other option at its default), so that the document says so and a
+    schema-valid game is not refused for its options."""
+    rules = ruleset(name)
+    values = {
+        option["name"]: option["allowed"]
+        or ([False, True] if option["type"] == "boolean" else [option["default"]])
+        for option in rules.describe()["options"]
+    }
+    refused = []
+    for a, b in itertools.combinations(sorted(values), 2):
+        for va, vb in itertools.product(values[a], values[b]):
+            try:
+                rules.check_options({a: va, b: vb})
+            except InvalidOptions:
+                refused.append(((a, va), (b, vb)))
+    return refused

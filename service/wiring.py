@@ -9,7 +9,7 @@ from functools import lru_cache
 import redis
 
 from service.games import GameService
-from store.connect import client_from_url
+from store.connect import client_from_url, queue_url
 from store.redis_store import EventStore, SecretVault, TokenHashes
 
 _lock = threading.Lock()
@@ -53,3 +53,9 @@ def game_service(url: str) -> GameService:
 @lru_cache(maxsize=8)
 def token_hashes(url: str) -> TokenHashes:
     return TokenHashes(redis_client(url))
+
+
+def check_redis_url(url: str) -> None:
+    """Refuse, at start, a Redis URL the service cannot run on (a cluster without a plain
+    Redis for RQ: set $CHRONICLE_QUEUE_REDIS_URL)."""
+    queue_url(url)

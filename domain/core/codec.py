@@ -10,7 +10,18 @@ import types
 import typing
 from collections.abc import Iterable, Mapping
 from enum import Enum
-from typing import Any, Union
+from typing import Any, TypeVar, Union
+
+T = TypeVar("T")
+ADDED_LATER = "chronicle.added_later"
+
+
+def added_later(default: T) -> T:
+    """A dataclass field added to a model after games were recorded with it: encoded only when
+    it differs from `default`, so that every state of an older game encodes (and hashes) as it
+    always did."""
+    field: T = dataclasses.field(default=default, metadata={ADDED_LATER: True})
+    return field
 
 
 class Codec:
@@ -22,6 +33,18 @@ class Codec:
         self.tagged = {cls.__name__: cls for cls in tagged}
         self.namespace = dict(namespace or {})
         self._hints_of: dict[type, dict[str, Any]] = {}
+        self._fields_of: dict[type, tuple[tuple[str, bool, Any], ...]] = {}
+
+    def _fields(self, cls: type) -> tuple[tuple[str, bool, Any], ...]:
+        """Each field's name, whether it was added later, and its default."""
+        found = self._fields_of.get(cls)
+        if found is None:
+            found = tuple(
+                (f.name, bool(f.metadata.get(ADDED_LATER)), f.default)
+                for f in dataclasses.fields(cls)
+            )
+            self._fields_of[cls] = found
+        return found
 
     def _hints(self, cls: type) -> dict[str, Any]:
         hints = self._hints_of.get(cls)
@@ -33,7 +56,11 @@ class Codec:
 
     def encode(self, value: Any) -> Any:
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            body = {f.name: self.encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+            body = {}
+            for name, later, default in self._fields(type(value)):
+                field_value = getattr(value, name)
+                if not (later and field_value == default):
+                    body[name] = self.encode(field_value)
             if type(value).__name__ in self.tagged:
                 body["kind"] = type(value).__name__
             return body

@@ -368,10 +368,6 @@ class Ruleset(ABC, Generic[S]):
 
     # --- hooks for the tools around the rules (selfplay, bots, drawings, conformance kit) -----
 
-    view_schema: ClassVar[str | None] = None
-    """`module:attribute` naming the JSON Schema of this ruleset's `view` (it lives outside
-    `domain/`, with the other schemas); None: the API documents the view as any object."""
-
     def invariant_failures(self, state: S) -> list[str]:
         """What is wrong with `state` by the ruleset's own bookkeeping (pieces and gold
         conserved, ...), in words; empty when nothing is (selfplay and the conformance kit

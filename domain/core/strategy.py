@@ -10,9 +10,10 @@ source), so it lives in `domain/` beside the rules it reads.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
-from domain.core.messages import Command, Seat
+from domain.core.chance import Chance, ScriptedFaces
+from domain.core.messages import Command, Event, Seat
 
 S = TypeVar("S")
 
@@ -40,3 +41,54 @@ class Strategy(Protocol[S]):
         """Breaks ties between moves worth the same value (higher is preferred); `after` is the
         most likely outcome of `command` (or `before` when it could not be simulated)."""
         ...
+
+
+Played = tuple[S, list[Event]]
+
+
+class Simulated(Protocol[S]):
+    """What a lookahead plays a move with: the ruleset's own decide and evolve."""
+
+    def decide(self, state: S, seat: Seat, command: Command, chance: Chance) -> list[Event]: ...
+
+    def evolve(self, state: S, event: Event) -> S: ...
+
+
+class Lookahead(Generic[S]):
+    """One move ahead on a ruleset's own rules: a move played on scripted dice, and a battle's
+    two outcomes (every die at its best for the attacker, or at its worst) weighted by the
+    exact chance the strategy computes."""
+
+    def __init__(self, rules: Simulated[S]) -> None:
+        self.rules = rules
+
+    def play(
+        self, state: S, seat: Seat, command: Command, faces: tuple[int, ...]
+    ) -> Played[S] | None:
+        """The state after `command` with the dice rolling `faces` (then ones), and its events;
+        None when it cannot be played on `state`."""
+        try:
+            events = self.rules.decide(state, seat, command, Chance(ScriptedFaces(faces), 0))
+            for event in events:
+                state = self.rules.evolve(state, event)
+        except Exception:  # a view-rebuilt state may lack what a hidden card would need
+            return None
+        return state, events
+
+    def won_or_lost(
+        self,
+        state: S,
+        seat: Seat,
+        command: Command,
+        dice: tuple[int, int],
+        chance: float,
+        after: S,
+    ) -> list[tuple[float, S]]:
+        """The attack of `dice` (attacker's, defender's) won with probability `chance`, else
+        lost; `after` alone when either cannot be played."""
+        attack, defence = dice
+        wins = self.play(state, seat, command, (6,) * attack + (1,) * defence)
+        loses = self.play(state, seat, command, (1,) * attack + (6,) * defence)
+        if wins is None or loses is None:
+            return [(1.0, after)]
+        return [(chance, wins[0]), (1.0 - chance, loses[0])]

@@ -50,6 +50,8 @@ class WorldBoard:
     waters: Mapping[str, Water]
     water_links: frozenset[frozenset[str]]
     great_wall: frozenset[frozenset[str]]
+    behind_the_wall: frozenset[tuple[str, str]] = frozenset()
+    """The Great Wall's borders as (outside, behind): the Wall stands in the second land."""
     coasts: Mapping[str, frozenset[str]] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -66,6 +68,11 @@ class WorldBoard:
 
     def crosses_great_wall(self, land: str, other: str) -> bool:
         return frozenset((land, other)) in self.great_wall
+
+    def defended_by_the_wall(self, attacker: str, defender: str) -> bool:
+        """Whether an attack from `attacker` into `defender` comes over the Wall standing in
+        the defender's land (the Wall in the attacker's own land defends nothing)."""
+        return (attacker, defender) in self.behind_the_wall
 
     def navigation(self, listed: Iterable[str]) -> frozenset[str]:
         """The waters an Empire's listed navigation gives fleets in: each sea listed, and for

@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Iterator
 
 from domain.core.declare import Arg
+from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.core.turns import SealedCommand
 from domain.patchistory import patching
@@ -201,12 +202,12 @@ def after_bid(ctx: Ctx, seat: int, placed: BidPlaced | BidPassed) -> None:
     staged = first_stage(state)
     probe = FOLDS.evolve(ctx.pack, state, placed)
     if staged:
-        probe = dataclasses.replace(probe, passed=(*probe.passed, seat))
+        probe = evolved(probe, passed=(*probe.passed, seat))
         stage_over = len(probe.passed) >= len(probe.participants)
         nxt = next_bidder(probe, seat) if stage_over else probe.participants[len(probe.passed)]
     else:
         nxt = next_bidder(probe, seat)
-    ctx.emit(dataclasses.replace(placed, next=nxt))
+    ctx.emit(dataclasses.replace(placed, next=nxt))  # an event: slotted
     if staged:
         ctx.emit(TurnPassed(rule=rule("auction.first"), seat=seat, next=nxt))
         if len(ctx.state.offered) < len(ctx.state.participants) and nxt >= 0:
@@ -219,7 +220,7 @@ AUCTION_TILE: Arg[PatchPack] = Arg("tile", "Index of the Tile in the Auction.", 
 
 
 @COMMANDS.declares("take_tile", "Vasco Da Gama: take a Tile before the Auction.", AUCTION_TILE)
-def do_take_tile(ctx: Ctx, seat: int, command: Command) -> None:
+def take_tile(ctx: Ctx, seat: int, command: Command) -> None:
     offer = ctx.state.offered[int(command.arg("tile"))]
     ctx.emit(
         TileTakenBeforeAuction(
@@ -230,7 +231,7 @@ def do_take_tile(ctx: Ctx, seat: int, command: Command) -> None:
 
 
 @COMMANDS.declares("decline", "Let an optional ability go (Vasco Da Gama, Stealth Aircraft).")
-def do_decline(ctx: Ctx, seat: int, command: Command) -> None:
+def decline(ctx: Ctx, seat: int, command: Command) -> None:
     if ctx.state.pending:  # Stealth Aircraft declined
         ctx.emit(DecisionDeclined(rule=rule("tile.stealth-aircraft"), seat=seat, kind="stealth"))
         return
@@ -250,7 +251,7 @@ def _vasco_done(ctx: Ctx, seat: int) -> None:
     Arg("coin", "Coin added to your bid.", kind=int, minimum=0),
     why_not=refused_by("auction.bid"),
 )
-def do_bid(ctx: Ctx, seat: int, command: Command) -> None:
+def bid(ctx: Ctx, seat: int, command: Command) -> None:
     tile, added = int(command.arg("tile")), int(command.arg("coin"))
     state = ctx.state
     base = state.amounts[seat] if state.bids[seat] >= 0 else 0
@@ -262,7 +263,7 @@ def do_bid(ctx: Ctx, seat: int, command: Command) -> None:
 @COMMANDS.declares(
     "pass", "First Auction of the game: bid on nothing yet.", why_not=refused_by("auction.first")
 )
-def do_pass(ctx: Ctx, seat: int, command: Command) -> None:
+def pass_in_the_auction(ctx: Ctx, seat: int, command: Command) -> None:
     after_bid(ctx, seat, BidPassed(rule=rule("auction.first"), seat=seat, next=-1))
 
 
@@ -273,7 +274,7 @@ def do_pass(ctx: Ctx, seat: int, command: Command) -> None:
     Arg("coin", "Coin bid.", kind=int, minimum=1),
     why_not=refused_by("auction.two-player"),
 )
-def do_seal_bid(ctx: Ctx, seat: int, command: Command) -> None:
+def seal_bid(ctx: Ctx, seat: int, command: Command) -> None:
     tile, coin = int(command.arg("tile")), int(command.arg("coin"))
     ctx.emit(
         BidSealed(
@@ -339,7 +340,7 @@ class TilesDrawn(PatchEvent):
 def _tiles(pack: PatchPack, state: PState, ev: TilesDrawn) -> PState:
     left = tuple(t for t in state.tiles_left if t not in ev.tiles)
     offers = tuple(Offer(t, s) for t, s in zip(ev.tiles, ev.sides, strict=True))
-    return dataclasses.replace(
+    return evolved(
         state, tiles_left=left, offered=(*state.offered, *offers), shown=state.shown + len(offers)
     )
 
@@ -355,7 +356,7 @@ class TileTakenBeforeAuction(PatchEvent):
 
 @FOLDS.handles(TileTakenBeforeAuction)
 def _vasco(pack: PatchPack, state: PState, ev: TileTakenBeforeAuction) -> PState:
-    return dataclasses.replace(
+    return evolved(
         state,
         offered=tuple(o for o in state.offered if o.tile != ev.tile),
         won=(*state.won, Won(ev.seat, ev.tile, ev.side)),
@@ -370,7 +371,7 @@ class VascoDeclined(PatchEvent):
 
 @FOLDS.handles(VascoDeclined)
 def _vasco_no(pack: PatchPack, state: PState, ev: VascoDeclined) -> PState:
-    return dataclasses.replace(state, passed=(*state.passed, ev.seat))
+    return evolved(state, passed=(*state.passed, ev.seat))
 
 
 @event
@@ -390,7 +391,7 @@ def _bid(pack: PatchPack, state: PState, ev: BidPlaced) -> PState:
     bids, amounts = list(state.bids), list(state.amounts)
     bids[ev.seat], amounts[ev.seat] = ev.tile, ev.amount
     state = goods_changed(state, ev.seat, coin=-ev.added)
-    return dataclasses.replace(state, bids=tuple(bids), amounts=tuple(amounts), turn=ev.next)
+    return evolved(state, bids=tuple(bids), amounts=tuple(amounts), turn=ev.next)
 
 
 @event
@@ -401,7 +402,7 @@ class BidPassed(PatchEvent):
 
 @FOLDS.handles(BidPassed)
 def _bid_pass(pack: PatchPack, state: PState, ev: BidPassed) -> PState:
-    return dataclasses.replace(state, turn=ev.next)
+    return evolved(state, turn=ev.next)
 
 
 @event
@@ -415,7 +416,7 @@ class BidSealed(PatchEvent, SealedCommand):
 
 @FOLDS.handles(BidSealed)
 def _bid_sealed(pack: PatchPack, state: PState, ev: BidSealed) -> PState:
-    return dataclasses.replace(state, sealed=(*state.sealed, (ev.seat, (ev.number, ev.offer))))
+    return evolved(state, sealed=(*state.sealed, (ev.seat, (ev.number, ev.offer))))
 
 
 @event
@@ -428,10 +429,8 @@ class BidsRevealed(PatchEvent):
 
 @FOLDS.handles(BidsRevealed)
 def _bids_revealed(pack: PatchPack, state: PState, ev: BidsRevealed) -> PState:
-    civs = tuple(
-        dataclasses.replace(c, coin=c.coin - ev.coins[s]) for s, c in enumerate(state.civs)
-    )
-    return dataclasses.replace(state, civs=civs, sealed=(), sealing=())
+    civs = tuple(evolved(c, coin=c.coin - ev.coins[s]) for s, c in enumerate(state.civs))
+    return evolved(state, civs=civs, sealed=(), sealing=())
 
 
 @event
@@ -444,4 +443,4 @@ class TileWon(PatchEvent):
 
 @FOLDS.handles(TileWon)
 def _won(pack: PatchPack, state: PState, ev: TileWon) -> PState:
-    return dataclasses.replace(state, won=(*state.won, Won(ev.seat, ev.tile, ev.side)))
+    return evolved(state, won=(*state.won, Won(ev.seat, ev.tile, ev.side)))

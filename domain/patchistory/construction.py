@@ -6,9 +6,9 @@ Building): a 1x1 square reclaimed with a Building Tile's Wasteland side
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
+from domain.core.frozen import evolved
 from domain.core.messages import Command, event, private_to
 from domain.patchistory import territory as terr
 from domain.patchistory.context import (
@@ -139,7 +139,7 @@ class BuildingTilesDrawn(PatchEvent):
 
 @FOLDS.handles(BuildingTilesDrawn)
 def _drawn(pack: PatchPack, state: PState, ev: BuildingTilesDrawn) -> PState:
-    state = dataclasses.replace(state, stack=state.stack[len(ev.drawn) :])
+    state = evolved(state, stack=state.stack[len(ev.drawn) :])
     return civ_changed(state, ev.seat, hand=(*state.civs[ev.seat].hand, *ev.drawn))
 
 
@@ -196,7 +196,7 @@ def _cover(state: PState, seat: int, cover: Cover) -> PState:
     covers = tuple(sorted((*(c for c in civ.covers if c.at != cover.at), cover), key=_cover_key))
     state = civ_changed(state, seat, covers=covers)
     if old:
-        state = dataclasses.replace(state, removed=(*state.removed, old[0].building))
+        state = evolved(state, removed=(*state.removed, old[0].building))
     return state
 
 

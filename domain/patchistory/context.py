@@ -4,12 +4,12 @@ commands each chapter declares its own in, and the few state updates the folds s
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
 from domain.core.declare import CommandBook
 from domain.core.folds import Folds, Working
+from domain.core.frozen import evolved
 from domain.core.messages import Event
 from domain.patchistory.model import Cell, Civ, PState
 from domain.patchistory.pack import PatchPack
@@ -49,7 +49,7 @@ COMMANDS: CommandBook[PatchPack, PState, Ctx] = CommandBook()
 
 
 def civ_changed(state: PState, seat: int, **changes: Any) -> PState:
-    return state.with_civ(seat, dataclasses.replace(state.civs[seat], **changes))
+    return state.with_civ(seat, evolved(state.civs[seat], **changes))
 
 
 def goods_changed(state: PState, seat: int, **deltas: int) -> PState:
@@ -60,7 +60,7 @@ def goods_changed(state: PState, seat: int, **deltas: int) -> PState:
 def spend_points(state: PState, seat: int, cost: int) -> PState:
     pp = list(state.pp)
     pp[seat] -= cost
-    return dataclasses.replace(state, pp=tuple(pp))
+    return evolved(state, pp=tuple(pp))
 
 
 def without_worker(civ: Civ, at: Cell) -> tuple[Cell, ...]:
@@ -72,5 +72,5 @@ def without_worker(civ: Civ, at: Cell) -> tuple[Cell, ...]:
 def done_pending(state: PState, seat: int, kinds: tuple[str, ...]) -> PState:
     """The state without its first awaited decision, when it is `seat`'s of one of `kinds`."""
     if state.pending and state.pending[0].seat == seat and state.pending[0].kind in kinds:
-        return dataclasses.replace(state, pending=state.pending[1:])
+        return evolved(state, pending=state.pending[1:])
     return state

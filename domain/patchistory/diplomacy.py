@@ -6,10 +6,10 @@ Route and its answer, a Threat over a General Trade Route, and an Alliance broke
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
 from domain.core.declare import Arg
+from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.patchistory import territory as terr
 from domain.patchistory.context import (
@@ -128,7 +128,7 @@ def answer_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comman
     Arg("resource", "Resources offered.", kind=int, minimum=0),
     why_not=refused_by("diplomacy.aid"),
 )
-def do_aid(ctx: Ctx, seat: int, command: Command) -> None:
+def aid(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         AidOffered(
             rule=rule("diplomacy.aid"),
@@ -143,12 +143,12 @@ def do_aid(ctx: Ctx, seat: int, command: Command) -> None:
 
 
 @COMMANDS.declares("accept_aid", "Accept the Aid offered.")
-def do_accept_aid(ctx: Ctx, seat: int, command: Command) -> None:
+def accept_aid(ctx: Ctx, seat: int, command: Command) -> None:
     _answer_aid(ctx, seat, accepted=True)
 
 
 @COMMANDS.declares("refuse_aid", "Refuse the Aid offered.")
-def do_refuse_aid(ctx: Ctx, seat: int, command: Command) -> None:
+def refuse_aid(ctx: Ctx, seat: int, command: Command) -> None:
     _answer_aid(ctx, seat, accepted=False)
 
 
@@ -177,7 +177,7 @@ def _answer_aid(ctx: Ctx, seat: int, accepted: bool) -> None:
     Arg("demand", "What you ask for.", ("culture", "coin")),
     why_not=refused_by("diplomacy.threaten"),
 )
-def do_threaten(ctx: Ctx, seat: int, command: Command) -> None:
+def threaten(ctx: Ctx, seat: int, command: Command) -> None:
     state = ctx.state
     pack = ctx.pack
     to, demand = int(command.arg("to")), str(command.arg("demand"))
@@ -217,7 +217,7 @@ def do_threaten(ctx: Ctx, seat: int, command: Command) -> None:
     Arg("route", "The Allied Trade Route.", kind=int, minimum=1),
     why_not=refused_by("diplomacy.break-alliance"),
 )
-def do_break_alliance(ctx: Ctx, seat: int, command: Command) -> None:
+def break_alliance(ctx: Ctx, seat: int, command: Command) -> None:
     points = ctx.state.pp[seat]
     ctx.emit(
         TradeRouteForfeited(
@@ -231,7 +231,7 @@ def do_break_alliance(ctx: Ctx, seat: int, command: Command) -> None:
 
 
 @COMMANDS.declares("end_diplomacy", "Take no more Diplomacy actions this Round.")
-def do_end_diplomacy(ctx: Ctx, seat: int, command: Command) -> None:
+def end_diplomacy(ctx: Ctx, seat: int, command: Command) -> None:
     pass_turn(ctx, "diplomacy.order", seat)
 
 
@@ -245,7 +245,7 @@ class PointsSet(PatchEvent):
 
 @FOLDS.handles(PointsSet)
 def _points(pack: PatchPack, state: PState, ev: PointsSet) -> PState:
-    return dataclasses.replace(state, pp=ev.points)
+    return evolved(state, pp=ev.points)
 
 
 @event
@@ -262,7 +262,7 @@ class AidOffered(PatchEvent):
 def _aid(pack: PatchPack, state: PState, ev: AidOffered) -> PState:
     state = spend_points(state, ev.seat, ev.points).with_flag(ev.seat, "diplomacy")
     pending = Pending("aid", ev.to, (ev.seat, ev.food, ev.coin, ev.resource))
-    return dataclasses.replace(state, pending=(*state.pending, pending))
+    return evolved(state, pending=(*state.pending, pending))
 
 
 @event

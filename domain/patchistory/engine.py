@@ -11,12 +11,12 @@ kernel's simultaneous turn model; the last seat's sealed command reveals them al
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from domain.core.chance import Chance
 from domain.core.errors import IllegalAction, RuleViolation
+from domain.core.frozen import evolved
 from domain.core.messages import Command, Event
 from domain.core.ruleset import CommandSpec, Decision, Ruleset, Setup
 from domain.core.turns import Sequential, Simultaneous, TurnModel, TurnTaking
@@ -92,10 +92,9 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
 
     def pack_at(self, revision: int) -> PatchPack:
         """The same pack, answering the revision gates of the decisions for `revision`."""
-        return dataclasses.replace(self.pack, revision=revision)
+        return evolved(self.pack, revision=revision)
 
     pack: PatchPack
-    view_schema = "schemas.patchistory_view:VIEW"
     in_turn: Sequential[PState] = rounds.IN_TURN
     at_once: Simultaneous[PState] = rounds.AT_ONCE
 

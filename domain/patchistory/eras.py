@@ -7,9 +7,9 @@ the most Culture wins, ties shared."""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
+from domain.core.frozen import evolved
 from domain.core.messages import event
 from domain.patchistory import auction
 from domain.patchistory import territory as terr
@@ -130,7 +130,7 @@ class RoundBegan(PatchEvent):
 @FOLDS.handles(RoundBegan)
 def _round(pack: PatchPack, state: PState, ev: RoundBegan) -> PState:
     n = state.players
-    return dataclasses.replace(
+    return evolved(
         state,
         era=ev.era,
         round=ev.round,
@@ -157,7 +157,7 @@ class EraTilesShuffled(PatchEvent):
 
 @FOLDS.handles(EraTilesShuffled)
 def _era_tiles(pack: PatchPack, state: PState, ev: EraTilesShuffled) -> PState:
-    return dataclasses.replace(state, tiles_left=ev.tiles)
+    return evolved(state, tiles_left=ev.tiles)
 
 
 @event
@@ -182,4 +182,4 @@ class GameFinished(PatchEvent):
 
 @FOLDS.handles(GameFinished)
 def _finished(pack: PatchPack, state: PState, ev: GameFinished) -> PState:
-    return dataclasses.replace(state, phase="over", final=ev.culture, turn=-1, pending=())
+    return evolved(state, phase="over", final=ev.culture, turn=-1, pending=())

@@ -8,10 +8,10 @@ Examples: patchistory.example.exchange, patchistory.example.campaign."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
 from domain.core.declare import Arg
+from domain.core.frozen import evolved
 from domain.core.messages import PUBLIC, Command, event, private_to
 from domain.core.turns import SealedCommand
 from domain.patchistory import territory as terr
@@ -187,7 +187,7 @@ def ability_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comma
     *cell_args(),
     why_not=refused_by("management.trade"),
 )
-def do_trade(ctx: Ctx, seat: int, command: Command) -> None:
+def trade(ctx: Ctx, seat: int, command: Command) -> None:
     state = ctx.state
     route = state.route(int(command.arg("route")))
     space = 0 if route.kind == "general" or route.a == seat else len(ctx.pack.allied.spaces) - 1
@@ -216,7 +216,7 @@ def do_trade(ctx: Ctx, seat: int, command: Command) -> None:
     Arg("resource", "Resources received.", kind=int, minimum=0),
     why_not=refused_by("management.exchange"),
 )
-def do_exchange(ctx: Ctx, seat: int, command: Command) -> None:
+def exchange(ctx: Ctx, seat: int, command: Command) -> None:
     # The Goods go behind the Player Screen and back to the supply out of sight: unlike
     # production (laid out in front of the screen first), the rulebook shows nobody what is
     # exchanged (patchistory.hidden.screen). The Political Point it costs moves on the public
@@ -246,7 +246,7 @@ def do_exchange(ctx: Ctx, seat: int, command: Command) -> None:
     *cell_args(),
     why_not=refused_by("management.birth"),
 )
-def do_birth(ctx: Ctx, seat: int, command: Command) -> None:
+def birth(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         WorkerPlaced(
             rule=rule("management.birth"),
@@ -262,14 +262,14 @@ def do_birth(ctx: Ctx, seat: int, command: Command) -> None:
 @COMMANDS.declares(
     "honor_heroes", "Honor your Heroes.", why_not=refused_by("management.honor-heroes")
 )
-def do_honor_heroes(ctx: Ctx, seat: int, command: Command) -> None:
+def honor_heroes(ctx: Ctx, seat: int, command: Command) -> None:
     honor(ctx, seat, heroes=True)
 
 
 @COMMANDS.declares(
     "honor_wonders", "Honor your Wonders.", why_not=refused_by("management.honor-wonders")
 )
-def do_honor_wonders(ctx: Ctx, seat: int, command: Command) -> None:
+def honor_wonders(ctx: Ctx, seat: int, command: Command) -> None:
     honor(ctx, seat, heroes=False)
 
 
@@ -297,7 +297,7 @@ def honor(ctx: Ctx, seat: int, heroes: bool) -> None:
     Arg("to", SEAT, kind=int, minimum=0),
     why_not=refused_by("management.trade-route"),
 )
-def do_build_route(ctx: Ctx, seat: int, command: Command) -> None:
+def build_route(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         TradeRouteOpened(
             rule=rule("management.trade-route"),
@@ -341,7 +341,7 @@ def do_construct(ctx: Ctx, seat: int, command: Command) -> None:
     Arg("points", "Points spent.", kind=int, minimum=1),
     why_not=refused_by("management.campaign"),
 )
-def do_campaign(ctx: Ctx, seat: int, command: Command) -> None:
+def campaign(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         Campaigned(rule=rule("management.campaign"), seat=seat, points=int(command.arg("points")))
     )
@@ -352,7 +352,7 @@ def do_campaign(ctx: Ctx, seat: int, command: Command) -> None:
     "Constantine: a free Allied Trade Route with a player.",
     Arg("to", SEAT, kind=int, minimum=0),
 )
-def do_constantine(ctx: Ctx, seat: int, command: Command) -> None:
+def constantine(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         TradeRouteOpened(
             rule=rule("tile.constantine"),
@@ -371,7 +371,7 @@ def do_constantine(ctx: Ctx, seat: int, command: Command) -> None:
     "Schwerer Gustav: forfeit a Trade Route.",
     Arg("route", ROUTE, kind=int, minimum=1),
 )
-def do_demolish_route(ctx: Ctx, seat: int, command: Command) -> None:
+def demolish_route(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         TradeRouteForfeited(
             rule=rule("tile.schwerer-gustav"),
@@ -388,7 +388,7 @@ def do_demolish_route(ctx: Ctx, seat: int, command: Command) -> None:
     Arg("ability", "The Wonder used.", ("hanging-gardens", "kremlin")),
     Arg("worker", "'row,col' in the territory, or 'route-N'."),
 )
-def do_retire_worker(ctx: Ctx, seat: int, command: Command) -> None:
+def retire_worker(ctx: Ctx, seat: int, command: Command) -> None:
     ability = str(command.arg("ability"))
     worker = str(command.arg("worker"))
     pack = ctx.pack
@@ -414,7 +414,7 @@ def do_retire_worker(ctx: Ctx, seat: int, command: Command) -> None:
 
 
 @COMMANDS.declares("end_management", "End your Management step.")
-def do_end_management(ctx: Ctx, seat: int, command: Command) -> None:
+def end_management(ctx: Ctx, seat: int, command: Command) -> None:
     pass_turn(ctx, "management.order", seat)
 
 
@@ -438,9 +438,7 @@ def _trade(pack: PatchPack, state: PState, ev: TradeBegun) -> PState:
     civ = state.civs[ev.seat]
     state = civ_changed(state, ev.seat, workers=without_worker(civ, ev.at))
     route = state.route(ev.route)
-    state = state.with_route(
-        dataclasses.replace(route, workers=(*route.workers, (ev.seat, ev.space)))
-    )
+    state = state.with_route(evolved(route, workers=(*route.workers, (ev.seat, ev.space))))
     state = goods_changed(state, ev.seat, food=-ev.food)
     return spend_points(state, ev.seat, ev.points)
 

@@ -11,6 +11,8 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from domain.core.frozen import evolved
+
 Cell = tuple[int, int]
 T = TypeVar("T")
 
@@ -174,15 +176,13 @@ class PState:
     def with_civ(self, seat: int, civ: Civ) -> PState:
         civs = list(self.civs)
         civs[seat] = civ
-        return dataclasses.replace(self, civs=tuple(civs))
+        return evolved(self, civs=tuple(civs))
 
     def route(self, route_id: int) -> Route:
         return next(r for r in self.routes if r.id == route_id)
 
     def with_route(self, route: Route) -> PState:
-        return dataclasses.replace(
-            self, routes=tuple(route if r.id == route.id else r for r in self.routes)
-        )
+        return evolved(self, routes=tuple(route if r.id == route.id else r for r in self.routes))
 
     def sealed_map(self) -> dict[int, tuple[int, ...]]:
         return dict(self.sealed)
@@ -193,7 +193,7 @@ class PState:
     def with_flag(self, seat: int, flag: str) -> PState:
         flags = list(self.flags)
         flags[seat] = tuple(sorted({*flags[seat], flag}))
-        return dataclasses.replace(self, flags=tuple(flags))
+        return evolved(self, flags=tuple(flags))
 
     def in_order(self) -> tuple[int, ...]:
         """The seats from the Start Player clockwise."""

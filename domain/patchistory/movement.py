@@ -7,10 +7,10 @@ the Workers on routes rest (patchistory.movement.no-transport)."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
 from domain.core.declare import Arg
+from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.patchistory import territory as terr
 from domain.patchistory.context import (
@@ -128,7 +128,7 @@ def movement_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comm
     *cell_args("to_"),
     why_not=refused_by("movement.territory"),
 )
-def do_move_worker(ctx: Ctx, seat: int, command: Command) -> None:
+def move_worker(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         WorkerMoved(
             rule=rule("movement.territory"),
@@ -146,7 +146,7 @@ def do_move_worker(ctx: Ctx, seat: int, command: Command) -> None:
     Arg("steps", "Spaces forward.", kind=int, minimum=1),
     why_not=refused_by("movement.route"),
 )
-def do_advance(ctx: Ctx, seat: int, command: Command) -> None:
+def advance(ctx: Ctx, seat: int, command: Command) -> None:
     route = ctx.state.route(int(command.arg("route")))
     space = route.worker_of(seat)
     assert space is not None
@@ -180,7 +180,7 @@ def do_rest(ctx: Ctx, seat: int, command: Command) -> None:
 
 
 @COMMANDS.declares("end_movement", "End your Movement.", why_not=refused_by("movement.route"))
-def do_end_movement(ctx: Ctx, seat: int, command: Command) -> None:
+def end_movement(ctx: Ctx, seat: int, command: Command) -> None:
     civ = ctx.state.civs[seat]
     due = sum(1 for r in civ.resting if r < ctx.state.serial)
     if due:
@@ -204,7 +204,7 @@ def _moved(pack: PatchPack, state: PState, ev: WorkerMoved) -> PState:
     state = civ_changed(
         state, ev.seat, workers=tuple(sorted((*without_worker(civ, ev.frm), ev.to)))
     )
-    return dataclasses.replace(state, moved=(*state.moved, ev.to))
+    return evolved(state, moved=(*state.moved, ev.to))
 
 
 @event
@@ -226,18 +226,16 @@ def _route_moved(pack: PatchPack, state: PState, ev: RouteWorkerMoved) -> PState
     route = state.route(ev.route)
     others = tuple(w for w in route.workers if w[0] != ev.seat)
     if ev.rest or ev.home:
-        state = state.with_route(dataclasses.replace(route, workers=others))
+        state = state.with_route(evolved(route, workers=others))
     else:
-        state = state.with_route(
-            dataclasses.replace(route, workers=tuple(sorted((*others, (ev.seat, ev.to)))))
-        )
+        state = state.with_route(evolved(route, workers=tuple(sorted((*others, (ev.seat, ev.to))))))
     if ev.rest:
         civ = state.civs[ev.seat]
         state = civ_changed(state, ev.seat, resting=(*civ.resting, state.serial))
     if ev.home:
-        state = dataclasses.replace(state, pending=(*state.pending, Pending("return", ev.seat)))
+        state = evolved(state, pending=(*state.pending, Pending("return", ev.seat)))
     if not ev.forced:
-        state = dataclasses.replace(state, routes_moved=(*state.routes_moved, ev.route))
+        state = evolved(state, routes_moved=(*state.routes_moved, ev.route))
     return state
 
 
@@ -255,4 +253,4 @@ def _rest_over(pack: PatchPack, state: PState, ev: RestOver) -> PState:
     staying = tuple(r for r in civ.resting if r >= state.serial)
     state = civ_changed(state, ev.seat, resting=staying)
     pending = tuple(Pending("return", ev.seat) for _ in range(ev.count))
-    return dataclasses.replace(state, pending=(*state.pending, *pending))
+    return evolved(state, pending=(*state.pending, *pending))

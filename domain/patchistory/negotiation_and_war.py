@@ -9,10 +9,10 @@ defeated."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
 from domain.core.declare import Arg
+from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.core.turns import SealedCommand
 from domain.patchistory import territory as terr
@@ -133,7 +133,7 @@ def stealth_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comma
     Arg("blue", "Blue: Defender or Alliance; red: Aggression.", kind=bool),
     why_not=refused_by("negotiation.choose"),
 )
-def do_choose_side(ctx: Ctx, seat: int, command: Command) -> None:
+def choose_side(ctx: Ctx, seat: int, command: Command) -> None:
     route = conflict_route(ctx.state)
     ctx.emit(
         SideChosen(
@@ -180,7 +180,7 @@ def resolve_negotiation(ctx: Ctx) -> None:
     "Propose an Alliance, choosing its direction.",
     Arg("start", "The seat the Allied Trade Route starts from.", kind=int, minimum=0),
 )
-def do_propose_alliance(ctx: Ctx, seat: int, command: Command) -> None:
+def propose_alliance(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         AllianceAnswered(
             rule=rule("negotiation.alliance"),
@@ -193,12 +193,12 @@ def do_propose_alliance(ctx: Ctx, seat: int, command: Command) -> None:
 
 
 @COMMANDS.declares("accept_alliance", "Agree to the Alliance.")
-def do_accept_alliance(ctx: Ctx, seat: int, command: Command) -> None:
+def accept_alliance(ctx: Ctx, seat: int, command: Command) -> None:
     _answer_alliance(ctx, seat, agree=True)
 
 
 @COMMANDS.declares("decline_alliance", "Do not form an Alliance.")
-def do_decline_alliance(ctx: Ctx, seat: int, command: Command) -> None:
+def decline_alliance(ctx: Ctx, seat: int, command: Command) -> None:
     _answer_alliance(ctx, seat, agree=False)
 
 
@@ -233,7 +233,7 @@ def _answer_alliance(ctx: Ctx, seat: int, agree: bool) -> None:
     Arg("votes", "Votes forfeited (Jeanne d'Arc).", kind=int, minimum=0),
     why_not=refused_by("war.strength"),
 )
-def do_commit_strength(ctx: Ctx, seat: int, command: Command) -> None:
+def commit_strength(ctx: Ctx, seat: int, command: Command) -> None:
     route = conflict_route(ctx.state)
     votes = int(command.arg("votes"))
     ctx.emit(
@@ -345,7 +345,7 @@ def _stealth(ctx: Ctx, winner: int, loser: int) -> None:
     *cell_args(),
     Arg("building", "The Building Tile used.", buildings),
 )
-def do_stealth_reclaim(ctx: Ctx, seat: int, command: Command) -> None:
+def stealth_reclaim(ctx: Ctx, seat: int, command: Command) -> None:
     reclaim(ctx, seat, command, owner=ctx.state.pending[0].numbers[0])
 
 
@@ -360,7 +360,7 @@ class ConflictsFound(PatchEvent):
 
 @FOLDS.handles(ConflictsFound)
 def _conflicts(pack: PatchPack, state: PState, ev: ConflictsFound) -> PState:
-    return dataclasses.replace(state, negotiations=ev.negotiations, wars=ev.wars)
+    return evolved(state, negotiations=ev.negotiations, wars=ev.wars)
 
 
 @event
@@ -372,7 +372,7 @@ class SideChosen(PatchEvent, SealedCommand):
 
 @FOLDS.handles(SideChosen)
 def _side(pack: PatchPack, state: PState, ev: SideChosen) -> PState:
-    return dataclasses.replace(state, sealed=(*state.sealed, (ev.seat, (int(ev.blue),))))
+    return evolved(state, sealed=(*state.sealed, (ev.seat, (int(ev.blue),))))
 
 
 @event
@@ -386,7 +386,7 @@ class SidesRevealed(PatchEvent):
 
 @FOLDS.handles(SidesRevealed)
 def _sides(pack: PatchPack, state: PState, ev: SidesRevealed) -> PState:
-    return dataclasses.replace(state, sealed=(), sealing=(), negotiations=state.negotiations[1:])
+    return evolved(state, sealed=(), sealing=(), negotiations=state.negotiations[1:])
 
 
 @event
@@ -400,7 +400,7 @@ class WarDeclared(PatchEvent):
 @FOLDS.handles(WarDeclared)
 def _war(pack: PatchPack, state: PState, ev: WarDeclared) -> PState:
     route = state.route(ev.route)
-    state = state.with_route(dataclasses.replace(route, declared=True, aggressors=ev.aggressors))
+    state = state.with_route(evolved(route, declared=True, aggressors=ev.aggressors))
     for seat, paid in zip(ev.aggressors, ev.paid, strict=True):
         state = goods_changed(state, seat, resource=-paid)
     return state
@@ -419,12 +419,12 @@ class AllianceAnswered(PatchEvent):
 
 @FOLDS.handles(AllianceAnswered)
 def _alliance(pack: PatchPack, state: PState, ev: AllianceAnswered) -> PState:
-    state = dataclasses.replace(state, pending=state.pending[1:])
+    state = evolved(state, pending=state.pending[1:])
     if ev.agree and ev.direction >= 0:
         route = state.route(ev.route)
         other = route.b if ev.seat == route.a else route.a
         ask = Pending("alliance-accept", other, (ev.route, ev.direction))
-        state = dataclasses.replace(state, pending=(ask, *state.pending))
+        state = evolved(state, pending=(ask, *state.pending))
     return state
 
 
@@ -440,14 +440,14 @@ class WorkerLeftRoute(PatchEvent):
 def _left(pack: PatchPack, state: PState, ev: WorkerLeftRoute) -> PState:
     route = state.route(ev.route)
     state = state.with_route(
-        dataclasses.replace(
+        evolved(
             route,
             workers=tuple(w for w in route.workers if w[0] != ev.seat),
             declared=False,
             aggressors=(),
         )
     )
-    return dataclasses.replace(state, pending=(*state.pending, Pending("return", ev.seat)))
+    return evolved(state, pending=(*state.pending, Pending("return", ev.seat)))
 
 
 @event
@@ -460,9 +460,7 @@ class StrengthCommitted(PatchEvent, SealedCommand):
 
 @FOLDS.handles(StrengthCommitted)
 def _strength(pack: PatchPack, state: PState, ev: StrengthCommitted) -> PState:
-    return dataclasses.replace(
-        state, sealed=(*state.sealed, (ev.seat, (ev.spent_resources, ev.spent_votes)))
-    )
+    return evolved(state, sealed=(*state.sealed, (ev.seat, (ev.spent_resources, ev.spent_votes))))
 
 
 @event
@@ -486,7 +484,7 @@ def _resolved(pack: PatchPack, state: PState, ev: WarResolved) -> PState:
         state = goods_changed(
             state, seat, resource=-ev.resources[i], votes=-ev.votes[i], culture=ev.culture[i]
         )
-    return dataclasses.replace(state, sealed=(), sealing=(), wars=state.wars[1:])
+    return evolved(state, sealed=(), sealing=(), wars=state.wars[1:])
 
 
 @event
@@ -498,7 +496,7 @@ class NegotiationSkipped(PatchEvent):
 
 @FOLDS.handles(NegotiationSkipped)
 def _skipped(pack: PatchPack, state: PState, ev: NegotiationSkipped) -> PState:
-    return dataclasses.replace(state, negotiations=state.negotiations[1:])
+    return evolved(state, negotiations=state.negotiations[1:])
 
 
 @event
@@ -508,4 +506,4 @@ class WarCalledOff(PatchEvent):
 
 @FOLDS.handles(WarCalledOff)
 def _called_off(pack: PatchPack, state: PState, ev: WarCalledOff) -> PState:
-    return dataclasses.replace(state, wars=state.wars[1:])
+    return evolved(state, wars=state.wars[1:])

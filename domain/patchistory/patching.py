@@ -10,11 +10,11 @@ not refuse, and a refused `patch` cites what it says."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
 from domain.core.declare import Arg
 from domain.core.errors import IllegalAction, RuleViolation
+from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.patchistory import territory as terr
 from domain.patchistory.context import COMMANDS, FOLDS, Ctx, PatchEvent, civ_changed, rule
@@ -58,7 +58,7 @@ def bounds(cells: list[Cell]) -> tuple[int, int]:
 
 def patched(civ: Civ, placed: Placed, covered: set[Cell]) -> Civ:
     """The civilization with `placed` added; Building Tiles under it leave the game."""
-    return dataclasses.replace(
+    return evolved(
         civ,
         tiles=(*civ.tiles, placed),
         covers=tuple(c for c in civ.covers if c.at not in covered),
@@ -188,13 +188,13 @@ def why_not_patch(
     Arg("layer", "Over or under the squares it overlaps.", (OVER, UNDER)),
     why_not=why_not_patch,
 )
-def do_patch(ctx: Ctx, seat: int, command: Command) -> None:
+def patch(ctx: Ctx, seat: int, command: Command) -> None:
     side, layer = str(command.arg("side")), str(command.arg("layer"))
     row, col = int(command.arg("row")), int(command.arg("col"))
     state = ctx.state
     won = state.won[0]
     civ = state.civs[seat]
-    placed = dataclasses.replace(Placed(won.tile, side, row, col, 0), z=layer_z(civ, layer))
+    placed = evolved(Placed(won.tile, side, row, col, 0), z=layer_z(civ, layer))
     before = terr.shown(ctx.pack, civ)
     new = {cell for cell, _ in terr.cells_of(ctx.pack, placed)}
     removed = 0
@@ -240,7 +240,7 @@ def _moses(ctx: Ctx, seat: int, tile: str, side: str) -> None:
 @COMMANDS.declares(
     "forfeit_tile", "Do not patch the Tile you won.", why_not=refused_by("patch.optional")
 )
-def do_forfeit_tile(ctx: Ctx, seat: int, command: Command) -> None:
+def forfeit_tile(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(TileForfeited(rule=rule("patch.optional"), seat=seat, tile=ctx.state.won[0].tile))
 
 
@@ -273,7 +273,7 @@ def _patched(pack: PatchPack, state: PState, ev: TilePatched) -> PState:
         covers=tuple(c for c in civ.covers if c not in gone),
     )
     removed = (*state.removed, *(c.building for c in gone))
-    return dataclasses.replace(state, won=state.won[1:], removed=removed)
+    return evolved(state, won=state.won[1:], removed=removed)
 
 
 @event
@@ -284,4 +284,4 @@ class TileForfeited(PatchEvent):
 
 @FOLDS.handles(TileForfeited)
 def _forfeit(pack: PatchPack, state: PState, ev: TileForfeited) -> PState:
-    return dataclasses.replace(state, won=state.won[1:])
+    return evolved(state, won=state.won[1:])

@@ -157,7 +157,7 @@ def chichen_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comma
 
 
 @COMMANDS.declares("retire_for_culture", "Chichen-Itza: a Worker back for 5 Culture.", *cell_args())
-def do_retire_for_culture(ctx: Ctx, seat: int, command: Command) -> None:
+def retire_for_culture(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         WorkerBackToTrack(
             rule=rule("tile.chichen-itza"),
@@ -171,7 +171,7 @@ def do_retire_for_culture(ctx: Ctx, seat: int, command: Command) -> None:
 
 
 @COMMANDS.declares("end_chichen", "Return no more Workers to Chichen-Itza.")
-def do_end_chichen(ctx: Ctx, seat: int, command: Command) -> None:
+def end_chichen(ctx: Ctx, seat: int, command: Command) -> None:
     _chichen_done(ctx, seat)
 
 

@@ -4,11 +4,11 @@ within its own turn of a phase."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Hashable
 
 from domain.core.declare import WhyNot
 from domain.core.errors import IllegalAction
+from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.core.turns import Sequential, Simultaneous, TurnModel
 from domain.patchistory.context import FOLDS, Ctx, PatchEvent, done_pending, rule
@@ -131,7 +131,7 @@ class PhaseBegan(PatchEvent):
 def _phase(pack: PatchPack, state: PState, ev: PhaseBegan) -> PState:
     sealing = ev.seats if ev.phase in SEALED_PHASES else ()
     turn = ev.seats[0] if ev.seats and ev.phase not in SEALED_PHASES else -1
-    return dataclasses.replace(
+    return evolved(
         state,
         phase=ev.phase,
         sealing=sealing,
@@ -155,9 +155,7 @@ class TurnPassed(PatchEvent):
 
 @FOLDS.handles(TurnPassed)
 def _turn(pack: PatchPack, state: PState, ev: TurnPassed) -> PState:
-    return dataclasses.replace(
-        state, passed=(*state.passed, ev.seat), turn=ev.next, moved=(), routes_moved=()
-    )
+    return evolved(state, passed=(*state.passed, ev.seat), turn=ev.next, moved=(), routes_moved=())
 
 
 @event
@@ -172,9 +170,7 @@ class DecisionAwaited(PatchEvent):
 
 @FOLDS.handles(DecisionAwaited)
 def _awaited(pack: PatchPack, state: PState, ev: DecisionAwaited) -> PState:
-    return dataclasses.replace(
-        state, pending=(*state.pending, Pending(ev.kind, ev.seat, ev.numbers, ev.text))
-    )
+    return evolved(state, pending=(*state.pending, Pending(ev.kind, ev.seat, ev.numbers, ev.text)))
 
 
 @event

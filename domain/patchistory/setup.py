@@ -8,8 +8,7 @@ patchistory.example.setup."""
 
 from __future__ import annotations
 
-import dataclasses
-
+from domain.core.frozen import evolved
 from domain.core.messages import event, private_to
 from domain.core.ruleset import Setup
 from domain.patchistory import eras
@@ -106,7 +105,7 @@ class CapitalsDealt(PatchEvent):
 @FOLDS.handles(CapitalsDealt)
 def _capitals(pack: PatchPack, state: PState, ev: CapitalsDealt) -> PState:
     civs = tuple(Civ(capital=cap, tiles=(Placed(cap, "capital", 0, 0, 0),)) for cap in ev.capitals)
-    return dataclasses.replace(state, civs=civs)
+    return evolved(state, civs=civs)
 
 
 @event
@@ -118,10 +117,8 @@ class SuppliesTaken(PatchEvent):
 
 @FOLDS.handles(SuppliesTaken)
 def _supplies(pack: PatchPack, state: PState, ev: SuppliesTaken) -> PState:
-    civs = tuple(
-        dataclasses.replace(c, food=ev.food, coin=ev.coin, culture=ev.culture) for c in state.civs
-    )
-    return dataclasses.replace(state, civs=civs)
+    civs = tuple(evolved(c, food=ev.food, coin=ev.coin, culture=ev.culture) for c in state.civs)
+    return evolved(state, civs=civs)
 
 
 @event
@@ -131,7 +128,7 @@ class BuildingTilesShuffled(PatchEvent):
 
 @FOLDS.handles(BuildingTilesShuffled)
 def _stack(pack: PatchPack, state: PState, ev: BuildingTilesShuffled) -> PState:
-    return dataclasses.replace(state, stack=ev.order)
+    return evolved(state, stack=ev.order)
 
 
 @event

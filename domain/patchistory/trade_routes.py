@@ -5,8 +5,7 @@ War; its spaces yield Goods to the Workers on them."""
 
 from __future__ import annotations
 
-import dataclasses
-
+from domain.core.frozen import evolved
 from domain.core.messages import event
 from domain.patchistory.context import FOLDS, PatchEvent, goods_changed, spend_points
 from domain.patchistory.model import Pending, PState, Route
@@ -48,7 +47,7 @@ class TradeRouteOpened(PatchEvent):
 
 @FOLDS.handles(TradeRouteOpened)
 def _route(pack: PatchPack, state: PState, ev: TradeRouteOpened) -> PState:
-    state = dataclasses.replace(
+    state = evolved(
         state,
         routes=(*state.routes, Route(ev.route, ev.kind, ev.a, ev.b)),
         next_route=max(state.next_route, ev.route + 1),
@@ -76,7 +75,7 @@ class TradeRouteForfeited(PatchEvent):
 def _route_gone(pack: PatchPack, state: PState, ev: TradeRouteForfeited) -> PState:
     route = state.route(ev.route)
     pending = tuple(Pending("return", owner) for owner, _ in route.workers)
-    state = dataclasses.replace(
+    state = evolved(
         state,
         routes=tuple(r for r in state.routes if r.id != ev.route),
         pending=(*state.pending, *pending),

@@ -5,9 +5,9 @@ sealed choice shows as made, not as what it is, until the rules reveal it."""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
+from domain.core.frozen import evolved
 from domain.patchistory import territory as terr
 from domain.patchistory.model import Civ, Cover, PState, encode
 from domain.patchistory.pack import PatchPack
@@ -24,7 +24,7 @@ def seat_state(state: PState, viewer: int | None) -> PState:
     def cut(seat: int, civ: Civ) -> Civ:
         if seat == viewer:
             return civ
-        return dataclasses.replace(
+        return evolved(
             civ,
             coin=0,
             food=0,
@@ -33,16 +33,14 @@ def seat_state(state: PState, viewer: int | None) -> PState:
             votes=0,
             hand=(),
             prosperity=(),
-            covers=tuple(
-                dataclasses.replace(c, building="") if c.wasteland else c for c in civ.covers
-            ),
+            covers=tuple(evolved(c, building="") if c.wasteland else c for c in civ.covers),
         )
 
     civs = tuple(cut(s, c) for s, c in enumerate(state.civs))
-    return dataclasses.replace(
+    return evolved(
         state,
         civs=tuple(
-            dataclasses.replace(
+            evolved(
                 c,
                 covers=tuple(_cover_seen(cover, viewer, state, s) for cover in c.covers),
             )
@@ -60,7 +58,7 @@ def _cover_seen(cover: Cover, viewer: int | None, state: PState, owner: int) -> 
     turns it over."""
     if not cover.wasteland:
         return cover
-    return dataclasses.replace(cover, building="")
+    return evolved(cover, building="")
 
 
 def player_seen(

@@ -8,10 +8,10 @@ patchistory.example.vote-ranks."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
 from domain.core.declare import Arg
+from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.core.turns import SealedCommand
 from domain.patchistory import eras
@@ -128,7 +128,7 @@ def prosperity_cards(pack: PatchPack) -> tuple[str, ...]:
     Arg("card", "A Prosperity Card of your hand.", prosperity_cards),
     why_not=refused_by("vote.cards"),
 )
-def do_choose_card(ctx: Ctx, seat: int, command: Command) -> None:
+def choose_card(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         ProsperityChosen(
             rule=rule("vote.cards"),
@@ -154,7 +154,7 @@ def do_choose_card(ctx: Ctx, seat: int, command: Command) -> None:
     Arg("votes", "Votes.", kind=int, minimum=0),
     why_not=refused_by("vote.assign"),
 )
-def do_vote(ctx: Ctx, seat: int, command: Command) -> None:
+def vote(ctx: Ctx, seat: int, command: Command) -> None:
     state = ctx.state
     card = state.vote_cards[state.vote_index]
     ctx.emit(
@@ -185,7 +185,7 @@ class ProsperityChosen(PatchEvent, SealedCommand):
 @FOLDS.handles(ProsperityChosen)
 def _chosen(pack: PatchPack, state: PState, ev: ProsperityChosen) -> PState:
     index = state.civs[ev.seat].prosperity.index(ev.card)
-    return dataclasses.replace(state, sealed=(*state.sealed, (ev.seat, (index,))))
+    return evolved(state, sealed=(*state.sealed, (ev.seat, (index,))))
 
 
 @event
@@ -201,14 +201,12 @@ class ProsperityRevealed(PatchEvent):
 def _revealed(pack: PatchPack, state: PState, ev: ProsperityRevealed) -> PState:
     chosen = dict(state.sealed)
     civs = tuple(
-        dataclasses.replace(
-            c, prosperity=tuple(p for i, p in enumerate(c.prosperity) if i != chosen[s][0])
-        )
+        evolved(c, prosperity=tuple(p for i, p in enumerate(c.prosperity) if i != chosen[s][0]))
         if s in chosen
         else c
         for s, c in enumerate(state.civs)
     )
-    return dataclasses.replace(
+    return evolved(
         state,
         civs=civs,
         sealed=(),
@@ -228,7 +226,7 @@ class VotesCommitted(PatchEvent, SealedCommand):
 
 @FOLDS.handles(VotesCommitted)
 def _votes(pack: PatchPack, state: PState, ev: VotesCommitted) -> PState:
-    return dataclasses.replace(state, sealed=(*state.sealed, (ev.seat, (ev.count,))))
+    return evolved(state, sealed=(*state.sealed, (ev.seat, (ev.count,))))
 
 
 @event
@@ -242,12 +240,10 @@ class VotesRevealed(PatchEvent):
 
 @FOLDS.handles(VotesRevealed)
 def _votes_revealed(pack: PatchPack, state: PState, ev: VotesRevealed) -> PState:
-    civs = tuple(
-        dataclasses.replace(c, votes=c.votes - ev.votes[s]) for s, c in enumerate(state.civs)
-    )
+    civs = tuple(evolved(c, votes=c.votes - ev.votes[s]) for s, c in enumerate(state.civs))
     on = list(state.votes_on)
     on[state.vote_index] = ev.total
-    return dataclasses.replace(
+    return evolved(
         state, civs=civs, votes_on=tuple(on), vote_index=state.vote_index + 1, sealed=(), sealing=()
     )
 
@@ -287,5 +283,5 @@ class VotesForfeited(PatchEvent):
 
 @FOLDS.handles(VotesForfeited)
 def _forfeit_votes(pack: PatchPack, state: PState, ev: VotesForfeited) -> PState:
-    civs = tuple(dataclasses.replace(c, votes=0) for c in state.civs)
-    return dataclasses.replace(state, civs=civs, vote_cards=(), votes_on=(), vote_index=0)
+    civs = tuple(evolved(c, votes=0) for c in state.civs)
+    return evolved(state, civs=civs, vote_cards=(), votes_on=(), vote_index=0)

@@ -5,10 +5,10 @@ space; a Worker on a gold box makes it yield (patchistory.workers.gold-box, in t
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
 from domain.core.declare import Arg
+from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.patchistory import territory as terr
 from domain.patchistory.context import (
@@ -56,7 +56,7 @@ def placing_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comma
     *cell_args(),
     why_not=refused_by("workers.one-per-space"),
 )
-def do_place_worker(ctx: Ctx, seat: int, command: Command) -> None:
+def place_worker(ctx: Ctx, seat: int, command: Command) -> None:
     pending = ctx.state.pending[0]
     at = cell(command)
     if pending.kind == "place-new":
@@ -67,7 +67,7 @@ def do_place_worker(ctx: Ctx, seat: int, command: Command) -> None:
 
 
 @COMMANDS.declares("worker_to_track", "No free space: the Worker goes to the Descendant Track.")
-def do_worker_to_track(ctx: Ctx, seat: int, command: Command) -> None:
+def worker_to_track(ctx: Ctx, seat: int, command: Command) -> None:
     if ctx.state.pending[0].kind == "place-new":  # no free space: the Worker stays unborn
         ctx.emit(DecisionDeclined(rule=rule("workers.one-per-space"), seat=seat, kind="place-new"))
         return
@@ -130,7 +130,7 @@ def _to_track(pack: PatchPack, state: PState, ev: WorkerBackToTrack) -> PState:
     if ev.route:
         route = state.route(ev.route)
         state = state.with_route(
-            dataclasses.replace(route, workers=tuple(w for w in route.workers if w[0] != ev.seat))
+            evolved(route, workers=tuple(w for w in route.workers if w[0] != ev.seat))
         )
     workers = civ.workers
     if len(ev.at) == 2:

@@ -37,7 +37,8 @@ from schemathesis.specs.openapi.checks import (
 
 import tests.support.toy  # noqa: F401  (registers the toy rulesets in this process)
 from api.app import create_app
-from api.openapi import build_spec, served_rulesets
+from api.openapi import build_spec
+from service.rulesets import served_rulesets
 from service.wiring import raw_redis_client
 from tests.support.abuse import ERROR_KEYS, TOY, TOY_CLOSING, bearer, register_player_names
 

@@ -9,6 +9,7 @@ import re
 
 import redis
 
+from domain.hotw.editions.ah2001.revisions import NEWEST
 from service.games import stored_payload
 from service.rulesets import pack_digest, ruleset
 from store.redis_store import EventStore
@@ -35,11 +36,11 @@ def store_of(redis_url: str) -> EventStore:
 def test_a_games_summary_names_its_ruleset_revision_and_pack_digest(api) -> None:
     game = created(api)
     summary = api.get(f"/games/{game['game_id']}").get_json()
-    assert summary["revision"] == ruleset("hotw-ah2001").newest_revision() == 2
+    assert summary["revision"] == ruleset("hotw-ah2001").newest_revision() == NEWEST
     assert summary["pack_digest"] == pack_digest("hotw-ah2001")
     described = api.get("/rulesets/hotw-ah2001").get_json()
-    assert described["revision"] == 2
-    assert [r["revision"] for r in described["revisions"]] == [1, 2]
+    assert described["revision"] == NEWEST
+    assert [r["revision"] for r in described["revisions"]] == list(range(1, NEWEST + 1))
     assert described["revisions"][1]["rules"] == ["ah2001.components.coin-fleet"]
 
 
@@ -74,7 +75,8 @@ def lacking_revision(game: GoldenGame, revision: int) -> GoldenGame:
 
 
 def test_a_stored_game_of_a_revision_this_server_lacks_is_refused_naming_it(api, redis_url) -> None:
-    game_id = import_game(store_of(redis_url), lacking_revision(FIRST_AH2001, 7))
+    unknown = NEWEST + 5
+    game_id = import_game(store_of(redis_url), lacking_revision(FIRST_AH2001, unknown))
     for path in ("/events", "/export"):  # the log itself reads: only folding needs the rules
         assert api.get(f"/games/{game_id}{path}").status_code == 200
     for path in ("", "/state", "/result", "/board", "/narrative"):
@@ -82,8 +84,13 @@ def test_a_stored_game_of_a_revision_this_server_lacks_is_refused_naming_it(api,
         assert answer.status_code == 409, (path, answer.get_data(as_text=True)[:200])
         body = answer.get_json()
         assert body["code"] == "ruleset_revision_unavailable"
-        assert body["details"] == {"ruleset": "hotw-ah2001", "revision": 7, "available": [1, 2]}
-        assert "revision 7" in body["message"]
+        available = list(range(1, NEWEST + 1))
+        assert body["details"] == {
+            "ruleset": "hotw-ah2001",
+            "revision": unknown,
+            "available": available,
+        }
+        assert f"revision {unknown}" in body["message"]
 
 
 def test_an_event_of_a_newer_schema_is_refused_never_misread(api, redis_url) -> None:
@@ -121,11 +128,11 @@ def test_a_sandbox_keeps_its_games_revision_and_refuses_one_the_server_lacks(
     assert sandbox.status_code == 201, sandbox.get_json()
     assert api.get(f"/games/{sandbox.get_json()['game_id']}").get_json()["revision"] == 1
 
-    position = {**position, "setup": {**setup, "revision": 9}}
+    position = {**position, "setup": {**setup, "revision": NEWEST + 1}}
     refused = api.post(f"/games/{made.game_id}/sandbox", json={"position": position}, headers=admin)
     assert refused.status_code == 422
     assert refused.get_json()["code"] == "ruleset_revision_unavailable"
-    assert refused.get_json()["details"]["revision"] == 9
+    assert refused.get_json()["details"]["revision"] == NEWEST + 1
     other = {**position, "setup": {**setup, "revision": 2}}
     mismatch = api.post(f"/games/{made.game_id}/sandbox", json={"position": other}, headers=admin)
     assert mismatch.status_code == 400 and "keeps the revision" in mismatch.get_json()["message"]

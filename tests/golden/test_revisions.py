@@ -22,7 +22,7 @@ from domain.core.kernel import Game, decide, replay
 from domain.core.messages import Command, Recorded
 from domain.hotw.editions.ah2001 import events as ev
 from domain.hotw.editions.ah2001.model import Ah2001State
-from domain.hotw.editions.ah2001.revisions import COINS_TAKE_COUNTERS
+from domain.hotw.editions.ah2001.revisions import COINS_TAKE_COUNTERS, NEWEST
 from service.games import GameService, StateCache, encode_game, state_hash
 from service.rulesets import pack_digest, ruleset
 from store.redis_store import EventStore, SecretVault
@@ -53,8 +53,8 @@ def final_hash(game: Game[Any]) -> str:
 
 def test_the_coin_and_fleet_fix_is_revision_2_of_the_avalon_hill_rules() -> None:
     rules = ruleset(AH2001)
-    assert rules.revision == COINS_TAKE_COUNTERS == 2
-    assert rules.revisions[-1].rules == ("ah2001.components.coin-fleet",)
+    assert rules.revisions[1].number == COINS_TAKE_COUNTERS == 2
+    assert rules.revisions[1].rules == ("ah2001.components.coin-fleet",)
     assert rules.at_revision(1).revision == 1 and rules.at_revision(1).tables.revision == 1
 
 
@@ -120,13 +120,14 @@ def test_new_games_get_the_newest_revision_and_record_the_packs_digest(redis_url
     service = GameService(EventStore(client), SecretVault(client), cache=StateCache())
     created = service.create_game(AH2001, ["a", "b", "c"])
     first = created.events[0].event
-    assert first.revision == 2  # type: ignore[attr-defined]
+    assert first.revision == NEWEST  # type: ignore[attr-defined]
     assert first.pack_digest == pack_digest(AH2001)  # type: ignore[attr-defined]
     older = service.create_game(AH2001, ["a", "b", "c"], revision=1)
     assert service.load(older.game_id)[0].revision == 1
     with pytest.raises(RulesetRevisionUnavailable) as lacking:
-        service.create_game(AH2001, ["a", "b", "c"], revision=3)
-    assert lacking.value.revision == 3 and lacking.value.known == (1, 2)
+        service.create_game(AH2001, ["a", "b", "c"], revision=NEWEST + 1)
+    assert lacking.value.revision == NEWEST + 1
+    assert lacking.value.known == tuple(range(1, NEWEST + 1))
 
 
 def test_replay_verify_names_the_revision_it_folded_under(redis_url: str) -> None:

@@ -113,7 +113,16 @@ CORPUS: tuple[GoldenSpec, ...] = (
     ),
     GoldenSpec("hotw-ah2001", 6, {"simultaneous_empires": True}, label="simultaneous"),
     GoldenSpec("hotw-ah2001", 4, AH2001_ALL, label="all-options"),
+    # one game under each revision that came and went in one change (issue 32's rulings)
+    *(
+        GoldenSpec("hotw-ah2001", 4, AH2001_ALL, revision=revision, label="all-options")
+        for revision in range(3, 10)
+    ),
     GoldenSpec("brief-2009", 2, bots=("greedy", "random")),
+    *(
+        GoldenSpec("brief-2009", 2, revision=revision, label="two-players")
+        for revision in range(1, 5)
+    ),
     GoldenSpec("brief-2009", 3),
     GoldenSpec("brief-2009", 4, bots=("greedy",)),
     GoldenSpec("brief-2009", 5),

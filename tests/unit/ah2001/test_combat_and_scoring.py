@@ -29,9 +29,9 @@ CLEAR: frozenset[str] = frozenset()
 def test_the_romans_lose_3_to_4_attack_again_and_tie_5_to_5_emptying_the_land() -> None:
     """ah2001.example.romans-repeated-attack."""
     assert defence_dice(DICE, CLEAR, OVERLAND, NO_EDGE) == (1, "combat.dice")
-    first = fight_round((1, 3), (4,), frozenset(), NO_EDGE)
+    first = fight_round(DICE, (1, 3), (4,), frozenset(), NO_EDGE)
     assert (first.attack, first.defence, first.result) == (3, 4, Result.ATTACKER_LOST)
-    second = fight_round((5, 5), (5,), frozenset(), NO_EDGE)
+    second = fight_round(DICE, (5, 5), (5,), frozenset(), NO_EDGE)
     assert second.result is Result.BOTH_LOST and "combat.tie" in second.rules
 
 
@@ -57,8 +57,8 @@ def test_the_british_landing_from_the_sea_faces_three_dice_and_wins_the_second_a
     """ah2001.example.british-sea-attack."""
     from_sea = Approach(Via.SEA)
     assert defence_dice(DICE, CLEAR, from_sea, NO_EDGE) == (3, "combat.from-sea")
-    assert fight_round((2, 4), (1, 1, 5), frozenset(), NO_EDGE).result is Result.ATTACKER_LOST
-    assert fight_round((6, 3), (2, 2, 4), frozenset(), NO_EDGE).result is Result.DEFENDER_LOST
+    assert fight_round(DICE, (2, 4), (1, 1, 5), frozenset(), NO_EDGE).result is Result.ATTACKER_LOST
+    assert fight_round(DICE, (6, 3), (2, 2, 4), frozenset(), NO_EDGE).result is Result.DEFENDER_LOST
     assert defence_dice(DICE, CLEAR, from_sea, Edge(naval_power=True))[0] == 2
 
 
@@ -72,18 +72,18 @@ def test_the_mongols_take_wei_river_behind_the_great_wall_a_fort_and_a_capital()
     wall = Approach(Via.LAND, great_wall=True)
     assert defence_dice(DICE, CLEAR, wall, mongols)[0] == 2
     wei_river = frozenset({"capital", "fort"})
-    first = fight_round((4, 6, 6), (1, 6), wei_river, mongols)
+    first = fight_round(DICE, (4, 6, 6), (1, 6), wei_river, mongols)
     assert (first.attack, first.defence, first.result) == (6, 7, Result.ATTACKER_LOST)
-    second = fight_round((2, 4, 5), (3, 4), wei_river, mongols)
+    second = fight_round(DICE, (2, 4, 5), (3, 4), wei_river, mongols)
     assert (second.attack, second.defence, second.result) == (5, 5, Result.FORT_AND_ATTACKER_LOST)
-    third = fight_round((1, 2, 6), (2, 5), frozenset({"capital"}), mongols)
+    third = fight_round(DICE, (1, 2, 6), (2, 5), frozenset({"capital"}), mongols)
     assert third.result is Result.DEFENDER_LOST
     assert sacked(frozenset({"capital"})) == {"city"}
 
 
 def test_a_leader_dies_on_triples_and_expert_troops_cross_their_terrain_freely() -> None:
-    assert fight_round((4, 4, 4), (2,), frozenset(), Edge(leader=True)).leader_killed
-    assert not fight_round((4, 4, 5), (2,), frozenset(), Edge(leader=True)).leader_killed
+    assert fight_round(DICE, (4, 4, 4), (2,), frozenset(), Edge(leader=True)).leader_killed
+    assert not fight_round(DICE, (4, 4, 5), (2,), frozenset(), Edge(leader=True)).leader_killed
     experts = Edge(expert=frozenset({"mountains"}))
     assert defence_dice(DICE, frozenset({"mountains"}), OVERLAND, experts) == (
         1,
@@ -92,10 +92,10 @@ def test_a_leader_dies_on_triples_and_expert_troops_cross_their_terrain_freely()
 
 
 def test_elite_troops_win_ties_and_siegecraft_takes_fort_and_army_together() -> None:
-    assert fight_round((3, 5), (5,), frozenset(), Edge(elite_troops=True)).result is (
+    assert fight_round(DICE, (3, 5), (5,), frozenset(), Edge(elite_troops=True)).result is (
         Result.DEFENDER_LOST
     )
-    siege = fight_round((5, 2), (4,), frozenset({"fort"}), Edge(siegecraft=True))
+    siege = fight_round(DICE, (5, 2), (4,), frozenset({"fort"}), Edge(siegecraft=True))
     assert (siege.attack, siege.defence, siege.result) == (6, 5, Result.FORT_AND_DEFENDER_LOST)
 
 
@@ -163,3 +163,13 @@ def test_tied_players_compare_strengths_then_pre_eminence_then_epoch_seven() -> 
     same = Record(90, (5, 6, 8, 10, 7, 8, 10), pre_eminence=3)
     assert final_ranking([same, weaker]) == ((1,), (0,))
     assert final_ranking([weaker, weaker]) == ((0, 1),)
+
+
+def test_a_fort_adds_the_packs_bonus_to_the_defenders_kept_die() -> None:
+    """ah2001.combat.fort: "a fort adds one" is read from play.yaml, not written in Python."""
+    import dataclasses
+
+    fort = frozenset({"fort"})
+    assert fight_round(DICE, (5, 1), (4,), fort, NO_EDGE).result is Result.FORT_AND_ATTACKER_LOST
+    doubled = dataclasses.replace(DICE, fort_bonus=2)
+    assert fight_round(doubled, (5, 1), (4,), fort, NO_EDGE).result is Result.ATTACKER_LOST

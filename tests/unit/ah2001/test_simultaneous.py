@@ -230,19 +230,6 @@ def test_rule_10_a_minor_empire_acts_beside_its_main_empire_and_ends_with_it() -
     assert all(t.terminated for t in state.parked[:2])
 
 
-def test_a_round_in_which_no_empire_attempts_anything_ends_every_expansion() -> None:
-    """ah2001.variant.rounds reading: when every Empire still expanding has passed a whole
-    round, nothing is left to play: they all terminate, in calling order, and count."""
-    _, state = epoch_one()
-    _, state = start_everyone(state)
-    for _ in range(2):
-        _, state = act(state, Command.of("end_round"))
-    events, state = act(state, Command.of("end_round"))
-    ended = of(events, ev.EmpireTerminated)
-    assert [e.empire for e in ended] == ["sumeria", "egypt", "minoans"]
-    assert state.epoch == 2
-
-
 def test_a_seat_undoes_its_own_move_of_this_round_but_never_another_empires() -> None:
     """Undo stays within the active Empire's move of the round (ah2001.turn.parts): the seat
     takes back what it did since its Empire became active; once the round passes on, it

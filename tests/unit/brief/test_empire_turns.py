@@ -241,19 +241,6 @@ def test_france_reduces_no_monument():
     assert state.land("italia").buildings == {"monument"}
 
 
-def test_no_monument_in_gaul_is_reduced():
-    lands = {"italia": standing(0), "gaul": resigned(1, "monument")}
-    state = playing(table(lands, epoch=5), 0, "ottomans")
-    _, state = act(state, expand("gaul"), dice=[6, 1, 1])
-    assert state.land("gaul").buildings == {"monument"}
-    lands = {"italia": standing(0), "danubia": resigned(1, "monument")}
-    state = playing(table(lands, epoch=5), 0, "ottomans")
-    events, state = act(state, expand("danubia"), dice=[6, 1, 1])
-    (reduced,) = of(events, ev.LandReduced)
-    assert (reduced.rule, reduced.removed) == ("brief.reduction.monument", ("monument",))
-    assert state.land("danubia").buildings == frozenset()
-
-
 def test_the_vikings_take_a_land_from_the_sea_outright_on_a_five_or_six():
     lands = {"scandinavia": standing(0), "britain": resigned(1, "fort")}
     state = playing(table(lands, epoch=4), 0, "vikings", fleets=("atlantic-ocean",))
@@ -408,3 +395,12 @@ def test_gold_past_one_hundred_goes_on_round_the_track():
     assert "brief.gold.presence" in collected.cites
     assert state.colours[0].gold == 99 + 2 + 3  # the capital, presence in the Middle East
     assert RULES.view(state, None)["colours"][0]["track_space"] == 4
+
+
+def test_taking_a_land_removes_its_monument():
+    lands = {"italia": standing(0), "danubia": resigned(1, "monument")}
+    state = playing(table(lands, epoch=5), 0, "ottomans")
+    events, state = act(state, expand("danubia"), dice=[6, 1, 1])
+    (reduced,) = of(events, ev.LandReduced)
+    assert (reduced.rule, reduced.removed) == ("brief.reduction.monument", ("monument",))
+    assert state.land("danubia").buildings == frozenset()

@@ -27,6 +27,7 @@ from domain.hotw.editions.ah2001.model import (
     Ah2001State,
     Cell,
 )
+from domain.hotw.editions.ah2001.revisions import TREACHERY_ONE_ATTACK, WALL_ONE_SIDED
 from domain.hotw.editions.ah2001.sack import sack
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, CombatDice
 from domain.hotw.world import DIFFICULT_TERRAIN
@@ -68,7 +69,7 @@ class Edge:
 def attack_dice(dice: CombatDice, edge: Edge) -> tuple[int, str]:
     """Two dice; three with a Leader (ah2001.events.leader) or a Jihad before its first loss
     (ah2001.events.jihad)."""
-    if edge.jihad_losses == 0:
+    if edge.jihad_losses is not None and edge.jihad_losses < dice.jihad_bonus_losses:
         return dice.bonus_attack, "events.jihad"
     if edge.leader:
         return dice.bonus_attack, "events.leader"
@@ -130,6 +131,7 @@ def besieged(buildings: frozenset[str]) -> bool:
 
 
 def fight_round(
+    dice: CombatDice,
     attacker: tuple[int, ...],
     defender: tuple[int, ...],
     buildings: frozenset[str],
@@ -141,17 +143,18 @@ def fight_round(
     rules = ["combat.dice"]
     attack = max(attacker)
     if edge.weaponry:
-        attack += 1
+        attack += dice.weaponry_bonus
         rules.append("events.weaponry")
     if edge.siegecraft and besieged(buildings):
-        attack += 1
+        attack += dice.siegecraft_bonus
         rules.append("events.siegecraft")
     fort = "fort" in buildings
-    defence = max(defender) + (1 if fort else 0)
+    defence = max(defender) + (dice.fort_bonus if fort else 0)
     if fort:
         rules.append("combat.fort")
-    wins_ties = edge.elite_troops or (edge.jihad_losses is not None and edge.jihad_losses < 2)
-    leader_killed = edge.leader and len(attacker) == 3 and len(set(attacker)) == 1
+    jihad = edge.jihad_losses
+    wins_ties = edge.elite_troops or (jihad is not None and jihad < dice.jihad_ties_losses)
+    leader_killed = edge.leader and len(attacker) == dice.bonus_attack and len(set(attacker)) == 1
     if leader_killed:
         rules.append("events.leader")
     if attack == defence and wins_ties:
@@ -175,6 +178,15 @@ REPEATABLE = frozenset({Result.ATTACKER_LOST, Result.FORT_AND_ATTACKER_LOST})
 """Results after which the attacker may attack the same land again (ah2001.combat.repeat)."""
 
 
+def over_the_wall(tables: Ah2001Tables, attacker: str, defender: str) -> bool:
+    """An attack over the Great Wall standing in the defender's land: "If the Difficult
+    Terrain is on the attacker's Land, then there is no defender bonus"
+    (ah2001.combat.difficult-terrain; revision 1-2 counted the Wall from both sides)."""
+    if tables.since(WALL_ONE_SIDED):
+        return tables.board.defended_by_the_wall(attacker, defender)
+    return tables.board.crosses_great_wall(attacker, defender)
+
+
 def approach(tables: Ah2001Tables, state: Ah2001State, land: str, via: Via) -> Approach:
     """From the sea, or from the adjacent Empire land the defender gets fewest dice against
     (ah2001.combat.from-sea reading: the attacker names the way, and takes the best border)."""
@@ -185,8 +197,7 @@ def approach(tables: Ah2001Tables, state: Ah2001State, land: str, via: Via) -> A
     options = []
     for source in state.turn.lands:
         if land in board.lands[source].neighbours:
-            wall = board.crosses_great_wall(source, land)
-            options.append(Approach(Via.LAND, great_wall=wall))
+            options.append(Approach(Via.LAND, great_wall=over_the_wall(tables, source, land)))
         elif land in board.lands[source].straits:
             options.append(Approach(Via.LAND, strait=True))
     return min(options, key=lambda a: (a.strait or a.great_wall, a.strait))
@@ -207,9 +218,10 @@ def edge(state: Ah2001State) -> Edge:
     )
 
 
-def treachery_wins(ctx: Ctx, seat: int, land: str, via: Via) -> bool:
+def treachery_wins(ctx: Ctx, seat: int, land: str, via: Via, first: bool) -> bool:
     """ah2001.events.treachery: the land named falls without a die rolled; False while more of
-    the defender's armies stand there (ah2001.option.multiple-armies)."""
+    the defender's armies stand there (ah2001.option.multiple-armies). "You automatically win
+    the attack": one attack, and one army from the pool, takes the whole stack (revision 6)."""
     cell = ctx.state.land(land)
     defender = cell.owner
     assert defender is not None
@@ -226,6 +238,7 @@ def treachery_wins(ctx: Ctx, seat: int, land: str, via: Via) -> bool:
             attack=0,
             defence=0,
             result=won.value,
+            first_round=first or not ctx.tables.since(TREACHERY_ONE_ATTACK),
         )
     )
     if ctx.state.land(land).owner == defender:
@@ -250,14 +263,15 @@ def battle(ctx: Ctx, seat: int, land: str, via: Via) -> None:
             bonus = replace(bonus, no_terrain_penalty=True)
         turn = ctx.state.turn
         if turn is not None and turn.treachery == land:
-            if treachery_wins(ctx, seat, land, via):
+            if treachery_wins(ctx, seat, land, via, first):
                 return
+            first = False
             continue
         attacking, attack_rule = attack_dice(tables.combat, bonus)
         defending, defence_rule = defence_dice(tables.combat, terrain, way, bonus)
         attack = ctx.chance.dice(attacking)
         defence = ctx.chance.dice(defending)
-        fought = fight_round(attack, defence, cell.buildings, bonus)
+        fought = fight_round(tables.combat, attack, defence, cell.buildings, bonus)
         cites = tuple(
             dict.fromkeys(
                 rule(k) for k in (attack_rule, defence_rule, *fought.rules) if k != "combat.dice"

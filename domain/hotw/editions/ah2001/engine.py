@@ -49,7 +49,6 @@ class Ah2001Pack:
 
 class Ah2001Ruleset(Ruleset[Ah2001State]):
     pack: Ah2001Pack
-    view_schema = "schemas.ah2001_view:VIEW"
 
     revisions = REVISIONS
 
@@ -213,7 +212,7 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             epochs = sorted(c.epochs)
             when = (
                 "any Epoch"
-                if len(epochs) == 7
+                if len(epochs) == self.tables.epochs
                 else f"Epoch {epochs[0]}"
                 if len(epochs) == 1
                 else f"Epochs {epochs[0]} to {epochs[-1]}"

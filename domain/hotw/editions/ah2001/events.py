@@ -55,6 +55,7 @@ from domain.hotw.editions.ah2001.simultaneous_rounds import (
     EmpireActivated,
     EmpireParked,
     EmpireTerminated,
+    MinorEmpireWaits,
 )
 from domain.hotw.editions.ah2001.turn import ArmyPlaced, StartLandCleared, TurnBegan
 
@@ -96,6 +97,7 @@ __all__ = [
     "KingdomPlaced",
     "LandSacked",
     "MarkersShuffled",
+    "MinorEmpireWaits",
     "MonumentBuilt",
     "MonumentsDestroyed",
     "MonumentsDone",

@@ -38,6 +38,7 @@ from domain.hotw.editions.ah2001.model import (
     Stage,
 )
 from domain.hotw.editions.ah2001.optional import naval_actions, stack
+from domain.hotw.editions.ah2001.sack import sack_on_entry
 from domain.hotw.editions.ah2001.simultaneous import attempted, monuments_at_once
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
 from domain.hotw.editions.ah2001.turn import ArmyPlaced
@@ -141,6 +142,7 @@ def expand_into(ctx: Ctx, seat: int, land: str, via: Via) -> None:
                 figure=epoch,
             )
         )
+        sack_on_entry(ctx, land)
         return
     if cell.owner == seat and land in turn.lands:
         ctx.emit(

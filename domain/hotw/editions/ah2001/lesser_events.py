@@ -27,6 +27,7 @@ from domain.hotw.editions.ah2001.combat import (
     defence_dice,
     fight_round,
     fights_on,
+    over_the_wall,
 )
 from domain.hotw.editions.ah2001.context import (
     COMMANDS,
@@ -43,6 +44,8 @@ from domain.hotw.editions.ah2001.model import (
     Ah2001State,
     Cell,
 )
+from domain.hotw.editions.ah2001.revisions import PESTILENCE_ANY_LAND
+from domain.hotw.editions.ah2001.sack import sack_on_entry
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, EventCardKind
 
 
@@ -70,6 +73,8 @@ def target_options(tables: Ah2001Tables, state: Ah2001State, played: EventCardKi
     if kind == "famine":
         return sorted(tables.victory_points.scores)
     if kind == "pestilence":
+        if tables.since(PESTILENCE_ANY_LAND):
+            return sorted(board.lands)
         return sorted(land for land, c in state.lands.items() if c.owner is not None)
     if kind == "black-death":
         if not turn.picks:
@@ -246,7 +251,7 @@ def barbarians_attack(ctx: Ctx, seat: int, played: EventCardKind, barren: str, l
     way = Approach(
         Via.LAND,
         strait=land in board.lands[barren].straits,
-        great_wall=board.crosses_great_wall(barren, land),
+        great_wall=over_the_wall(ctx.tables, barren, land),
     )
     dice = ctx.tables.combat.revolt_attack
     revolt(ctx, seat, land, key=rule("events.barbarians"), dice=dice, way=way)
@@ -341,10 +346,12 @@ def revolt(
                     result="unopposed",
                 )
             )
+            if cell.owner is None:
+                sack_on_entry(ctx, land)
             return
         attack = ctx.chance.dice(dice)
         defence = ctx.chance.dice(defending)
-        fought = fight_round(attack, defence, cell.buildings, bonus)
+        fought = fight_round(ctx.tables.combat, attack, defence, cell.buildings, bonus)
         cites = (rule("combat.dice"), rule("combat.fort"), rule("events.far-epoch"))
         ctx.emit(
             RevoltFought(

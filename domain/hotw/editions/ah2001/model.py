@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from domain.core.codec import added_later
+
 
 class Stage(StrEnum):
     DRAWING = "drawing"
@@ -128,6 +130,9 @@ class Turn:
     """A sea the Empire's armies wait in and expand from (the Crusade)."""
     outer: Turn | None = None
     """The Active Empire's turn, set aside while a card's Empire plays (ah2001.events.*)."""
+    order: str = added_later("")
+    """Simultaneous empires, a Minor Empire's place in its round (rule 10): "" before its main
+    Empire, "waiting" for its main Empire to move first, "after" moving after it."""
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,14 @@ from domain.hotw.editions.ah2001.context import (
     FOLDS,
     Ah2001Event,
     Ctx,
+    empire,
     rule,
     with_supply,
 )
 from domain.hotw.editions.ah2001.model import (
     Ah2001State,
 )
+from domain.hotw.editions.ah2001.revisions import CAPITALS_FALL_TO_ANY_ENTRY
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
 
 
@@ -31,6 +33,19 @@ def sack(ctx: Ctx, land: str) -> None:
     after = sacked(ctx.state.land(land).buildings)
     if after != ctx.state.land(land).buildings:
         ctx.emit(LandSacked(rule=rule("combat.sack"), land=land, buildings=tuple(sorted(after))))
+
+
+def sack_on_entry(ctx: Ctx, land: str) -> None:
+    """An army just entered the vacant `land`: "Whenever your army takes over a Land already
+    containing a capital, the capital is turned over and becomes a city"; a city there is
+    sacked (ah2001.combat.sack; from revision 4). The Active Empire's own capital is not taken
+    over."""
+    turn = ctx.state.turn
+    if not ctx.tables.since(CAPITALS_FALL_TO_ANY_ENTRY) or turn is None:
+        return
+    if turn.capital and land == empire(ctx.tables, turn.empire).start_land:
+        return
+    sack(ctx, land)
 
 
 # --- vocabulary: the events of this chapter, and how each changes the state ----------------

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
-from domain.hotw.changes import with_player
+from domain.hotw.changes import with_player, with_turn
 from domain.hotw.editions.ah2001.building import fort_actions
 from domain.hotw.editions.ah2001.context import (
     COMMANDS,
@@ -43,7 +43,13 @@ from domain.hotw.editions.ah2001.model import (
 )
 from domain.hotw.editions.ah2001.optional import naval_actions
 from domain.hotw.editions.ah2001.pre_eminence import end_epoch
-from domain.hotw.editions.ah2001.revisions import COINS_TAKE_COUNTERS
+from domain.hotw.editions.ah2001.revisions import (
+    COINS_TAKE_COUNTERS,
+    LOST_LANDS_NOT_HELD,
+    MINOR_BEFORE_OR_AFTER,
+    POINTS_ONCE_PER_EPOCH,
+    TERMINATION_CHOSEN,
+)
 from domain.hotw.editions.ah2001.scoring import points_now
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
 
@@ -80,9 +86,58 @@ def round_actions(tables: Ah2001Tables, state: Ah2001State, seat: int) -> Iterat
     if turn.pool > 0 and NAVAL_CONTROL in state.options and turn.card is None and may_attempt:
         yield from naval_actions(tables, state)
     yield from coin_actions(state)
+    if may_attempt and main_moves_later(tables, state) is not None:
+        yield Command.of("move_after_main")
     yield Command.of("end_round")
     if turn.started:
         yield Command.of("terminate_empire")
+
+
+def main_moves_later(tables: Ah2001Tables, state: Ah2001State) -> int | None:
+    """The slot of the active Minor Empire's main Empire, if it has still to move this round
+    and the Minor may wait for it (rule 10, from revision 10)."""
+    turn = state.turn
+    if not tables.since(MINOR_BEFORE_OR_AFTER) or turn is None or turn.card is None:
+        return None
+    if turn.order or state.slot is None:
+        return None
+    return next(
+        (
+            slot
+            for slot, waiting in enumerate(state.parked)
+            if slot > state.slot
+            and waiting.seat == turn.seat
+            and waiting.card is None
+            and not waiting.terminated
+        ),
+        None,
+    )
+
+
+def why_not_move_after_main(
+    tables: Ah2001Tables, state: Ah2001State, seat: int, command: Command
+) -> RuleViolation:
+    return refused(
+        "only a Minor Empire yet to move, whose main Empire moves later this round",
+        "variant.minor-empire",
+        command,
+    )
+
+
+@COMMANDS.declares(
+    "move_after_main",
+    "Simultaneous empires: this Minor Empire makes its attempt after its main Empire's move.",
+    why_not=why_not_move_after_main,
+)
+def move_after_main(ctx: Ctx, seat: int, command: Command) -> None:
+    turn = ctx.state.turn
+    assert turn is not None
+    ctx.emit(
+        MinorEmpireWaits(
+            rule=rule("variant.minor-empire"), seat=seat, empire=turn.empire, card=turn.card
+        )
+    )
+    park(ctx)
 
 
 def why_not_end_round(
@@ -107,7 +162,30 @@ def why_not_terminate(
     why_not=why_not_end_round,
 )
 def end_round(ctx: Ctx, seat: int, command: Command) -> None:
+    turn = ctx.state.turn
+    assert turn is not None
+    if (
+        ctx.tables.since(TERMINATION_CHOSEN)
+        and turn.started
+        and turn.pool > 0
+        and not expansion_left(ctx.tables, ctx.state)
+    ):
+        terminate(ctx, active_slot(ctx.state))
+        return
     park(ctx)
+
+
+def expansion_left(tables: Ah2001Tables, state: Ah2001State) -> bool:
+    """Whether the active Empire has any expansion left to attempt in a round (rule 9: with
+    none, a pass ends it; its remaining strength could only fortify)."""
+    turn = state.turn
+    assert turn is not None
+    if not holds_any(state):
+        return start_land_of(tables, turn) is not None
+    if any(not held_by_turn(state, land) for land, _ in targets(tables, state)):
+        return True
+    naval = NAVAL_CONTROL in state.options and turn.card is None
+    return naval and any(True for _ in naval_actions(tables, state))
 
 
 @COMMANDS.declares(
@@ -138,16 +216,28 @@ def round_step(ctx: Ctx) -> bool:
 def next_round(ctx: Ctx) -> bool:
     """The next Empire in calling order (cycling) that can still expand becomes active; one
     without strength left is terminated (rule 5); when every Empire has ended, so does the
-    epoch. A round in which no Empire attempted anything ends every Empire's expansion
-    (ah2001.variant.rounds reading: nothing is left to play)."""
+    epoch. Before revision 9, a round in which no Empire attempted anything ended every
+    Empire's expansion; since, only its player or its spent strength ends it."""
     state = ctx.state
     parked = state.parked
     live = [i for i, t in enumerate(parked) if not t.terminated]
     if not live:
         end_epoch(ctx)
         return True
-    if all(parked[i].idle for i in live):
+    if not ctx.tables.since(TERMINATION_CHOSEN) and all(parked[i].idle for i in live):
         terminate(ctx, live[0])
+        return True
+    waiting_minor = minor_after(ctx.tables, state)
+    if waiting_minor is not None:
+        minor = parked[waiting_minor]
+        ctx.emit(
+            EmpireActivated(
+                rule=rule("variant.minor-empire"),
+                seat=minor.seat,
+                empire=minor.empire,
+                slot=waiting_minor,
+            )
+        )
         return True
     count = len(parked)
     for k in range(count):
@@ -165,6 +255,23 @@ def next_round(ctx: Ctx) -> bool:
         )
         return True
     raise AssertionError("a live Empire was not found")
+
+
+def minor_after(tables: Ah2001Tables, state: Ah2001State) -> int | None:
+    """The slot of a Minor Empire waiting for its main Empire, which has just moved."""
+    if not tables.since(MINOR_BEFORE_OR_AFTER) or state.cursor == 0:
+        return None
+    main = state.parked[(state.cursor - 1) % len(state.parked)]
+    if main.card is not None:
+        return None
+    return next(
+        (
+            slot
+            for slot, waiting in enumerate(state.parked)
+            if waiting.seat == main.seat and waiting.order == "waiting" and not waiting.terminated
+        ),
+        None,
+    )
 
 
 def park(ctx: Ctx) -> None:
@@ -207,6 +314,18 @@ def terminate(ctx: Ctx, slot: int) -> None:
                     card=waiting.card,
                 )
             )
+    if ctx.tables.since(POINTS_ONCE_PER_EPOCH) and another_empire_expands(state, slot):
+        ctx.emit(
+            EmpireTerminated(
+                rule=rule("variant.terminate"),
+                seat=ending.seat,
+                empire=ending.empire,
+                slot=slot,
+                points={},
+                total=0,
+            )
+        )
+        return
     points = points_now(ctx.tables, ctx.state, ending.seat)
     ctx.emit(
         EmpireTerminated(
@@ -218,6 +337,20 @@ def terminate(ctx: Ctx, slot: int) -> None:
             points=points,
             total=sum(points.values()),
         )
+    )
+
+
+def another_empire_expands(state: Ah2001State, slot: int) -> bool:
+    """Whether the player of the Empire in `slot` holds another main Empire this epoch that
+    has not terminated (rule 9: "he may only count victory points once per epoch": the
+    points are counted when the last of them ends)."""
+    ending = state.turn if state.slot == slot and state.turn is not None else state.parked[slot]
+    return any(
+        other != slot
+        and waiting.seat == ending.seat
+        and waiting.card is None
+        and not waiting.terminated
+        for other, waiting in enumerate(state.parked)
     )
 
 
@@ -242,11 +375,29 @@ def _parked(t: Ah2001Tables, s: Ah2001State, e: EmpireParked) -> Ah2001State:
     waiting = evolved(turn, started=True, attempted=False, outer=None, idle=idle)
     if s.slot is not None:
         parked = list(s.parked)
+        cursor = s.slot + 1
+        if turn.order == "after":  # the round goes on after its main Empire
+            waiting, cursor = evolved(waiting, order=""), s.cursor
         parked[s.slot] = waiting
-        return evolved(s, parked=tuple(parked), turn=None, slot=None, cursor=s.slot + 1)
+        return evolved(s, parked=tuple(parked), turn=None, slot=None, cursor=cursor)
     if turn.outer is not None:
         return evolved(s, parked=(*s.parked, waiting), turn=turn.outer)
     return evolved(s, parked=(*s.parked, waiting), turn=None, call_index=s.call_index + 1)
+
+
+@event
+class MinorEmpireWaits(Ah2001Event):
+    """Simultaneous empires: the Minor Empire will make its attempt of this round right after
+    its main Empire's move (rule 10)."""
+
+    seat: int
+    empire: str
+    card: str | None = None
+
+
+@FOLDS.handles(MinorEmpireWaits)
+def _minor_waits(t: Ah2001Tables, s: Ah2001State, e: MinorEmpireWaits) -> Ah2001State:
+    return with_turn(s, order="waiting")
 
 
 @event
@@ -260,7 +411,18 @@ class EmpireActivated(Ah2001Event):
 
 @FOLDS.handles(EmpireActivated)
 def _activated(t: Ah2001Tables, s: Ah2001State, e: EmpireActivated) -> Ah2001State:
-    return evolved(s, turn=s.parked[e.slot], slot=e.slot)
+    turn = s.parked[e.slot]
+    if turn.order == "waiting":
+        turn = evolved(turn, order="after")
+    if t.since(LOST_LANDS_NOT_HELD):
+        figure = turn.figure or s.epoch
+        held = tuple(
+            land
+            for land in turn.lands
+            if s.land(land).owner == turn.seat and s.land(land).figure == figure
+        )
+        turn = evolved(turn, lands=held)
+    return evolved(s, turn=turn, slot=e.slot)
 
 
 @event
@@ -291,5 +453,6 @@ def _terminated(t: Ah2001Tables, s: Ah2001State, e: EmpireTerminated) -> Ah2001S
     )
     s = with_player(s, e.seat, points=s.players[e.seat].points + e.total)
     if active:
-        return evolved(s, turn=None, slot=None, cursor=e.slot + 1)
+        cursor = s.cursor if ending.order == "after" else e.slot + 1
+        return evolved(s, turn=None, slot=None, cursor=cursor)
     return evolved(s, cursor=max(s.cursor, e.slot + 1))

@@ -19,8 +19,9 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, Protocol
 
-from domain.core.chance import Chance, ScriptedFaces
+from domain.core.chance import Chance
 from domain.core.messages import Command, Event
+from domain.core.strategy import Lookahead
 from domain.hotw.editions.ah2001 import events as ev
 from domain.hotw.editions.ah2001.model import Ah2001State, Cell, Player, SeaHeld, Stage, Turn
 from domain.hotw.editions.ah2001.scoring import points_now
@@ -109,6 +110,7 @@ def state_from_view(view: Mapping[str, Any]) -> Ah2001State:
 class Ah2001Strategy:
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        self.ahead = Lookahead(rules)
 
     def position(self, given: Any, seat: int) -> Ah2001State:
         """A domain state keeps its own turn (whose card effects are public: the cards were
@@ -137,7 +139,7 @@ class Ah2001Strategy:
     def outcomes(
         self, state: Ah2001State, seat: int, command: Command
     ) -> list[tuple[float, Ah2001State]]:
-        played = self.play(state, seat, command, ())
+        played = self.ahead.play(state, seat, command, ())
         if played is None:
             return []
         after, events = played
@@ -147,22 +149,7 @@ class Ah2001Strategy:
         attack, defence = len(battle.attack_dice), len(battle.defence_dice)
         bonus = battle.attack - max(battle.attack_dice)
         chance = win_chance(attack, defence, max(0, bonus))
-        wins = self.play(state, seat, command, (6,) * attack + (1,) * defence)
-        loses = self.play(state, seat, command, (1,) * attack + (6,) * defence)
-        if wins is None or loses is None:
-            return [(1.0, after)]
-        return [(chance, wins[0]), (1.0 - chance, loses[0])]
-
-    def play(
-        self, state: Ah2001State, seat: int, command: Command, faces: tuple[int, ...]
-    ) -> tuple[Ah2001State, list[Event]] | None:
-        try:
-            events = self.rules.decide(state, seat, command, Chance(ScriptedFaces(faces), 0))
-            for event in events:
-                state = self.rules.evolve(state, event)
-        except Exception:  # a view-rebuilt state may lack what a rare choice needs
-            return None
-        return state, events
+        return self.ahead.won_or_lost(state, seat, command, (attack, defence), chance, after)
 
     def value(self, state: Ah2001State, seat: int) -> float:
         value = float(state.players[seat].points)

@@ -11,8 +11,6 @@ from typing import Any
 from domain.hotw.editions.ah2001.board import Ah2001Board
 from domain.hotw.editions.ah2001.revisions import NEWEST
 
-EPOCHS = range(1, 8)
-
 
 @dataclass(frozen=True)
 class EmpireStats:
@@ -92,6 +90,13 @@ class CombatDice:
     naval_attack: int
     naval_defence: int
     revolt_attack: int
+    fort_bonus: int
+    weaponry_bonus: int
+    siegecraft_bonus: int
+    jihad_bonus_losses: int
+    """Jihad: the attack rolls the bonus dice while fewer armies than this are lost..."""
+    jihad_ties_losses: int
+    """... and wins ties while fewer than this are lost."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +142,8 @@ class Ah2001Tables:
     targets: Targets
     stack: int
     """ah2001.option.multiple-armies: how many figures of a player a land holds (a fort counted)."""
+    epochs: int
+    """ah2001.object.epochs: how many epochs the game runs over."""
     cards_per_turn: int
     """ah2001.events.two-per-turn: how many Event cards a turn may play."""
     resources_per_monument: int
@@ -149,7 +156,9 @@ class Ah2001Tables:
     empires_by_epoch: Mapping[int, tuple[EmpireStats, ...]] = field(init=False)
 
     def __post_init__(self) -> None:
-        by_epoch = {e: tuple(x for x in self.empires if x.epoch == e) for e in EPOCHS}
+        by_epoch = {
+            e: tuple(x for x in self.empires if x.epoch == e) for e in range(1, self.epochs + 1)
+        }
         object.__setattr__(self, "empires_by_epoch", by_epoch)
 
     def since(self, revision: int) -> bool:

@@ -9,7 +9,7 @@ rule (`brief.*`)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from domain.core.catalogue import RulesCatalogue
@@ -37,6 +37,7 @@ from domain.hotw.editions.brief2009.organisation import (
 )
 from domain.hotw.editions.brief2009.overruns import overrun_actions, overrun_step
 from domain.hotw.editions.brief2009.reorganising import finish
+from domain.hotw.editions.brief2009.revisions import REVISIONS
 from domain.hotw.editions.brief2009.setup import initial_state, set_up
 from domain.hotw.editions.brief2009.tables import BriefTables
 
@@ -69,11 +70,16 @@ TURNS: Sequential[BriefState] = Sequential(_turn_seat, turn=_turn_key)
 
 class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
     pack: BriefPack
-    view_schema = "schemas.brief_view:VIEW"
+
+    revisions = REVISIONS
 
     @property
     def tables(self) -> BriefTables:
         return self.pack.tables
+
+    def pack_at(self, revision: int) -> BriefPack:
+        """The same pack, its tables answering the revision gates for `revision`."""
+        return replace(self.pack, tables=replace(self.pack.tables, revision=revision))
 
     # creation
 

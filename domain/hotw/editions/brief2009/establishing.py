@@ -26,12 +26,14 @@ from domain.hotw.editions.brief2009.context import (
     with_shared,
     with_supply_of,
 )
+from domain.hotw.editions.brief2009.event_cards import discard_red
 from domain.hotw.editions.brief2009.model import (
     BriefState,
     Force,
     Phase,
     Turn,
 )
+from domain.hotw.editions.brief2009.revisions import RED_CARDS_AT_TURN_START
 from domain.hotw.editions.brief2009.tables import BriefTables
 
 
@@ -109,6 +111,8 @@ def establish(ctx: Ctx, seat: int, command: Command) -> None:
             fleets=fleets,
         )
     )
+    if ctx.tables.since(RED_CARDS_AT_TURN_START):
+        discard_red(ctx, (seat,))
 
 
 # --- vocabulary: the events of this chapter, and how each changes the state ----------------

@@ -13,7 +13,7 @@ brief.events.minor-empire, brief.events.barbarians and brief.events.civil-war (E
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from domain.core.declare import Arg
 from domain.core.errors import RuleViolation
@@ -195,11 +195,15 @@ def raise_empire(ctx: Ctx, card: EventCard, land: str) -> None:
     )
 
 
-def discard_red(ctx: Ctx) -> None:
-    """brief.events.red: at the Epoch's end the red cards of this Epoch (or earlier) that a
-    player still holds are discarded."""
+def discard_red(ctx: Ctx, seats: Iterable[int] | None = None) -> None:
+    """brief.events.red: the red cards of this Epoch (or earlier) that a player (of `seats`,
+    default every player) still holds are discarded: at the Epoch's end, and from revision 5
+    when the player establishes its Empire without having played them."""
     state = ctx.state
+    chosen = set(range(len(state.players)) if seats is None else seats)
     for seat, player in enumerate(state.players):
+        if seat not in chosen:
+            continue
         red = tuple(
             card
             for card in player.hand

@@ -18,6 +18,7 @@ from domain.hotw.editions.brief2009.context import (
 from domain.hotw.editions.brief2009.model import (
     BriefState,
 )
+from domain.hotw.editions.brief2009.revisions import OWN_COLOURS_NOT_RIVALS
 from domain.hotw.editions.brief2009.tables import BriefTables
 
 LEVEL_RULES = {
@@ -35,11 +36,12 @@ def collection(
     spiral: Sequence[str],
     values: Mapping[str, int],
     gold: Mapping[str, int],
+    friends: frozenset[int] = frozenset(),
 ) -> list[tuple[str, int]]:
     """brief.gold.*: (what, gold) in the order collected: the buildings in the colour's lands
     (2 per capital, 1 per city and monument), then each Area along the spiral at the level the
     colour reaches there times the Area's value. `armies` maps each occupied land to its
-    colour."""
+    colour; the colours in `friends` (the player's other colour, two players) are no rivals."""
     items: list[tuple[str, int]] = []
     held = [land for land, owner in armies.items() if owner == colour]
     for kind in ("capital", "city", "monument"):
@@ -52,7 +54,8 @@ def collection(
             if area_of.get(land) == area:
                 counts[owner] = counts.get(owner, 0) + 1
         own = counts.pop(colour, 0)
-        level = level_in_area(own, counts.values())
+        rivals = [n for owner, n in counts.items() if owner not in friends]
+        level = level_in_area(own, rivals)
         if level and values.get(area, 0):
             multiple = gold[LEVEL_RULES[level].split(".")[1]]
             items.append((area, multiple * values[area]))
@@ -79,6 +82,14 @@ def separated(golds: Sequence[int], arrived: Sequence[int]) -> list[tuple[int, i
     return moves
 
 
+def friends_of(tables: BriefTables, state: BriefState, colour: int) -> frozenset[int]:
+    """The player's other colours, no rivals for control from revision 3."""
+    if not tables.since(OWN_COLOURS_NOT_RIVALS):
+        return frozenset()
+    seat = state.colours[colour].seat
+    return frozenset(c for c in state.colours_of(seat) if c != colour)
+
+
 def collect(ctx: Ctx, colour: int) -> None:
     """brief.gold.spiral: the colour collects for every Area, in the spiral's order."""
     state = ctx.state
@@ -93,6 +104,7 @@ def collect(ctx: Ctx, colour: int) -> None:
         tables.spiral,
         state.area_values,
         tables.numbers.gold,
+        friends_of(tables, state, colour),
     )
     ctx.emit(
         GoldCollected(

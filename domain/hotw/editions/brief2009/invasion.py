@@ -31,6 +31,7 @@ from domain.hotw.editions.brief2009.model import (
     Invasion,
     Overrun,
 )
+from domain.hotw.editions.brief2009.revisions import FRANCE_ALONE
 from domain.hotw.editions.brief2009.tables import BriefTables, Numbers
 from domain.hotw.world import DIFFICULT_TERRAIN
 
@@ -182,6 +183,17 @@ def invade(ctx: Ctx, land: str, via: str, *, continued: bool, crossing: bool) ->
         reduce_land(ctx, land, "invasion")
 
 
+def spares_monuments(tables: BriefTables, feature: str | None, land: str, how: str) -> bool:
+    """brief.features.france: "Monuments not reduced on invasion or in Gaul". From revision 4
+    the Feature is France's alone: its invasions (and their overruns) anywhere, and any of its
+    conquests in Gaul; before, also any other Empire's conquest of Gaul."""
+    france = tables.features.get("preserve-monuments")
+    in_gaul = france is not None and land == france.effect.get("land")
+    if not tables.since(FRANCE_ALONE):
+        return feature == "preserve-monuments" or in_gaul
+    return feature == "preserve-monuments" and (how in ("invasion", "overrun") or in_gaul)
+
+
 def reduce_land(ctx: Ctx, land: str, how: str) -> None:
     """brief.reduction.*, on taking control of `land` (`how`: invasion, overrun or
     surrender); a barbarian Empire earns gold for each reduction."""
@@ -189,10 +201,7 @@ def reduce_land(ctx: Ctx, land: str, how: str) -> None:
     turn = state.turn
     assert turn is not None and turn.active is not None
     force = turn.active
-    france = ctx.tables.features.get("preserve-monuments")
-    spare = force.feature == "preserve-monuments" or (
-        france is not None and land == france.effect.get("land")
-    )
+    spare = spares_monuments(ctx.tables, force.feature, land, how)
     reduction = reduce(state.land(land).buildings, spare_monument=spare)
     if not reduction.reductions and not reduction.removed:
         return

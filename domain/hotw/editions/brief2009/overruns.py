@@ -29,6 +29,7 @@ from domain.hotw.editions.brief2009.model import (
     BriefState,
     Overrun,
 )
+from domain.hotw.editions.brief2009.revisions import OVERRUNS_BY_PLAYER
 from domain.hotw.editions.brief2009.tables import BriefTables
 
 
@@ -44,7 +45,9 @@ def overrun_targets(tables: BriefTables, state: BriefState) -> list[tuple[str, i
     found = []
     for land in sorted(board.lands[overrun.land].neighbours):
         cell = state.land(land)
-        if cell.colour != overrun.defender or "fort" in cell.buildings:
+        if not same_defender(tables, state, cell.colour, overrun.defender):
+            continue
+        if "fort" in cell.buildings:
             continue
         if board.lands[land].barren:
             continue
@@ -52,6 +55,19 @@ def overrun_targets(tables: BriefTables, state: BriefState) -> list[tuple[str, i
         if cost <= overrun.points:
             found.append((land, cost))
     return found
+
+
+def same_defender(
+    tables: BriefTables, state: BriefState, colour: int | None, defender: int
+) -> bool:
+    """brief.overrun.same-defender: "Must belong to same defending player": any colour of the
+    defending player (two in the two-player game; from revision 2, before which only the
+    invaded land's colour)."""
+    if colour is None:
+        return False
+    if not tables.since(OVERRUNS_BY_PLAYER):
+        return colour == defender
+    return state.colours[colour].seat == state.colours[defender].seat
 
 
 def overrun_actions(tables: BriefTables, state: BriefState) -> Iterator[Command]:
@@ -107,11 +123,18 @@ def overrun(ctx: Ctx, seat: int, command: Command) -> None:
             ),
             colour=turn.colour,
             land=land,
-            defender=turn.overrun.defender,
+            defender=defending_colour(ctx.state, land),
             cost=cost,
         )
     )
     reduce_land(ctx, land, "overrun")
+
+
+def defending_colour(state: BriefState, land: str) -> int:
+    """The colour whose army the overrun removes (the defending player's, of either colour)."""
+    colour = state.land(land).colour
+    assert colour is not None
+    return colour
 
 
 @COMMANDS.declares("end_overrun", "Spend no more invasion points.", why_not=why_not_end)

@@ -24,10 +24,11 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, Protocol
 
-from domain.core.chance import Chance, ScriptedFaces
+from domain.core.chance import Chance
 from domain.core.messages import Command, Event
+from domain.core.strategy import Lookahead
 from domain.hotw.editions.brief2009.events import InvasionRolled
-from domain.hotw.editions.brief2009.gold import collection
+from domain.hotw.editions.brief2009.gold import collection, friends_of
 from domain.hotw.editions.brief2009.model import (
     Allocation,
     BonusDraw,
@@ -195,6 +196,7 @@ class BriefStrategy:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        self.ahead = Lookahead(rules)
         self.tables: BriefTables = rules.tables
         self.token_values = {t.id: t.value for t in self.tables.bonus_tokens}
 
@@ -208,7 +210,7 @@ class BriefStrategy:
     def outcomes(
         self, state: BriefState, seat: int, command: Command
     ) -> list[tuple[float, BriefState]]:
-        played = self.play(state, seat, command, ())
+        played = self.ahead.play(state, seat, command, ())
         if played is None:
             return []
         after, events = played
@@ -218,27 +220,12 @@ class BriefStrategy:
         attack, defence = len(roll.attack), len(roll.defence)
         sure = self.could_be_sure(state, roll)
         chance = success_chance(attack, defence, roll.dial + roll.leader, roll.needed, sure)
-        wins = self.play(state, seat, command, (6,) * attack + (1,) * defence)
-        loses = self.play(state, seat, command, (1,) * attack + (6,) * defence)
-        if wins is None or loses is None:
-            return [(1.0, after)]
-        return [(chance, wins[0]), (1.0 - chance, loses[0])]
+        return self.ahead.won_or_lost(state, seat, command, (attack, defence), chance, after)
 
     def could_be_sure(self, state: BriefState, roll: InvasionRolled) -> bool:
         turn = state.turn
         force = turn.active if turn is not None else None
         return force is not None and force.feature == "atlantic-crossing" and roll.via == "sea"
-
-    def play(
-        self, state: BriefState, seat: int, command: Command, faces: tuple[int, ...]
-    ) -> tuple[BriefState, list[Event]] | None:
-        try:
-            events = self.rules.decide(state, seat, command, Chance(ScriptedFaces(faces), 0))
-            for event in events:
-                state = self.rules.evolve(state, event)
-        except Exception:  # a view-rebuilt state may lack what a hidden card would need
-            return None
-        return state, events
 
     def value(self, state: BriefState, seat: int) -> float:
         mine = state.colours_of(seat)
@@ -262,6 +249,7 @@ class BriefStrategy:
             self.tables.spiral,
             state.area_values,
             self.tables.numbers.gold,
+            friends_of(self.tables, state, colour),
         )
 
     def preference(

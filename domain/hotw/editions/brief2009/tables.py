@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.hotw.editions.brief2009.revisions import NEWEST
 from domain.hotw.world import WorldBoard
 
 EPOCHS = range(1, 7)
@@ -136,6 +137,8 @@ class BriefTables:
     events: tuple[EventCard, ...]
     bonus_tokens: tuple[BonusToken, ...]
     numbers: Numbers
+    revision: int = NEWEST
+    """The revision of the rules in force for the game these tables serve (`since`)."""
     empires_by_epoch: Mapping[int, tuple[EmpireCard, ...]] = field(init=False)
     """Each Epoch's Empires in their calling order (brief.turns.order)."""
     deck_by_epoch: Mapping[int, tuple[str, ...]] = field(init=False)
@@ -158,6 +161,10 @@ class BriefTables:
         spiral = tuple(a.id for a in sorted(self.areas, key=lambda a: a.spiral))
         object.__setattr__(self, "spiral", spiral)
         object.__setattr__(self, "events_by_id", {c.id: c for c in self.events})
+
+    def since(self, revision: int) -> bool:
+        """Whether a rule introduced at `revision` holds in this game (a revision gate)."""
+        return self.revision >= revision
 
     def empire(self, empire_id: str) -> EmpireCard:
         for card in self.empires:

@@ -46,7 +46,6 @@ class HotwRuleset(Ruleset[HotwState]):
     """History of the World: every rule of the base game; editions subclass it."""
 
     pack: HotwPack
-    view_schema = "schemas.hotw_view:VIEW"
     variant_options: ClassVar[Mapping[str, Variant]] = {}
     """The edition's boolean options that switch on a shared variant rule, by option name."""
 

@@ -26,9 +26,9 @@ from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from domain.core.chance import Chance, ScriptedFaces
 from domain.core.frozen import evolved
-from domain.core.messages import Command, Event
+from domain.core.messages import Command
+from domain.core.strategy import Lookahead
 from domain.hotw.editions.hotw_2024.cards import Building, Phase
 from domain.hotw.editions.hotw_2024.events import InvasionFrustrated, InvasionSucceeded
 from domain.hotw.editions.hotw_2024.model import HotwState, Stage
@@ -62,6 +62,7 @@ class HotwStrategy:
 
     def __init__(self, rules: HotwRuleset) -> None:
         self.rules = rules
+        self.ahead = Lookahead(rules)
         self.pack: HotwPack = rules.pack
 
     # --- what the seat may know -----------------------------------------------------------
@@ -85,7 +86,7 @@ class HotwStrategy:
         """(probability, state after) for the move. A move that invades with dice is played
         again with dice that make the invasion succeed and dice that frustrate it, weighted by
         the exact chance."""
-        played = self.play(state, seat, command, ())
+        played = self.ahead.play(state, seat, command, ())
         if played is None:
             return []
         after, events = played
@@ -95,22 +96,8 @@ class HotwStrategy:
         empire_dice, enemy_dice = len(invasion.empire_dice), len(invasion.enemy_dice)
         clear = self.pack.board.lands[invasion.land].is_clear
         chance = invasion_success_chance(empire_dice, enemy_dice, clear)
-        succeeds = self.play(state, seat, command, (6,) * empire_dice + (1,) * enemy_dice)
-        fails = self.play(state, seat, command, (1,) * empire_dice + (6,) * enemy_dice)
-        if succeeds is None or fails is None:
-            return [(1.0, after)]
-        return [(chance, succeeds[0]), (1.0 - chance, fails[0])]
-
-    def play(
-        self, state: HotwState, seat: int, command: Command, faces: tuple[int, ...]
-    ) -> tuple[HotwState, list[Event]] | None:
-        try:
-            events = self.rules.decide(state, seat, command, Chance(ScriptedFaces(faces), 0))
-            for event in events:
-                state = self.rules.evolve(state, event)
-        except Exception:  # a view-rebuilt state may lack what a rare choice needs
-            return None
-        return state, events
+        dice = (empire_dice, enemy_dice)
+        return self.ahead.won_or_lost(state, seat, command, dice, chance, after)
 
     # --- valuing a position -----------------------------------------------------------------
 

@@ -416,7 +416,7 @@ def why_not_end_conquest(
     Arg("land", "A land id.", lands),
     why_not=why_not_conquer_land,
 )
-def do_conquer_land(ctx: Ctx, seat: int, command: Command) -> None:
+def conquer_land(ctx: Ctx, seat: int, command: Command) -> None:
     task = ctx.state.agenda[-1]
     assert isinstance(task, ConquestTask)
     conquer(ctx, task, str(command.arg("land")))

@@ -459,7 +459,7 @@ def reach_rules(
     Arg("water", "A sea or ocean id.", waters),
     why_not=why_not_place_fleet,
 )
-def do_place_fleet(ctx: Ctx, seat: int, command: Command) -> None:
+def place_fleet(ctx: Ctx, seat: int, command: Command) -> None:
     pool = "event" if in_event_expansion(ctx.turn) else "empire"
     ctx.emit(
         FleetPlaced(
@@ -477,7 +477,7 @@ def do_place_fleet(ctx: Ctx, seat: int, command: Command) -> None:
     Arg("land", "A land id.", lands),
     why_not=why_not_build_fort,
 )
-def do_build_fort(ctx: Ctx, seat: int, command: Command) -> None:
+def build_fort(ctx: Ctx, seat: int, command: Command) -> None:
     land = str(command.arg("land"))
     ctx.emit(
         FortBuilt(
@@ -493,7 +493,7 @@ def do_build_fort(ctx: Ctx, seat: int, command: Command) -> None:
     Arg("land", "A land id.", lands),
     why_not=why_not_place_great_wall,
 )
-def do_place_great_wall(ctx: Ctx, seat: int, command: Command) -> None:
+def place_great_wall(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         GreatWallFortPlaced(
             rule=ctx.cite("empires.great-wall"), seat=seat, land=str(command.arg("land"))
@@ -507,7 +507,7 @@ def do_place_great_wall(ctx: Ctx, seat: int, command: Command) -> None:
     Arg("ignore", "What the Leader ignores.", (IGNORE_DIFFICULT, IGNORE_FORT), required=False),
     why_not=why_not_use_leader,
 )
-def do_use_leader(ctx: Ctx, seat: int, command: Command) -> None:
+def use_leader(ctx: Ctx, seat: int, command: Command) -> None:
     ignore = command.arg("ignore")
     rule = "invasion.dice.leader" if ignore is None else "invasion.no-dice.leader"
     ctx.emit(LeaderUsed(rule=ctx.cite(rule), seat=seat, ignores=ignore))

@@ -16,9 +16,7 @@ from collections.abc import Iterator
 from typing import TypeVar
 
 import redis
-from flask import current_app
 
-from api.errors import ApiError
 from service.errors import STORE_FAILURES
 from store.keys import PREFIX
 
@@ -29,8 +27,19 @@ LEASE_S = 120.0
 RETRY_AFTER_S = 10
 
 
-def per_client() -> int:
-    configured = current_app.config.get("STREAMS_PER_CLIENT")
+class TooManyStreams(Exception):
+    """The client already holds as many open streams as it may."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"this client already follows {limit} streams, the most it may hold open at once; "
+            "close one first"
+        )
+        self.limit = limit
+        self.retry_after_s = RETRY_AFTER_S
+
+
+def per_client(configured: int | None = None) -> int:
     if configured is None:
         configured = int(os.environ.get("CHRONICLE_STREAMS_PER_CLIENT", DEFAULT_PER_CLIENT))
     return int(configured)
@@ -40,9 +49,10 @@ def key_of(address: str) -> str:
     return f"{PREFIX}:streams:{address}"
 
 
-def opened(client: redis.Redis, address: str) -> str:
-    """Take a place for a new stream of `address`, or refuse (429) when it holds its limit."""
-    limit = per_client()
+def opened(client: redis.Redis, address: str, configured: int | None = None) -> str:
+    """Take a place for a new stream of `address`, or refuse (`TooManyStreams`) when it holds
+    its limit (`configured`, else $CHRONICLE_STREAMS_PER_CLIENT, else 20)."""
+    limit = per_client(configured)
     key, now, member = key_of(address), time.time(), uuid.uuid4().hex
     pipe = client.pipeline(transaction=False)
     pipe.zremrangebyscore(key, "-inf", now)
@@ -52,14 +62,7 @@ def opened(client: redis.Redis, address: str) -> str:
     _, _, count, _ = pipe.execute()
     if int(count) > limit:
         client.zrem(key, member)
-        raise ApiError(
-            429,
-            "too_many_streams",
-            f"this client already follows {limit} streams, the most it may hold open at once; "
-            "close one first",
-            details={"limit": limit, "retry_after_s": RETRY_AFTER_S},
-            headers={"Retry-After": str(RETRY_AFTER_S)},
-        )
+        raise TooManyStreams(limit)
     return member
 
 
