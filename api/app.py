@@ -17,6 +17,7 @@ from api import (
     limits,
     reference,
     rulesets,
+    tables,
     trust,
     web,
 )
@@ -50,6 +51,15 @@ def create_app(redis_url: str | None = None, **config: Any) -> Flask:
     limits.install(app)
     cors.install(app, app.config["CORS_ORIGINS"])
     headers.install(app)
-    for blueprint in (health.bp, rulesets.bp, games.bp, feeds.bp, trust.bp, reference.bp, web.bp):
+    for blueprint in (
+        health.bp,
+        rulesets.bp,
+        games.bp,
+        tables.bp,
+        feeds.bp,
+        trust.bp,
+        reference.bp,
+        web.bp,
+    ):
         app.register_blueprint(blueprint)
     return app

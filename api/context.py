@@ -9,6 +9,7 @@ from service.games import GameService
 from service.jobs import QueueScheduler
 from service.queries import GameQueries
 from service.scheduler import InlineScheduler, Scheduler
+from service.tables import player_seat_finder
 from service.wiring import game_service, token_hashes
 
 
@@ -35,4 +36,4 @@ def queries() -> GameQueries:
 
 
 def access() -> Access:
-    return Access(token_hashes(current_app.config["REDIS_URL"]))
+    return Access(token_hashes(current_app.config["REDIS_URL"]), player_seat_finder(games()))

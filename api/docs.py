@@ -57,6 +57,8 @@ class Header:
 OPERATIONS: list[Operation] = []
 STORE_UNAVAILABLE = 503
 NOT_ACCEPTABLE = 406
+RATE_LIMITED = 429
+"""Every operation is counted against the rate limits (api.limits)."""
 
 
 def openapi_path(rule: str) -> str:
@@ -125,7 +127,7 @@ def route(
     (with `Retry-After`) while Redis cannot be reached; False for what is served from memory."""
     if store and STORE_UNAVAILABLE not in errors:
         errors = (*errors, STORE_UNAVAILABLE)
-    errors = (*errors, NOT_ACCEPTABLE)
+    errors = (*errors, NOT_ACCEPTABLE, RATE_LIMITED)
     served = (media_type, *alternates)
 
     def register(view: View) -> View:

@@ -12,11 +12,13 @@ from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTo
 
 from service.access import Forbidden, NotAuthenticated
 from service.errors import (
+    ChanceScriptUnusable,
     CommandRefused,
     EventSchemaUnavailable,
     GameBusy,
     GameNotFound,
     IdempotencyKeyReused,
+    InvalidChanceScript,
     InvalidPosition,
     RulesetRevisionUnavailable,
     RuleViolation,
@@ -27,6 +29,7 @@ from service.errors import (
 )
 from service.queries import EventNotFound, GameNotFinished, NoBoard, ResultNotAvailable
 from service.stream_places import TooManyStreams
+from service.tables import SeatNotPlayable
 
 log = logging.getLogger("chronicle.api")
 
@@ -128,6 +131,8 @@ def translate(exc: Exception) -> ApiError:
         return ApiError(
             400, "invalid_request", "the request is malformed", details={"fields": exc.messages}
         )
+    if isinstance(exc, SeatNotPlayable):
+        return ApiError(409, "seat_left", str(exc), details={"seat": exc.seat, "why": exc.why})
     if isinstance(exc, CommandRefused):
         return refused(exc.violation, exc.entry, exc.current_version)
     if isinstance(exc, RuleViolation):
@@ -146,6 +151,13 @@ def translate(exc: Exception) -> ApiError:
         return ApiError(404, "no_board", str(exc))
     if isinstance(exc, InvalidPosition):
         return ApiError(400, "invalid_position", exc.message, details=exc.details)
+    if isinstance(exc, InvalidChanceScript):
+        return ApiError(400, "invalid_chance_script", exc.message, details=exc.details)
+    if isinstance(exc, ChanceScriptUnusable):
+        code = "chance_script_exhausted" if exc.exhausted else "chance_script_mismatch"
+        return ApiError(
+            409, code, exc.message, details=exc.details, current_version=exc.current_version
+        )
     if isinstance(exc, GameNotFound):
         return ApiError(404, "game_not_found", str(exc))
     if isinstance(exc, UnknownRuleset):

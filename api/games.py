@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Blueprint, Response, url_for
 from flask.typing import ResponseReturnValue
+from marshmallow import ValidationError
 
 from api.context import access, games, queries
 from api.docs import Header, route
@@ -28,7 +29,9 @@ from schemas.api import (
     StateSchema,
 )
 from schemas.instances import one
+from service.access import NotAuthenticated
 from service.auth import new_token, seat_role, token_hash
+from service.errors import CredentialChanged
 from service.games import CreatedGame
 from service.names import normalised, problems
 from service.queries import seen_events
@@ -94,7 +97,17 @@ def create_game() -> ResponseReturnValue:
     404; a player count or options the ruleset does not allow are 422 with the rule; names
     people could not tell apart (blank, holding a character nobody sees, or looking like
     another seat's) are 422 `invalid_names`."""
-    body = json_body(CreateGameSchema)
+    try:
+        body = json_body(CreateGameSchema)
+    except ValidationError as invalid:
+        if isinstance(invalid.messages, dict) and "chance" in invalid.messages:
+            raise ApiError(
+                400,
+                "chance_script_refused",
+                "a real game's chance is always its committed seed: only a sandbox "
+                "(POST /games/{id}/sandbox) takes scripted chance",
+            ) from None
+        raise
     players = checked_players(body["players"])
     created = games().create_game(body["ruleset"], players, body["options"])
     return created_response(created)
@@ -168,12 +181,29 @@ def post_command(game_id: str) -> ResponseReturnValue:
     moved on. A command the rules refuse is a 422 naming the rule; while the game runs a step
     no seat takes (such as closing an epoch) commands are a 409 `game_busy`: retry shortly.
     The answer lists the events the command produced, as this seat may see them."""
-    seat = access().seat(game_id, bearer_token()).seat
+    token = bearer_token()
+    caller, credential = access().seat_to_confirm(game_id, token)
+    seat = caller.seat
     assert seat is not None
-    body = json_body(CommandRequestSchema)
-    outcome = games().play(
-        game_id, seat, body["command"], body.get("expected_version"), idempotency_key()
-    )
+    try:
+        body = json_body(CommandRequestSchema)
+        outcome = games().play(
+            game_id,
+            seat,
+            body["command"],
+            body.get("expected_version"),
+            idempotency_key(),
+            credential=credential,
+        )
+    except CredentialChanged:
+        access().forget(game_id)
+        access().seat(game_id, token)  # refuses the re-issued token
+        raise NotAuthenticated("unknown token") from None
+    except Exception:
+        access().seat(game_id, token)  # only a token still issued is told why not
+        raise
+    if outcome.duplicate:  # a repeat's answer, which no append confirmed the token for
+        access().seat(game_id, token)
     result = {
         "game_id": game_id,
         "version": outcome.version,
@@ -306,12 +336,16 @@ def create_sandbox(game_id: str) -> ResponseReturnValue:
     """For the game's admin: a new game of the same ruleset that starts from the given position
     (a position export, or one written by hand to reconstruct a disputed situation) instead of
     being set up. It has its own tokens and chance seed; play and explain it like any game. A
-    position the ruleset cannot use is a 400 `invalid_position`."""
+    position the ruleset cannot use is a 400 `invalid_position`. With `chance` (a what-if: "had
+    I rolled a 6") its draws follow the given script in order instead of its seed, each event
+    decided on them marked `scripted: true` and its audit saying `chance: scripted`; a script
+    that cannot be used is a 400 `invalid_chance_script`. A real game (POST /games) refuses a
+    script: 400 `chance_script_refused`."""
     access().admin(game_id, bearer_token())
     body = json_body(SandboxRequestSchema)
     position: dict[str, Any] = body["position"]
     position["setup"]["players"] = checked_players(position["setup"]["players"])
-    created = games().create_sandbox(game_id, position)
+    created = games().create_sandbox(game_id, position, body.get("chance"))
     return created_response(created, sandbox_of=game_id)
 
 

@@ -38,11 +38,18 @@ ERROR_TEXT = {
     413: "The body is too large.",
     415: "The body is not sent as `application/json`.",
     422: "The rules refuse the command: `rule` names the rule, `details` what decided.",
+    429: "Too many requests: `rate_limited` (a limit on this client address, on this token, "
+    "or on the games created from this address is spent; `details.limit` names it), or "
+    "`too_many_streams` when opening a stream. Retry after `Retry-After` seconds.",
     503: "The store (Redis) is not reachable, or too slow to answer: `store_unavailable`. "
     "Retry after `Retry-After` seconds; a command retried with the same Idempotency-Key is "
     "applied at most once.",
 }
-ERROR_HEADERS = {409: {"Retry-After": "RetryAfterBusy"}, 503: {"Retry-After": "RetryAfter"}}
+ERROR_HEADERS = {
+    409: {"Retry-After": "RetryAfterBusy"},
+    429: {"Retry-After": "RetryAfter"},
+    503: {"Retry-After": "RetryAfter"},
+}
 """Headers of error responses, by status: each names a header of the document's components."""
 
 BUSY_OPERATIONS = {"post_games_game_id_commands", "post_games_game_id_rewind"}
@@ -234,6 +241,56 @@ EVENT_STREAM = {
     ],
 }
 
+NOTIFICATION = {
+    "type": "object",
+    "description": "One notification of a player: its `kind`, the game it is about, and per "
+    "kind the seat (`your_turn`), the game's version, its ruleset and a private table's "
+    "`invitation` (`invitation`).",
+    "properties": {
+        "kind": {
+            "type": "string",
+            "enum": ["your_turn", "game_started", "game_finished", "invitation"],
+        },
+        "game_id": {"type": "string"},
+        "ruleset": {"type": "string"},
+        "version": {"type": "integer"},
+        "seat": {"type": "integer", "minimum": 0},
+        "invitation": {"type": ["string", "null"]},
+        "id": {"type": "string", "description": "In NDJSON: the notification's id."},
+    },
+    "required": ["kind", "game_id"],
+}
+
+NOTIFICATION_FRAME = {
+    "type": "object",
+    "description": "One frame of a player's notification stream.",
+    "properties": {
+        "id": {
+            "type": "string",
+            "pattern": "^[0-9]+-[0-9]+$",
+            "description": "The notification's id: send it back as `Last-Event-ID` (or "
+            "`after`) to resume.",
+        },
+        "event": {"type": "string", "description": "The notification's kind."},
+        "data": {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "contentSchema": {"$ref": "#/components/schemas/Notification"},
+        },
+    },
+    "required": ["id", "event", "data"],
+}
+
+NOTIFICATION_STREAM = {
+    "description": "Server-Sent Events: frames of `id:`, `event:` and `data:` lines, each ended "
+    "by a blank line, and comment lines (`:`) that keep the connection open; each frame a "
+    "`NotificationFrame`.",
+    "oneOf": [
+        {"type": "string", "description": "The stream read as text."},
+        {"$ref": "#/components/schemas/NotificationFrame"},
+    ],
+}
+
 ACTOR = {
     "description": "Who acted: a seat number, `system` (the rules themselves: set-up, the seed "
     "reveal), `worker` (a step no seat takes, run by the worker, such as closing an epoch) or "
@@ -295,6 +352,9 @@ def build_spec(rulesets: Sequence[str] | None = None) -> APISpec:
         spec.components.schema(name, component=component)
     spec.components.schema("StreamFrame", component=STREAM_FRAME)
     spec.components.schema("EventStream", component=EVENT_STREAM)
+    spec.components.schema("Notification", component=NOTIFICATION)
+    spec.components.schema("NotificationFrame", component=NOTIFICATION_FRAME)
+    spec.components.schema("NotificationStream", component=NOTIFICATION_STREAM)
     options = ruleset_options(names)
     for name, described in options.items():
         spec.components.schema(f"Options_{name}", component=described)
@@ -492,7 +552,11 @@ def operation(op: Operation) -> dict[str, Any]:
         if op.response is not None:
             success["content"] = {op.media_type: {"schema": op.response}}
         elif op.media_type == "text/event-stream":
-            success["content"] = {op.media_type: {"schema": "EventStream"}}
+            stream = op.extra.get("stream_schema", "EventStream")
+            success["content"] = {
+                op.media_type: {"schema": stream},
+                **{media: {"schema": media_schema(media)} for media in op.alternates},
+            }
         elif op.media_type != "application/json":
             success["content"] = {
                 media: {"schema": media_schema(media)} for media in (op.media_type, *op.alternates)
@@ -551,7 +615,7 @@ def operation(op: Operation) -> dict[str, Any]:
     ]
     if parameters:
         body["parameters"] = parameters
-    body.update(op.extra)
+    body.update({k: v for k, v in op.extra.items() if k != "stream_schema"})
     return body
 
 

@@ -138,7 +138,9 @@ def get_replay_html(job_id: str) -> ResponseReturnValue:
 def audit_game(game_id: str) -> ResponseReturnValue:
     """Once the seed is revealed (at the end of the game, or earlier by the admin): checks the
     seed against the commitment published at creation and recomputes every recorded draw,
-    listing each mismatch with its version. 409 `seed_not_revealed` before that."""
+    listing each mismatch with its version. 409 `seed_not_revealed` before that. A sandbox
+    whose chance was scripted is audited at any time against its script (`chance: scripted`),
+    and its commitment is never reported verified."""
     service = games()
     try:
         report = audit_events(game_id, service.events(game_id))

@@ -31,14 +31,21 @@ def run(args: argparse.Namespace) -> int:
     else:
         verdict = "clean" if clean else f"{len(report['mismatches'])} MISMATCH(ES)"
         verified = "verified" if report.get("commitment_verified") else "FAILED"
-        print(
-            f"{args.game_id}: {report['outcomes_checked']} outcomes checked, commitment "
-            f"{verified}: {verdict}"
-        )
+        if report.get("chance") == "scripted":  # a sandbox's what-if: no seed stands behind it
+            print(
+                f"{args.game_id}: chance SCRIPTED (a sandbox's what-if, not committed): "
+                f"{report['outcomes_checked']} outcomes checked against the script: {verdict}"
+            )
+        else:
+            print(
+                f"{args.game_id}: {report['outcomes_checked']} outcomes checked, commitment "
+                f"{verified}: {verdict}"
+            )
+        source = "script" if report.get("chance") == "scripted" else "seed"
         for m in report["mismatches"]:
             print(
                 f"  version {m['version']} ({m['event_type']}): draw {m['k']} of {m['n']} "
-                f"recorded {m['recorded']}, seed gives {m['expected']}"
+                f"recorded {m['recorded']}, {source} gives {m['expected']}"
             )
     return 0 if clean and not report["mismatches"] else 1
 

@@ -37,11 +37,15 @@ def run(args: argparse.Namespace) -> int:
     from rq import SimpleWorker, Worker
 
     from workers.queue import queue
-    from workers.scheduling import start_sweeper
+    from workers.scheduling import start_sweeper, start_table_watch
 
     q = queue(url, args.queue or settings.queue)
+    os.environ["CHRONICLE_QUEUE"] = q.name  # the queue this worker's own jobs hand work to
     if args.sweep_every > 0 and not args.burst:
         start_sweeper(url, q.name, args.sweep_every)
+    tick = float(os.environ.get("CHRONICLE_TABLE_WATCH_S", "1"))
+    if tick > 0 and not args.burst:
+        start_table_watch(tick)
     # Jobs are short (an epoch close, a snapshot) and safe to run twice: run them in this
     # process, whose game cache stays warm, instead of forking a child for each.
     kind = Worker if args.fork_per_job else SimpleWorker

@@ -127,6 +127,7 @@ class BoardSchema(_Strict):
     waters = fields.List(fields.Dict(), required=True)
     water_links = fields.List(fields.List(_id()), required=True)
     great_wall = fields.List(fields.List(_id()), required=True)
+    map_height = fields.Float(load_default=500.0, validate=validate.Range(min=100, max=2000))
 
 
 class CombatDiceSchema(_Strict):

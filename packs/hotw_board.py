@@ -40,7 +40,8 @@ PAIRED_FILE = "paired_area_tokens.yaml"
 
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 CANVAS_WIDTH = 1000
-CANVAS_HEIGHT = 500
+CANVAS_HEIGHT = 1000
+"""The tallest canvas a board may ask for (`map_height`, 500 where it says none)."""
 
 
 # --- marshmallow schemas --------------------------------------------------------------------
@@ -171,6 +172,7 @@ class _Raw:
     paired: dict[str, dict[str, Any]]
     provenance: str
     docs: dict[str, Any]
+    map_height: float
 
 
 def _read_sections(
@@ -181,7 +183,7 @@ def _read_sections(
     if not isinstance(data, Mapping):
         raise PackError([PackProblem(file, "", "", "must be a mapping of sections")])
     for key in data:
-        if key not in sections and key != "provenance":
+        if key not in sections and key not in ("provenance", "map_height"):
             problems.append(PackProblem(file, "", str(key), "unknown section"))
     provenance = data.get("provenance")
     if not isinstance(provenance, str) or not provenance.strip():
@@ -245,7 +247,21 @@ def _read(pack_dir: Path, problems: list[PackProblem]) -> _Raw:
         paired=_by_id(paired["paired_area_tokens"], PAIRED_FILE, "paired_area_tokens", problems),
         provenance=provenance,
         docs={BOARD_FILE: board_doc, PAIRED_FILE: paired_doc},
+        map_height=_map_height(board_doc, problems),
     )
+
+
+def _map_height(doc: Any, problems: list[PackProblem]) -> float:
+    """The drawing canvas's height the board asks for (500 where it says none)."""
+    height = doc.get("map_height", 500) if isinstance(doc, Mapping) else 500
+    if (
+        isinstance(height, bool)
+        or not isinstance(height, int | float)
+        or not (100 <= height <= CANVAS_HEIGHT)
+    ):
+        problems.append(_problem("", "map_height", f"must be a number from 100 to {CANVAS_HEIGHT}"))
+        return 500.0
+    return float(height)
 
 
 # --- cross-checks ----------------------------------------------------------------------------
@@ -466,7 +482,7 @@ def _build(raw: _Raw) -> Board:
         token_id: PairedAreaToken(token_id, (e["areas"][0], e["areas"][1]), e["provenance"])
         for token_id, e in raw.paired.items()
     }
-    return Board(lands, waters, wastelands, areas, paired, raw.provenance)
+    return Board(lands, waters, wastelands, areas, paired, raw.provenance, raw.map_height)
 
 
 def board_problems(pack_dir: Path) -> tuple[Board | None, list[PackProblem]]:

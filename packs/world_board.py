@@ -53,6 +53,8 @@ class WaterSchema(_Strict):
     kind = fields.String(required=True, validate=validate.OneOf(["sea", "ocean"]))
     ocean = fields.String(required=True, allow_none=True)
     provenance = fields.String(load_default="")
+    x = fields.Float(load_default=None)
+    y = fields.Float(load_default=None)
 
     @post_load
     def _make(self, data: dict[str, Any], **_: Any) -> Water:
@@ -72,6 +74,7 @@ def load_world_board(doc: Any, file: str) -> tuple[WorldBoard, list[PackProblem]
         frozenset(frozenset(link) for link in doc.get("water_links", [])),
         frozenset(frozenset(pair) for pair in doc.get("great_wall", [])),
         frozenset((outside, behind) for outside, behind in doc.get("great_wall", [])),
+        float(doc.get("map_height", 500)),
     )
     problems += board_problems(board, file)
     return board, problems

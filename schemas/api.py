@@ -13,11 +13,12 @@ from marshmallow import Schema, fields, validate
 from schemas.commands import CommandField
 from schemas.common import StrictSchema
 
-GAME_STATUSES = ("active", "closing", "finished")
+GAME_STATUSES = ("open", "active", "closing", "finished")
 """`closing`: a step no seat takes is being run (the worker closing an epoch); commands are a
 409 `game_busy` meanwhile (retry after `Retry-After`)."""
 STATUS_TEXT = (
-    "`active` (seats play), `closing` (the worker is running a step no seat takes, such as "
+    "`open` (a table whose seats wait to be claimed), `active` (seats play), "
+    "`closing` (the worker is running a step no seat takes, such as "
     "closing an epoch: commands get 409 `game_busy` until it is done) or `finished`."
 )
 
@@ -250,6 +251,9 @@ class ListedGameSchema(Schema):
     awaiting = seats_field("Seats the game waits for.")
     created_at = fields.String(required=True)
     sandbox_of = fields.String(allow_none=True)
+    open_seats = fields.Integer(
+        required=True, metadata={"description": "Seats still to be claimed (an open table's)."}
+    )
 
 
 class GameListSchema(Schema):
@@ -320,6 +324,12 @@ class EventSchema(Schema):
     draws = fields.List(
         fields.List(fields.Integer()),
         metadata={"description": "Chance draws used, each `[k, n, result]`."},
+    )
+    scripted = fields.Boolean(
+        metadata={
+            "description": "`true` when the draws came from a sandbox's chance script (a "
+            "what-if), not from a committed seed (absent otherwise)."
+        },
     )
     cites = fields.List(
         fields.String(),
@@ -420,6 +430,13 @@ class NarrativeEntrySchema(Schema):
         required=True,
         metadata={"description": "The chance draws behind the event (none when redacted)."},
     )
+    scripted = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Whether the draws came from a sandbox's chance script (a what-if) "
+            "rather than a committed seed."
+        },
+    )
     data = fields.Dict(required=True, metadata={"description": "The event's data (as seen)."})
     redacted = fields.Boolean(required=True)
     recorded_at = fields.String(required=True)
@@ -477,6 +494,10 @@ class DataUsedSchema(Schema):
 class InputsSchema(Schema):
     data = fields.Dict(required=True, metadata={"description": "The event's data (as seen)."})
     draws = fields.List(fields.Nested(DrawSchema), required=True)
+    scripted = fields.Boolean(
+        required=True,
+        metadata={"description": "Whether the draws came from a sandbox's chance script."},
+    )
     context = fields.Raw(
         allow_none=True, metadata={"description": "The event's own `context`, if it has one."}
     )
@@ -682,5 +703,38 @@ class PositionSchema(StrictSchema):
     )
 
 
+class ChanceScriptSchema(StrictSchema):
+    """A sandbox's scripted chance (a what-if: "had I rolled a 6"): draw k of the sandbox is
+    entry k of the script, in order, instead of an outcome of a committed seed. Give `faces`
+    (die faces, 1 to the ruleset's die; each is a draw of [0, 6) read as face - 1) or `draws`
+    (`[n, result]` pairs, for shuffles and picks too), exactly one. A command needing a draw
+    the script cannot give is refused, nothing recorded: 409 `chance_script_exhausted` once it
+    has run out (a script never falls back to a seed), 409 `chance_script_mismatch` when the
+    next entry is of another range than the draw (write it as `[n, result]`)."""
+
+    faces = fields.List(
+        fields.Integer(strict=True),
+        validate=validate.Length(min=1, max=1000),
+        metadata={"description": "Die faces in the order they are rolled, e.g. `[6, 2]`."},
+    )
+    draws = fields.List(
+        fields.List(fields.Integer(strict=True), validate=validate.Length(equal=2)),
+        validate=validate.Length(min=1, max=1000),
+        metadata={
+            "description": "Raw draws in order, each `[n, result]`: a whole number in [0, n) "
+            "(a die face f of a d6 is `[6, f - 1]`)."
+        },
+    )
+
+
 class SandboxRequestSchema(StrictSchema):
     position = fields.Nested(PositionSchema, required=True)
+    chance = fields.Nested(
+        ChanceScriptSchema,
+        metadata={
+            "description": "Scripted chance for a what-if (sandboxes only: a real game's chance "
+            "is always its committed seed). Recorded at the sandbox's creation; every event "
+            "decided on it carries `scripted: true`, and the sandbox's audit says `chance: "
+            "scripted`. Left out: the sandbox draws from a seed of its own, committed to."
+        },
+    )

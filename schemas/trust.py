@@ -57,18 +57,45 @@ class MismatchSchema(StrictSchema):
     k = fields.Integer(required=True, metadata={"description": "The draw's counter."})
     n = fields.Integer(required=True, metadata={"description": "The draw's range [0, n)."})
     recorded = fields.Integer(required=True)
-    expected = fields.Integer(required=True, metadata={"description": "What the seed gives."})
+    expected = fields.Integer(
+        required=True,
+        metadata={
+            "description": "What the seed gives (scripted chance: what the script gives, -1 "
+            "where it has no entry of that range)."
+        },
+    )
 
 
 class AuditSchema(StrictSchema):
     game_id = fields.String(required=True)
     seed_commitment = fields.String(required=True)
-    seed = fields.String(required=True, metadata={"description": "The revealed seed, in hex."})
+    seed = fields.String(
+        required=True,
+        metadata={
+            "description": "The revealed seed, in hex (scripted chance: empty until revealed)."
+        },
+    )
     commitment_verified = fields.Boolean(required=True)
     outcomes_checked = fields.Integer(required=True)
     counters_in_order = fields.Boolean(required=True)
     mismatches = fields.List(fields.Nested(MismatchSchema), required=True)
-    clean = fields.Boolean(required=True)
+    chance = fields.String(
+        required=True,
+        validate=validate.OneOf(["committed", "scripted"]),
+        metadata={
+            "description": "`committed`: every draw an outcome of the seed committed to at "
+            "creation, recomputed from the revealed seed. `scripted`: a sandbox's what-if, "
+            "every draw checked against the script recorded at its creation; no seed stands "
+            "behind it and `commitment_verified` is false."
+        },
+    )
+    clean = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Committed chance: the commitment verified and every draw "
+            "recomputed; scripted chance: every draw the script's, in order."
+        },
+    )
 
 
 class SeedRevealSchema(StrictSchema):

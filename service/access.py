@@ -5,9 +5,10 @@ The token decides the role; a seat acts only as itself, so no request names the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from service.auth import ADMIN, game_named_by, role_of
+from service.auth import ADMIN, Credential, game_named_by, role_of, seat_role, token_hash
 from store.redis_store import GameNotFound, TokenHashes
 
 
@@ -39,9 +40,14 @@ class Caller:
 SPECTATOR = Caller("spectator")
 
 
+PlayerSeat = Callable[[str, str], int | None]
+"""The seat a player's key holds in a game (None: none)."""
+
+
 class Access:
-    def __init__(self, tokens: TokenHashes) -> None:
+    def __init__(self, tokens: TokenHashes, player_seat: PlayerSeat | None = None) -> None:
         self.tokens = tokens
+        self.player_seat = player_seat
 
     def identify(self, game_id: str, token: str | None) -> Caller:
         """The caller a token makes (a spectator without one). Unknown tokens are refused."""
@@ -51,6 +57,10 @@ class Access:
         if token is None:
             return SPECTATOR
         role = role_of(token, hashes)
+        if role is None and self.player_seat is not None:
+            seat = self.player_seat(game_id, token)
+            if seat is not None:
+                return Caller("seat", seat)
         if role is None:
             other = game_named_by(token)
             if other and other != game_id and role_of(token, self.tokens.of(other)):
@@ -68,6 +78,25 @@ class Access:
         if caller.seat is None:
             raise Forbidden("the admin token cannot act as a seat; use that seat's token")
         return caller
+
+    def seat_to_confirm(self, game_id: str, token: str | None) -> tuple[Caller, Credential]:
+        """A seat caller, found among the token hashes this process last read when the token
+        is one of them (no read), and the credential that the write it makes must confirm
+        (`EventStore.append(credential=...)`: refused there if the token has been re-issued).
+        Whatever else the request answers (a refusal, a repeat) must `seat` the token afresh
+        first. Read afresh, and refused as `seat` refuses, when the token is none of them."""
+        if token is not None:
+            remembered = self.tokens.remembered_of(game_id)
+            role = role_of(token, remembered) if remembered else None
+            if role is not None and role != ADMIN:
+                return Caller("seat", int(role.split(":", 1)[1])), (role, token_hash(token))
+        caller = self.seat(game_id, token)
+        assert caller.seat is not None and token is not None
+        return caller, (seat_role(caller.seat), token_hash(token))
+
+    def forget(self, game_id: str) -> None:
+        """Drop what this process remembers of the game's token hashes."""
+        self.tokens.forget(game_id)
 
     def admin(self, game_id: str, token: str | None) -> Caller:
         """A caller that must be this game's admin."""

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.core.chance import outcome_in_range
-from domain.core.kernel import GameCreated, SeedRevealed
+from domain.core.kernel import ChanceScripted, GameCreated, SeedRevealed
 from domain.core.messages import Recorded
 from service.chance import raw_outcome, verify_commitment
 
@@ -70,10 +70,16 @@ class AuditReport:
     outcomes_checked: int
     counters_in_order: bool
     mismatches: tuple[Mismatch, ...] = field(default=())
+    chance: str = "committed"
+    """`committed`: every draw an outcome of the seed committed to at creation, recomputed from
+    the revealed seed. `scripted`: a sandbox's what-if, every draw checked against the script
+    recorded at its creation (`ChanceScripted`); no seed stands behind it, and no commitment is
+    verified (`commitment_verified` is false)."""
 
     @property
     def clean(self) -> bool:
-        return self.commitment_verified and self.counters_in_order and not self.mismatches
+        verified = self.commitment_verified or self.chance == "scripted"
+        return verified and self.counters_in_order and not self.mismatches
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -84,14 +90,19 @@ class AuditReport:
             "outcomes_checked": self.outcomes_checked,
             "counters_in_order": self.counters_in_order,
             "mismatches": [m.as_dict() for m in self.mismatches],
+            "chance": self.chance,
             "clean": self.clean,
         }
 
 
 def audit_events(game_id: str, events: Iterable[Recorded]) -> AuditReport:
-    """Check the commitment, then every draw of every event, against the revealed seed."""
+    """Check the commitment, then every draw of every event, against the revealed seed; or,
+    in a sandbox whose chance was scripted, every draw against its script."""
     log = list(events)
     commitment = next(r.event.seed_commitment for r in log if isinstance(r.event, GameCreated))
+    script = next((r.event.script for r in log if isinstance(r.event, ChanceScripted)), None)
+    if script is not None:
+        return audit_script(game_id, commitment, script, log)
     revealed = next((r.event.seed for r in log if isinstance(r.event, SeedRevealed)), None)
     if revealed is None:
         raise SeedNotRevealed(game_id)
@@ -120,4 +131,44 @@ def audit_events(game_id: str, events: Iterable[Recorded]) -> AuditReport:
         outcomes_checked=checked,
         counters_in_order=in_order,
         mismatches=tuple(mismatches),
+    )
+
+
+def audit_script(
+    game_id: str,
+    commitment: str,
+    script: tuple[tuple[int, int], ...],
+    log: list[Recorded],
+) -> AuditReport:
+    """A scripted sandbox's audit: each draw k must be entry k of its script, marked scripted.
+    Its chance was scripted, not committed: the seed (revealed or not) is not checked, and the
+    commitment is never reported verified."""
+    mismatches: list[Mismatch] = []
+    checked = 0
+    expected_k = 0
+    in_order = True
+    for recorded in log:
+        for draw in recorded.event.draws:
+            checked += 1
+            in_order = in_order and draw.k == expected_k
+            expected_k = draw.k + 1
+            entry = script[draw.k] if 0 <= draw.k < len(script) else None
+            fits = entry is not None and entry == (draw.n, draw.result) and draw.scripted
+            if not fits:
+                expected = entry[1] if entry is not None and entry[0] == draw.n else -1
+                mismatches.append(
+                    Mismatch(
+                        recorded.version, recorded.event.type, draw.k, draw.n, draw.result, expected
+                    )
+                )
+    revealed = next((r.event.seed for r in log if isinstance(r.event, SeedRevealed)), "")
+    return AuditReport(
+        game_id=game_id,
+        seed_commitment=commitment,
+        seed=revealed,
+        commitment_verified=False,
+        outcomes_checked=checked,
+        counters_in_order=in_order,
+        mismatches=tuple(mismatches),
+        chance="scripted",
     )

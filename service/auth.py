@@ -14,6 +14,9 @@ from dataclasses import dataclass
 
 ADMIN = "admin"
 
+Credential = tuple[str, str]
+"""(role, token hash): what a write made under a token asks the store to find still issued."""
+
 
 TOKEN_SEPARATOR = "."
 

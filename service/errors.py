@@ -11,8 +11,20 @@ from domain.core.errors import (
     RuleViolation,
     UnknownRuleset,
 )
-from service.games import CommandRefused, GameBusy, InvalidPosition, VersionOutOfRange
-from store.redis_store import GameNotFound, IdempotencyKeyReused, VersionConflict
+from service.games import (
+    ChanceScriptUnusable,
+    CommandRefused,
+    GameBusy,
+    InvalidChanceScript,
+    InvalidPosition,
+    VersionOutOfRange,
+)
+from store.redis_store import (
+    CredentialChanged,
+    GameNotFound,
+    IdempotencyKeyReused,
+    VersionConflict,
+)
 
 STORE_FAILURES = (
     redis.exceptions.ConnectionError,
@@ -47,11 +59,14 @@ def store_failure(exc: BaseException) -> BaseException | None:
 
 __all__ = [
     "STORE_FAILURES",
+    "ChanceScriptUnusable",
     "CommandRefused",
+    "CredentialChanged",
     "EventSchemaUnavailable",
     "GameBusy",
     "GameNotFound",
     "IdempotencyKeyReused",
+    "InvalidChanceScript",
     "InvalidPosition",
     "RuleViolation",
     "RulesetRevisionUnavailable",

@@ -18,11 +18,11 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from domain.core.chance import Chance
+from domain.core.chance import Chance, ChanceScriptError, ScriptedChance, script_problems
 from domain.core.errors import IllegalAction, RulesetRevisionUnavailable, RuleViolation
 from domain.core.kernel import (
     Game,
@@ -31,14 +31,18 @@ from domain.core.kernel import (
     creation_events,
     decision,
     fold_decided,
+    is_over,
     position_events,
     replay,
 )
 from domain.core.messages import SYSTEM, WORKER, Actor, Command, Event, Recorded
 from domain.core.ruleset import Ruleset, Setup
+from domain.core.seating import SEATING_COMMANDS, TableOpened, decoded_seating, encoded_seating
 from domain.core.table import ADMIN, ORDER_REWIND, PROPOSE_REWIND, Proposal, UndoStep
 from service import chance as chance_source
-from service.auth import IssuedTokens
+from service import tables
+from service.auth import Credential, IssuedTokens
+from service.clock import SystemTimepiece
 from service.rulesets import import_rulesets_once, rule_entry
 from service.rulesets import ruleset as bound_ruleset
 from service.scheduler import NoScheduler, Scheduler, snapshot_due
@@ -190,6 +194,7 @@ class GameService:
         seed: bytes | None = None,
         game_id: str | None = None,
         revision: int | None = None,
+        table: TableOpened | None = None,
     ) -> CreatedGame:
         """Create a game: GameCreated (with the seed's commitment, the ruleset's revision and
         its pack's digest) plus the setting up. New games get the newest revision; `revision`
@@ -201,12 +206,23 @@ class GameService:
         commitment = chance_source.commitment(seed)
         chance = Chance(chance_source.HmacSource(seed), 0)
         events = creation_events(rules, tuple(players), dict(options or {}), commitment, chance)
+        if table is not None:
+            events.append(replace(table, rule=rules.seat_rule or rules.turn_rule))
         return self._create(rules, events, players, seed, commitment, game_id or new_game_id())
 
-    def create_sandbox(self, source_game_id: str, position: Mapping[str, Any]) -> CreatedGame:
+    def create_sandbox(
+        self,
+        source_game_id: str,
+        position: Mapping[str, Any],
+        chance: Mapping[str, Any] | None = None,
+    ) -> CreatedGame:
         """A new game, of the source game's ruleset, that starts from a position document
-        (`setup` and the ruleset's encoded `state`) instead of being set up."""
+        (`setup` and the ruleset's encoded `state`) instead of being set up. `chance` (a
+        what-if: `{"faces": [6, 2]}` or `{"draws": [[n, result], ...]}`) scripts its chance:
+        draw k of the sandbox is entry k, recorded at its creation (`ChanceScripted`), instead
+        of an outcome of its committed seed."""
         rules = self.ruleset_of(source_game_id)
+        script = chance_script(rules, chance) if chance is not None else None
         setup = position["setup"]
         if setup["ruleset"] != rules.name:
             raise InvalidPosition(
@@ -229,7 +245,13 @@ class GameService:
         seed = chance_source.new_seed()
         commitment = chance_source.commitment(seed)
         events = position_events(
-            rules, players, dict(setup["options"]), commitment, position["state"], source_game_id
+            rules,
+            players,
+            dict(setup["options"]),
+            commitment,
+            position["state"],
+            source_game_id,
+            script,
         )
         check_position(rules, events)
         return self._create(
@@ -269,6 +291,8 @@ class GameService:
             },
         )
         self.cache.put(game_id, game)
+        if game.seating is not None:
+            tables.settle(self, rules, game_id, None, game)
         created = CreatedGame(
             game_id, version, commitment, tokens, recorded, rules.name, tuple(players)
         )
@@ -279,14 +303,17 @@ class GameService:
     def status_of(cls, rules: Ruleset[Any], game: Game[Any]) -> str:
         """`finished`, `closing` while a step no seat takes is due (e.g. an epoch closing; seats
         get 409 game_busy meanwhile), else `active`."""
-        if rules.is_over(game.state):
+        if is_over(rules, game):
             return "finished"
+        if game.seating is not None and not game.seating.started:
+            return "open"
         return "closing" if cls._system_step(rules, game) is not None else "active"
 
     @staticmethod
     def meta_of(rules: Ruleset[Any], game: Game[Any]) -> dict[str, Any]:
+        started = game.seating is None or game.seating.started
         return {
-            "awaiting": sorted(rules.awaited_seats(game.state)),
+            "awaiting": sorted(rules.awaited_seats(game.state)) if started else [],
             "seed_revealed": game.seed_revealed is not None,
         }
 
@@ -393,15 +420,23 @@ class GameService:
         command: Command | Mapping[str, Any],
         expected_version: int | None = None,
         idempotency_key: str | None = None,
+        credential: Credential | None = None,
+        by_bot: bool = False,
     ) -> CommandOutcome:
         """A command from a seat (or the admin's rewind), as the API takes it: decided and
         appended (`handle`), then what it made due handed to the scheduler. A refusal by the
         rules is a `CommandRefused` carrying the rule's catalogue entry and the version it was
-        judged at; while a step no seat takes is due, `GameBusy` (the step is asked for again)."""
+        judged at; while a step no seat takes is due, `GameBusy` (the step is asked for again).
+        `credential`: (role, token hash) the append must find still issued (`CredentialChanged`
+        if not)."""
         if not isinstance(command, Command):
             command = Command.from_dict(command)
+        if isinstance(actor, int) and not by_bot and command.type not in SEATING_COMMANDS:
+            tables.require_person_seat(self, game_id, actor)
         try:
-            outcome = self.handle(game_id, actor, command, expected_version, idempotency_key)
+            outcome = self.handle(
+                game_id, actor, command, expected_version, idempotency_key, credential
+            )
         except RuleViolation as violation:
             entry = rule_entry(self.ruleset_of(game_id), violation.rule)
             raise CommandRefused(violation, entry, self.store.version(game_id)) from None
@@ -441,6 +476,7 @@ class GameService:
         command: Command,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
+        credential: Credential | None = None,
     ) -> CommandOutcome:
         """Decide a command against the current state and append its events."""
         # Only an idempotency key's record keeps the request's fingerprint.
@@ -458,7 +494,7 @@ class GameService:
                 return self._replayed_outcome(game_id, idempotency_key, fingerprint, prior)
         try:
             return self._decide_and_append(
-                game_id, actor, command, expected_version, idempotency_key, fingerprint
+                game_id, actor, command, expected_version, idempotency_key, fingerprint, credential
             )
         except (VersionConflict, RuleViolation, GameBusy):
             # A concurrent request with the same key may have landed since the check above (the
@@ -494,6 +530,7 @@ class GameService:
         expected_version: int | None,
         idempotency_key: str | None,
         fingerprint: str,
+        credential: Credential | None = None,
     ) -> CommandOutcome:
         if command.type in REWIND_COMMANDS:
             self._require_command_boundary(game_id, command.arg("to_version"))
@@ -509,14 +546,22 @@ class GameService:
                 if fresh:
                     raise GameBusy(game_id)
                 continue
-            chance = Chance(
-                chance_source.LazyHmacSource(lambda: self.vault.seed(game_id)), game.draws
+            chance = (
+                ScriptedChance(game.chance_script, game.draws)
+                if game.chance_script is not None
+                else Chance(
+                    chance_source.LazyHmacSource(lambda: self.vault.seed(game_id)), game.draws
+                )
             )
             try:
-                decided = decision(rules, game, actor, command, chance)
+                decided = decision(rules, game, actor, command, chance, SystemTimepiece())
             except RuleViolation:
                 if fresh:
                     raise
+                continue
+            except ChanceScriptError as unusable:
+                if fresh:
+                    raise ChanceScriptUnusable(unusable, game.version) from None
                 continue
             try:
                 return self._append(
@@ -528,6 +573,7 @@ class GameService:
                     idempotency_key,
                     fingerprint,
                     decided.state,
+                    credential,
                 )
             except VersionConflict as conflict:
                 if expected_version is not None and conflict.current != expected_version:
@@ -554,9 +600,10 @@ class GameService:
         idempotency_key: str | None,
         fingerprint: str,
         state_after: Any = None,
+        credential: Credential | None = None,
     ) -> CommandOutcome:
         """Append a command's events; `state_after`: the ruleset's state after them, when the
-        decision has it (None: fold them)."""
+        decision has it (None: fold them); `credential`: checked by the append itself."""
         if actor == WORKER and FAULT_PAUSE_S:
             time.sleep(FAULT_PAUSE_S)  # fault injection: a worker killed between decide and append
         command_id = idempotency_key or secrets.token_hex(8)  # unique per actor in its game
@@ -569,6 +616,8 @@ class GameService:
             after = fold_decided(rules, game, recorded, state_after)
         except NeedsEarlierBase:
             after = self._load_from_snapshot(rules, game_id, game.version, recorded)
+        if after.chance_script is not None and actor not in (SYSTEM, WORKER):
+            script_covers_steps(rules, after, game.version)
         if FAULT_PAUSE_BEFORE_APPEND_S:
             fault_pause("before", FAULT_PAUSE_BEFORE_APPEND_S, game_id, command_id)
         envelopes = tuple(r.as_dict() for r in recorded)
@@ -583,6 +632,7 @@ class GameService:
             idempotency_key=idempotency_record(actor, idempotency_key) if idempotency_key else None,
             fingerprint=fingerprint,
             meta={"status": status, **self.meta_of(rules, after)},
+            credential=credential,
         )
         if status != status_was and not result.duplicate:
             self.store.unindex_status(game_id, rules.name, status_was)
@@ -593,7 +643,9 @@ class GameService:
                 game_id, idempotency_key or "", fingerprint, (fingerprint, result)
             )
         self.cache.put(game_id, after)
-        if rules.is_over(after.state) and after.seed_revealed is None:
+        if after.seating is not None:
+            tables.settle(self, rules, game_id, game, after)
+        if is_over(rules, after) and after.seed_revealed is None:
             self.reveal_seed(game_id)
         due = self._system_step(rules, after) is not None
         return CommandOutcome(
@@ -607,6 +659,7 @@ class GameService:
         appended while this runs keeps its game (the delete checks the version it read)."""
         expired: list[str] = []
         started: list[str] = []
+        self.store.ensure_indexed()  # games made before the unstarted list are put on it
         for game_id in self.store.unstarted_before(now - ttl_s, limit):
             try:
                 version = self.store.version(game_id)
@@ -680,7 +733,7 @@ class GameService:
 
     @staticmethod
     def _system_step(rules: Ruleset[Any], game: Game[Any]) -> Command | None:
-        return None if rules.is_over(game.state) else rules.system_action(game.state)
+        return None if is_over(rules, game) else rules.system_action(game.state)
 
     def system_step_due(self, game_id: str) -> bool:
         """Whether the game waits for a step no seat takes (e.g. closing an epoch)."""
@@ -814,6 +867,97 @@ class InvalidPosition(Exception):
         self.details = dict(details or {})
 
 
+MAX_SCRIPT = 1000
+"""The most entries a sandbox's chance script may hold."""
+
+
+def chance_script(rules: Ruleset[Any], chance: Mapping[str, Any]) -> tuple[tuple[int, int], ...]:
+    """A sandbox's chance script from the request's `chance`: `faces` (die faces, each a draw
+    of [0, die_sides), face f read as f - 1) or `draws` (`[n, result]` pairs, a whole number in
+    [0, n) each), not both; refused as `InvalidChanceScript` when it cannot be used."""
+    faces, draws = chance.get("faces"), chance.get("draws")
+    if (faces is None) == (draws is None):
+        raise InvalidChanceScript(
+            "a chance script gives either `faces` (die faces) or `draws` ([n, result] pairs), "
+            "exactly one of them; a die face f of a d6 among other draws is the draw [6, f-1]",
+            {"given": sorted(chance)},
+        )
+    sides = rules.die_sides
+    if faces is not None:
+        wrong = [i for i, face in enumerate(faces) if not 1 <= face <= sides]
+        if wrong:
+            raise InvalidChanceScript(
+                f"{rules.name} rolls a d{sides}: every face is 1 to {sides}; face {wrong[0]} "
+                f"is {faces[wrong[0]]}",
+                {"faces": wrong[:20], "sides": sides},
+            )
+        script = tuple((sides, int(face) - 1) for face in faces)
+    else:
+        script = tuple((int(n), int(result)) for n, result in draws)
+        wrong_draws = script_problems(script)
+        if wrong_draws:
+            raise InvalidChanceScript(
+                f"every draw is [n, result] with 0 <= result < n: {wrong_draws[0]}",
+                {"draws": wrong_draws[:20]},
+            )
+    if not 1 <= len(script) <= MAX_SCRIPT:
+        raise InvalidChanceScript(
+            f"a chance script holds 1 to {MAX_SCRIPT} entries, this one {len(script)}",
+            {"entries": len(script)},
+        )
+    return script
+
+
+def script_covers_steps(rules: Ruleset[Any], game: Game[Any], version: int) -> None:
+    """In a scripted sandbox, a seat's command is refused (`ChanceScriptUnusable`, judged at
+    `version`) when the steps no seat takes that it makes due (an epoch closing) would need
+    draws the script cannot give: the sandbox is never left closing on a step it cannot take."""
+    script = game.chance_script
+    if script is None:
+        return
+    for _ in range(MAX_SYSTEM_STEPS):
+        due = GameService._system_step(rules, game)
+        if due is None:
+            return
+        try:
+            decided = decision(rules, game, WORKER, due, ScriptedChance(script, game.draws))
+        except ChanceScriptError as unusable:
+            raise ChanceScriptUnusable(unusable, version) from None
+        steps = tuple(
+            Recorded(game.version + i, e, WORKER, "script-check")
+            for i, e in enumerate(decided.events, start=1)
+        )
+        try:
+            game = fold_decided(rules, game, steps, decided.state)
+        except NeedsEarlierBase:
+            return  # a step that takes something back: nothing more to foresee here
+
+
+class InvalidChanceScript(Exception):
+    """A sandbox's chance script that cannot be used (a face off the die, a draw outside its
+    range, both or neither of faces and draws)."""
+
+    def __init__(self, message: str, details: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = dict(details or {})
+
+
+class ChanceScriptUnusable(Exception):
+    """A command of a scripted sandbox needs a draw its script cannot give: the script has run
+    out (`exhausted`) or its next entry is of another range. Nothing is recorded; a script never
+    falls back to the seed. Make a new sandbox with a longer (or fitting) script."""
+
+    def __init__(self, error: ChanceScriptError, current_version: int) -> None:
+        super().__init__(error.message)
+        self.message = error.message
+        self.exhausted = error.exhausted
+        self.current_version = current_version
+        self.details: dict[str, Any] = {"k": error.k, "n": error.n, "script_entries": error.given}
+        if error.scripted is not None:
+            self.details["scripted"] = list(error.scripted)
+
+
 class CommandRefused(Exception):
     """A command the rules refuse, with the catalogue entry of the rule it breaks (None: the
     ruleset has no catalogue) and the version it was judged at."""
@@ -867,7 +1011,9 @@ def encode_game(rules: Ruleset[Any], game: Game[Any]) -> dict[str, Any]:
         "created_through": game.created_through,
         "creation_command": game.creation_command,
         "state": rules.encode_state(game.state),
-    }
+        # only where a seating event happened: other games' snapshots keep their shape
+        **({} if game.seating is None else {"seating": encoded_seating(game.seating)}),
+    } | ({} if game.chance_script is None else {"chance_script": game.chance_script})
 
 
 def decode_game(rules: Ruleset[Any], body: Mapping[str, Any]) -> Game[Any]:
@@ -893,4 +1039,8 @@ def decode_game(rules: Ruleset[Any], body: Mapping[str, Any]) -> Game[Any]:
         tuple(body.get("last_commands", ())),
         int(body.get("created_through", 0)),
         body.get("creation_command", ""),
+        None
+        if body.get("chance_script") is None
+        else tuple((int(n), int(result)) for n, result in body["chance_script"]),
+        None if body.get("seating") is None else decoded_seating(body["seating"]),
     )

@@ -97,6 +97,29 @@ class QueueScheduler:
             "workers.jobs.write_snapshot", game_id, job_id=f"snapshot-{game_id}-{version // every}"
         )
 
+    def bots(self, game_id: str, version: int) -> None:
+        """One bots job per game at a time: while one waits or runs (its loop plays every bot
+        move due, the ones its own moves make due included), no other is queued; a move a
+        finished job missed is asked for again by the worker's table watch."""
+        q = queue(self.url, self.queue_name)
+        job_id = f"bots-{game_id}"
+        try:
+            existing = Job.fetch(job_id, connection=q.connection)
+        except NoSuchJobError:
+            existing = None
+        if existing is not None and existing.get_status(refresh=False) in LIVE_JOB_STATES:
+            return
+        q.enqueue("workers.jobs.play_bots", game_id, job_id=job_id, job_timeout=STEP_TIMEOUT_S)
+
+    def deliver(self, owner: str, hook_id: str, payload: str) -> None:
+        queue(self.url, self.queue_name).enqueue(
+            "workers.jobs.deliver_webhook", owner, hook_id, payload, retry=WEBHOOK_RETRY
+        )
+
+
+WEBHOOK_RETRY = Retry(max=5, interval=[1, 2, 4, 8, 16])
+"""A webhook that fails is tried again after 1, 2, 4, 8 and 16 seconds."""
+
 
 def enqueue_job(url: str, queue_name: str | None, function: str, *args: Any, job_id: str) -> Job:
     """Queue any job of workers.jobs (replays) under a chosen id."""

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from domain.core.kernel import Game, table_actions
+from domain.core.kernel import Game, is_over, table_actions
 from domain.core.messages import Recorded, registered_event_types
 from domain.core.ruleset import Ruleset, find_ruleset
+from domain.core.seating import Seating, ranked_last
 from domain.core.table import TABLE_COMMAND_SPECS
 from service.games import GameService, VersionOutOfRange, canonical_json, recorded_from
 from service.rulesets import available, rule_entry
@@ -134,7 +135,7 @@ class GameQueries:
         self, *, status: str | None, ruleset: str | None, offset: int, limit: int
     ) -> dict[str, Any]:
         metas, total = self.store.list_games(
-            offset=offset, limit=limit, status=status, ruleset=ruleset
+            offset=offset, limit=limit, status=status, ruleset=ruleset, public_only=True
         )
         return {
             "games": [self._listed(meta) for meta in metas],
@@ -154,6 +155,7 @@ class GameQueries:
             "awaiting": json.loads(meta.extra.get("awaiting", "[]")),
             "created_at": iso_time(meta.created_at),
             "sandbox_of": meta.extra.get("sandbox_of"),
+            "open_seats": int(meta.extra.get("open_seats", 0)),
         }
 
     def summary(self, game_id: str) -> dict[str, Any]:
@@ -259,6 +261,7 @@ class GameQueries:
                     "rule_text": str(entry.get("text", "")),
                     "cites": list(seen.get("cites", [])),
                     "draws": [{"k": k, "n": n, "result": r} for k, n, r in seen.get("draws", [])],
+                    "scripted": bool(seen.get("scripted")),
                     "data": seen["data"] if isinstance(seen["data"], dict) else {},
                     "redacted": bool(seen.get("redacted")),
                     "recorded_at": seen["recorded_at"],
@@ -382,6 +385,7 @@ class GameQueries:
             "inputs": {
                 "data": data,
                 "draws": [{"k": k, "n": n, "result": r} for k, n, r in seen.get("draws", [])],
+                "scripted": bool(seen.get("scripted")),
                 "context": data.get("context") if isinstance(data, dict) else None,
             },
             "before": self._before(rules, game_id, version),
@@ -402,14 +406,20 @@ class GameQueries:
 
     def result(self, game_id: str) -> dict[str, Any]:
         rules, game = self.games.load(game_id)
-        if not rules.is_over(game.state):
+        if not is_over(rules, game):
             raise GameNotFinished(game_id, game.version)
         try:
             result = rules.result(game.state)
         except NotImplementedError:
             raise ResultNotAvailable(rules.name) from None
         players = list(game.setup.players)
+        if game.seating is not None:  # a claimed seat is its player's
+            players = [
+                name or label for name, label in zip(game.seating.names, players, strict=True)
+            ]
         ranking = [{**entry, "player": players[entry["seat"]]} for entry in result["ranking"]]
+        if game.seating is not None:
+            ranking = seats_that_left_last(ranking, game.seating)
         return {
             "game_id": game_id,
             "ruleset": rules.name,
@@ -440,6 +450,18 @@ class GameQueries:
             "draws": game.draws,
             "state": rules.encode_state(game.state),
         }
+
+
+def seats_that_left_last(ranking: list[dict[str, Any]], seating: Seating) -> list[dict[str, Any]]:
+    """A result's ranking with the seats that resigned or timed out last, ranked below every
+    seat that stayed (domain.core.seating.ranked_last)."""
+    by_seat = {entry["seat"]: entry for entry in ranking}
+    order = ranked_last([entry["seat"] for entry in ranking], seating)
+    stayed = [s for s in order if not seating.left[s]]
+    worst = max((by_seat[s].get("place", 0) for s in stayed), default=0)
+    return [
+        by_seat[s] if not seating.left[s] else {**by_seat[s], "place": worst + 1} for s in order
+    ]
 
 
 def seen_events(

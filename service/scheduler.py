@@ -11,6 +11,7 @@ more events.
 from __future__ import annotations
 
 import logging
+import threading
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -19,12 +20,26 @@ if TYPE_CHECKING:
 log = logging.getLogger("chronicle.service")
 
 
+class _Playing(threading.local):
+    def __init__(self) -> None:
+        self.games: set[str] = set()
+
+
+_playing = _Playing()
+
+
 class Scheduler(Protocol):
     def system_steps(self, game_id: str, version: int) -> None:
         """Run, or have run, the game's steps due at `version`."""
 
     def snapshot(self, game_id: str, version: int) -> None:
         """Write, or have written, a snapshot of the game at (or after) `version`."""
+
+    def bots(self, game_id: str, version: int) -> None:
+        """Have the bots that hold the awaited seats play (`service.tables.play_bots`)."""
+
+    def deliver(self, owner: str, hook_id: str, payload: str) -> None:
+        """POST a notification to a webhook, retried with backoff (`service.tables.deliver`)."""
 
 
 class InlineScheduler:
@@ -39,6 +54,25 @@ class InlineScheduler:
     def snapshot(self, game_id: str, version: int) -> None:
         self.service.write_snapshot(game_id)
 
+    def bots(self, game_id: str, version: int) -> None:
+        from service.tables import play_bots
+
+        if game_id in _playing.games:
+            return  # the bots' own moves ask again: the running loop plays them
+        _playing.games.add(game_id)
+        try:
+            play_bots(self.service, game_id, delay_s=0)
+        finally:
+            _playing.games.discard(game_id)
+
+    def deliver(self, owner: str, hook_id: str, payload: str) -> None:
+        from service.tables import deliver
+
+        try:
+            deliver(self.service, owner, hook_id, payload, 1)
+        except Exception:  # inline: one attempt, logged in the delivery log
+            log.warning("webhook %s of %s failed", hook_id, owner, exc_info=True)
+
 
 class NoScheduler:
     """Schedules nothing (tools that drive the service themselves, such as the golden corpus's
@@ -48,6 +82,12 @@ class NoScheduler:
         return None
 
     def snapshot(self, game_id: str, version: int) -> None:
+        return None
+
+    def bots(self, game_id: str, version: int) -> None:
+        return None
+
+    def deliver(self, owner: str, hook_id: str, payload: str) -> None:
         return None
 
 

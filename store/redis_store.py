@@ -29,16 +29,20 @@ from store.connect import client_from_url
 # Lua runs atomically; Redis does not roll a script back on a runtime error, so every check
 # happens before the first write.
 APPEND = """
-local meta, stream, idem = KEYS[1], KEYS[2], KEYS[3]
+local meta, stream, idem, tokens = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local expected = tonumber(ARGV[1])
 local idem_key, fingerprint = ARGV[2], ARGV[3]
-local n_meta = tonumber(ARGV[4])
-local first_event = 5 + 2 * n_meta
+local role, token_hash = ARGV[4], ARGV[5]
+local n_meta = tonumber(ARGV[6])
+local first_event = 7 + 2 * n_meta
 local n_events = #ARGV - first_event + 1
 
 local current = redis.call('HGET', meta, 'version')
 if not current then return {'missing', 0} end
 current = tonumber(current)
+if role ~= '' and redis.call('HGET', tokens, role) ~= token_hash then
+  return {'credential', current}
+end
 
 if idem_key ~= '' then
   local prior = redis.call('HGET', idem, idem_key)
@@ -62,8 +66,8 @@ end
 local last = current + n_events
 local fields = {'version', tostring(last)}
 for i = 0, n_meta - 1 do
-  fields[#fields + 1] = ARGV[5 + 2 * i]
-  fields[#fields + 1] = ARGV[6 + 2 * i]
+  fields[#fields + 1] = ARGV[7 + 2 * i]
+  fields[#fields + 1] = ARGV[8 + 2 * i]
 end
 redis.call('HSET', meta, unpack(fields))
 local result = tostring(current + 1) .. '-' .. tostring(last)
@@ -146,6 +150,15 @@ class IdempotencyKeyReused(StoreError):
 
 class MalformedAppend(StoreError):
     pass
+
+
+class CredentialChanged(StoreError):
+    """The token hash an append was made under is no longer its role's (the token was re-issued
+    since it was checked): nothing was appended."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"the credential of this command was re-issued in game {game_id!r}")
+        self.game_id = game_id
 
 
 class NotReplicated(redis.exceptions.TimeoutError):
@@ -375,9 +388,11 @@ class EventStore:
         pipe.execute()
 
     def ensure_indexed(self) -> None:
-        """Build the status and ruleset indexes of games made before they existed (once per
-        database: O(games) that one time)."""
-        if self.redis.exists(keys.INDEXED):
+        """Build the indexes of games made before they existed (once per database and index
+        layout: O(games) that one time). Every unfinished game goes on the unstarted list too,
+        where the sweep checks it once: an older game no seat acted in expires like a new one,
+        and one a seat acted in leaves the list."""
+        if self.redis.get(keys.INDEXED) == keys.INDEX_LAYOUT:
             return
         start = 0
         while ids := self.redis.zrange(keys.GAME_INDEX, start, start + 499, withscores=True):
@@ -392,9 +407,11 @@ class EventStore:
                 pipe.zadd(keys.status_index(meta.status, meta.ruleset), {game_id: created_at})
                 if meta.status == "finished" and meta.extra.get("seed_revealed") != "true":
                     pipe.zadd(keys.REVEAL_PENDING, {game_id: created_at})
+                if meta.status != "finished":
+                    pipe.zadd(keys.UNSTARTED, {game_id: created_at})
             pipe.execute()
             start += len(ids)
-        self.redis.set(keys.INDEXED, "1")
+        self.redis.set(keys.INDEXED, keys.INDEX_LAYOUT)
 
     def unstarted_before(self, created_before: float, limit: int) -> list[str]:
         """Games on the unstarted list created before that time (oldest first)."""
@@ -465,6 +482,7 @@ class EventStore:
         limit: int = 50,
         status: str | None = None,
         ruleset: str | None = None,
+        public_only: bool = False,
     ) -> tuple[list[GameMeta], int]:
         """Games newest first, filtered; returns one page and the number that matched. Reads
         one index (all games, a status, a ruleset, or both) a page at a time: O(page), however
@@ -494,6 +512,8 @@ class EventStore:
                 if meta is None or (status is not None and meta.status != status):
                     stale.append(game_id)
                     continue
+                if public_only and meta.extra.get("listing") == "private":
+                    continue  # found by its link or by its players only
                 page.append(meta)
             start += len(ids)
         if stale:
@@ -549,8 +569,12 @@ class EventStore:
         idempotency_key: str | None = None,
         fingerprint: str = "",
         meta: Mapping[str, Any] | None = None,
+        credential: tuple[str, str] | None = None,
     ) -> AppendResult:
-        """Append all events of one command at versions expected+1.., or nothing at all."""
+        """Append all events of one command at versions expected+1.., or nothing at all.
+        `credential`: (role, token hash) that must still be the role's hash in the game's
+        tokens when the events are appended (checked in the same script), else
+        `CredentialChanged`."""
         meta = dict(meta or {})
         meta.pop("version", None)
         if meta.get("status") == "finished" and meta.get("seed_revealed") is not True:
@@ -558,11 +582,17 @@ class EventStore:
             self.redis.zadd(keys.REVEAL_PENDING, {game_id: time.time()}, nx=True)
         reply = self._write(
             self._append,
-            keys=[keys.meta(game_id), keys.events(game_id), keys.idempotency(game_id)],
+            keys=[
+                keys.meta(game_id),
+                keys.events(game_id),
+                keys.idempotency(game_id),
+                keys.tokens(game_id),
+            ],
             args=[
                 expected_version,
                 idempotency_key or "",
                 fingerprint.replace("|", "/"),
+                *(credential or ("", "")),
                 len(meta),
                 *_flat_meta(meta),
                 *(pack_event(event) if event else "" for event in events),
@@ -578,6 +608,8 @@ class EventStore:
             raise VersionConflict(expected_version, int(reply[1]))
         if outcome == "reused":
             raise IdempotencyKeyReused(idempotency_key or "", int(reply[1]))
+        if outcome == "credential":
+            raise CredentialChanged(game_id)
         raise MalformedAppend(f"append refused: {outcome}")
 
     def idempotent_result(
@@ -685,8 +717,10 @@ class EventStore:
 class TokenHashes:
     """Hashes of a game's access tokens (admin and one per seat); never the tokens.
 
-    Read from Redis on every request, never kept in a process: the admin may re-issue a seat's
-    token (`replace`), and the old one must be refused at once by every API process."""
+    `of` reads them from Redis: the admin may re-issue a seat's token (`replace`), and the old
+    one must be refused at once by every API process. `remembered_of` answers from this process's
+    memory, for a check that the store confirms in the same script as the write it allows (a
+    command's append, `EventStore.append(credential=...)`); anything else uses `of`."""
 
     REPLACE = """
     if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
@@ -694,12 +728,32 @@ class TokenHashes:
     return 1
     """
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, remembered: int = 4096) -> None:
         self.redis = client
         self._replace = client.register_script(self.REPLACE)
+        self.remembered = remembered
+        self._known: OrderedDict[str, dict[str, str]] = OrderedDict()
+        self._lock = threading.Lock()
 
     def of(self, game_id: str) -> dict[str, str]:
-        return dict(self.redis.hgetall(keys.tokens(game_id)))
+        """The hashes as stored now (remembered for `remembered`)."""
+        hashes = dict(self.redis.hgetall(keys.tokens(game_id)))
+        if hashes:
+            with self._lock:
+                self._known[game_id] = hashes
+                self._known.move_to_end(game_id)
+                while len(self._known) > self.remembered:
+                    self._known.popitem(last=False)
+        return hashes
+
+    def remembered_of(self, game_id: str) -> dict[str, str] | None:
+        """The hashes last read in this process, which may since have been re-issued."""
+        with self._lock:
+            return self._known.get(game_id)
+
+    def forget(self, game_id: str) -> None:
+        with self._lock:
+            self._known.pop(game_id, None)
 
     def replace(self, game_id: str, role: str, token_hash: str) -> bool:
         """Make `token_hash` the only hash of `role` (the old token stops working at once);

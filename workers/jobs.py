@@ -2,8 +2,41 @@
 
 from __future__ import annotations
 
+import os
+
+from rq import get_current_job
+
+from service.games import GameService
+from service.jobs import QueueScheduler
 from service.wiring import game_service
 from workers.queue import redis_url
+
+
+def table_service() -> GameService:
+    """The service, with what follows a command (bots' turns, webhooks, steps) queued."""
+    url = redis_url()
+    every = int(os.environ.get("CHRONICLE_SNAPSHOT_EVERY", "200"))
+    scheduler = QueueScheduler(url, os.environ.get("CHRONICLE_QUEUE"), every)
+    return game_service(url).scheduled(scheduler, every)
+
+
+def play_bots(game_id: str) -> int:
+    """Play the moves of the bots that hold the awaited seats; returns how many were played."""
+    from service.tables import play_bots as play
+
+    return play(table_service(), game_id)
+
+
+def deliver_webhook(owner: str, hook_id: str, payload: str) -> int:
+    """POST one notification to a webhook (RQ retries a failure with backoff)."""
+    from service.tables import deliver
+
+    job = get_current_job()
+    attempt = 1 if job is None else 1 + job.meta.get("attempts_before", 0)
+    if job is not None:
+        job.meta["attempts_before"] = attempt
+        job.save_meta()
+    return deliver(table_service(), owner, hook_id, payload, attempt)
 
 
 def write_snapshot(game_id: str) -> int:

@@ -76,3 +76,23 @@ def start_sweeper(url: str, queue_name: str | None, every_s: float) -> threading
     thread = threading.Thread(target=sweep_forever, name="chronicle-sweeper", daemon=True)
     thread.start()
     return thread
+
+
+def start_table_watch(every_s: float) -> threading.Thread:
+    """A daemon thread of the worker process that, every `every_s` seconds, fires the clocks
+    that ran out (each timeout once, whichever worker sees it first) and asks again for the
+    bot moves nobody took (`service.tables.watch_tables`)."""
+    from service.tables import watch_tables
+    from workers.jobs import table_service
+
+    def watch_forever() -> None:
+        while True:
+            try:
+                watch_tables(table_service(), time.time())
+            except Exception:  # the next round tries again
+                log.warning("table watch failed", exc_info=True)
+            time.sleep(every_s)
+
+    thread = threading.Thread(target=watch_forever, name="chronicle-table-watch", daemon=True)
+    thread.start()
+    return thread

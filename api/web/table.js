@@ -222,6 +222,11 @@
     const root = main();
     fill(root, 
       el('h1', {text: 'Play, follow and replay games'}),
+      el('section', {id: 'player', class: 'panel', 'aria-labelledby': 'player-title'}),
+      el('h2', {text: 'Open tables'}),
+      el('div', {id: 'open-tables'}, el('p', {text: 'Loading the open tables…'})),
+      el('h2', {text: 'My games'}),
+      el('div', {id: 'my-games'}),
       el('div', {id: 'created'}),
       el('h2', {text: 'Start a game'}),
       el('div', {class: 'rulesets', id: 'rulesets'}, el('p', {text: 'Loading the rulesets…'})),
@@ -236,7 +241,7 @@
     } else {
       for (const ruleset of listed.body.rulesets) box.append(rulesetForm(ruleset));
     }
-    await listGames();
+    await Promise.all([listGames(), showPlayer(), listOpenTables(), listMyGames()]);
     document.body.dataset.ready = 'true';
   }
 
@@ -267,6 +272,14 @@
       names,
       options.length ? el('fieldset', {}, el('legend', {text: 'Options'}), options) : null,
       el('div', {class: 'field'}, el('button', {type: 'submit', class: 'create', text: `Create a game of ${ruleset.name}`})),
+      el('div', {class: 'field'},
+        el('button', {type: 'button', class: 'play-bots', dataset: {ruleset: ruleset.name},
+          text: 'Play against bots', on: {click: () => playAgainstBots(ruleset, Number(countSelect.value), status)}}),
+        ' ',
+        el('button', {type: 'button', class: 'open-table', dataset: {ruleset: ruleset.name},
+          text: 'Open a public table', on: {click: () => openTable(ruleset, Number(countSelect.value), status, form)}})),
+      el('div', {class: 'field'}, el('label', {for: `${id}-clock`, text: 'Minutes per move (0: no clock)'}),
+        el('input', {id: `${id}-clock`, name: 'clock', type: 'number', min: 0, max: 86400, value: 0})),
       status);
     fillNames();
     form.addEventListener('submit', async (event) => {
@@ -387,11 +400,12 @@
       el('h1', {}, `${first.body.title} — game `, el('code', {text: gameId})),
       el('section', {id: 'dashboard', class: 'dashboard', 'aria-label': token ? 'Your dashboard' : 'The game at a glance'}),
       el('div', {class: 'table-layout'},
-        el('section', {class: 'board-area', 'aria-label': 'The table'},
+        el('section', {class: 'board-area', id: 'board-area', tabindex: 0, 'aria-label': 'The table'},
           el('div', {id: 'board', class: info.board ? 'board' : 'state-view'}),
           el('div', {id: 'view-details'})),
         el('aside', {class: 'side', 'aria-label': 'Seat, actions and log'},
           el('section', {class: 'panel', id: 'status', 'aria-labelledby': 'status-title'}, el('h2', {id: 'status-title', text: 'The game'})),
+          el('section', {class: 'panel', id: 'seating', 'aria-labelledby': 'seating-title'}, el('h2', {id: 'seating-title', text: 'Seats and clocks'})),
           el('section', {class: 'panel actions', id: 'actions-panel', 'aria-labelledby': 'actions-title'},
             el('h2', {id: 'actions-title', text: token ? 'Your actions' : 'Watching'}),
             el('div', {id: 'message'}), el('div', {id: 'actions'})),
@@ -399,8 +413,24 @@
           el('section', {class: 'panel', id: 'log-panel', 'aria-labelledby': 'log-title'},
             el('h2', {id: 'log-title', text: 'What happened'}), el('ol', {class: 'log', id: 'log', tabindex: 0, 'aria-labelledby': 'log-title'})),
           el('p', {}, el('a', {id: 'replay-link', href: `/${fragment({game: gameId, token, replay: 1})}`, text: 'Replay this game, event by event'})))));
+    keepBoardClearOfDashboard();
     await refresh(t);
     follow(t);
+  }
+
+  /** The dashboard stays at the top of the window; the board stays just under it (scrolling
+   * inside itself where the window is too short), so the dashboard never covers the map. */
+  let dashboardWatch = null;
+  function keepBoardClearOfDashboard() {
+    if (dashboardWatch) dashboardWatch.disconnect();  // the dashboard of a table left behind
+    const box = $('#dashboard');
+    if (!box || typeof ResizeObserver === 'undefined') return;
+    const note = () => {
+      if (box.isConnected) document.documentElement.style.setProperty('--dash-h', `${Math.ceil(box.getBoundingClientRect().height)}px`);
+    };
+    dashboardWatch = new ResizeObserver(note);
+    dashboardWatch.observe(box);
+    note();
   }
 
   function markReady() {
@@ -460,6 +490,7 @@
         renderDashboard(t);
         renderActions(t);
         renderLog(t, log);
+        await renderSeating(t);
         if (t.summary.status === 'finished') await renderResult(t);
         document.body.dataset.version = String(t.version);
         document.body.dataset.status = t.summary.status;
@@ -556,7 +587,7 @@
     if (!me) return [];
     const found = [];
     if (typeof me.gold === 'number') found.push(['Gold', me.gold]);
-    if (typeof me.points === 'number') found.push(['Points', me.points]);
+    if (typeof me.points === 'number' && scores(t)[0] === null) found.push(['Points', me.points]);  // else the players' row shows them
     if (typeof me.supply === 'number') found.push(['People in supply', me.supply]);
     for (const colour of t.state.colours || []) {
       if (colour.seat === t.seat) found.push([`Gold (${COLOUR_NAMES[colour.colour % 6]})`, colour.gold]);
@@ -606,9 +637,16 @@
       goods.length ? el('p', {class: 'dash-goods', id: 'dash-goods'}, goods.map(([k, v], i) => [i ? ' · ' : '', el('span', {}, `${k}: `, el('strong', {text: String(v)}))])) : null,
       hand.length ? el('div', {class: 'dash-hand', id: 'dash-hand', role: 'region', tabindex: 0, 'aria-label': 'Your cards'}, hand.map(([title, ids]) => el('div', {class: 'hand-group', role: 'group', 'aria-label': title},
         el('span', {class: 'hand-title', text: `${title}:`}),
-        ids.map((id) => el('div', {class: `hand-card${COMPACT.includes(title) ? ' compact' : ''}`, dataset: {card: id}, title: COMPACT.includes(title) ? (t.info.cards || {})[id] || null : null},
-          el('strong', {text: (t.info.names || {})[id] || id}),
+        copies(ids).map(([id, count]) => el('div', {class: `hand-card${COMPACT.includes(title) ? ' compact' : ''}`, dataset: {card: id}, title: COMPACT.includes(title) ? (t.info.cards || {})[id] || null : null},
+          el('strong', {text: `${(t.info.names || {})[id] || id}${count > 1 ? ` ×${count}` : ''}`}),
           (t.info.cards || {})[id] && !COMPACT.includes(title) ? el('span', {class: 'card-text', text: (t.info.cards || {})[id]}) : null))))) : null);
+  }
+
+  /** Each card once, with how many copies of it the hand holds, in the hand's order. */
+  function copies(ids) {
+    const counts = new Map();
+    for (const id of ids) counts.set(id, (counts.get(id) || 0) + 1);
+    return [...counts];
   }
 
   /** Cards of the hand and players of the dashboard that an action names become its buttons. */
@@ -925,7 +963,7 @@
     chooser.addEventListener('keydown', (event) => { if (event.key === 'Escape') closeChooser(); });
     document.body.append(chooser);
     const left = Math.min(window.innerWidth - chooser.offsetWidth - 8, Math.max(8, rect.left + rect.width / 2));
-    const top = Math.min(window.innerHeight - chooser.offsetHeight - 8, Math.max(8, rect.top + rect.height / 2));
+    const top = Math.max(8, Math.min(window.innerHeight - chooser.offsetHeight - 8, rect.top + rect.height / 2));  // a long one scrolls inside
     chooser.style.left = `${left}px`;
     chooser.style.top = `${top}px`;
     chooser.querySelector('button').focus();
@@ -1072,7 +1110,7 @@
 
   let replay = null;
 
-  async function showReplay(gameId, token, at) {
+  async function showReplay(gameId, token, at, adminToken = null) {
     setView('replay', `Replay of game ${gameId}`);
     setYourTurn(null);
     const root = main();
@@ -1083,7 +1121,7 @@
       return;
     }
     const info = await rulesetInfo(summary.body.ruleset);
-    const r = {gameId, token, info, summary: summary.body, entries: [], at: 1, boardFor: 0, closed: false, pending: null};
+    const r = {gameId, token, adminToken, info, summary: summary.body, entries: [], at: 1, boardFor: 0, closed: false, pending: null};
     replay = r;
     fill(root, 
       el('h1', {}, `Replay — ${summary.body.title} — game `, el('code', {text: gameId})),
@@ -1102,6 +1140,7 @@
         el('aside', {class: 'side', 'aria-label': 'The event, its ruling and the audit'},
           el('section', {class: 'panel event-card', id: 'event', 'aria-labelledby': 'event-title'}, el('h2', {id: 'event-title', text: 'Event'})),
           el('section', {class: 'panel', id: 'explanation', 'aria-labelledby': 'explanation-title', hidden: true}),
+          el('section', {class: 'panel', id: 'whatif', 'aria-labelledby': 'whatif-title', hidden: true}),
           el('section', {class: 'panel', id: 'audit', 'aria-labelledby': 'audit-title'}, el('h2', {id: 'audit-title', text: 'Audit'}), el('p', {text: 'Checking…'})),
           el('section', {class: 'panel', 'aria-labelledby': 'events-title'}, el('h2', {id: 'events-title', text: 'Every event'}),
             el('ol', {class: 'event-list', id: 'event-list'})),
@@ -1157,7 +1196,7 @@
     r.at = v;
     $('#slider').value = String(v);
     $('#position').textContent = `${v} of ${r.entries.length}`;
-    history.replaceState(null, '', fragment({game: r.gameId, token: r.token, replay: v}));
+    history.replaceState(null, '', fragment({game: r.gameId, token: r.token, replay: v, admin: r.adminToken}));
     renderEvent(r, r.entries[v - 1]);
     for (const item of $$('#event-list li.now')) {
       item.classList.remove('now');
@@ -1243,13 +1282,105 @@
         dice.length ? [el('dt', {text: 'Dice'}), el('dd', {id: 'event-dice'}, dice.map(([key, faces]) =>
           el('div', {class: 'dice', dataset: {key, faces: faces.join(' ')}}, `${humanise(key)}: ${faces.length ? faces.join(', ') : 'none'}`)))] : null,
         el('dt', {text: 'Chance draws'}), el('dd', {id: 'event-draws'}, draws.length
-          ? el('ul', {}, draws.map((d) => el('li', {dataset: {k: String(d.k), n: String(d.n), result: String(d.result)}}, `${drawText(d)} (chance draw #${d.k})`)))
+          ? [el('ul', {}, draws.map((d) => el('li', {dataset: {k: String(d.k), n: String(d.n), result: String(d.result)}}, `${drawText(d)} (chance draw #${d.k})`))),
+            entry.scripted ? el('p', {id: 'event-scripted', class: 'notice', text: 'Scripted: these outcomes were given for a what-if, not drawn from a committed seed.'}) : null]
           : (entry.redacted ? 'hidden from you' : 'none'))),
       entry.redacted ? el('p', {class: 'notice', text: 'This event is private to another seat: you see its redacted form.'}) : null,
       el('button', {type: 'button', id: 'explain', on: {click: () => explain(r, entry.version)}, text: 'Explain this event'}));
     const explanation = $('#explanation');
     explanation.hidden = true;
     fill(explanation, );
+    renderWhatIf(r, entry);
+  }
+
+  /** "What if I had rolled a 6?": other outcomes for the event's draws, played in a sandbox
+   * that starts from the position just before the event, its chance scripted (never a seed). */
+  function renderWhatIf(r, entry) {
+    const box = $('#whatif');
+    const draws = entry.draws || [];
+    if (!draws.length || entry.redacted || typeof entry.actor !== 'number') {
+      box.hidden = true;
+      fill(box, );
+      return;
+    }
+    box.hidden = false;
+    const inputs = draws.map((d, i) => {
+      const id = `whatif-draw-${i}`;
+      const label = d.n === 6 ? `Die ${i + 1} (1 to 6)` : `Draw ${i + 1} (number 1 to ${d.n})`;
+      return el('div', {class: 'whatif-draw'},
+        el('label', {for: id, text: label}), ' ',
+        el('input', {id, type: 'number', min: 1, max: d.n, step: 1, required: true, value: d.result + 1, dataset: {n: String(d.n)}}));
+    });
+    const form = el('form', {id: 'whatif-form', on: {submit: (event) => { event.preventDefault(); tryWhatIf(r, entry); }}},
+      inputs,
+      el('div', {}, el('label', {for: 'whatif-admin', text: "This game's admin link token (only the admin makes sandboxes)"}), ' ',
+        el('input', {id: 'whatif-admin', type: 'password', autocomplete: 'off', value: r.adminToken || ''})),
+      el('button', {type: 'submit', id: 'whatif-try', text: 'Play it again on these outcomes'}));
+    fill(box, el('h2', {id: 'whatif-title', text: 'What if…'}),
+      el('p', {class: 'muted', text: 'Give other outcomes for this event\'s dice and draws: a sandbox starts from the position just before it, with these outcomes scripted in order, and you play the move again.'}),
+      form, el('div', {id: 'whatif-result', 'aria-live': 'polite'}));
+  }
+
+  async function tryWhatIf(r, entry) {
+    const out = $('#whatif-result');
+    const script = $$('#whatif-form input[data-n]').map((input) => [Number(input.dataset.n), Number(input.value) - 1]);
+    const chance = script.every(([n]) => n === 6) ? {faces: script.map(([, result]) => result + 1)} : {draws: script};
+    fill(out, el('p', {text: 'Making the sandbox…'}));
+    const id = encodeURIComponent(r.gameId);
+    const position = await call('GET', `/games/${id}/position?at=${entry.version - 1}`, {token: r.token});
+    if (!position.ok) return fill(out, errorBox(position, 'The position before this event: '));
+    const admin = $('#whatif-admin').value.trim();
+    const made = await call('POST', `/games/${id}/sandbox`, {token: admin, body: {position: position.body, chance}});
+    if (!made.ok) return fill(out, errorBox(made, 'The sandbox: '));
+    const sandbox = made.body;
+    const seat = entry.actor;
+    const seatToken = sandbox.seat_tokens[seat];
+    const legal = await call('GET', `/games/${encodeURIComponent(sandbox.game_id)}/legal-actions`, {token: seatToken});
+    if (!legal.ok) return fill(out, errorBox(legal));
+    const named = new Set(Object.values(entry.data || {}).flat().filter((v) => typeof v === 'string'));
+    const likely = (action) => Object.values(action.command || action).some((v) => named.has(v));
+    const order = legal.body.actions.map((action, i) => i).sort((a, b) => likely(legal.body.actions[b]) - likely(legal.body.actions[a]));
+    const player = r.summary.players[seat] || `player ${seat + 1}`;
+    fill(out,
+      el('p', {id: 'whatif-made', dataset: {sandbox: sandbox.game_id}}, 'Sandbox ', el('code', {text: sandbox.game_id}),
+        ` starts before event ${entry.version}, its chance scripted: ${script.map((d) => drawText({n: d[0], result: d[1]})).join(', ')}. Play ${player}'s move again:`),
+      el('div', {class: 'whatif-actions'}, order.map((i) => {
+        const action = legal.body.actions[i];
+        const words = (legal.body.action_words[i] || {}).words || action.command.type;
+        return el('button', {type: 'button', class: 'action whatif-action', dataset: {args: JSON.stringify(action.command), likely: likely(action) ? 'true' : 'false'},
+          text: words, on: {click: () => playWhatIf(r, sandbox, seatToken, action.command)}});
+      })),
+      el('div', {id: 'whatif-outcome', 'aria-live': 'polite'}));
+  }
+
+  async function playWhatIf(r, sandbox, seatToken, command) {
+    const out = $('#whatif-outcome');
+    const sid = encodeURIComponent(sandbox.game_id);
+    const played = await call('POST', `/games/${sid}/commands`, {token: seatToken, body: {command}, idempotent: true});
+    if (!played.ok) return fill(out, errorBox(played));
+    const told = await call('GET', `/games/${sid}/narrative?from=${sandbox.version + 1}&limit=100`, {token: seatToken});
+    const audited = await call('GET', `/games/${sid}/audit`);
+    const entries = told.ok ? told.body.entries : [];
+    fill(out,
+      el('h3', {text: 'What would have happened'}),
+      el('ol', {id: 'whatif-events'}, entries.map((e) => el('li', {dataset: {type: e.type, scripted: e.scripted ? 'true' : 'false'}},
+        e.words,
+        Object.entries(e.data || {}).filter(([key, value]) => /dice/i.test(key) && Array.isArray(value)).map(([key, faces]) =>
+          el('div', {class: 'dice', dataset: {key, faces: faces.join(' ')}}, `${humanise(key)}: ${faces.length ? faces.join(', ') : 'none'}`)),
+        e.scripted ? el('span', {class: 'muted', text: ' (scripted)'}) : null))),
+      audited.ok ? el('p', {id: 'whatif-audit', dataset: {chance: audited.body.chance}, text: auditWords(audited.body)}) : null,
+      el('p', {}, el('a', {href: `/${fragment({game: sandbox.game_id, token: seatToken, replay: sandbox.version + 1})}`, text: 'Open the what-if sandbox in its replay'})));
+  }
+
+  function auditWords(a) {
+    if (a.chance === 'scripted') {
+      return a.clean
+        ? `Chance scripted, not committed: this sandbox's ${a.outcomes_checked} outcomes are the ones given for the what-if, in order; no seed stands behind them.`
+        : `Chance scripted: ${a.mismatches.length} recorded outcomes are not the script's.`;
+    }
+    return a.clean
+      ? `Verified: the seed matches the commitment published at the start, and all ${a.outcomes_checked} chance outcomes recompute from it.`
+      : `Mismatch: ${a.mismatches.length} recorded outcomes do not follow from the seed${a.commitment_verified ? '' : ', and the seed does not match its commitment'}.`;
   }
 
   function entryBlock(title, entry) {
@@ -1297,13 +1428,188 @@
       return;
     }
     const a = answer.body;
-    const verdict = a.clean
-      ? `Verified: the seed matches the commitment published at the start, and all ${a.outcomes_checked} chance outcomes recompute from it.`
-      : `Mismatch: ${a.mismatches.length} recorded outcomes do not follow from the seed${a.commitment_verified ? '' : ', and the seed does not match its commitment'}.`;
+    const scripted = a.chance === 'scripted';
+    const verdict = auditWords(a);
+    const kind = scripted ? 'scripted' : (a.clean ? 'clean' : 'mismatch');
     fill(box, title,
-      el('p', {id: 'audit-verdict', class: a.clean ? 'verdict-clean' : 'verdict-bad', dataset: {verdict: a.clean ? 'clean' : 'mismatch'}, text: verdict}),
-      a.mismatches.length ? el('ul', {}, a.mismatches.map((m) => el('li', {text: `version ${m.version} (${m.event_type}): draw #${m.k} recorded ${m.recorded}, the seed gives ${m.expected}`}))) : null,
-      el('p', {class: 'muted'}, 'Seed commitment ', el('code', {text: a.seed_commitment.slice(0, 16) + '…'})));
+      el('p', {id: 'audit-verdict', class: a.clean && !scripted ? 'verdict-clean' : (scripted && a.clean ? 'verdict-scripted' : 'verdict-bad'), dataset: {verdict: kind}, text: verdict}),
+      a.mismatches.length ? el('ul', {}, a.mismatches.map((m) => el('li', {text: `version ${m.version} (${m.event_type}): draw #${m.k} recorded ${m.recorded}, the ${scripted ? 'script' : 'seed'} gives ${m.expected}`}))) : null,
+      scripted ? null : el('p', {class: 'muted'}, 'Seed commitment ', el('code', {text: a.seed_commitment.slice(0, 16) + '…'})));
+  }
+
+  // --- tables: players, open seats, bots, clocks, resigning ---------------------------------
+  // The player key stays in this browser's storage and goes only into Authorization headers.
+
+  const PLAYER = 'chronicle.player';
+
+  function me() {
+    try { return JSON.parse(localStorage.getItem(PLAYER) || 'null'); } catch (error) { return null; }
+  }
+
+  async function ensurePlayer(name) {
+    const known = me();
+    if (known) return known;
+    const made = await call('POST', '/players', {body: {name: name || 'Guest'}});
+    if (!made.ok) throw new Error(made.body && made.body.message || 'could not become a player');
+    const player = {id: made.body.player_id, name: made.body.name, key: made.body.player_key};
+    localStorage.setItem(PLAYER, JSON.stringify(player));
+    return player;
+  }
+
+  async function showPlayer() {
+    const box = $('#player');
+    if (!box) return;
+    const player = me();
+    const input = el('input', {id: 'player-name', name: 'name', maxlength: 64, required: true, value: player ? player.name : ''});
+    fill(box, el('h2', {id: 'player-title', text: 'You'}),
+      player ? el('p', {id: 'player-known'}, 'Playing as ', el('strong', {text: player.name}))
+        : el('form', {id: 'player-form', on: {submit: async (event) => {
+          event.preventDefault();
+          await ensurePlayer(input.value.trim());
+          showPlayer();
+          listMyGames();
+        }}}, el('label', {for: 'player-name', text: 'Your name'}), ' ', input, ' ',
+        el('button', {type: 'submit', text: 'Be a player'})));
+  }
+
+  function tableLink(gameId, token) {
+    return `/${fragment({game: gameId, token})}`;
+  }
+
+  async function playAgainstBots(ruleset, count, status) {
+    fill(status, el('p', {text: 'Setting the table…'}));
+    const player = await ensurePlayer(($('#player-name') || {}).value || 'Guest');
+    const labels = [player.name, ...Array.from({length: count - 1}, (_, i) => `Bot ${i + 1}`)];
+    const made = await call('POST', '/tables', {token: player.key,
+      body: {ruleset: ruleset.name, players: labels, listing: 'private', bots: 'greedy'}});
+    if (!made.ok) {
+      fill(status, errorBox(made, 'The table was not set: '));
+      return;
+    }
+    location.hash = tableLink(made.body.game_id, made.body.seat_token).slice(1);
+  }
+
+  async function openTable(ruleset, count, status, form) {
+    const player = await ensurePlayer(($('#player-name') || {}).value || 'Guest');
+    const labels = Array.from({length: count}, (_, i) => i === 0 ? player.name : `Seat ${i + 1}`);
+    const minutes = Number(form.elements.clock.value || 0);
+    const clock = minutes > 0 ? {kind: 'move', per_move_ms: Math.round(minutes * 60000)} : {kind: 'none'};
+    const made = await call('POST', '/tables', {token: player.key,
+      body: {ruleset: ruleset.name, players: labels, listing: 'public', clock}});
+    if (!made.ok) {
+      fill(status, errorBox(made, 'The table was not opened: '));
+      return;
+    }
+    fill(status, el('p', {class: 'opened'}, 'Your table is open: ',
+      el('a', {href: tableLink(made.body.game_id, made.body.seat_token), text: 'go to it'})));
+    listOpenTables();
+    listMyGames();
+  }
+
+  async function listOpenTables() {
+    const box = $('#open-tables');
+    if (!box) return;
+    const listed = await call('GET', '/tables?limit=20');
+    if (!listed.ok) {
+      fill(box, errorBox(listed));
+      return;
+    }
+    if (!listed.body.games.length) {
+      fill(box, el('p', {text: 'No open tables: open one below, or play against bots.'}));
+      return;
+    }
+    fill(box, el('ul', {class: 'open-tables'}, listed.body.games.map((game) => el('li', {dataset: {game: game.game_id}},
+      `${game.ruleset}: ${game.open_seats.length} open seat(s) of ${game.players.length} `,
+      el('button', {type: 'button', class: 'join', text: 'Join', on: {click: () => joinTable(game.game_id, null, box)}})))));
+  }
+
+  async function joinTable(gameId, invitation, box) {
+    const player = await ensurePlayer(($('#player-name') || {}).value || 'Guest');
+    const claimed = await call('POST', `/games/${encodeURIComponent(gameId)}/claims`, {token: player.key, body: {invitation}});
+    if (!claimed.ok) {
+      fill(box, errorBox(claimed, 'You could not join: '));
+      return;
+    }
+    location.hash = tableLink(gameId, claimed.body.seat_token).slice(1);
+  }
+
+  async function joinByLink(gameId, invitation) {
+    setView('lobby', 'Join a table');
+    fill(main(), el('h1', {text: 'Join a table'}), el('section', {id: 'player', class: 'panel'}), el('div', {id: 'join-status'}));
+    await showPlayer();
+    const box = $('#join-status');
+    fill(box, el('button', {type: 'button', id: 'join-link', text: 'Take a seat', on: {click: () => joinTable(gameId, invitation, box)}}));
+    document.body.dataset.ready = 'true';
+  }
+
+  async function listMyGames() {
+    const box = $('#my-games');
+    const player = me();
+    if (!box) return;
+    if (!player) {
+      fill(box, el('p', {text: 'Be a player to see your games here.'}));
+      return;
+    }
+    const listed = await call('GET', '/players/me/games?limit=20', {token: player.key});
+    if (!listed.ok) {
+      fill(box, errorBox(listed));
+      return;
+    }
+    fill(box, listed.body.games.length ? el('ul', {class: 'my-games'}, listed.body.games.map((game) => el('li', {dataset: {game: game.game_id}},
+      el('a', {href: tableLink(game.game_id, player.key), text: `${game.ruleset} (${game.status})`}),
+      game.awaits_you ? el('strong', {class: 'awaits-you', text: ' — your turn'}) : null)))
+      : el('p', {text: 'No games yet.'}));
+  }
+
+  function clockText(ms) {
+    if (ms === null || ms === undefined) return '';
+    const left = Math.max(0, ms);
+    const s = Math.floor(left / 1000);
+    const h = Math.floor(s / 3600);
+    const m = Math.floor((s % 3600) / 60);
+    return h ? `${h}h ${String(m).padStart(2, '0')}m` : `${m}:${String(s % 60).padStart(2, '0')}`;
+  }
+
+  async function renderSeating(t) {
+    const box = $('#seating');
+    if (!box) return;
+    const got = await call('GET', `/games/${encodeURIComponent(t.gameId)}/seating`);
+    if (!got.ok) return;
+    const s = got.body;
+    const skew = Date.now() - s.now_ms;
+    const rows = s.seats.map((seat) => el('li', {dataset: {seat: String(seat.seat)}},
+      `${seat.name || seat.label}`,
+      seat.bot ? ` (bot: ${seat.bot})` : '', seat.left ? ` — ${seat.left.replace('_', ' ')}` : '',
+      !seat.claimed ? ' — open' : '',
+      seat.deadline_ms ? el('span', {class: 'clock', dataset: {deadline: String(seat.deadline_ms + skew)}, text: ` ⏱ ${clockText(seat.deadline_ms - s.now_ms)}`}) : null,
+      seat.bank_ms !== null && seat.bank_ms !== undefined && !seat.deadline_ms ? el('span', {class: 'bank', text: ` bank ${clockText(seat.bank_ms)}`}) : null));
+    const mine = t.seat !== null && t.seat !== undefined ? s.seats[t.seat] : null;
+    const buttons = [];
+    if (t.token && mine && !mine.left && t.summary.status !== 'finished' && s.started) {
+      if (mine.bot) buttons.push(el('button', {type: 'button', id: 'take-back', text: 'Take my seat back', on: {click: () => seatAct(t, 'DELETE', 'bot')}}));
+      else buttons.push(el('button', {type: 'button', id: 'hand-to-bot', text: 'Let a bot play for me', on: {click: () => seatAct(t, 'POST', 'bot', {strategy: 'greedy'})}}));
+      buttons.push(el('button', {type: 'button', id: 'resign', text: 'Resign', on: {click: () => { if (confirm('Resign this game? A bot plays your pieces and you rank last.')) seatAct(t, 'POST', 'resign'); }}}));
+    }
+    fill(box, el('h2', {id: 'seating-title', text: 'Seats and clocks'}),
+      s.clock.kind !== 'none' ? el('p', {class: 'muted', text: s.clock.kind === 'move' ? `${clockText(s.clock.per_move_ms)} per move; on timeout: ${s.on_timeout}` : `bank ${clockText(s.clock.initial_ms)} + ${clockText(s.clock.increment_ms)}; on timeout: ${s.on_timeout}`}) : null,
+      el('ul', {class: 'seats'}, rows), buttons);
+    tickClocks();
+  }
+
+  let clockTimer = null;
+  function tickClocks() {
+    if (clockTimer) return;
+    clockTimer = setInterval(() => {
+      const clocks = $$('#seating .clock');
+      if (!clocks.length) { clearInterval(clockTimer); clockTimer = null; return; }
+      for (const node of clocks) node.textContent = ` ⏱ ${clockText(Number(node.dataset.deadline) - Date.now())}`;
+    }, 1000);
+  }
+
+  async function seatAct(t, method, what, body) {
+    const done = await call(method, `/games/${encodeURIComponent(t.gameId)}/${what}`, {token: t.token, body});
+    if (!done.ok) fill($('#message'), errorBox(done));
+    refresh(t);
   }
 
   // --- routing ----------------------------------------------------------------------------
@@ -1316,9 +1622,10 @@
     const p = params();
     const game = p.get('game');
     try {
-      if (!game) await showLobby();
-      else if (p.has('admin')) await showAdmin(game, p.get('admin'));
-      else if (p.has('replay')) await showReplay(game, p.get('token'), Number(p.get('replay')) || 0);
+      if (p.has('join')) await joinByLink(p.get('join'), p.get('invitation'));
+      else if (!game) await showLobby();
+      else if (p.has('admin') && !p.has('replay')) await showAdmin(game, p.get('admin'));
+      else if (p.has('replay')) await showReplay(game, p.get('token'), Number(p.get('replay')) || 0, p.get('admin'));
       else await showTable(game, p.get('token'));
     } catch (error) {
       fill(main(), el('div', {class: 'error', role: 'alert', text: `Something went wrong in the page: ${error.message}`}));

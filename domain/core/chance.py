@@ -30,6 +30,8 @@ class Draw:
     k: int
     n: int
     result: int
+    scripted: bool = False
+    """Given by a sandbox's chance script (`ScriptedChance`), not drawn from a committed seed."""
 
 
 def outcome_in_range(value: int, n: int) -> int:
@@ -99,6 +101,71 @@ class Chance:
     @property
     def untaken(self) -> int:
         return len(self._pending)
+
+
+class ChanceScriptError(Exception):
+    """A sandbox's chance script cannot give the draw asked for: it has run out (`needed` is
+    then None), or its next entry is of another range than the draw's."""
+
+    def __init__(self, k: int, n: int, scripted: tuple[int, int] | None, given: int) -> None:
+        self.k = k
+        self.n = n
+        self.scripted = scripted
+        self.given = given
+        if scripted is None:
+            message = (
+                f"the sandbox's chance script has run out: draw {k} (a whole number below {n}) "
+                f"was asked for, and the script gives {given} draws"
+            )
+        else:
+            message = (
+                f"the sandbox's chance script does not fit: draw {k} is a whole number below "
+                f"{n}, and the script's entry {k} is one below {scripted[0]} "
+                f"({list(scripted)}); write it as [{n}, result]"
+            )
+        super().__init__(message)
+        self.message = message
+
+    @property
+    def exhausted(self) -> bool:
+        return self.scripted is None
+
+
+class ScriptedChance(Chance):
+    """A sandbox's scripted chance: draw k is entry k of the script, each entry a pair
+    `(n, result)` (a die face f of a d6 is `(6, f - 1)`), instead of an outcome of the
+    committed seed. Counter-based like the seed (an undo or rewind followed by the same action
+    gets the same entries). A draw of another range than its entry's, or past the script's end,
+    raises `ChanceScriptError`: a script never falls back to a seed."""
+
+    def __init__(self, script: Sequence[tuple[int, int]], cursor: int) -> None:
+        super().__init__(_NoSource(), cursor)
+        self.script = tuple(script)
+
+    def below(self, n: int) -> int:
+        if n < 1:
+            raise ValueError("cannot draw from an empty range")
+        k = self.cursor
+        if k >= len(self.script):
+            raise ChanceScriptError(k, n, None, len(self.script))
+        entry = self.script[k]
+        if entry[0] != n:
+            raise ChanceScriptError(k, n, entry, len(self.script))
+        self._pending.append(Draw(k, n, entry[1], scripted=True))
+        self.cursor += 1
+        return entry[1]
+
+
+def script_problems(script: Sequence[tuple[int, int]]) -> list[str]:
+    """What is wrong with a chance script: every entry a range n of at least 1 and a result in
+    [0, n)."""
+    return [
+        f"entry {i}: {list(entry)} is not a whole number in [0, {entry[0]})"
+        if entry[0] >= 1
+        else f"entry {i}: {list(entry)} draws from an empty range"
+        for i, entry in enumerate(script)
+        if not (entry[0] >= 1 and 0 <= entry[1] < entry[0])
+    ]
 
 
 class ScriptedFaces:

@@ -10,6 +10,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from domain.core.messages import Event, event, upcaster
 from domain.core.ruleset import Setup
+from domain.core.seating import Seating
 from domain.core.table import Proposal, UndoStep
 
 S = TypeVar("S")
@@ -55,7 +56,17 @@ class PositionLoaded(Event):
     source_game: str
 
 
-KERNEL_EVENTS = (GameCreated, SeedRevealed, PositionLoaded)
+@event
+class ChanceScripted(Event):
+    """A sandbox's chance is scripted (a what-if: "had I rolled a 6"): its draw k is entry k of
+    `script`, each entry `[n, result]` (a whole number in [0, n); a die face f of a d6 is
+    `[6, f - 1]`), not an outcome of the committed seed. Only a sandbox records it, right after
+    its PositionLoaded; every event decided on it carries `scripted: true`."""
+
+    script: tuple[tuple[int, int], ...]
+
+
+KERNEL_EVENTS = (GameCreated, SeedRevealed, PositionLoaded, ChanceScripted)
 
 
 @dataclass(frozen=True)
@@ -80,6 +91,11 @@ class Game(Generic[S]):
     created_through: int = 0
     """The last version of the game's creation: nothing before it can be rewound to."""
     creation_command: str = ""
+    chance_script: tuple[tuple[int, int], ...] | None = None
+    """A sandbox's scripted chance (`ChanceScripted`), None where chance is the committed seed's."""
+    seating: Seating | None = None
+    """Who sits where (open seats, bots, seats that left, the clock); None for a game created
+    the classic way in which no seating event has happened."""
 
     @property
     def first_playable(self) -> int:

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from domain.core.chance import Chance
+from domain.core.chance import Chance, script_problems
 from domain.core.errors import (
     GameOver,
     IllegalAction,
@@ -19,6 +19,7 @@ from domain.core.errors import (
 from domain.core.frozen import built, evolved
 from domain.core.game import (
     KERNEL_EVENTS,
+    ChanceScripted,
     CommandMisused,
     Game,
     GameCreated,
@@ -37,6 +38,15 @@ from domain.core.messages import (
     private_to,
 )
 from domain.core.ruleset import Decision, Ruleset
+from domain.core.seated import clocked, is_over, seat_rule, seating_decision
+from domain.core.seating import (
+    SEATING_COMMANDS,
+    SEATING_EVENTS,
+    Timepiece,
+    clock_after_command,
+    instant_ms,
+    seating_after,
+)
 from domain.core.table import (
     ACCEPT_REWIND,
     ADMIN,
@@ -61,6 +71,7 @@ S = TypeVar("S")
 
 __all__ = [
     "KERNEL_EVENTS",
+    "ChanceScripted",
     "CommandMisused",
     "Game",
     "GameCreated",
@@ -105,8 +116,10 @@ def position_events(
     seed_commitment: str,
     state: Any,
     source_game: str,
+    script: Sequence[tuple[int, int]] | None = None,
 ) -> list[Event]:
-    """The events that create a sandbox game: GameCreated, then the position it starts from."""
+    """The events that create a sandbox game: GameCreated, then the position it starts from,
+    then (a what-if) the script its chance follows instead of the committed seed."""
     ruleset.check_players(players)
     created = GameCreated(
         rule=ruleset.setup_rule,
@@ -123,7 +136,16 @@ def position_events(
         source_game=source_game,
         visibility=private_to(redacted={"source_game": source_game}),
     )
-    return [created, loaded]
+    if script is None:
+        return [created, loaded]
+    problems = script_problems(script)
+    if problems:
+        raise ValueError(f"not a chance script: {'; '.join(problems)}")
+    scripted = ChanceScripted(
+        rule=ruleset.chance_rule or ruleset.setup_rule,
+        script=tuple((int(n), int(result)) for n, result in script),
+    )
+    return [created, loaded, scripted]
 
 
 def decide(
@@ -138,19 +160,32 @@ def decide(
 
 
 def decision(
-    ruleset: Ruleset[S], game: Game[S], actor: Actor, command: Command, chance: Chance
+    ruleset: Ruleset[S],
+    game: Game[S],
+    actor: Actor,
+    command: Command,
+    chance: Chance,
+    timepiece: Timepiece | None = None,
 ) -> Decision[S]:
     """`decide`, with the ruleset's state after the events when it has it at hand (for
     `fold_decided`)."""
     if command.type in TABLE_COMMANDS:
         return Decision(decide_table(ruleset, game, actor, command))
+    if command.type in SEATING_COMMANDS:
+        return Decision(seating_decision(ruleset, game, actor, command, timepiece))
     if actor == ADMIN:
         raise IllegalAction(
             "the admin does not play; it may only order a rewind",
             ruleset.undo_rule or ruleset.turn_rule,
         )
-    if ruleset.is_over(game.state):
+    if is_over(ruleset, game):
         raise GameOver("the game is over", ruleset.end_rule)
+    if game.seating is not None and not game.seating.started:
+        raise IllegalAction(
+            "the game has not started: seats are still open",
+            seat_rule(ruleset),
+            {"open_seats": list(game.seating.open_seats)},
+        )
     if actor in (SYSTEM, WORKER):
         decided = _decide_system(ruleset, game, command, chance)
     else:
@@ -214,7 +249,8 @@ def _folded(ruleset: Ruleset[S], game: Game[S], recorded: Recorded, state: S) ->
     if recorded.version == created + 1 and recorded.actor == SYSTEM and not any(last):
         created = recorded.version
     draws = game.draws + len(recorded.event.draws)
-    return _next_game(game, recorded.version, draws, state, undoable, barrier, last, created)
+    after = _next_game(game, recorded.version, draws, state, undoable, barrier, last, created)
+    return clocked(after, game.last_commands != last, recorded)
 
 
 def _next_game(
@@ -243,6 +279,8 @@ def _next_game(
             "last_commands": last,
             "created_through": created,
             "creation_command": game.creation_command,
+            "chance_script": game.chance_script,
+            "seating": game.seating,
         },
     )
 
@@ -280,6 +318,16 @@ def _fold_kernel_event(ruleset: Ruleset[S], game: Game[S] | None, recorded: Reco
     if isinstance(ev, PositionLoaded):
         state = ruleset.decode_state(plain_value(ev.state))
         return replace(game, version=recorded.version, draws=draws, state=state, undoable=())
+    if isinstance(ev, ChanceScripted):
+        if game.draws or any(game.last_commands) or game.chance_script is not None:
+            raise CommandMisused("only a sandbox, before its first play, takes scripted chance")
+        script = tuple((int(n), int(result)) for n, result in ev.script)
+        return replace(game, version=recorded.version, chance_script=script)
+    if isinstance(ev, SEATING_EVENTS):
+        seating = seating_after(game.seating, len(game.setup.players), ev)
+        if recorded.recorded_at and seating.clock is not None:
+            seating = clock_after_command(seating, None, instant_ms(recorded.recorded_at))
+        return replace(game, version=recorded.version, seating=seating, undoable=())
     if isinstance(ev, RewindProposed):
         proposal = Proposal(ev.seat, ev.to_version, frozenset({ev.seat}))
         return replace(game, version=recorded.version, proposal=proposal)
@@ -297,10 +345,12 @@ _KERNEL_AND_TABLE_EVENTS = (
     GameCreated,
     SeedRevealed,
     PositionLoaded,
+    ChanceScripted,
     ActionsUndone,
     GameRewound,
     RewindProposed,
     RewindAnswered,
+    *SEATING_EVENTS,
 )
 
 
@@ -376,9 +426,10 @@ def _folded_command(
         extended = UndoStep(top.seat, command_id, top.from_version, final.version, top.scope)
         undoable = (*undoable[:-1], extended)
     draws = game.draws + sum(len(r.event.draws) for r in run)
-    return _next_game(
+    after = _next_game(
         game, final.version, draws, state, undoable, barrier, last, game.created_through
     )
+    return clocked(after, True, first)
 
 
 class NeedsEarlierBase(Exception):

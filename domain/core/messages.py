@@ -248,6 +248,8 @@ def event_record(ev: Event) -> dict[str, Any]:
     }
     if ev.draws:
         record["draws"] = [[d.k, d.n, d.result] for d in ev.draws]
+        if ev.draws[0].scripted:
+            record["scripted"] = True  # a sandbox's scripted chance, not the committed seed's
     if ev.cites:
         record["cites"] = list(ev.cites)
     return record
@@ -266,7 +268,8 @@ def event_from_record(record: Mapping[str, Any]) -> Event:
     cls = event_type(record["type"])
     data = upcast(cls, record.get("data") or {}, int(record.get("schema_version", 1)))
     kwargs = {k: _tuples_for_lists(v) for k, v in data.items()}
-    draws = tuple(Draw(int(k), int(n), int(r)) for k, n, r in record.get("draws") or ())
+    scripted = bool(record.get("scripted"))
+    draws = tuple(Draw(int(k), int(n), int(r), scripted) for k, n, r in record.get("draws") or ())
     return cls(
         rule=record["rule"],
         visibility=Visibility.from_dict(record.get("visibility") or {}),
@@ -314,5 +317,6 @@ class Recorded:
         body = dict(whole)
         body["data"] = plain_value(self.event.visibility.redacted or {})
         body.pop("draws", None)
+        body.pop("scripted", None)
         body["redacted"] = True
         return body

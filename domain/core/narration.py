@@ -219,6 +219,18 @@ def _loaded(event: Mapping[str, Any], namer: Namer) -> str:
     )
 
 
+def _scripted(event: Mapping[str, Any], namer: Namer) -> str:
+    script = (event.get("data") or {}).get("script") or []
+    given = ", ".join(
+        str(result + 1) if n == 6 else f"{result + 1} of {n}" for n, result in script[:12]
+    )
+    more = f" and {len(script) - 12} more" if len(script) > 12 else ""
+    return (
+        f"A what-if: this sandbox's chance is scripted, not drawn from a committed seed; its "
+        f"next {len(script)} outcomes are given ({given}{more})."
+    )
+
+
 KERNEL_TELLERS: dict[str, Teller] = {
     "GameCreated": _created,
     "SeedRevealed": _seed,
@@ -227,6 +239,7 @@ KERNEL_TELLERS: dict[str, Teller] = {
     "RewindAnswered": _answered,
     "GameRewound": _rewound,
     "PositionLoaded": _loaded,
+    "ChanceScripted": _scripted,
 }
 
 

@@ -180,8 +180,13 @@ class Ruleset(ABC, Generic[S]):
     options_rule: ClassVar[str] = ""
     """Rule id cited for unknown or ill-typed options (an option may name its own rule)."""
     chance_rule: ClassVar[str] = ""
+    die_sides: ClassVar[int] = 6
+    """The faces of the ruleset's die: a sandbox's scripted faces are 1 to this."""
     """Rule id cited when the chance seed is revealed (the end rule when empty)."""
     undo_rule: ClassVar[str] = ""
+    seat_rule: ClassVar[str] = ""
+    """The catalogue's reading of seats at a Chronicle table: claimed, played by a bot, resigned
+    or timed out (what a resigned seat's pieces do); "" falls back on `turn_rule`."""
     """Rule id cited by undo and rewind (the table procedure; the turn rule when empty)."""
     revisions: ClassVar[tuple[Revision, ...]] = (FIRST_REVISION,)
     """Every revision of the rules, oldest first, numbered 1, 2, 3 …; new games get the last."""

@@ -153,6 +153,8 @@ class Board:
     areas: Mapping[str, Area]
     paired_area_tokens: Mapping[str, PairedAreaToken] = field(default_factory=dict)
     provenance: str = ""
+    map_height: float = 500.0
+    """The height of the drawing's canvas (its width is 1000): lands' x and y lie within it."""
 
     _adjacent: Mapping[str, frozenset[str]] = field(init=False, repr=False, compare=False)
     _coasts: Mapping[str, frozenset[str]] = field(init=False, repr=False, compare=False)

@@ -32,8 +32,8 @@ from domain.hotw.board import Board, PowerIcon
 from domain.hotw.map_layout import (
     CHAR,
     FONT,
-    HEIGHT,
     ICON,
+    ROW_WIDTH,
     SCALE,
     WIDTH,
     Layout,
@@ -389,7 +389,7 @@ def _pieces_layer(
         buildings = [m.kind for m in marks if m.kind not in ("army", "garrison", "fleet")]
         fleets = [m for m in marks if m.kind == "fleet"]
         shown = list(marks) if place_id in board.lands else fleets[:1]
-        step = ICON + 1
+        step = _step(len(shown))
         x0 = anchor[0] - step * (len(shown) - 1) / 2
         y = anchor[1]
         data = _attrs(
@@ -417,6 +417,12 @@ def _pieces_layer(
     return out
 
 
+def _step(count: int) -> float:
+    """How far apart `count` pieces in a row are drawn: side by side, or stacked closer when
+    more than the room kept for a land's pieces would hold."""
+    return min(ICON + 1, (ROW_WIDTH - ICON - 1) / (count - 1)) if count > 1 else ICON + 1
+
+
 def epoch_note(epoch: int, word: str = "") -> str:
     """ " (Epoch II)" after an area's name; nothing for a board whose areas have no epoch (0)."""
     return f" ({word}{ROMAN.get(epoch, epoch)})" if epoch else ""
@@ -424,15 +430,21 @@ def epoch_note(epoch: int, word: str = "") -> str:
 
 def _legend(board: Board, colours: Mapping[str, str], players: Sequence[str] | None) -> list[str]:
     out = [
-        f'<g class="legend" transform="translate(0,{HEIGHT})">',
+        f'<g class="legend" transform="translate(0,{_f(board.map_height)})">',
         f'<rect x="0" y="0" width="{WIDTH}" height="{LEGEND_HEIGHT}" fill="#fafafa"/>',
     ]
     x = 10.0
     text = 'font-size="8.5" fill="#222" class="legend-text"'
     for kind in PIECE_KINDS:
-        out.append(f'<g class="legend-item" data-kind="{kind}">{_shape(kind, x + 4, 12, "#ddd")}')
-        out.append(f'<text x="{_f(x + 11)}" y="15" {text}>{PIECE_NAMES[kind]}</text></g>')
-        x += 18 + len(PIECE_NAMES[kind]) * 8.5 * CHAR
+        out.append(f'<g class="legend-item" data-kind="{kind}">{_shape(kind, x + 6, 11, "#ddd")}')
+        out.append(f'<text x="{_f(x + 15)}" y="15" {text}>{PIECE_NAMES[kind]}</text></g>')
+        x += 22 + len(PIECE_NAMES[kind]) * 8.5 * CHAR
+    if "reconstructed" in board.provenance.lower():
+        out.append(
+            f'<text class="reconstructed legend-text" x="{WIDTH - 10}" y="15" font-size="8.5"'
+            ' fill="#222" text-anchor="end" font-style="italic">Reconstructed map: each land'
+            " drawn at the real-world place it is named after</text>"
+        )
     x = 10.0
     for seat, colour in enumerate(PLAYER_COLOURS[: len(players) if players else 0]):
         name = players[seat] if players else f"player {seat + 1}"
@@ -508,7 +520,8 @@ def board_svg(
     legend: its height and its SVG (tracks, dials), drawn from its own top-left corner."""
     plan = layout(board)
     colours = area_colours(board)
-    total = round(HEIGHT + LEGEND_HEIGHT + extra[0])
+    height = board.map_height
+    total = round(height + LEGEND_HEIGHT + extra[0])
     parts: list[str] = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {total}"'
@@ -516,7 +529,7 @@ def board_svg(
         ' font-family="DejaVu Sans, Arial, sans-serif" role="img"'
         ' aria-label="The board: lands, seas and oceans, with the pieces on them">',
         _defs(),
-        f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="{BACKGROUND}"/>',
+        f'<rect x="0" y="0" width="{WIDTH}" height="{_f(height)}" fill="{BACKGROUND}"/>',
     ]
     layers = (
         _water_layer(board, plan),
@@ -530,7 +543,8 @@ def board_svg(
         parts += layer
     if extra[1]:
         parts.append(
-            f'<g class="tracks" transform="translate(0,{HEIGHT + LEGEND_HEIGHT})">{extra[1]}</g>'
+            f'<g class="tracks" transform="translate(0,{_f(height + LEGEND_HEIGHT)})">'
+            f"{extra[1]}</g>"
         )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

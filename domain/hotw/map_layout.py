@@ -13,6 +13,7 @@ from domain.hotw.board import Board, Land
 
 WIDTH = 1000
 HEIGHT = 500
+"""The canvas of a board that says no other height (`Board.map_height`)."""
 SCALE = 1.5
 GAP = 2.5
 """Half the channel kept between regions of places that do not border each other."""
@@ -21,8 +22,8 @@ SMALL_FONT = 8.0
 """Land names (map units: the map is 1000 wide)."""
 CHAR = 0.64
 """Width of a character as a share of the font size (generous for DejaVu Sans and Arial)."""
-ICON = 10.0
-"""The size of a piece's shape."""
+ICON = 14.0
+"""The size of a piece's shape: about 13.5 px where a 1400 px wide window gives the map 970."""
 ROW_WIDTH = 4 * (ICON + 1)
 """Room kept free for a land's pieces (an army or garrison and up to three buildings)."""
 
@@ -40,6 +41,8 @@ class Layout:
     straits: tuple[tuple[str, str], ...]
     water_links: tuple[tuple[str, str], ...]
     """Waters joined across the map's edge (or otherwise not meeting)."""
+    height: float
+    """The canvas's height (its width is WIDTH)."""
     labels: Mapping[str, Box]
     """Where each name goes (a land's name box has room for its power icon at its right)."""
     lines: Mapping[str, tuple[str, ...]]
@@ -166,6 +169,7 @@ def _layout(board: Board) -> Layout:
         links=tuple(links),
         straits=tuple((a, b) for a, b in straits),
         water_links=tuple(water_links),
+        height=board.map_height,
         labels=names,
         lines=lines,
         anchors=anchors,
@@ -194,14 +198,14 @@ def _regions(board: Board) -> tuple[dict[str, Region], dict[str, Region], Joins,
         for w in board.wastelands.values()
     ]
     sites += [Site(w.id, w.x, w.y, 60.0, region=False) for w in board.seas.values()]
-    places = regions(sites, WIDTH, HEIGHT, joined=joined, gap=GAP)
+    places = regions(sites, WIDTH, board.map_height, joined=joined, gap=GAP)
     water_joined = {
         frozenset((water.id, other))
         for water in board.seas.values()
         for other in (*water.adjacent_oceans, *([water.ocean] if water.ocean else []))
     }
     water_sites = [Site(w.id, w.x, w.y, 2 * WIDTH) for w in board.seas.values()]
-    waters = regions(water_sites, WIDTH, HEIGHT, joined=water_joined, gap=GAP)
+    waters = regions(water_sites, WIDTH, board.map_height, joined=water_joined, gap=GAP)
     return places, waters, joined, water_joined
 
 
@@ -213,12 +217,14 @@ def _connections(
     water_joined: Joins,
 ) -> tuple[list[tuple[str, str]], list[tuple[str, ...]], list[tuple[str, str]]]:
     """The borders no shared edge shows (drawn as links), the straits, and the seas' links."""
-    meets = {
-        frozenset((region.id, tag))
+    shown = {
+        (region.id, tag)
         for region in places.values()
         for tag, edges in region.borders().items()
         if frozenset((region.id, tag)) in joined and sum(math.dist(p, q) for p, q in edges) >= 4
     }
+    # a border shows only where both regions have the edge (clipping may leave one a sliver)
+    meets = {frozenset(pair) for pair in shown if (pair[1], pair[0]) in shown}
     links = sorted(
         (a, b)
         for a, b in (sorted(pair) for pair in joined)
@@ -291,7 +297,10 @@ def _land_badges(
             bw, bh = badge_size(land, SMALL_FONT)
             spots = _badge_spots(land, places[land.id], bw, bh)
             label = Label(land.id, bw, bh, tuple((x, y) for _, x, y in spots))
-            badges[land.id] = (place_labels([label], taken, WIDTH, HEIGHT)[land.id], SMALL_FONT)
+            badges[land.id] = (
+                place_labels([label], taken, WIDTH, board.map_height)[land.id],
+                SMALL_FONT,
+            )
             taken.append(badges[land.id][0])
     for land in order:
         badge, font = badges[land.id]
@@ -333,7 +342,7 @@ def _water_labels(
         wanted.append(Label(name, w, h, tuple(around)))
         if name in board.seas:
             anchors[name] = (x, y - 12)
-    return place_labels(wanted, taken, WIDTH, HEIGHT)
+    return place_labels(wanted, taken, WIDTH, board.map_height)
 
 
 def _around(x: float, y: float, w: float, h: float, keep: Box) -> list[tuple[float, float]]:

@@ -42,6 +42,9 @@ class Water:
     kind: str
     ocean: str | None
     provenance: str = ""
+    x: float | None = None
+    y: float | None = None
+    """Where the drawing names the water (None: among the lands on its coasts)."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,8 @@ class WorldBoard:
     great_wall: frozenset[frozenset[str]]
     behind_the_wall: frozenset[tuple[str, str]] = frozenset()
     """The Great Wall's borders as (outside, behind): the Wall stands in the second land."""
+    map_height: float = 500.0
+    """The height of the drawing's canvas (1000 wide) that the lands' x and y lie within."""
     coasts: Mapping[str, frozenset[str]] = field(init=False)
 
     def __post_init__(self) -> None:

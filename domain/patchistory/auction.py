@@ -20,6 +20,7 @@ from domain.patchistory.context import (
     FOLDS,
     Ctx,
     PatchEvent,
+    behind_screen,
     goods_changed,
     rule,
 )
@@ -57,6 +58,9 @@ def open_auction(ctx: Ctx) -> None:
                     seat=seat,
                     culture=paid,
                     coin=auction["no_coin_gain"],
+                    visibility=behind_screen(
+                        ctx.pack, seat, seat=seat, coin=auction["no_coin_gain"]
+                    ),
                 )
             )
     first = first_auction(state)

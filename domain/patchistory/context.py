@@ -10,9 +10,10 @@ from typing import Any
 from domain.core.declare import CommandBook
 from domain.core.folds import Folds, Working
 from domain.core.frozen import evolved
-from domain.core.messages import Event
+from domain.core.messages import PUBLIC, Event, Visibility, private_to
 from domain.patchistory.model import Cell, Civ, PState
 from domain.patchistory.pack import PatchPack
+from domain.patchistory.revisions import GOODS_BEHIND_THE_SCREEN
 
 
 def rule(key: str) -> str:
@@ -39,6 +40,15 @@ class Ctx(Working[PatchPack, PState]):
     @property
     def pack(self) -> PatchPack:
         return self.data
+
+
+def behind_screen(pack: PatchPack, *seats: int, **shown: Any) -> Visibility:
+    """Who sees an amount paid out of, or telling of, what is behind a Player Screen
+    (patchistory.hidden.screen): `seats` in full, everyone else `shown`; public in games of
+    the revisions before the screen hid it."""
+    if pack.since(GOODS_BEHIND_THE_SCREEN):
+        return private_to(*seats, redacted=shown)
+    return PUBLIC
 
 
 COMMANDS: CommandBook[PatchPack, PState, Ctx] = CommandBook()

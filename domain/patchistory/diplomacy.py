@@ -7,6 +7,7 @@ Route and its answer, a Threat over a General Trade Route, and an Alliance broke
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from domain.core.declare import Arg
 from domain.core.frozen import evolved
@@ -17,6 +18,7 @@ from domain.patchistory.context import (
     FOLDS,
     Ctx,
     PatchEvent,
+    behind_screen,
     done_pending,
     goods_changed,
     rule,
@@ -129,15 +131,17 @@ def answer_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comman
     why_not=refused_by("diplomacy.aid"),
 )
 def aid(ctx: Ctx, seat: int, command: Command) -> None:
+    to, points = int(command.arg("to")), cost(ctx.pack, ctx.state, seat, "aid")
     ctx.emit(
         AidOffered(
             rule=rule("diplomacy.aid"),
             seat=seat,
-            to=int(command.arg("to")),
+            to=to,
             food=int(command.arg("food")),
             coin=int(command.arg("coin")),
             resource=int(command.arg("resource")),
-            points=cost(ctx.pack, ctx.state, seat, "aid"),
+            points=points,
+            visibility=behind_screen(ctx.pack, seat, to, seat=seat, to=to, points=points),
         )
     )
 
@@ -155,6 +159,7 @@ def refuse_aid(ctx: Ctx, seat: int, command: Command) -> None:
 def _answer_aid(ctx: Ctx, seat: int, accepted: bool) -> None:
     giver, food, coin, resource = ctx.state.pending[0].numbers
     numbers = ctx.pack.numbers["aid"]
+    culture = numbers["accepted_culture"] if accepted else numbers["refused_culture"]
     ctx.emit(
         AidAnswered(
             rule=rule("diplomacy.aid"),
@@ -165,7 +170,10 @@ def _answer_aid(ctx: Ctx, seat: int, accepted: bool) -> None:
             food=food,
             coin=coin,
             resource=resource,
-            culture=numbers["accepted_culture"] if accepted else numbers["refused_culture"],
+            culture=culture,
+            visibility=behind_screen(
+                ctx.pack, seat, giver, seat=seat, giver=giver, accepted=accepted, culture=culture
+            ),
         )
     )
 
@@ -194,19 +202,25 @@ def threaten(ctx: Ctx, seat: int, command: Command) -> None:
     cites = tuple(
         c for c, on in ((rule("tile.gandhi"), gandhi), (rule("tile.bismarck"), bismarck)) if on
     )
+    shown: dict[str, Any] = {
+        "seat": seat,
+        "to": to,
+        "demand": demand,
+        "military": mine["military"],
+        "against": against,
+        "success": success,
+        "bonus": numbers["bismarck_culture"] if bismarck else 0,
+        "points": cost(pack, state, seat, "threaten"),
+    }
+    # What is taken is what the threatened player could pay (patchistory.diplomacy.threaten):
+    # only the two players see it, or it would show what is behind the threatened screen.
     ctx.emit(
         Threatened(
             rule=rule("diplomacy.threaten"),
             cites=(*cites, *cost_cites(pack, state, seat, "threaten")),
-            seat=seat,
-            to=to,
-            demand=demand,
-            military=mine["military"],
-            against=against,
-            success=success,
             taken=taken,
-            bonus=numbers["bismarck_culture"] if bismarck else 0,
-            points=cost(pack, state, seat, "threaten"),
+            visibility=behind_screen(pack, seat, to, **shown),
+            **shown,
         )
     )
 

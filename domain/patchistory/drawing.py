@@ -287,15 +287,21 @@ def _cells(pack: PatchPack, tile: str, side: str) -> str:
 
 
 def table_svg(pack: PatchPack, state: PState, viewer: int | None) -> str:
-    """The whole table: every civilization, the Trade Routes, the Tiles at the Auction and won,
-    and a legend."""
+    """The whole table: every civilization, the legend of their Reference Boards just under
+    them (where a newcomer reads them), the Trade Routes, the Tiles at the Auction and won (the
+    Auction first while it is bid on, so that the Tiles bid on are in view)."""
     n = state.players
     width = max(3, n) * (PANEL_W + 10) + 10
-    top = 30
-    routes_y = top + PANEL_H + 16
-    auction_y = routes_y + 40 + 16 * min(len(state.routes), 8)
-    legend_y = auction_y + 128
-    height = legend_y + 26
+    routes_h = 40 + 16 * min(len(state.routes), 8)
+    if state.phase.startswith("auction") or state.phase == "vasco":  # the Tiles bid on first
+        auction_y = 50
+        top = auction_y + 132
+    else:
+        top = 30
+        auction_y = top + PANEL_H + 34 + routes_h
+    legend_y = top + PANEL_H + 4
+    routes_y = legend_y + 30
+    height = max(auction_y + 136, routes_y + routes_h)
     phase = state.phase.replace("_", " ")
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="patchistory" width="{width}" '

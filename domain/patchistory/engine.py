@@ -83,6 +83,7 @@ AWAITED: dict[str, Lister] = {
     "alliance-propose": negotiation_and_war.propose_actions,
     "alliance-accept": negotiation_and_war.accept_actions,
     "stealth": negotiation_and_war.stealth_actions,
+    "war-order": negotiation_and_war.war_order_actions,
 }
 """What a seat may answer to each decision the rules wait for."""
 

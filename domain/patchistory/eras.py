@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from domain.core.frozen import evolved
-from domain.core.messages import event
+from domain.core.messages import PUBLIC, event
 from domain.patchistory import auction
 from domain.patchistory import territory as terr
-from domain.patchistory.context import FOLDS, Ctx, PatchEvent, goods_changed, rule
+from domain.patchistory.context import FOLDS, Ctx, PatchEvent, behind_screen, goods_changed, rule
 from domain.patchistory.model import PState
 from domain.patchistory.pack import PatchPack
 
@@ -61,7 +61,13 @@ def end_era(ctx: Ctx) -> None:
                 gain = -min(pack.number("ziggurat_none_culture"), civ.culture)
             ctx.emit(
                 CultureFromTiles(
-                    rule=rule("tile.ziggurat"), seat=seat, ability="ziggurat", culture=gain
+                    rule=rule("tile.ziggurat"),
+                    seat=seat,
+                    ability="ziggurat",
+                    culture=gain,
+                    visibility=behind_screen(pack, seat, seat=seat, ability="ziggurat")
+                    if gain < 0
+                    else PUBLIC,
                 )
             )
     if state.era < pack.number("eras"):

@@ -11,6 +11,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from domain.core.codec import ADDED_LATER, added_later
 from domain.core.frozen import evolved
 
 Cell = tuple[int, int]
@@ -163,6 +164,8 @@ class PState:
     seal_no: int = 0
     negotiations: tuple[int, ...] = ()
     wars: tuple[int, ...] = ()
+    war_chosen: int = added_later(0)
+    """The War its player chose to resolve first, now at the head of `wars` (0: none)."""
     vote_cards: tuple[str, ...] = ()
     vote_index: int = 0
     votes_on: tuple[int, ...] = ()
@@ -205,7 +208,11 @@ class PState:
 
 def encode(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {
+            f.name: encode(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if not (f.metadata.get(ADDED_LATER) and getattr(value, f.name) == f.default)
+        }
     if isinstance(value, tuple):
         return [encode(v) for v in value]
     return value

@@ -10,6 +10,7 @@ defeated."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from domain.core.declare import Arg
 from domain.core.frozen import evolved
@@ -17,10 +18,19 @@ from domain.core.messages import Command, event
 from domain.core.turns import SealedCommand
 from domain.patchistory import territory as terr
 from domain.patchistory.construction import buildings, reclaim, reclaimable
-from domain.patchistory.context import COMMANDS, FOLDS, Ctx, PatchEvent, goods_changed, rule
+from domain.patchistory.context import (
+    COMMANDS,
+    FOLDS,
+    Ctx,
+    PatchEvent,
+    behind_screen,
+    goods_changed,
+    rule,
+)
 from domain.patchistory.model import Pending, PState, Route
 from domain.patchistory.pack import PatchPack
 from domain.patchistory.production import produce
+from domain.patchistory.revisions import WAR_ORDER_CHOSEN
 from domain.patchistory.rounds import AT_ONCE, DecisionAwaited, PhaseBegan, refused_by
 from domain.patchistory.trade_routes import TradeRouteOpened, allied, used
 from domain.patchistory.workers import cell_args
@@ -74,6 +84,16 @@ def next_conflict(ctx: Ctx) -> None:
         return
     if state.wars:
         route = state.route(state.wars[0])
+        if war_order_to_choose(ctx.pack, state):
+            ctx.emit(
+                DecisionAwaited(
+                    rule=rule("war.order"),
+                    kind="war-order",
+                    seat=route.a,
+                    numbers=wars_of(state, route.a),
+                )
+            )
+            return
         if allied(state, route.a, route.b):
             ctx.emit(WarCalledOff(rule=rule("war.allies"), route=route.id))
             ctx.emit(WorkerLeftRoute(rule=rule("war.allies"), seat=route.a, route=route.id))
@@ -81,6 +101,20 @@ def next_conflict(ctx: Ctx) -> None:
         ctx.emit(PhaseBegan(rule=rule("war.strength"), phase="war", seats=(route.a, route.b)))
         return
     produce(ctx)
+
+
+def wars_of(state: PState, seat: int) -> tuple[int, ...]:
+    """The Wars still to resolve that `seat` is involved in, in the Routes' order."""
+    return tuple(w for w in state.wars if seat in (state.route(w).a, state.route(w).b))
+
+
+def war_order_to_choose(pack: PatchPack, state: PState) -> bool:
+    """patchistory.war.order: "If a player is involved in two Wars when it is their turn, they
+    may choose which War to resolve first" (from revision 4): the player of the next War's
+    turn, involved in two or more, has not chosen yet."""
+    if not pack.since(WAR_ORDER_CHOSEN) or not state.wars or state.war_chosen == state.wars[0]:
+        return False
+    return len(wars_of(state, state.route(state.wars[0]).a)) >= 2
 
 
 def conflict_route(state: PState) -> Route:
@@ -113,6 +147,11 @@ def propose_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comma
 def accept_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Command]:
     yield Command.of("accept_alliance")
     yield Command.of("decline_alliance")
+
+
+def war_order_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Command]:
+    for route in state.pending[0].numbers:
+        yield Command.of("choose_war", route=route)
 
 
 def stealth_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Command]:
@@ -278,18 +317,24 @@ def resolve_war(ctx: Ctx) -> None:
     defenders = [s for s in seats if s not in route.aggressors]
     if any(terr.has(pack, state.civs[s], "great-wall") for s in defenders):
         strength.append(rule("tile.great-wall"))
+    fought: dict[str, Any] = {
+        "route": route.id,
+        "seats": seats,
+        "base": base,
+        "resources": resources,
+        "votes": votes,
+        "totals": totals,
+        "winners": winners,
+    }
+    # The Culture a crushing win takes is what the loser could pay (patchistory.war.spoils):
+    # only the two players see it, or it would show what is behind the loser's screen.
     ctx.emit(
         WarResolved(
             rule=rule("war.winner"),
             cites=(*strength, *spoils),
-            route=route.id,
-            seats=seats,
-            base=base,
-            resources=resources,
-            votes=votes,
-            totals=totals,
-            winners=winners,
             culture=culture,
+            visibility=behind_screen(pack, *seats, **fought),
+            **fought,
         )
     )
     if winners:
@@ -340,6 +385,16 @@ def _stealth(ctx: Ctx, winner: int, loser: int) -> None:
 
 
 @COMMANDS.declares(
+    "choose_war",
+    "War: which of your Wars is resolved first.",
+    Arg("route", "The General Route of the War.", kind=int, minimum=1),
+    why_not=refused_by("war.order"),
+)
+def choose_war(ctx: Ctx, seat: int, command: Command) -> None:
+    ctx.emit(WarChosen(rule=rule("war.order"), seat=seat, route=int(command.arg("route"))))
+
+
+@COMMANDS.declares(
     "stealth_reclaim",
     "Stealth Aircraft: Reclaim a defeated player's square.",
     *cell_args(),
@@ -350,6 +405,20 @@ def stealth_reclaim(ctx: Ctx, seat: int, command: Command) -> None:
 
 
 # --- the events --------------------------------------------------------------------------------
+
+
+@event
+class WarChosen(PatchEvent):
+    """The player of the turn, in two Wars or more, chose the one resolved next."""
+
+    seat: int
+    route: int
+
+
+@FOLDS.handles(WarChosen)
+def _war_chosen(pack: PatchPack, state: PState, ev: WarChosen) -> PState:
+    wars = (ev.route, *(w for w in state.wars if w != ev.route))
+    return evolved(state, wars=wars, war_chosen=ev.route, pending=state.pending[1:])
 
 
 @event

@@ -135,6 +135,9 @@ class PatchPack:
     ruleset: str = "patchistory"
     revision: int = NEWEST
     """The revision of the rules in force for the game this pack serves (`since`)."""
+    drawn: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    """What shows of each territory already worked out, by its Tiles and covers (a cache:
+    territories are worked out again and again while legal actions are listed)."""
 
     def since(self, revision: int) -> bool:
         """Whether a rule introduced at `revision` holds in this game (a revision gate)."""

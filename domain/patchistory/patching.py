@@ -103,7 +103,7 @@ def _after_refusal(
 ) -> tuple[str, str] | None:
     """What the territory patched would break: the Era's size (not with the Statue of
     Liberty), a feature half covered, two Seas adjacent, two Workers on one space."""
-    after_view = terr.shown(pack, after)
+    after_view = terr.work_out_shown(pack, after)  # a Tile only tried: not worth keeping
     limit = pack.numbers["patch_limit"][state.era - 1]
     rows, cols = bounds(list(after_view))
     if max(rows, cols) > limit and not liberty:

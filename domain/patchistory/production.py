@@ -14,7 +14,15 @@ from collections.abc import Iterator
 from domain.core.messages import Command, event
 from domain.patchistory import eras, vote
 from domain.patchistory import territory as terr
-from domain.patchistory.context import COMMANDS, FOLDS, Ctx, PatchEvent, goods_changed, rule
+from domain.patchistory.context import (
+    COMMANDS,
+    FOLDS,
+    Ctx,
+    PatchEvent,
+    behind_screen,
+    goods_changed,
+    rule,
+)
 from domain.patchistory.model import PState
 from domain.patchistory.pack import GOODS, PatchPack
 from domain.patchistory.rounds import PhaseBegan, TurnPassed, next_holder
@@ -117,6 +125,7 @@ def _feed_workers(ctx: Ctx, seat: int) -> None:
             food=paid,
             resource=0,
             culture=min(short, civ.culture),
+            visibility=behind_screen(pack, seat, seat=seat, what="workers"),
         )
     )
 
@@ -143,6 +152,7 @@ def _maintain_heroes_wonders(ctx: Ctx, seat: int) -> None:
             food=food,
             resource=res,
             culture=min(short, civ.culture),
+            visibility=behind_screen(pack, seat, seat=seat, what="heroes-wonders"),
         )
     )
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from domain.patchistory.model import Cell, Civ, Cover, Placed, PState
 from domain.patchistory.pack import (
@@ -44,8 +45,38 @@ def cells_of(pack: PatchPack, placed: Placed) -> Iterator[tuple[Cell, Square]]:
         yield (placed.row + square.at[0], placed.col + square.at[1]), square
 
 
+DRAWN_KEPT = 4096
+"""How many territories a pack remembers what shows of (then it forgets them all)."""
+
+
 def shown(pack: PatchPack, civ: Civ) -> dict[Cell, Shown]:
-    """Every cell of the territory and what shows on it (the top Tile, and its cover)."""
+    """Every cell of the territory and what shows on it (the top Tile, and its cover). The
+    answer is shared: callers must not change it."""
+    found: dict[Cell, Shown] | None = recalled(pack, "shown", civ)
+    if found is None:
+        found = work_out_shown(pack, civ)
+        remember(pack, "shown", civ, found)
+    return found
+
+
+def recalled(pack: PatchPack, kind: str, civ: Civ) -> Any:
+    """What was worked out for these very Tiles and covers with this very pack (by identity:
+    the entry holds them, so their ids cannot be reused while it lasts), or None."""
+    entry = pack.drawn.get((kind, id(civ.tiles), id(civ.covers)))
+    if entry is None or entry[0] is not civ.tiles or entry[1] is not civ.covers:
+        return None
+    if entry[3] is not pack:  # a pack copied with other Tiles shares the dictionary
+        return None
+    return entry[2]
+
+
+def remember(pack: PatchPack, kind: str, civ: Civ, value: Any) -> None:
+    if len(pack.drawn) >= DRAWN_KEPT:
+        pack.drawn.clear()
+    pack.drawn[(kind, id(civ.tiles), id(civ.covers))] = (civ.tiles, civ.covers, value, pack)
+
+
+def work_out_shown(pack: PatchPack, civ: Civ) -> dict[Cell, Shown]:
     top: dict[Cell, tuple[int, Square, int]] = {}
     for index, placed in enumerate(civ.tiles):
         for cell, square in cells_of(pack, placed):
@@ -59,6 +90,18 @@ def features_shown(
     pack: PatchPack, civ: Civ, view: Mapping[Cell, Shown]
 ) -> list[tuple[Feature, tuple[Cell, ...]]]:
     """The Heroes, Wonders and Special Buildings that show whole, with their cells."""
+    if recalled(pack, "shown", civ) is view:  # the civ's own view
+        known: list[tuple[Feature, tuple[Cell, ...]]] | None = recalled(pack, "features", civ)
+        if known is None:
+            known = work_out_features(pack, civ, view)
+            remember(pack, "features", civ, known)
+        return known
+    return work_out_features(pack, civ, view)
+
+
+def work_out_features(
+    pack: PatchPack, civ: Civ, view: Mapping[Cell, Shown]
+) -> list[tuple[Feature, tuple[Cell, ...]]]:
     found = []
     for index, placed in enumerate(civ.tiles):
         for feature in side_of(pack, placed).features:

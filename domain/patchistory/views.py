@@ -9,7 +9,7 @@ from typing import Any
 
 from domain.core.frozen import evolved
 from domain.patchistory import territory as terr
-from domain.patchistory.model import Civ, Cover, PState, encode
+from domain.patchistory.model import Civ, Cover, Pending, PState, encode
 from domain.patchistory.pack import PatchPack
 from domain.patchistory.rounds import awaited
 
@@ -19,7 +19,8 @@ GOODS_KEPT = ("coin", "food", "resource", "culture", "votes")
 def seat_state(state: PState, viewer: int | None) -> PState:
     """The state with what `viewer` may not know blanked: other players' Goods (0), Building
     Tiles and Prosperity Cards (none), the Building supply's order (none), the Wasteland
-    sides' Building Tiles of others (''), others' sealed choices (())."""
+    sides' Building Tiles of others (''), others' sealed choices (()), the Goods of an Aid
+    awaiting its answer unless the viewer gives or is offered it (0)."""
 
     def cut(seat: int, civ: Civ) -> Civ:
         if seat == viewer:
@@ -49,7 +50,17 @@ def seat_state(state: PState, viewer: int | None) -> PState:
         stack=(),
         removed=tuple("" for _ in state.removed),
         sealed=tuple((s, v if s == viewer else ()) for s, v in state.sealed),
+        pending=tuple(_pending_seen(p, viewer) for p in state.pending),
     )
+
+
+def _pending_seen(pending: Pending, viewer: int | None) -> Pending:
+    """An Aid offered goes from behind one screen to behind another: the Goods offered are
+    seen by the two players alone (patchistory.diplomacy.aid, patchistory.hidden.screen)."""
+    if pending.kind != "aid" or viewer in (pending.seat, pending.numbers[0]):
+        return pending
+    giver, *goods = pending.numbers
+    return evolved(pending, numbers=(giver, *(0 for _ in goods)))
 
 
 def _cover_seen(cover: Cover, viewer: int | None, state: PState, owner: int) -> Cover:
@@ -104,7 +115,7 @@ def player_seen(
 def view(pack: PatchPack, state: PState, viewer: int | None) -> dict[str, Any]:
     seen = seat_state(state, viewer)
     players = [player_seen(pack, state, seen, seat, viewer) for seat in range(len(seen.civs))]
-    pending = state.pending[0] if state.pending else None
+    pending = seen.pending[0] if seen.pending else None
     mine_sealed = dict(state.sealed).get(viewer) if viewer is not None else None
     return {
         "era": state.era,

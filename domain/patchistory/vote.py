@@ -16,9 +16,18 @@ from domain.core.messages import Command, event
 from domain.core.turns import SealedCommand
 from domain.patchistory import eras
 from domain.patchistory import territory as terr
-from domain.patchistory.context import COMMANDS, FOLDS, Ctx, PatchEvent, goods_changed, rule
+from domain.patchistory.context import (
+    COMMANDS,
+    FOLDS,
+    Ctx,
+    PatchEvent,
+    behind_screen,
+    goods_changed,
+    rule,
+)
 from domain.patchistory.model import PState
 from domain.patchistory.pack import PatchPack
+from domain.patchistory.revisions import GOODS_BEHIND_THE_SCREEN
 from domain.patchistory.rounds import AT_ONCE, PhaseBegan, refused_by
 
 
@@ -86,7 +95,7 @@ def score_vote(ctx: Ctx) -> None:
         culture = []
         for seat, place in enumerate(ranks):
             gain = vote_culture(place, value, n)
-            if gain < 0:
+            if gain < 0 and not ctx.pack.since(GOODS_BEHIND_THE_SCREEN):
                 gain = -min(-gain, ctx.state.civs[seat].culture)
             culture.append(gain)
         ctx.emit(
@@ -101,7 +110,11 @@ def score_vote(ctx: Ctx) -> None:
             )
         )
     ctx.emit(
-        VotesForfeited(rule=rule("vote.forfeit"), votes=tuple(c.votes for c in ctx.state.civs))
+        VotesForfeited(
+            rule=rule("vote.forfeit"),
+            votes=tuple(c.votes for c in ctx.state.civs),
+            visibility=behind_screen(ctx.pack),
+        )
     )
 
 
@@ -256,12 +269,15 @@ class ProsperityScored(PatchEvent):
     """Culture per first place (the Votes, or half of them: 2-player fewer card)."""
     ranks: tuple[int, ...]
     culture: tuple[int, ...]
+    """What each seat gains, or loses as due (from revision 3; before, as paid): a loss never
+    takes Culture below 0 (patchistory.culture.floor), which the screen hides."""
 
 
 @FOLDS.handles(ProsperityScored)
 def _scored(pack: PatchPack, state: PState, ev: ProsperityScored) -> PState:
     for seat, delta in enumerate(ev.culture):
-        state = goods_changed(state, seat, culture=delta)
+        # A loss is recorded as due; Culture stops at 0 (patchistory.culture.floor).
+        state = goods_changed(state, seat, culture=max(delta, -state.civs[seat].culture))
     return state
 
 

@@ -84,6 +84,10 @@ def narrate(rules: Any, event: Mapping[str, Any], players: Sequence[str]) -> str
                 cleaned["next"] = None
             elif (key == "text" and not value) or key == "z":  # z: the layer, said by "over"
                 continue
+            elif event.get("type") == "BidSealed" and key in ("number", "offer"):
+                # the Tile bid on counts from 0 in the event, from #1 at the Auction on the table
+                cleaned.update({"tile": f"#{int(value) + 1} at the Auction"} if key == "number"
+                               else {"coin": value})  # fmt: skip
             else:
                 cleaned[key] = value
         event = {**event, "data": cleaned}

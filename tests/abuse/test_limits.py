@@ -5,14 +5,17 @@ kept in Redis, so two API processes share them."""
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
 
 import pytest
+import yaml
 from flask import Flask
 
 import tests.support.toy  # noqa: F401  (registers the toy ruleset in this process)
 from api.app import create_app
+from api.openapi import spec_yaml
 from tests.support.abuse import TOY, error_body
 
 
@@ -89,3 +92,25 @@ def test_every_request_of_one_address_is_limited(redis_url: str, limit: str) -> 
             for _ in range(40)
         ]
     assert 429 in answers and answers.count(200) <= 20
+
+
+def test_every_operation_declares_its_429_and_answers_it_with_retry_after(redis_url: str) -> None:
+    """Every request is counted against its address's limit, so every operation of the document
+    declares 429 `rate_limited` with `Retry-After`, and answers it so once the limit is spent."""
+    document = yaml.safe_load(spec_yaml())
+    app = limited_app(redis_url, address="1/minute")
+    address = f"10.{uuid.uuid4().int % 250}.3.1"
+    at = {"REMOTE_ADDR": address}
+    with app.test_client() as client:
+        assert client.get("/rulesets", environ_base=at).status_code == 200
+        for path, operations in document["paths"].items():
+            for method, operation in operations.items():
+                declared = operation["responses"].get("429")
+                assert declared is not None, f"{method} {path} does not declare 429"
+                assert declared["headers"]["Retry-After"] == {
+                    "$ref": "#/components/headers/RetryAfter"
+                }, (method, path)
+                url = re.sub(r"\{[^}]+\}", "1", path)
+                refused = client.open(url, method=method.upper(), environ_base=at)
+                body = error_body(refused, 429, "rate_limited")
+                assert body["details"]["retry_after_s"] == int(refused.headers["Retry-After"]) >= 1

@@ -25,6 +25,7 @@ from tests.support.http import REPO_ROOT, serving
 
 PACKAGE = "chronicle_client"
 EXAMPLE = REPO_ROOT / "examples" / "python" / "play.py"
+TABLE_BOT = REPO_ROOT / "examples" / "python" / "table_bot.py"
 GAMES = ["hotw-2024", "hotw-ah2001", "hotw-ah2001+simultaneous", "brief-2009", "patchistory"]
 
 
@@ -90,6 +91,7 @@ def test_the_example_type_checks_strictly_against_the_generated_client(generated
             "--follow-imports=silent",
             "--no-incremental",
             str(EXAMPLE),
+            str(TABLE_BOT),
         ],
         env={**os.environ, "MYPYPATH": str(generated)},
         capture_output=True,
@@ -124,3 +126,24 @@ def test_the_generated_client_plays_a_whole_game_following_its_stream(generated,
     if game == "hotw-ah2001+simultaneous":  # the variant's own events, as their own models
         assert report["event_models"].get("EventAh2001ExpansionAttempted", 0) > 0, report
         assert report["event_models"].get("EventAh2001EmpireActivated", 0) > 0, report
+
+
+@pytest.mark.parametrize("ruleset", ["brief-2009", "hotw-2024"])
+def test_a_bot_written_against_the_spec_plays_from_its_notification_stream_alone(
+    generated, server, ruleset
+):
+    """examples/python/table_bot.py: a player opens a table against server-side bots (played on
+    the RQ worker) and plays its seat only when `/players/me/stream` says it is its turn."""
+    run = subprocess.run(
+        [sys.executable, str(TABLE_BOT), server, ruleset],
+        env={**os.environ, "PYTHONPATH": str(generated)},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    report = json.loads(run.stdout.splitlines()[-1])
+    assert report["finished"] and report["ranked"], report
+    assert report["moves"] >= 1 and report["notifications"]["your_turn"] >= 1, report
+    assert report["notifications"]["game_finished"] == 1, report
+    assert report["my_games"] == [report["game_id"]]

@@ -5,10 +5,14 @@ on two gunicorn workers, and in process."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
+import redis
 import requests
 
+from service.auth import seat_role, token_hash
+from store.redis_store import TokenHashes
 from tests.support.api import bearer, create_toy
 from tests.support.http import serving
 
@@ -96,3 +100,66 @@ def test_only_the_games_admin_reissues_and_only_a_seat_the_game_has(api):
     assert api.get(f"/games/{game_id}/state", headers=bearer(first)).status_code == 401
     view = api.get(f"/games/{game_id}/state", headers=bearer(second))
     assert view.status_code == 200 and view.get_json()["viewer"] == 0
+
+
+def token_reads(client: redis.Redis) -> int:
+    return int(client.info("commandstats").get("cmdstat_hgetall", {}).get("calls", 0))
+
+
+def awaited_command(api: Any, game: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A seat the game awaits, with its token, and its first legal action."""
+    for token in game["seat_tokens"]:
+        actions = api.get(
+            f"/games/{game['game_id']}/legal-actions", headers=bearer(token)
+        ).get_json()
+        if actions["your_turn"]:
+            return token, actions["actions"][0]
+    raise AssertionError("no seat is awaited")
+
+
+def test_a_known_token_is_checked_by_the_append_itself_and_a_reissued_one_is_refused_at_once(
+    api, redis_url
+):
+    """A command whose token this process has read before reads no token hashes (its append
+    checks the token's hash in the same script); a token re-issued meanwhile by another process
+    is refused with 401 at the append, and before a refusal or a repeat's answer is told."""
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    game = create_toy(api, players=2, rounds=5)
+    game_id, commands = game["game_id"], f"/games/{game['game_id']}/commands"
+    read = 0
+    for _ in range(6):
+        token, body = awaited_command(api, game)
+        before = token_reads(client)
+        assert api.post(commands, json=body, headers=bearer(token)).status_code == 201
+        read += token_reads(client) - before
+    assert read == 0, f"{read} reads of the token hashes for 6 commands of known tokens"
+
+    keyed_token, keyed_body = awaited_command(api, game)
+    keyed = {**bearer(keyed_token), "Idempotency-Key": "a-key-of-this-seat"}
+    assert api.post(commands, json=keyed_body, headers=keyed).status_code == 201
+    token, body = awaited_command(api, game)
+    version = api.get(f"/games/{game_id}").get_json()["version"]
+    other_process = TokenHashes(client)
+
+    def reissued_behind_this_process(old: str, new: str) -> None:
+        """`old` remembered here as its seat's token, then replaced by `new` elsewhere."""
+        seat = seat_role(game["seat_tokens"].index(old))
+        assert other_process.replace(game_id, seat, token_hash(old))
+        assert api.get(f"/games/{game_id}/state", headers=bearer(old)).status_code == 200
+        assert other_process.replace(game_id, seat, token_hash(new))
+
+    for old, request in (
+        (token, {"json": body}),  # legal: refused by the append
+        (token, {"json": {"command": {"type": "bid", "chips": 999}}}),  # the rules would refuse
+        (token, {"json": {"nonsense": 1}}),  # malformed
+        (keyed_token, {"json": keyed_body, "headers": {"Idempotency-Key": "a-key-of-this-seat"}}),
+    ):
+        reissued_behind_this_process(old, f"{game_id}.new")
+        headers = {**bearer(old), **request.get("headers", {})}
+        refused = api.post(commands, json=request["json"], headers=headers)
+        assert refused.status_code == 401, (request, refused.get_json())
+        assert refused.get_json()["code"] == "unauthenticated"
+    assert api.get(f"/games/{game_id}").get_json()["version"] == version, "nothing appended"
+    played = api.post(commands, json=body, headers=bearer(f"{game_id}.new"))
+    assert played.status_code == 201, played.get_json()
+    client.close()

@@ -151,6 +151,59 @@ def assert_no_axe_violation(driver: Any, where: str) -> None:
     assert violations == [], f"{where}: {json.dumps(violations, indent=1)}"
 
 
+LAYOUT_JS = """
+window.scrollTo(0, document.documentElement.scrollHeight);
+const box = (s) => {
+  const n = document.querySelector(s);
+  return n ? n.getBoundingClientRect() : null;
+};
+const dash = box('#dashboard'), area = box('#board-area');
+const pieces = Array.from(document.querySelectorAll('#board .piece'))
+  .map((p) => p.getBoundingClientRect());
+window.scrollTo(0, 0);
+return {dash: dash && dash.bottom, area: area && area.top,
+        piece: pieces.length ? Math.min(...pieces.map((r) => Math.max(r.width, r.height))) : null};
+"""
+
+
+def assert_dashboard_leaves_the_board_clear(driver: Any, where: str) -> None:
+    """Scrolled to the bottom of the page, the dashboard (kept in view) ends above the board;
+    every piece drawn is at least 12 px across at 1400 px wide."""
+    found = driver.execute_script(LAYOUT_JS)
+    assert found["dash"] is not None and found["area"] is not None, where
+    assert found["dash"] <= found["area"], f"{where}: the dashboard covers the board: {found}"
+    assert found["piece"] is None or found["piece"] >= 12, f"{where}: pieces too small: {found}"
+
+
+NAME_BOXES_JS = """
+const boxes = (sel) => Array.from(document.querySelectorAll(sel)).map((e) => {
+  const r = e.getBoundingClientRect();
+  return {id: e.dataset.for || e.closest('[data-place]').dataset.place,
+          x: r.left, y: r.top, w: r.width, h: r.height};
+});
+return {labels: boxes('#board text.label'), pieces: boxes('#board .pieces .piece')};
+"""
+
+
+def overlapping_names(driver: Any) -> list[tuple[str, str]]:
+    """As the browser draws the map: the names that overlap another name or cover a piece."""
+    found = driver.execute_script(NAME_BOXES_JS)
+
+    def meet(a: dict[str, float], b: dict[str, float]) -> bool:
+        return (
+            a["x"] < b["x"] + b["w"] - 0.5
+            and b["x"] < a["x"] + a["w"] - 0.5
+            and a["y"] < b["y"] + b["h"] - 0.5
+            and b["y"] < a["y"] + a["h"] - 0.5
+        )
+
+    labels, pieces = found["labels"], found["pieces"]
+    assert labels, "the map names its places"
+    pairs = [(a, b) for i, a in enumerate(labels) for b in labels[i + 1 :]]
+    clash = [(a["id"], b["id"]) for a, b in pairs if meet(a, b)]
+    return clash + [(a["id"], p["id"]) for a in labels for p in pieces if meet(a, p)]
+
+
 def whose_turn(driver: Any, handles: list[str], timeout: float = 60.0) -> int | None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -262,6 +315,7 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
         if seat not in checked:
             shots.take(driver, f"seat {seat} to play")
             assert_no_axe_violation(driver, f"{name}: the table of seat {seat}")
+            assert_dashboard_leaves_the_board_clear(driver, f"{name}: the table of seat {seat}")
             checked.add(seat)
         found = choices(driver)
         if not found:  # a rewind to answer, or nothing but the dashboard's answer
@@ -301,6 +355,8 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
         assert_words_not_ids(driver, ids, f"{name}: the end, seat {seat}")
         assert console_errors(driver) == []
     shots.take(driver, "the result")
+    if name != "patchistory":
+        assert overlapping_names(driver) == [], "names overlap nothing, pieces of the end included"
     drawn = sum(n for how, n in moves.items() if how != "button")
     assert drawn > 10, f"most moves are clicks on the drawing, hand or players: {moves}"
     driver.get(f"{server}/#game={game_id}&replay=1")

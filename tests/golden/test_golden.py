@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -173,3 +174,24 @@ def test_the_golden_records_are_canonical_json() -> None:
     for game in GAMES:
         text = game.path.read_text(encoding="utf-8")
         assert text == json.dumps(game.record, indent=1, sort_keys=True) + "\n", game.name
+
+
+@pytest.mark.parametrize(
+    "name", ["hotw-2024/r1-3p-defaults", "hotw-ah2001/r1-3p-defaults", "brief-2009/r1-2p-defaults"]
+)
+def test_a_golden_game_still_draws_on_the_maps_laid_out_since(
+    name: str, service: GameService
+) -> None:
+    """Games created before the maps were laid out anew (their GameCreated records the old
+    pack digest) still draw, at their first event and at their end, with every land of the
+    map and the pieces of the end."""
+    game = by_name(GAMES)[name]
+    game_id = import_game(service.store, game)
+    queries = GameQueries(service)
+    rules: Any = ruleset(game.record["ruleset"])
+    board = rules.tables.board if hasattr(rules, "tables") else rules.pack.board
+    for at in (1, None):
+        svg = queries.board(game_id, None, at)
+        drawn = set(re.findall(r'data-(?:land|wasteland)="([^"]+)"', svg))
+        assert set(board.lands) <= drawn, (name, at)
+    assert 'class="pieces"' in svg

@@ -114,6 +114,26 @@ def test_only_games_no_seat_acted_in_expire(own_service) -> None:
     assert service.store.redis.zscore(keys.UNSTARTED, played.game_id) is None
 
 
+def test_games_made_before_the_unstarted_list_expire_too_and_started_ones_stay(
+    own_service,
+) -> None:
+    """A database whose games predate the unstarted list (indexed in layout 1, the games not
+    on the list) gets them checked by the sweep like new ones."""
+    service, _ = own_service
+    idle = service.create_game("toy-sealed-bids-closing", ["a", "b"], {"rounds": 1})
+    played = service.create_game("toy-sealed-bids-closing", ["a", "b"], {"rounds": 1})
+    service.handle(played.game_id, 0, Command.of("bid", chips=0))
+    client = service.store.redis
+    client.zrem(keys.UNSTARTED, idle.game_id, played.game_id)
+    client.set(keys.INDEXED, "1")
+    assert service.expire_unstarted(0.0, time.time() + 1) == [idle.game_id]
+    with pytest.raises(GameNotFound):
+        service.store.version(idle.game_id)
+    assert service.store.version(played.game_id) == played.version + 1
+    assert client.zscore(keys.UNSTARTED, played.game_id) is None, "checked once, then left"
+    assert client.get(keys.INDEXED) == keys.INDEX_LAYOUT
+
+
 def test_a_command_that_lands_during_the_expiry_keeps_its_game(own_service) -> None:
     service, _ = own_service
     created = service.create_game("toy-sealed-bids-closing", ["a", "b"], {"rounds": 1})

@@ -102,6 +102,12 @@ if (at.y < top || at.y > window.innerHeight - 40) {
   window.scrollBy(0, at.y - (top + window.innerHeight) / 2);
   at = place();
 }
+const area = node.closest('#board-area');  // the board scrolls inside itself, under the dashboard
+const seen = area ? area.getBoundingClientRect() : null;
+if (seen && (at.y < seen.top + 20 || at.y > seen.bottom - 20)) {
+  area.scrollTop += at.y - (seen.top + seen.bottom) / 2;
+  at = place();
+}
 const hit = document.elementFromPoint(at.x, at.y);
 const owner = hit && hit.closest('[data-land], [data-water]');
 return {x: at.x, y: at.y, hits: owner ? (owner.dataset.land || owner.dataset.water) : null};

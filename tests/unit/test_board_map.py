@@ -6,6 +6,8 @@ a legend."""
 from __future__ import annotations
 
 import itertools
+import math
+import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
@@ -63,7 +65,7 @@ def test_names_overlap_neither_each_other_nor_any_lands_pieces():
     rows = [piece_row(plan.anchors[land]) for land in BOARD.lands]
     rows += [fleet_row(water.x, water.y) for water in BOARD.seas.values()]
     for name, box in boxes:
-        assert box.inside(1000, 500), name
+        assert box.inside(1000, plan.height), name
         assert not any(box.overlaps(row) for row in rows), name
     for (a, one), (b, other) in itertools.combinations(zip(BOARD.lands, rows, strict=False), 2):
         assert not one.overlaps(other), (a, b)
@@ -145,10 +147,14 @@ def _boards() -> dict[str, object]:
     }
 
 
-@pytest.mark.parametrize("name", ["hotw-2024", "brief-2009"])
+MAPS = ["hotw-2024", "hotw-ah2001", "brief-2009"]
+
+
+@pytest.mark.parametrize("name", MAPS)
 def test_on_every_map_no_two_names_overlap_and_no_name_covers_a_piece_row(name):
     """Every map of the family (issue 34): each name's box, as laid out, meets no other name's
-    box, no land's piece row and no water's fleet row, and stays on the map."""
+    box, no land's piece row and no water's fleet row, and stays on the map; no two piece rows
+    meet; and every land's name and pieces sit inside its own region (no leader lines)."""
     board: Any = _boards()[name]
     plan = layout(board)
     boxes = list(plan.labels.items())
@@ -156,7 +162,84 @@ def test_on_every_map_no_two_names_overlap_and_no_name_covers_a_piece_row(name):
     overlapping = [(a, b) for (a, one), (b, other) in itertools.combinations(boxes, 2)
                    if one.overlaps(other)]  # fmt: skip
     assert overlapping == []
-    rows = [piece_row(plan.anchors[land]) for land in board.lands]
-    rows += [fleet_row(water.x, water.y) for water in board.seas.values()]
-    assert [n for n, box in boxes if not box.inside(1000, 500)] == []
-    assert [n for n, box in boxes if any(box.overlaps(row) for row in rows)] == []
+    rows = {land: piece_row(plan.anchors[land]) for land in board.lands}
+    rows |= {water.id: fleet_row(water.x, water.y) for water in board.seas.values()}
+    assert [n for n, box in boxes if not box.inside(1000, plan.height)] == []
+    assert [n for n, box in boxes if any(box.overlaps(row) for row in rows.values())] == []
+    crowded = [(a, b) for (a, one), (b, other) in itertools.combinations(rows.items(), 2)
+               if one.overlaps(other)]  # fmt: skip
+    assert crowded == []
+    astray = [land for land in board.lands
+              if not plan.lands[land].contains(plan.labels[land].middle)
+              or not plan.lands[land].contains(plan.anchors[land])]  # fmt: skip
+    assert astray == [] and dict(plan.leaders) == {}
+
+
+def test_pieces_are_drawn_big_enough_to_read_at_1400_pixels():
+    """A piece is 14 map units across: at 1400 px wide the map column is about 970 px for
+    1000 units, so a piece is about 13.5 px (it was 10 units, about 9.7 px)."""
+    svg = board_svg(BOARD, {"tigris": [PieceMark("capital", "#123456", "capital")]})
+    root = ET.fromstring(svg.split("\n", 1)[1])
+    (star,) = [p for p in root.iter(f"{SVG}polygon") if p.get("fill") == "#123456"]
+    xs = [float(point.split(",")[0]) for point in (star.get("points") or "").split()]
+    assert max(xs) - min(xs) >= 13
+
+
+def _real_place(provenance: str) -> tuple[float, float]:
+    found = re.search(r"([\d.]+)°([NS]) ([\d.]+)°([EW])", provenance)
+    assert found, f"the land's provenance names its real-world place: {provenance!r}"
+    lat = float(found[1]) * (1 if found[2] == "N" else -1)
+    lon = float(found[3]) * (1 if found[4] == "E" else -1)
+    return lat, lon
+
+
+def test_the_avalon_hill_lands_are_drawn_where_the_places_they_are_named_after_lie():
+    """Every AH2001 land says (in its provenance) the real-world place it is drawn at, flagged
+    reconstructed; bordering lands lie in the drawing roughly as on the globe (never more than
+    a right angle off, bar a few crowded ones), and the places the issue found astray are
+    where they belong: Pindus in Greece, the Southern Apennines in Italy."""
+    from service.rulesets import ruleset
+
+    board = ruleset("hotw-ah2001").tables.board
+    assert all(land.provenance.startswith("reconstructed") for land in board.lands.values())
+    places = {land.id: _real_place(land.provenance) for land in board.lands.values()}
+    off = []
+    for land in board.lands.values():
+        for other in sorted(land.neighbours | land.straits):
+            (lat1, lon1), (lat2, lon2) = places[land.id], places[other]
+            east, north = (lon2 - lon1) * math.cos(math.radians((lat1 + lat2) / 2)), lat2 - lat1
+            right, down = board.lands[other].x - land.x, board.lands[other].y - land.y
+            cosine = (
+                (east * right - north * down) / math.hypot(east, north) / math.hypot(right, down)
+            )
+            assert cosine > -0.5, (land.id, other, "drawn more than 120 degrees off")
+            off += [(land.id, other)] if cosine < 0 else []
+    assert len(off) <= 10, off
+    at = {land.id: (land.x, land.y) for land in board.lands.values()}
+    greece = ("pindus", "morea")
+    assert all(
+        at[g][1] > at["danubia"][1] and at[g][0] > at["southern-apennines"][0] for g in greece
+    )
+    assert at["southern-apennines"][1] < min(at[a][1] for a in ("libya", "shatts-plateau"))
+    assert at["southern-apennines"][0] > max(at[i][0] for i in ("pyrenees", "eastern-iberia"))
+    assert at["pindus"][1] > at["baltic-seaboard"][1] + 150, "Pindus is nowhere near the North Sea"
+    drawing = board_svg(drawn_board_of("hotw-ah2001"))
+    assert "reconstructed" in drawing.lower()
+
+
+def drawn_board_of(name: str) -> Any:
+    return _boards()[name]
+
+
+def test_a_land_with_more_pieces_than_its_row_holds_stacks_them_within_the_row():
+    """Three armies and three buildings on one land are drawn closer together, all within the
+    room kept for the land's pieces (which no name covers)."""
+    kinds = ["army", "army", "army", "capital", "city", "fort"]
+    svg = board_svg(BOARD, {"tigris": [PieceMark(k, "#123456", k) for k in kinds]})
+    start = svg.index('<g class="pieces" data-place="tigris"')
+    group = svg[start : svg.index('<g class="legend"', start)]
+    xs = [float(x) for x, _ in re.findall(r"(\d+\.\d),(\d+\.\d)", group)]
+    xs += [float(x) for x in re.findall(r'cx="(\d+\.\d)"', group)]
+    row = piece_row(layout(BOARD).anchors["tigris"])
+    assert len(re.findall(r'<g class="piece ', group)) == 6
+    assert row.x - 1 <= min(xs) and max(xs) <= row.x + row.w + 1

@@ -167,9 +167,9 @@ def test_create_game_is_one_schema_per_ruleset_with_its_options_and_player_count
     assert capital["enum"] == ["equality", "liberty"]
 
 
-def test_closing_is_a_documented_game_status_and_a_filter_of_the_game_list():
+def test_open_and_closing_are_documented_game_statuses_and_filters_of_the_game_list():
     doc = document()
-    statuses = ["active", "closing", "finished"]
+    statuses = ["open", "active", "closing", "finished"]
     for schema in ("GameSummary", "ListedGame", "State"):
         assert doc["components"]["schemas"][schema]["properties"]["status"]["enum"] == statuses
     [status] = [p for p in doc["paths"]["/games"]["get"]["parameters"] if p["name"] == "status"]

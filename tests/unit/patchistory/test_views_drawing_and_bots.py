@@ -85,3 +85,32 @@ def test_the_bots_position_from_a_view_is_the_seats_cut_of_the_state(played):
         assert from_view == seat_state(played, seat) == strategy.position(played, seat)
     with pytest.raises(TypeError):
         strategy.position(["not", "a", "position"], 0)
+
+
+def test_a_sealed_bid_is_told_by_the_tiles_place_at_the_auction_and_its_coin():
+    """The event counts the Tile bid on from 0; the log says '#2 at the Auction', as the
+    table's buttons do, never 'number 1'."""
+    from domain.patchistory.words import narrate
+
+    said = narrate(RULES, {"type": "BidSealed", "data": {"seat": 0, "number": 1, "offer": 2}},
+                   ["ann", "bob"])  # fmt: skip
+    assert "#2 at the Auction" in said and "Coin 2" in said
+    assert "number" not in said and "offer" not in said
+
+
+def test_the_auction_is_drawn_above_the_civilizations_while_it_is_bid_on():
+    import dataclasses
+    import re
+
+    state = fresh(2)
+
+    def auction_and_first_civ(phase: str) -> tuple[float, float]:
+        svg = RULES.draw_board(dataclasses.replace(state, phase=phase), 0)
+        auction = re.search(r'<text x="10" y="([\d.]+)"[^>]*>The Auction', svg)
+        civ = re.search(r'<g class="civ"[^>]*transform="translate\([\d.]+,([\d.]+)\)"', svg)
+        assert auction and civ, svg[:300]
+        return float(auction[1]), float(civ[1])
+
+    bidding, patching = auction_and_first_civ("auction"), auction_and_first_civ("patching")
+    assert bidding[0] < bidding[1], "the Tiles bid on come first"
+    assert patching[0] > patching[1], "else the civilizations come first"

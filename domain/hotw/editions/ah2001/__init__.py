@@ -77,6 +77,7 @@ class HotwAh2001(Ah2001Ruleset):
     setup_rule = "ah2001.setup.player-count"
     options_rule = "ah2001.setup.options"
     undo_rule = "ah2001.turn.parts"
+    seat_rule = "ah2001.table.seats"
     setup_cites = (
         "ah2001.components.pieces",
         "ah2001.components.coin-fleet",

@@ -83,9 +83,7 @@ def recast(board: Ah2001Board, barren_lands: bool = False) -> Board:
     }
     seas = {}
     for water in board.waters.values():
-        coast = [board.lands[land] for land in sorted(board.coasts[water.id])]
-        x = sum(land.x for land in coast) / len(coast)
-        y = sum(land.y for land in coast) / len(coast)
+        x, y = water_place(board, water.id)
         oceans = frozenset(
             other
             for link in board.water_links
@@ -109,7 +107,17 @@ def recast(board: Ah2001Board, barren_lands: bool = False) -> Board:
         wastelands=wastes,
         areas={area: Area(area, named[area], 0, ()) for area in areas},
         provenance="reconstructed",
+        map_height=board.map_height,
     )
+
+
+def water_place(board: Ah2001Board, water: str) -> tuple[float, float]:
+    """Where the pack places a water's name, else the middle of the lands on its coasts."""
+    placed = board.waters[water]
+    if placed.x is not None and placed.y is not None:
+        return placed.x, placed.y
+    coast = [board.lands[land] for land in sorted(board.coasts[water])]
+    return sum(land.x for land in coast) / len(coast), sum(land.y for land in coast) / len(coast)
 
 
 def barren_ids(board: Ah2001Board) -> frozenset[str]:

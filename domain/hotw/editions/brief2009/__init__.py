@@ -28,4 +28,5 @@ class Brief2009(BriefRuleset):
     setup_rule = "brief.setup.player-count"
     options_rule = "brief.setup.options"
     undo_rule = "brief.table.procedure"
+    seat_rule = "brief.table.seats"
     setup_cites = ("brief.setup.supply",)

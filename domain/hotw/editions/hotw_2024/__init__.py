@@ -87,6 +87,7 @@ class Hotw2024(HotwRuleset):
     options_rule = "hotw24.options"
     chance_rule = "hotw24.table.chance"
     undo_rule = "hotw24.table.undo-and-rewind"
+    seat_rule = "hotw24.table.seats"
 
     def check_option_combination(self, options: Mapping[str, Any]) -> None:
         """hotw24.option3.dice: Option 3 gives its rules for play with dice only."""

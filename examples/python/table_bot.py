@@ -1,0 +1,119 @@
+"""A bot written against Chronicle's OpenAPI document alone: it becomes a player, opens a table
+against server-side bots, and plays its seat from its notification stream (`GET
+/players/me/stream`, NDJSON), never polling a game: each `your_turn` names the game, and the
+bot posts one of its legal actions there. It stops at `game_finished`.
+
+    python table_bot.py http://127.0.0.1:8000 hotw-2024
+
+Every request goes through the generated package `chronicle_client` (openapi-python-client).
+Prints one JSON line: the game, how many moves it made, the notifications it read."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from collections import Counter
+
+from chronicle_client import AuthenticatedClient, Client
+from chronicle_client.api.games import get_games_game_id
+from chronicle_client.api.play import (
+    get_games_game_id_legal_actions,
+    get_games_game_id_result,
+    post_games_game_id_commands,
+)
+from chronicle_client.api.players import get_players_me_games, get_players_me_stream, post_players
+from chronicle_client.api.tables import post_tables
+from chronicle_client.models import (
+    CreatedPlayer,
+    CreatedTable,
+    CreatePlayer,
+    CreateTable,
+    CreateTableBots,
+    CreateTableListing,
+    Error,
+    GameSummaryStatus,
+    GetPlayersMeStreamFormat,
+    MyGames,
+    Result,
+)
+
+DEADLINE_S = 600.0
+SEATS = {"hotw-2024": 3, "hotw-ah2001": 3, "brief-2009": 2, "patchistory": 2}
+
+
+def notifications(me: AuthenticatedClient, after: str) -> list[dict[str, object]]:
+    """The notifications after `after`, read from the stream as NDJSON (without waiting)."""
+    text = get_players_me_stream.sync(
+        client=me, after=after, format_=GetPlayersMeStreamFormat.NDJSON, follow=False
+    )
+    if not isinstance(text, str):
+        raise SystemExit(f"stream: {text}")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def play_my_turn(me: AuthenticatedClient, game_id: str, rng: random.Random) -> bool:
+    listed = get_games_game_id_legal_actions.sync(game_id, client=me)
+    if listed is None or isinstance(listed, Error) or not listed.actions:
+        return False  # the turn passed meanwhile
+    answer = post_games_game_id_commands.sync_detailed(
+        game_id, client=me, body=rng.choice(listed.actions)
+    )
+    return answer.status_code == 201
+
+
+def main(base_url: str, ruleset: str) -> dict[str, object]:
+    public = Client(base_url=base_url, raise_on_unexpected_status=True)
+    created = post_players.sync(client=public, body=CreatePlayer(name="Stream bot"))
+    if not isinstance(created, CreatedPlayer):
+        raise SystemExit(f"no player: {created}")
+    me = AuthenticatedClient(
+        base_url=base_url, token=created.player_key, raise_on_unexpected_status=True
+    )
+    seats = ["Stream bot", *(f"Server bot {n}" for n in range(1, SEATS[ruleset]))]
+    table = post_tables.sync(
+        client=me,
+        body=CreateTable(
+            ruleset=ruleset,
+            players=seats,
+            listing=CreateTableListing.PRIVATE,
+            bots=CreateTableBots.RANDOM,
+        ),
+    )
+    if not isinstance(table, CreatedTable):
+        raise SystemExit(f"no table: {table}")
+    rng = random.Random(35)
+    kinds: Counter[str] = Counter()
+    after, moves = "0", 0
+    deadline = time.monotonic() + DEADLINE_S
+    while kinds["game_finished"] == 0:
+        if time.monotonic() > deadline:
+            raise SystemExit(f"not finished in {DEADLINE_S} s: {dict(kinds)}, {moves} moves")
+        read = notifications(me, after)
+        for note in read:
+            after = str(note["id"])
+            kinds[str(note["kind"])] += 1
+            if note["kind"] == "your_turn":
+                game_id = str(note["game_id"])
+                while play_my_turn(me, game_id, rng):  # a turn may hold several commands
+                    moves += 1
+        if not read:
+            time.sleep(0.05)
+    summary = get_games_game_id.sync(table.game_id, client=public)
+    result = get_games_game_id_result.sync(table.game_id, client=public)
+    mine = get_players_me_games.sync(client=me)
+    return {
+        "game_id": table.game_id,
+        "finished": summary is not None
+        and not isinstance(summary, Error)
+        and summary.status == GameSummaryStatus.FINISHED,
+        "moves": moves,
+        "notifications": dict(kinds),
+        "ranked": isinstance(result, Result) and len(result.ranking) == len(seats),
+        "my_games": [g.game_id for g in mine.games] if isinstance(mine, MyGames) else [],
+    }
+
+
+if __name__ == "__main__":
+    print(json.dumps(main(sys.argv[1], sys.argv[2])))

@@ -1,0 +1,636 @@
+"""Tables that run themselves: players, open seats and invitations, bots in seats, resigning,
+clocks and notifications, on top of the game service. Every act on a seat is a command on the
+game's own log (`domain.core.seating`); this module checks who may ask for it, and after each
+append settles what follows from it: the lobby, the players' notifications and webhooks, the
+clock's next deadline and the bots' turns."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import os
+import random
+import secrets
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bots.base import make_bot
+from domain.core.errors import RuleViolation
+from domain.core.kernel import Game
+from domain.core.messages import WORKER, Command
+from domain.core.ruleset import Ruleset
+from domain.core.seated import bot_seats_awaited, is_over
+from domain.core.seating import (
+    CLAIM_SEAT,
+    PERSON,
+    START_TABLE,
+    TIME_OUT,
+    Seating,
+    TableOpened,
+)
+from domain.core.table import ADMIN
+from service.auth import new_token, seat_role, token_hash
+from store import keys
+from store.players import Player, PlayerStore
+from store.redis_store import GameNotFound, TokenHashes, VersionConflict
+
+__all__ = ["Player"]
+
+if TYPE_CHECKING:
+    from service.games import CreatedGame, GameService
+
+log = logging.getLogger("chronicle.tables")
+
+PLAYER_KEY_PREFIX = "pk_"
+INVITATION_PREFIX = "inv_"
+BOT_DELAY_S = float(os.environ.get("CHRONICLE_BOT_DELAY_S", "0.2"))
+BOT_MOVES_PER_JOB = 500
+NOTIFIED_KINDS = ("your_turn", "game_started", "game_finished", "invitation")
+
+
+class SeatNotPlayable(Exception):
+    """A person's command for a seat that a bot plays since the seat left the game."""
+
+    def __init__(self, seat: int, why: str) -> None:
+        super().__init__(f"seat {seat} has left the game ({why}): a bot plays it now")
+        self.seat = seat
+        self.why = why
+
+
+class InvitationRefused(Exception):
+    """No invitation, or not this game's, for a private table."""
+
+
+class NotTheCreator(Exception):
+    """Only the table's creator (or its admin token) may start it."""
+
+
+@dataclass(frozen=True)
+class CreatedTable:
+    created: CreatedGame
+    invitation: str | None
+    seat: int | None
+    seat_token: str | None
+
+
+def players_of(service: GameService) -> PlayerStore:
+    return PlayerStore(service.store.redis)
+
+
+# --- players ----------------------------------------------------------------------------------
+
+
+def create_player(service: GameService, name: str) -> tuple[Player, str]:
+    key = PLAYER_KEY_PREFIX + secrets.token_urlsafe(24)
+    player = players_of(service).create(uuid.uuid4().hex, name, token_hash(key))
+    return player, key
+
+
+def player_by_key(service: GameService, key: str | None) -> Player | None:
+    if not key or not key.startswith(PLAYER_KEY_PREFIX):
+        return None
+    return players_of(service).by_key_hash(token_hash(key))
+
+
+def seat_of_player(service: GameService, game_id: str, player_id: str) -> int | None:
+    _, game = service.load(game_id)
+    seating = game.seating
+    if seating is None or player_id not in seating.holders:
+        return None
+    return seating.holders.index(player_id)
+
+
+def my_games(service: GameService, player: Player, offset: int, limit: int) -> dict[str, Any]:
+    ids, total = players_of(service).games(player.player_id, offset, limit)
+    listed = []
+    for game_id in ids:
+        try:
+            rules, game = service.load(game_id)
+        except GameNotFound:  # expired unstarted (workers.scheduling.UNSTARTED_TTL_S)
+            continue
+        seat = seat_of_player(service, game_id, player.player_id)
+        awaited = sorted(rules.awaited_seats(game.state)) if started(game) else []
+        listed.append(
+            {
+                "game_id": game_id,
+                "ruleset": rules.name,
+                "status": service.status_of(rules, game),
+                "seat": seat,
+                "awaits_you": seat is not None and seat in awaited and not is_over(rules, game),
+                "version": game.version,
+            }
+        )
+    return {"games": listed, "total": total, "offset": offset, "limit": limit}
+
+
+def started(game: Game[Any]) -> bool:
+    return game.seating is None or game.seating.started
+
+
+# --- open tables ------------------------------------------------------------------------------
+
+
+def create_table(
+    service: GameService,
+    ruleset: str,
+    players: Sequence[str],
+    options: Mapping[str, Any],
+    *,
+    listing: str,
+    creator: Player | None,
+    creator_seat: int | None,
+    clock: Mapping[str, Any],
+    on_timeout: str,
+) -> CreatedTable:
+    """A game whose seats wait to be claimed (all but `creator_seat`, which its creator
+    holds), listed in the lobby (`public`) or reachable by its invitation (`private`)."""
+    seats = len(players)
+    holders, names = [""] * seats, [""] * seats
+    if creator is not None and creator_seat is not None:
+        holders[creator_seat], names[creator_seat] = creator.player_id, creator.name
+    opened = TableOpened(
+        rule="",
+        open_seats=tuple(s for s in range(seats) if s != creator_seat),
+        listing=listing,
+        clock=dict(clock),
+        on_timeout=on_timeout,
+        holders=tuple(holders),
+        names=tuple(names),
+    )
+    invitation = INVITATION_PREFIX + secrets.token_urlsafe(18) if listing == "private" else None
+    created = service.create_game(ruleset, players, options, table=opened)
+    extra: dict[str, Any] = {"listing": listing}
+    if invitation is not None:
+        extra["invitation_hash"] = token_hash(invitation)
+        # kept beside the seed, in the game's secret slot, for the creator's invitations
+        service.store.redis.hset(keys.secrets(created.game_id), "invitation", invitation)
+    if creator is not None:
+        extra["creator"] = creator.player_id
+    service.store.set_meta(created.game_id, **extra)
+    seat_token = None
+    if creator is not None and creator_seat is not None:
+        players_of(service).add_game(creator.player_id, created.game_id)
+        seat_token = created.tokens.seats[creator_seat]
+    return CreatedTable(created, invitation, creator_seat, seat_token)
+
+
+def claim_seat(
+    service: GameService,
+    game_id: str,
+    player: Player,
+    seat: int | None,
+    invitation: str | None,
+) -> tuple[int, str]:
+    """`player` takes an open seat (the first one when `seat` is None): an event on the game's
+    log, then a new token for that seat. The table starts once no seat is open."""
+    meta = service.store.meta(game_id)
+    if meta.extra.get("listing") == "private":
+        expected = meta.extra.get("invitation_hash", "")
+        if not invitation or not hmac.compare_digest(token_hash(invitation), expected):
+            raise InvitationRefused("this table is private: its invitation is needed to join")
+    _, game = service.load(game_id)
+    seating = game.seating
+    if seat is None:
+        open_seats = seating.open_seats if seating is not None else ()
+        seat = open_seats[0] if open_seats else 0
+    command = Command.of(CLAIM_SEAT, seat=seat, player=player.player_id, name=player.name)
+    service.play(game_id, "system", command)
+    token = new_token(game_id)
+    TokenHashes(service.store.redis).replace(game_id, seat_role(seat), token_hash(token))
+    players_of(service).add_game(player.player_id, game_id)
+    _, game = service.load(game_id)
+    if game.seating is not None and not game.seating.open_seats and not game.seating.started:
+        start_table(service, game_id, "random")
+    return seat, token
+
+
+def start_table(service: GameService, game_id: str, strategy: str) -> int:
+    """Start the table now, with bots of `strategy` in the seats still open."""
+    return service.play(game_id, ADMIN, Command.of(START_TABLE, strategy=strategy)).version
+
+
+def invitation_of(service: GameService, game_id: str) -> str | None:
+    found = service.store.redis.hget(keys.secrets(game_id), "invitation")
+    return None if found is None else str(found)
+
+
+def invite(service: GameService, game_id: str, invitee: str, invitation: str | None) -> bool:
+    """Tell a player (by id) about a table, on their notification stream: False when there is
+    no such player."""
+    if players_of(service).get(invitee) is None:
+        return False
+    notify(service, invitee, "invitation", {"game_id": game_id, "invitation": invitation})
+    return True
+
+
+def may_start(service: GameService, game_id: str, player: Player | None) -> bool:
+    creator = service.store.meta(game_id).extra.get("creator")
+    return player is not None and creator == player.player_id
+
+
+def lobby(service: GameService, ruleset: str | None, offset: int, limit: int) -> dict[str, Any]:
+    """Public tables with open seats, newest first, a page of the lobby's index."""
+    store = players_of(service)
+    ids, total = store.lobby_page(ruleset, offset, limit)
+    listed = []
+    metas = service.store.metas(ids)
+    for gone in set(ids) - {meta.game_id for meta in metas}:
+        store.leave_lobby(gone, ruleset or "")
+    for meta in metas:
+        if meta.status != "open":
+            store.leave_lobby(meta.game_id, meta.ruleset)
+            continue
+        _, game = service.load(meta.game_id)
+        open_seats = list(game.seating.open_seats) if game.seating else []
+        listed.append(
+            {
+                "game_id": meta.game_id,
+                "ruleset": meta.ruleset,
+                "status": meta.status,
+                "players": list(meta.players),
+                "open_seats": open_seats,
+                "version": meta.version,
+            }
+        )
+    return {"games": listed, "total": total, "offset": offset, "limit": limit}
+
+
+def require_person_seat(service: GameService, game_id: str, seat: int) -> None:
+    cached = service.cache.get(game_id)
+    if cached is not None and cached.seating is None:
+        return
+    _, game = service.load(game_id) if cached is None else (None, cached)
+    seating = game.seating
+    if seating is not None and 0 <= seat < len(seating.left) and seating.left[seat]:
+        raise SeatNotPlayable(seat, seating.left[seat])
+
+
+# --- after each append ------------------------------------------------------------------------
+
+
+def awaited_people(rules: Ruleset[Any], game: Game[Any] | None) -> set[int]:
+    if game is None or game.seating is None or not game.seating.started or is_over(rules, game):
+        return set()
+    seating = game.seating
+    return {s for s in rules.awaited_seats(game.state) if seating.controllers[s] == PERSON}
+
+
+def settle(
+    service: GameService,
+    rules: Ruleset[Any],
+    game_id: str,
+    before: Game[Any] | None,
+    after: Game[Any],
+) -> None:
+    """What follows an append to a game with a seating. Nothing here may fail the command:
+    a lost notification or job is logged (the worker's watch picks bots and clocks up again)."""
+    try:
+        _settle(service, rules, game_id, before, after)
+    except Exception:
+        log.warning("could not settle the table of game %s", game_id, exc_info=True)
+
+
+def _settle(
+    service: GameService,
+    rules: Ruleset[Any],
+    game_id: str,
+    before: Game[Any] | None,
+    after: Game[Any],
+) -> None:
+    seating = after.seating
+    assert seating is not None
+    store = players_of(service)
+    over = is_over(rules, after)
+    was_open = () if before is None or before.seating is None else before.seating.open_seats
+    if before is None or seating.open_seats != was_open:
+        service.store.set_meta(game_id, open_seats=str(len(seating.open_seats)))
+    if before is None and seating.listing == "public" and not seating.started:
+        store.list_in_lobby(game_id, rules.name, time.time())
+    elif seating.started or over:
+        store.leave_lobby(game_id, rules.name)
+    body = {"game_id": game_id, "ruleset": rules.name, "version": after.version}
+    was_started = before is not None and started(before)
+    if seating.started and not was_started and before is not None:
+        _tell_everyone(service, game_id, seating, "game_started", body)
+    was_over = before is not None and is_over(rules, before)
+    if over and not was_over:
+        _tell_everyone(service, game_id, seating, "game_finished", body)
+    for seat in sorted(awaited_people(rules, after) - awaited_people(rules, before)):
+        holder = seating.holders[seat]
+        if holder:
+            notify(service, holder, "your_turn", {**body, "seat": seat})
+        notify_game_hooks(service, game_id, "your_turn", {**body, "seat": seat})
+    _set_next_deadline(store, rules, after, game_id)
+    due = bool(bot_seats_awaited(rules, after))
+    store.bots_due(game_id, due)
+    if due:
+        service.scheduler.bots(game_id, after.version)
+
+
+def _tell_everyone(
+    service: GameService, game_id: str, seating: Seating, kind: str, body: Mapping[str, Any]
+) -> None:
+    for holder in sorted({h for h in seating.holders if h}):
+        notify(service, holder, kind, body)
+    notify_game_hooks(service, game_id, kind, body)
+
+
+def _set_next_deadline(
+    store: PlayerStore, rules: Ruleset[Any], game: Game[Any], game_id: str
+) -> None:
+    seating = game.seating
+    deadlines = [
+        d
+        for s in awaited_people(rules, game)
+        if seating is not None and (d := seating.deadline_ms(s)) is not None
+    ]
+    store.set_deadline(game_id, min(deadlines) / 1000 if deadlines else None)
+
+
+# --- notifications and webhooks ---------------------------------------------------------------
+
+
+def game_owner(game_id: str) -> str:
+    """The owner id under which a game's own webhooks are kept."""
+    return f"game-{game_id}"
+
+
+def notify(service: GameService, player_id: str, kind: str, body: Mapping[str, Any]) -> None:
+    store = players_of(service)
+    entry = store.notify(player_id, kind, body)
+    _queue_hooks(service, store, player_id, kind, {"id": entry, "kind": kind, **body})
+
+
+def notify_game_hooks(
+    service: GameService, game_id: str, kind: str, body: Mapping[str, Any]
+) -> None:
+    store = players_of(service)
+    _queue_hooks(service, store, game_owner(game_id), kind, {"kind": kind, **body})
+
+
+def _queue_hooks(
+    service: GameService,
+    store: PlayerStore,
+    owner: str,
+    kind: str,
+    payload: Mapping[str, Any],
+) -> None:
+    for hook_id, hook in store.webhooks(owner).items():
+        if kind in hook.get("events", NOTIFIED_KINDS):
+            service.scheduler.deliver(owner, hook_id, json.dumps(dict(payload), sort_keys=True))
+
+
+def add_webhook(
+    service: GameService, owner: str, url: str, events: Sequence[str]
+) -> dict[str, Any]:
+    hook_id = uuid.uuid4().hex
+    secret = secrets.token_urlsafe(32)
+    hook = {"url": url, "events": list(events), "secret": secret, "created_at": time.time()}
+    players_of(service).add_webhook(owner, hook_id, hook)
+    return {"webhook_id": hook_id, "url": url, "events": list(events), "secret": secret}
+
+
+def signature(secret: str, body: bytes) -> str:
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def deliver(service: GameService, owner: str, hook_id: str, payload: str, attempt: int) -> int:
+    """POST one notification to a webhook, signed (`X-Chronicle-Signature`: HMAC-SHA256 of the
+    body with the webhook's secret); logs the attempt; raises on failure (the queue retries
+    with backoff). Returns the HTTP status."""
+    import requests
+
+    store = players_of(service)
+    hook = store.webhooks(owner).get(hook_id)
+    if hook is None:
+        return 0
+    body = payload.encode()
+    headers = {
+        "Content-Type": "application/json",
+        "X-Chronicle-Signature": signature(hook["secret"], body),
+        "X-Chronicle-Webhook": hook_id,
+    }
+    entry: dict[str, Any] = {"at": time.time(), "attempt": attempt, "payload": json.loads(body)}
+    try:
+        answer = requests.post(hook["url"], data=body, headers=headers, timeout=5)
+    except requests.RequestException as exc:
+        store.log_delivery(owner, hook_id, {**entry, "ok": False, "error": type(exc).__name__})
+        raise
+    ok = 200 <= answer.status_code < 300
+    store.log_delivery(owner, hook_id, {**entry, "ok": ok, "status": answer.status_code})
+    if not ok:
+        raise RuntimeError(f"webhook answered {answer.status_code}")
+    return answer.status_code
+
+
+# --- the worker: bots and clocks ---------------------------------------------------------------
+
+
+def play_bots(service: GameService, game_id: str, delay_s: float = BOT_DELAY_S) -> int:
+    """Play every awaited seat a bot holds, through the same command path as a person, until
+    a person is awaited or the game ends. Safe to run twice at once: each move is appended only
+    at the version it was chosen at."""
+    from service.games import CommandRefused, GameBusy
+
+    played = refused = 0
+    for _ in range(BOT_MOVES_PER_JOB):
+        if service.system_step_due(game_id):
+            service.run_system_steps(game_id)
+        rules, game = service.load(game_id)
+        seats = bot_seats_awaited(rules, game)
+        if not seats:
+            break
+        seat = seats[0]
+        assert game.seating is not None
+        strategy = game.seating.controllers[seat]
+        command = choose(rules, game, seat, strategy, f"{game_id}:{game.version}:{seat}")
+        if delay_s:
+            time.sleep(delay_s)
+        try:
+            service.play(game_id, seat, command, game.version, f"bot-{game.version}", by_bot=True)
+        except (VersionConflict, CommandRefused, GameBusy):
+            refused += 1
+            if refused > 3:
+                break
+            continue
+        played += 1
+    players_of(service).bots_due(game_id, bool(bot_seats_awaited(*service.load(game_id))))
+    return played
+
+
+def choose(rules: Ruleset[Any], game: Game[Any], seat: int, strategy: str, seed: str) -> Command:
+    rng = random.Random(seed)
+    actions = list(rules.legal_actions(game.state, seat))
+    try:
+        bot = make_bot(strategy, rules, rng)
+    except (TypeError, ValueError):
+        bot = make_bot("random", rules, rng)
+    return bot.choose(game.state, actions, seat)
+
+
+def fire_timeouts(service: GameService, game_id: str) -> int:
+    """Time out every awaited seat whose clock has run out: one `time_out_seat` command each, keyed
+    by the seat and the instant its wait began, so that however many workers try, it is on the
+    log once."""
+    fired = 0
+    rules, game = service.load(game_id)
+    seating = game.seating
+    now_ms = int(time.time() * 1000)
+    if seating is None:
+        players_of(service).set_deadline(game_id, None)
+        return 0
+    for seat in sorted(awaited_people(rules, game)):
+        deadline = seating.deadline_ms(seat)
+        if deadline is None or now_ms < deadline:
+            continue
+        key = f"timeout-{seat}-{seating.since_ms}"
+        try:
+            outcome = service.handle(
+                game_id, WORKER, Command.of(TIME_OUT, seat=seat), game.version, key
+            )
+        except (VersionConflict, RuleViolation):
+            continue
+        fired += 0 if outcome.duplicate else 1
+        if not outcome.duplicate:
+            service._schedule_steps(game_id, outcome.version, outcome.system_step_due)
+        break  # the game moved on: the next deadline is set by the append
+    else:
+        _set_next_deadline(players_of(service), rules, game, game_id)
+    return fired
+
+
+def watch_tables(service: GameService, now_s: float) -> dict[str, int]:
+    """One round of the worker's watch: fire the clocks run out, and ask again for bot moves
+    that nobody took (a lost job, a killed worker)."""
+    store = players_of(service)
+    timed_out = sum(fire_timeouts(service, g) for g in store.deadlines_due(now_s))
+    stale = store.games_awaiting_bots(now_s - 10)
+    for game_id in stale:
+        service.scheduler.bots(game_id, service.store.version(game_id))
+    return {"timed_out": timed_out, "bots_requeued": len(stale)}
+
+
+# --- what the API asks ------------------------------------------------------------------------
+
+
+class WebhookRefused(Exception):
+    """A webhook URL Chronicle will not POST to."""
+
+
+def check_webhook_url(url: str, own_hosts: Sequence[str], allow_private: bool) -> None:
+    """Only http(s) URLs to a named host; never this server itself (its admin surface), and
+    never a loopback, private, link-local or reserved address unless the operator allows it."""
+    import ipaddress
+    import socket
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError as exc:
+        raise WebhookRefused(f"not a URL: {exc}") from None
+    if parts.scheme not in ("http", "https"):
+        raise WebhookRefused("a webhook URL must be http:// or https://")
+    host = parts.hostname
+    if not host:
+        raise WebhookRefused("a webhook URL must name a host")
+    if parts.username or parts.password:
+        raise WebhookRefused("a webhook URL may not hold credentials")
+    if f"{host}:{port}".lower() in {h.lower() for h in own_hosts}:
+        raise WebhookRefused("a webhook may not point at this server itself")
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(host, port)}
+    except (OSError, UnicodeError):
+        raise WebhookRefused(f"the host {host!r} cannot be resolved") from None
+    for address in addresses:
+        ip = ipaddress.ip_address(address.split("%")[0])
+        inner = not ip.is_global or ip.is_loopback or ip.is_link_local or ip.is_reserved
+        if inner and (not allow_private or ip.is_unspecified or ip.is_multicast):
+            raise WebhookRefused(
+                f"{host} resolves to {ip}, a loopback, private or reserved address: refused"
+            )
+
+
+def seating_view(service: GameService, game_id: str) -> dict[str, Any]:
+    rules, game = service.load(game_id)
+    meta = service.store.meta(game_id)
+    seating = game.seating
+    labels = list(game.setup.players)
+    awaited = awaited_people(rules, game)
+    seats = []
+    for seat, label in enumerate(labels):
+        controller = seating.controllers[seat] if seating else PERSON
+        clock = seating.clock if seating else None
+        seats.append(
+            {
+                "seat": seat,
+                "label": label,
+                "name": seating.names[seat] if seating else "",
+                "claimed": bool(seating is None or seat not in seating.open_seats),
+                "bot": controller or None,
+                "left": (seating.left[seat] or None) if seating else None,
+                "deadline_ms": seating.deadline_ms(seat) if seating and seat in awaited else None,
+                "bank_ms": seating.banks_ms[seat]
+                if seating and clock is not None and clock.kind == "bank"
+                else None,
+            }
+        )
+    clock = seating.clock if seating else None
+    return {
+        "game_id": game_id,
+        "status": service.status_of(rules, game),
+        "listing": meta.extra.get("listing", "private" if seating else "closed"),
+        "started": started(game),
+        "clock": {"kind": "none"}
+        if clock is None
+        else {
+            "kind": clock.kind,
+            "initial_ms": clock.initial_ms,
+            "increment_ms": clock.increment_ms,
+            "per_move_ms": clock.per_move_ms,
+        },
+        "on_timeout": seating.on_timeout if seating else "bot",
+        "seats": seats,
+        "now_ms": int(time.time() * 1000),
+    }
+
+
+def player_notifications(
+    service: GameService, player: Player, after: str, follow: bool, heartbeat_s: float
+) -> Any:
+    """(id, kind, JSON body) of each notification after `after`, then (when `follow`) each new
+    one as it comes; None between them every `heartbeat_s` (a keep-alive)."""
+    store = players_of(service)
+    block_ms = max(1, int(heartbeat_s * 1000))
+
+    def entries() -> Any:
+        last = after
+        while True:
+            page = store.inbox(player.player_id, last, None)
+            if not page and follow:
+                page = store.inbox(player.player_id, last, block_ms)
+            if not page:
+                if not follow:
+                    return
+                yield None
+                continue
+            for entry in page:
+                yield entry
+                last = entry[0]
+
+    return entries()
+
+
+def player_seat_finder(service: GameService) -> Any:
+    """For `Access`: the seat a player's key holds in a game."""
+
+    def seat(game_id: str, key: str) -> int | None:
+        player = player_by_key(service, key)
+        return None if player is None else seat_of_player(service, game_id, player.player_id)
+
+    return seat
