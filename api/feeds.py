@@ -110,7 +110,9 @@ def export_events(game_id: str) -> ResponseReturnValue:
     query=StreamQuerySchema,
     media_type="text/event-stream",
     success_text="Server-Sent Events: `id` is the version, `event` the event type, `data` the "
-    "event as the caller may see it. A comment line every ~15 s keeps the connection open. If "
+    "event as the caller may see it. The first frame, a comment, has as its `id` the version the "
+    "stream starts after, and no `data`: an EventSource that got no event yet still reconnects "
+    "with `Last-Event-ID`. A comment line every ~15 s keeps the connection open. If "
     "the stream cannot go on (the store became unreachable), a last `error` event carries the "
     "error body (and, for `store_unavailable`, a `retry` delay) and the stream ends: reconnect "
     "with `Last-Event-ID`.",

@@ -78,27 +78,22 @@ SERVERS = [
 ]
 
 GAME_LINKS = {
-    "GetGame": ("get_games_game_id", {}),
-    "PlayCommand": ("post_games_game_id_commands", {}),
-    "LegalActions": ("get_games_game_id_legal_actions", {}),
-    "State": ("get_games_game_id_state", {}),
-    "Events": ("get_games_game_id_events", {}),
-    "Export": ("get_games_game_id_export", {}),
-    "Result": ("get_games_game_id_result", {}),
-    "Audit": ("get_games_game_id_audit", {}),
-    "StartReplay": ("post_games_game_id_replays", {}),
-    "Position": ("get_games_game_id_position", {}),
-    "Sandbox": ("post_games_game_id_sandbox", {}),
-    "RevealSeed": ("post_games_game_id_seed", {}),
-    "Rewind": ("post_games_game_id_rewind", {}),
+    "GetGame": "get_games_game_id",
+    "State": "get_games_game_id_state",
+    "Events": "get_games_game_id_events",
+    "Export": "get_games_game_id_export",
+    "Result": "get_games_game_id_result",
+    "Audit": "get_games_game_id_audit",
+    "Position": "get_games_game_id_position",
 }
-"""Where a game's id leads: every operation on one game (its tokens came with its creation)."""
+"""Where a game's id leads for anyone: the operations on one game that a spectator may call.
+Those that need a token are linked with it (`token_links`)."""
 
 
 def game_links(game_id: str) -> dict[str, Any]:
     return {
-        name: {"operationId": op, "parameters": {"game_id": game_id, **extra}}
-        for name, (op, extra) in GAME_LINKS.items()
+        name: {"operationId": op, "parameters": {"game_id": game_id}}
+        for name, op in GAME_LINKS.items()
     }
 
 
@@ -114,6 +109,7 @@ ADMIN_LINKS = {
     "RewindAsAdmin": "post_games_game_id_rewind",
     "RevealSeedAsAdmin": "post_games_game_id_seed",
     "StartReplayAsAdmin": "post_games_game_id_replays",
+    "SandboxAsAdmin": "post_games_game_id_sandbox",
     "ReissueSeatTokenAsAdmin": "post_games_game_id_seats_seat_token",
 }
 """Operations the admin calls with the admin token."""
@@ -152,16 +148,9 @@ LINKS: dict[tuple[str, str], dict[str, Any]] = {
         **game_links("$response.body#/game_id"),
         **token_links("$response.body#/game_id"),
     },
-    ("post_games_game_id_sandbox", "201"): game_links("$response.body#/game_id"),
-    ("get_games", "200"): {
-        "FirstListedGame": {
-            "operationId": "get_games_game_id",
-            "parameters": {"game_id": "$response.body#/games/0/game_id"},
-        },
-        "FirstListedGameEvents": {
-            "operationId": "get_games_game_id_events",
-            "parameters": {"game_id": "$response.body#/games/0/game_id"},
-        },
+    ("post_games_game_id_sandbox", "201"): {
+        **game_links("$response.body#/game_id"),
+        **token_links("$response.body#/game_id"),
     },
     ("post_games_game_id_commands", "201"): {
         "ExplainFirstEvent": {
@@ -173,7 +162,11 @@ LINKS: dict[tuple[str, str], dict[str, Any]] = {
         },
         "NextLegalActions": {
             "operationId": "get_games_game_id_legal_actions",
-            "parameters": {"game_id": "$request.path.game_id"},
+            "parameters": {
+                "path.game_id": "$request.path.game_id",
+                "header.Authorization": "$request.header.Authorization",
+            },
+            "description": "The same seat's legal actions now, with the token it played with.",
         },
         "StateAfter": {
             "operationId": "get_games_game_id_state",
@@ -194,18 +187,21 @@ LINKS: dict[tuple[str, str], dict[str, Any]] = {
     },
 }
 """OpenAPI links, by (operationId, status): how the answer of one operation feeds the next
-(clients and schemathesis's stateful tests follow them)."""
+(clients and schemathesis's stateful tests follow them). A listing links nowhere: it may be
+empty, and a link must resolve in every answer of its status."""
 
 STREAM_FRAME = {
     "type": "object",
     "description": "One Server-Sent Events frame of the stream (the wire form is `id:`, `event:`, "
     "`retry:` and `data:` lines ended by a blank line; a comment line `:` keeps the connection "
-    "open).",
+    "open). The first frame is a comment with an `id` and no `data`: it fires no event, but an "
+    "EventSource keeps its id and sends it back on a reconnection before any event came.",
     "properties": {
         "id": {
             "type": "string",
             "pattern": "^[0-9]+$",
-            "description": "The event's version: send it back as `Last-Event-ID` to resume.",
+            "description": "The event's version (in the first frame, the version the stream "
+            "starts after): send it back as `Last-Event-ID` to resume.",
         },
         "event": {
             "type": "string",
@@ -229,7 +225,6 @@ STREAM_FRAME = {
             "description": "Milliseconds to wait before reconnecting (with an `error` frame).",
         },
     },
-    "required": ["data"],
 }
 
 
@@ -479,8 +474,7 @@ def create_game_components(names: Sequence[str]) -> dict[str, dict[str, Any]]:
         players: dict[str, Any] = {
             "type": "array",
             "description": f"Player names in seat order, seat 0 first: {counts_text(counts)} "
-            "players, each name different (names are also compared without case or "
-            "surrounding spaces).",
+            "players, names people can tell apart (see the item's format).",
             "items": name_field,
             "minItems": counts[0],
             "maxItems": counts[-1],
@@ -499,6 +493,7 @@ def create_game_components(names: Sequence[str]) -> dict[str, dict[str, Any]]:
             },
             "required": ["ruleset", "players"],
             "additionalProperties": False,
+            "examples": [{"ruleset": name, "players": EXAMPLE_PLAYERS[: counts[0]]}],
         }
     components["CreateGame"] = {
         "description": "A new game: its ruleset (`GET /rulesets` lists them), the players in "
@@ -512,10 +507,27 @@ def create_game_components(names: Sequence[str]) -> dict[str, dict[str, Any]]:
     return components
 
 
+EXAMPLE_PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
+PLAYER_NAME_FORMAT = "player-name"
+"""A format of this document's own: a name people can tell apart (service/names.py)."""
+
+
 def player_name_schema(players: Any) -> dict[str, Any]:
-    """The JSON Schema of one player name, from the request schema's own validation."""
+    """The JSON Schema of one player name, from the request schema's own validation, in the
+    format that names the rest of the rule (which JSON Schema cannot say across the list)."""
     length = next(v for v in players.inner.validators if isinstance(v, Length))
-    return {"type": "string", "minLength": length.min, "maxLength": length.max}
+    return {
+        "type": "string",
+        "format": PLAYER_NAME_FORMAT,
+        "minLength": length.min,
+        "maxLength": length.max,
+        "description": f"`{PLAYER_NAME_FORMAT}`: at least one visible character and none that "
+        "nobody sees (controls, zero-width, format, private-use or unassigned code points, line "
+        "separators); no two names of a game alike once case, width, accents' encoding, runs of "
+        "spaces and look-alike letters (a Cyrillic a for a Latin a) are folded. A name that "
+        "breaks this is refused with 422 `invalid_names`.",
+        "examples": ["Ann", "Zoë"],
+    }
 
 
 def counts_text(counts: list[int]) -> str:

@@ -21,9 +21,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--only",
-        choices=("scale", "streams"),
-        help="one measurement alone: scale (listing and the sweep, 1,000 vs 100,000 games) or "
-        "streams (command p50 with 1,000 idle event streams open against none)",
+        choices=("scale", "streams", "client"),
+        help="one measurement alone: scale (listing and the sweep, 1,000 vs 100,000 games), "
+        "streams (command p50 with 1,000 idle event streams open against none) or client (the "
+        "Python client generated from the document: its lines, import time, and the time to "
+        "parse 500 events of each ruleset; needs the test extras)",
+    )
+    parser.add_argument(
+        "--spec",
+        metavar="PATH",
+        help="with --only client: the OpenAPI document to generate from (default openapi.yaml)",
     )
     parser.set_defaults(func=run)
 
@@ -50,6 +57,14 @@ def run(args: argparse.Namespace) -> int:
         from bench.streams import run as measure_streams
 
         results = measure_streams(quick=args.quick, progress=say)
+    elif args.only == "client":
+        from pathlib import Path
+
+        from bench.generated_client import DEFAULT_SPEC
+        from bench.generated_client import run as measure_client
+
+        spec = Path(args.spec) if args.spec else DEFAULT_SPEC
+        results = measure_client(quick=args.quick, progress=say, spec=spec)
     else:
         results = measure(args.redis_url, quick=args.quick, progress=say, ruleset_name=args.ruleset)
     if args.json:

@@ -690,7 +690,11 @@ class PositionSchema(StrictSchema):
     """A whole position: the setup and the ruleset's encoded state (every hidden item in it)."""
 
     setup = fields.Nested(PositionSetupSchema, required=True)
-    state = fields.Raw(required=True, metadata={"description": "The ruleset's encoded state."})
+    state = fields.Raw(
+        required=True,
+        # what the field refuses (marshmallow's Raw allows no None), the document says too
+        metadata={"description": "The ruleset's encoded state.", "not": {"type": "null"}},
+    )
     version = fields.Integer(
         strict=True, metadata={"description": "The version exported (ignored on input)."}
     )

@@ -5,13 +5,19 @@ document reads `event.data.land` of a `hotw.ArmyPlaced` as a typed field.
 A private event another seat may not see arrives redacted (`redacted: true`): its `data` is then
 the redacted form the rules chose (fewer fields). Such an event matches `RedactedEvent` and no
 typed one (a typed event admits no `redacted` field), so `Event` stays an exact `oneOf`.
+
+A `data` shape that several event types share (a card and a seat, a land and a seat...) is one
+component, `EventData_<its fields>`, that each of them refers to: a generated client has one
+model for it instead of one per event type.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import types
 import typing
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -78,11 +84,37 @@ def data_schema(cls: type[Event]) -> dict[str, Any]:
     }
 
 
-def event_component(cls: type[Event], envelope: Mapping[str, Any]) -> dict[str, Any]:
-    """One event type: the envelope with `type` fixed and `data` typed."""
+def shared_data_components(
+    classes: Iterable[type[Event]],
+) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    """The `data` shapes that two event types or more have alike, each as a component named
+    after its fields (`EventData_card-seat`), and the component each such type refers to."""
+    users: defaultdict[str, list[str]] = defaultdict(list)
+    for cls in classes:
+        users[json.dumps(data_schema(cls), sort_keys=True)].append(cls.TYPE_NAME)
+    components: dict[str, dict[str, Any]] = {}
+    refers: dict[str, str] = {}
+    for shape, types_ in sorted(users.items(), key=lambda item: sorted(item[1])):
+        if len(types_) < 2:
+            continue
+        schema = json.loads(shape)
+        name = f"EventData_{'-'.join(sorted(schema['properties'])) or 'none'}"
+        while name in components:
+            name += "_"
+        listed = ", ".join(f"`{t}`" for t in sorted(types_))
+        components[name] = {"description": f"The data of {listed}.", **schema}
+        refers.update(dict.fromkeys(types_, name))
+    return components, refers
+
+
+def event_component(
+    cls: type[Event], envelope: Mapping[str, Any], shared: Mapping[str, str]
+) -> dict[str, Any]:
+    """One event type: the envelope with `type` fixed and `data` typed (a reference to the
+    shared shape it has, if another type has it too)."""
     properties = dict(envelope["properties"])
     properties["type"] = {**properties["type"], "const": cls.TYPE_NAME}
-    data = data_schema(cls)
+    data = ref(shared[cls.TYPE_NAME]) if cls.TYPE_NAME in shared else data_schema(cls)
     if not cls.__doc__ or cls.__doc__.startswith(cls.__name__ + "("):
         description = f"The event `{cls.TYPE_NAME}`."
     else:
@@ -163,7 +195,11 @@ def event_components(
     (`RedactedEvent`); `Event`, a typed event or a redacted one, and `Event_<ruleset>` the
     same for one ruleset (`redacted: true` tells the two apart)."""
     ordered = sorted(set(event_types), key=lambda cls: cls.TYPE_NAME)
-    components = {component_name(cls.TYPE_NAME): event_component(cls, envelope) for cls in ordered}
+    shared_data, shared = shared_data_components(ordered)
+    components = {
+        component_name(cls.TYPE_NAME): event_component(cls, envelope, shared) for cls in ordered
+    }
+    components.update(shared_data)
     components[VISIBILITY] = VISIBILITY_SCHEMA
     components[REDACTED] = redacted_component(envelope, [cls.TYPE_NAME for cls in ordered])
     components[TYPED] = typed_union(

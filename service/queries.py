@@ -68,6 +68,13 @@ class Frame:
         return cls(f": {text}\n\n")
 
     @classmethod
+    def opening(cls, game_id: str, after: int) -> Frame:
+        """The first frame: a comment, and as its id the version the stream starts after. It
+        fires no event, but an EventSource keeps the id, so a reconnection before any event
+        arrived still sends `Last-Event-ID` (and a stream ticket is renewed on a reconnect)."""
+        return cls(f": events of game {game_id} after version {after}\nid: {after}\n\n")
+
+    @classmethod
     def error(cls, data: str, retry_ms: int | None = None) -> Frame:
         """An `error` event (no id, so a client resumes after the last event it got), with
         the reconnection delay a client should wait, if any."""
@@ -311,11 +318,10 @@ class GameQueries:
         current = self.store.version(game_id)
         if after > current:
             raise VersionOutOfRange(after, current)
-        block_ms = max(1, int(heartbeat_s * 1000))
 
         def frames() -> Iterator[Frame]:
             last = after
-            yield Frame.comment(f"events of game {game_id} after version {after}")
+            yield Frame.opening(game_id, after)
             quiet_since = time.monotonic()
             while True:
                 page = self.store.read(game_id, last + 1, None, STREAM_PAGE)
@@ -324,12 +330,13 @@ class GameQueries:
                     revealed = meta.extra.get("seed_revealed") == "true"
                     if meta.status == "finished" and revealed and last >= meta.version:
                         return
+                    # wait no longer than the keep-alive is due (a blocking read may also
+                    # wait less: the Redis client's socket timeout caps it)
+                    due_ms = (heartbeat_s - (time.monotonic() - quiet_since)) * 1000
                     page = self.store.read_after(
-                        game_id, last, block_ms=block_ms, count=STREAM_PAGE
+                        game_id, last, block_ms=max(1, int(due_ms)), count=STREAM_PAGE
                     )
                     if not page:
-                        # a blocking read may wait less than the heartbeat (the Redis client's
-                        # socket timeout caps it): a keep-alive only once a heartbeat is due
                         if time.monotonic() - quiet_since >= heartbeat_s:
                             yield Frame.comment("keep-alive")
                             quiet_since = time.monotonic()

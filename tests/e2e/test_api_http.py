@@ -88,7 +88,7 @@ def test_a_game_played_over_http_streams_live_and_its_worker_closes_rounds_and_s
     feed = http.get(
         f"/games/{game_id}/events?limit=500", headers=bearer(game["seat_tokens"][0])
     ).get_json()
-    live = [(f.id, f.data) for f in streamed if f.id]
+    live = [(f.id, f.data) for f in streamed if f.is_event]
     assert [v for v, _ in live] == [e["version"] for e in feed["events"]]
     for (_, seen_live), after_end in zip(live, feed["events"], strict=True):
         # another seat's bid was redacted while the game was played; after the end it is whole
@@ -119,7 +119,7 @@ def test_a_game_played_over_http_streams_live_and_its_worker_closes_rounds_and_s
         stream=True,
         timeout=10,
     ) as resumed:
-        tail = [f.id for f in sse_frames(resumed.iter_content(chunk_size=None)) if f.id]
+        tail = [f.id for f in sse_frames(resumed.iter_content(chunk_size=None)) if f.is_event]
     assert tail == [final.version - 1, final.version]
 
 

@@ -93,7 +93,7 @@ class Probe:
         )
         frames = list(sse_frames(response.response))
         response.close()
-        assert len([f for f in frames if f.id]) == version
+        assert len([f for f in frames if f.is_event]) == version
         for frame in frames:
             self.check_body(frame.data)
 
@@ -164,7 +164,7 @@ def everything_seen(api, game: dict, token: str | None, version: int) -> list[An
     export = api.get(f"/games/{game_id}/export", headers=headers).get_data(as_text=True)
     seen += [normalised(json.loads(line), game_id) for line in export.splitlines()]
     response = api.get(f"/games/{game_id}/stream", headers=headers, buffered=False)
-    frames = list(islice((f for f in sse_frames(response.response) if f.id), version))
+    frames = list(islice((f for f in sse_frames(response.response) if f.is_event), version))
     response.close()
     seen += [(f.id, f.event, normalised(f.data, game_id)) for f in frames]
     return seen

@@ -275,7 +275,7 @@ class Table:
             assert [e["version"] for e in lines] == list(range(1, final + 1))
             self.answers.served("export", lines, caller)
             stream = self.api.get(f"{self.url}/stream", headers=caller.headers, buffered=False)
-            frames = [f for f in sse_frames(stream.response) if f.id]
+            frames = [f for f in sse_frames(stream.response) if f.is_event]
             stream.close()
             assert [f.id for f in frames] == list(range(1, final + 1))
             self.answers.served("stream", [f.data for f in frames], caller)

@@ -50,7 +50,7 @@ def test_after_the_end_a_spectator_reads_every_sealed_bid_in_full_everywhere(api
     explained = api.get(f"/games/{game_id}/events/{bids[0]['version']}/explain").get_json()
     assert explained["redacted"] is False and "chips" in explained["inputs"]["data"]
     response = api.get(f"/games/{game_id}/stream", buffered=False)
-    frames = [f for f in sse_frames(response.response) if f.id]
+    frames = [f for f in sse_frames(response.response) if f.is_event]
     response.close()
     streamed = [f.data for f in frames if f.event == "ToyBidSealed"]
     assert streamed == bids

@@ -31,7 +31,7 @@ def bid_made(api):
 def first_events(api, url, count):
     response = api.get(url, buffered=False)
     assert response.status_code == 200, response.get_json()
-    frames = [f for f in islice(sse_frames(response.response), 40) if f.id is not None]
+    frames = [f for f in islice(sse_frames(response.response), 40) if f.is_event]
     response.close()
     return frames[:count], response
 
@@ -86,13 +86,35 @@ def test_an_eventsource_reconnecting_with_an_expired_ticket_is_let_in_for_a_whil
     assert api.get(url).status_code == 401  # opening anew needs a fresh ticket
     reconnected = api.get(url, headers={"Last-Event-ID": "2"}, buffered=False)
     assert reconnected.status_code == 200
-    frames = [f for f in islice(sse_frames(reconnected.response), 10) if f.id is not None]
+    frames = [f for f in islice(sse_frames(reconnected.response), 10) if f.is_event]
     reconnected.close()
     assert frames and frames[0].id == 3
     (bid,) = [f for f in frames if f.event == "ToyBidSealed"]
     assert bid.data["data"]["chips"] == 1  # still the seat's own view
     late = api.get(f"/games/{game_id}/stream?ticket={ancient}", headers={"Last-Event-ID": "2"})
     assert late.status_code == 401
+
+
+def test_an_eventsource_that_got_no_event_yet_still_reconnects_with_a_last_event_id(api, vault):
+    """A seat waits on a quiet game: the stream's opening frame carries an id (the version the
+    stream starts after) and no data, so EventSource fires nothing but keeps the id, and its
+    reconnection after the ticket's minute sends it as `Last-Event-ID` and is let in."""
+    game, seat, token = bid_made(api)
+    game_id = game["game_id"]
+    version = api.get(f"/games/{game_id}").get_json()["version"]
+    ticket = api.post(f"/games/{game_id}/stream-tickets", headers=bearer(token)).get_json()
+    url = f"{ticket['stream_url']}&from={version + 1}"
+    response = api.get(url, buffered=False)
+    assert response.status_code == 200
+    opening = next(sse_frames(response.response))
+    response.close()
+    assert (opening.id, opening.event, opening.data) == (version, None, None)
+    seed, bound = vault.seed(game_id), token_hash(token)
+    stale, _ = tickets.issue(seed, game_id, seat, bound, now=time.time() - 600)
+    again = f"/games/{game_id}/stream?ticket={stale}&from={version + 1}"
+    reconnected = api.get(again, headers={"Last-Event-ID": str(opening.id)}, buffered=False)
+    assert reconnected.status_code == 200
+    reconnected.close()
 
 
 def test_only_a_seat_gets_a_ticket_and_a_ticket_with_a_token_is_refused(api):

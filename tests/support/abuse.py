@@ -241,3 +241,23 @@ def play_turn(
         headers={**bearer(token), "Idempotency-Key": uuid.uuid4().hex},
         timeout=10,
     )
+
+
+PLAYER_NAME_FORMAT = "player-name"
+"""openapi.yaml's format of a player name (api/openapi.py): one people can tell apart."""
+
+
+def player_names() -> Any:
+    """Names of the `player-name` format for schemathesis to generate: lower-case letters,
+    some accented, and Han characters, none folding onto another (service/names.py), so that
+    a list of different ones (`uniqueItems`) is a list people can tell apart."""
+    from hypothesis import strategies as st
+
+    return st.from_regex(r"\A[a-zàéîøñç李王张]{1,12}\Z")
+
+
+def register_player_names() -> None:
+    """Teach schemathesis the document's `player-name` format."""
+    import schemathesis
+
+    schemathesis.openapi.format(PLAYER_NAME_FORMAT, player_names())

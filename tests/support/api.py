@@ -64,6 +64,11 @@ class SseFrame:
     data: dict[str, Any] | None
     comment: str | None = None
 
+    @property
+    def is_event(self) -> bool:
+        """An event of the game (the opening frame has an id too, but no data)."""
+        return self.id is not None and self.data is not None
+
 
 def parse_frame(block: str) -> SseFrame:
     fields: dict[str, str] = {}

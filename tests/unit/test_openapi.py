@@ -262,8 +262,14 @@ def test_every_link_leads_to_an_operation_and_fills_only_its_parameters():
                         continue
                     assert any(n == name and where in ("", w) for w, n in names), (key, link)
     created = doc["paths"]["/games"]["post"]["responses"]["201"]["links"]
-    for name in ("PlayCommand", "LegalActions", "State", "Events", "Result"):
+    for name in ("State", "Events", "Result"):
         assert created[name]["parameters"] == {"game_id": "$response.body#/game_id"}
+    # an operation that needs a token is linked only with one (without, it could only be a 401)
+    for link in created.values():
+        if by_id[link["operationId"]].get("security", doc["security"]) == [{"bearerToken": []}]:
+            assert "header.Authorization" in link["parameters"], link
+    # a listing links nowhere: it may be empty, and a link must resolve in every answer
+    assert "links" not in doc["paths"]["/games"]["get"]["responses"]["200"]
     # the tokens a creation returns lead on: a seat plays with its own, the admin with its own
     assert created["PlayCommandAsSeat1"]["parameters"] == {
         "path.game_id": "$response.body#/game_id",

@@ -7,6 +7,7 @@ wrong type, does not."""
 from __future__ import annotations
 
 import copy
+import json
 from functools import cache
 from typing import Any
 
@@ -63,7 +64,30 @@ def test_every_event_type_a_game_shows_has_its_own_typed_component() -> None:
     for event in seen_events():
         typed = components[f"Event_{event['type']}"]
         assert typed["properties"]["type"]["const"] == event["type"]
-        assert typed["properties"]["data"]["additionalProperties"] is False
+        data = typed["properties"]["data"]
+        if "$ref" in data:  # a shape other types share too
+            data = components[data["$ref"].rsplit("/", 1)[-1]]
+        assert data["additionalProperties"] is False
+
+
+def test_a_data_shape_several_event_types_share_is_one_component_they_refer_to() -> None:
+    components = document()["components"]["schemas"]
+    card_and_seat = components["EventData_card-seat"]
+    assert card_and_seat["properties"] == {"card": {"type": "string"}, "seat": {"type": "integer"}}
+    users = [
+        name
+        for name, component in components.items()
+        if name.startswith("Event_")
+        and component.get("properties", {}).get("data")
+        == {"$ref": "#/components/schemas/EventData_card-seat"}
+    ]
+    assert {"Event_hotw.EmpireCardChosen", "Event_hotw.EventCardChosen"} <= set(users)
+    inline = [
+        json.dumps(c["properties"]["data"], sort_keys=True)
+        for n, c in components.items()
+        if n.startswith("Event_") and "properties" in c and "$ref" not in c["properties"]["data"]
+    ]
+    assert len(inline) == len(set(inline)), "a shape written out twice"
 
 
 def first_event(kind: str) -> dict[str, Any]:

@@ -1,0 +1,155 @@
+"""The Python client generated from openapi.yaml (openapi-python-client, the test extras' pin):
+its size, the time to import it, and the time its models take to parse a page of 500 events of
+each ruleset against the time `json.loads` alone takes for the same page.
+
+The pages are those a spectator reads from `GET /games/{id}/events?limit=500`: the first 500
+events of a random game of each ruleset, played in process and seen as a spectator sees them
+(private events redacted), through JSON and back. Each page is parsed with the ruleset's own
+feed model (`FeedHotw2024`...); every event must come out as its own type's model or, redacted,
+as `RedactedEvent`, or the bench stops.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bench.measure import recorded_game
+from service.rulesets import ruleset
+
+PACKAGE = "chronicle_client"
+PAGE = 500
+GAMES = {"hotw-2024": 6, "hotw-ah2001": 4, "brief-2009": 4, "patchistory": 4}
+"""Each ruleset with its players: the most events a game of it makes, and its every type."""
+DEFAULT_SPEC = Path(__file__).resolve().parents[1] / "openapi.yaml"
+
+
+def generate(spec: Path, into: Path) -> Path:
+    """The package generated from `spec` under `into` (the folder to put on sys.path)."""
+    config = into / "config.yaml"
+    config.write_text(f"package_name_override: {PACKAGE}\npost_hooks: []\n")
+    generator = Path(sys.executable).with_name("openapi-python-client")
+    arguments = ["--path", str(spec), "--meta", "none", "--output-path", str(into / PACKAGE)]
+    subprocess.run(
+        [str(generator), "generate", *arguments, "--config", str(config)],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    return into
+
+
+def package_size(root: Path) -> dict[str, int]:
+    files = list((root / PACKAGE).rglob("*.py"))
+    return {
+        "client_py_files": len(files),
+        "client_py_lines": sum(len(f.read_text().splitlines()) for f in files),
+    }
+
+
+def import_seconds(root: Path, runs: int) -> list[float]:
+    """Importing the models and the events operation, each time in a fresh interpreter."""
+    probe = (
+        "import sys, time; sys.path.insert(0, sys.argv[1]); began = time.perf_counter(); "
+        f"import {PACKAGE}.models, {PACKAGE}.api.events.get_games_game_id_events; "
+        "print(time.perf_counter() - began)"
+    )
+    command = [sys.executable, "-c", probe, str(root)]
+    return [
+        float(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
+        for _ in range(runs)
+    ]
+
+
+def event_page(name: str, players: int) -> str:
+    """The first 500 events of a random game of `name`, as a spectator's page, in JSON."""
+    log = recorded_game(ruleset(name), players, seed=7)
+    events = [recorded.seen_by(None) for recorded in log[:PAGE]]
+    page = {
+        "ruleset": name,
+        "game_id": "0" * 32,
+        "version": len(log),
+        "events": events,
+        "next": PAGE + 1 if len(log) > PAGE else None,
+    }
+    return json.dumps(page)
+
+
+def model_named(models: Any, component: str) -> Any:
+    """The model the generator made of a component (`Feed_hotw-2024` → FeedHotw2024)."""
+    wanted = "".join(ch for ch in component if ch.isalnum()).lower()
+    return next(getattr(models, n) for n in dir(models) if n.lower() == wanted)
+
+
+def parsed_one_by_one(models: Any, events: list[dict[str, Any]]) -> Callable[[], Any]:
+    """Each event parsed with the model its `type` names: what a generator that reads the
+    discriminator's mapping does, one step an event (openapi-python-client tries in turn)."""
+    redacted = models.RedactedEvent
+    picked = {e["type"]: model_named(models, f"Event_{e['type']}") for e in events}
+
+    def parse() -> list[Any]:
+        return [(redacted if e.get("redacted") else picked[e["type"]]).from_dict(e) for e in events]
+
+    return parse
+
+
+def median_ms(action: Callable[[], Any], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        action()
+        times.append((time.perf_counter() - began) * 1000)
+    return round(statistics.median(times), 2)
+
+
+def parse_times(root: Path, runs: int) -> dict[str, dict[str, float]]:
+    sys.path.insert(0, str(root))
+    try:
+        models = importlib.import_module(f"{PACKAGE}.models")
+        timed = {}
+        for name, players in GAMES.items():
+            text = event_page(name, players)
+            feed = model_named(models, f"Feed_{name}")
+            parsed = feed.from_dict(json.loads(text))
+            kinds = {type(event).__name__ for event in parsed.events}
+            assert len(parsed.events) == PAGE and "dict" not in kinds, kinds
+            one_by_one = parsed_one_by_one(models, json.loads(text)["events"])
+            assert [type(e) for e in one_by_one()] == [type(e) for e in parsed.events]
+            timed[name] = {
+                "json_ms": median_ms(lambda text=text: json.loads(text), runs),
+                "models_ms": median_ms(lambda t=text, f=feed: f.from_dict(json.loads(t)), runs),
+                "picked_by_type_ms": median_ms(one_by_one, runs),
+                "event_types": len(kinds),
+            }
+        return timed
+    finally:
+        sys.path.remove(str(root))
+        for module in [m for m in sys.modules if m.split(".")[0] == PACKAGE]:
+            del sys.modules[module]
+
+
+def run(
+    quick: bool = False,
+    progress: Callable[[str], None] | None = None,
+    spec: Path = DEFAULT_SPEC,
+) -> dict[str, Any]:
+    say = progress or (lambda message: None)
+    runs = 3 if quick else 9
+    with tempfile.TemporaryDirectory(prefix="chronicle-client-") as tmp:
+        say(f"generating the client from {spec}")
+        root = generate(spec, Path(tmp))
+        results: dict[str, Any] = package_size(root)
+        say("importing it")
+        imports = import_seconds(root, runs)
+        results["client_import_s"] = round(statistics.median(imports), 3)
+        say(f"parsing a page of {PAGE} events of each ruleset")
+        results["client_parse_500_events"] = parse_times(root, runs)
+    return results
