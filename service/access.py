@@ -79,12 +79,14 @@ class Access:
             raise Forbidden("the admin token cannot act as a seat; use that seat's token")
         return caller
 
-    def seat_to_confirm(self, game_id: str, token: str | None) -> tuple[Caller, Credential]:
+    def seat_to_confirm(self, game_id: str, token: str | None) -> tuple[Caller, Credential | None]:
         """A seat caller, found among the token hashes this process last read when the token
         is one of them (no read), and the credential that the write it makes must confirm
         (`EventStore.append(credential=...)`: refused there if the token has been re-issued).
         Whatever else the request answers (a refusal, a repeat) must `seat` the token afresh
-        first. Read afresh, and refused as `seat` refuses, when the token is none of them."""
+        first. Read afresh, and refused as `seat` refuses, when the token is none of them. A
+        player's key (issue 35) holds its seat through the table's seating, not a token hash:
+        it has no credential for the append to confirm (None)."""
         if token is not None:
             remembered = self.tokens.remembered_of(game_id)
             role = role_of(token, remembered) if remembered else None
@@ -92,6 +94,9 @@ class Access:
                 return Caller("seat", int(role.split(":", 1)[1])), (role, token_hash(token))
         caller = self.seat(game_id, token)
         assert caller.seat is not None and token is not None
+        hashes = self.tokens.remembered_of(game_id) or {}
+        if role_of(token, hashes) is None:  # a player's key: its seat is the table's to check
+            return caller, None
         return caller, (seat_role(caller.seat), token_hash(token))
 
     def forget(self, game_id: str) -> None:

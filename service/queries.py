@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from domain.core.kernel import Game, is_over, table_actions
+from domain.core.kernel import Game, is_over
 from domain.core.messages import Recorded, registered_event_types
 from domain.core.ruleset import Ruleset, find_ruleset
 from domain.core.seating import Seating, ranked_last
 from domain.core.table import TABLE_COMMAND_SPECS
+from domain.core.undo import table_actions
 from service.games import GameService, VersionOutOfRange, canonical_json, recorded_from
 from service.rulesets import available, rule_entry
 from service.rulesets import ruleset as bound_ruleset

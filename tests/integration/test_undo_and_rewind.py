@@ -12,9 +12,10 @@ import pytest
 import tests.support.toy  # noqa: F401  (registers the toy rulesets)
 from api.app import create_app
 from domain.core.errors import IllegalAction
-from domain.core.kernel import Game, replay, table_actions
+from domain.core.kernel import Game, replay
 from domain.core.messages import Command
 from domain.core.table import ActionsUndone, GameRewound
+from domain.core.undo import table_actions
 from service.games import GameService, StateCache
 from service.rulesets import ruleset
 from tests.support.api import bearer, create_toy

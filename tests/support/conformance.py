@@ -96,18 +96,11 @@ from typing import Any
 from domain.core.catalogue import RulesCatalogue
 from domain.core.chance import Chance
 from domain.core.errors import RuleViolation
-from domain.core.kernel import (
-    Game,
-    creation_events,
-    decision,
-    fold,
-    position_events,
-    replay,
-    table_actions,
-)
+from domain.core.kernel import Game, creation_events, decision, fold, position_events, replay
 from domain.core.messages import SYSTEM, Actor, Command, Event, Recorded, plain_value
 from domain.core.ruleset import CommandSpec, Ruleset, Setup
 from domain.core.table import TABLE_COMMAND_SPECS, UNDO
+from domain.core.undo import table_actions
 from service.chance import HmacSource
 
 GAMES_ENV = "CHRONICLE_CONFORMANCE_GAMES"

@@ -20,7 +20,6 @@ from domain.core.errors import (
 )
 from domain.core.kernel import (
     GameCreated,
-    can_undo,
     creation_events,
     decide,
     decision,
@@ -37,6 +36,7 @@ from domain.core.messages import (
 )
 from domain.core.ruleset import find_ruleset, ruleset_names
 from domain.core.table import ADMIN, ORDER_REWIND, UNDO
+from domain.core.undo import can_undo
 from service.chance import HmacSource, commitment, raw_outcome, verify_commitment, verify_draw
 from service.rulesets import ruleset
 from tests.support.table import folded_one_by_one

@@ -8,10 +8,11 @@ import random
 import pytest
 
 from domain.core.errors import IllegalAction
-from domain.core.kernel import can_undo, replay, table_actions
+from domain.core.kernel import replay
 from domain.core.messages import Command, Recorded
 from domain.core.table import ActionsUndone, skipped_ranges
 from domain.core.turns import Sequential, Simultaneous, TurnTaking
+from domain.core.undo import can_undo, table_actions
 from tests.support.table import Table as _Table
 from tests.support.table import folded_one_by_one
 from tests.support.toy import (

@@ -234,15 +234,8 @@ def test_a_seat_undoes_its_own_move_of_this_round_but_never_another_empires() ->
     """Undo stays within the active Empire's move of the round (ah2001.turn.parts): the seat
     takes back what it did since its Empire became active; once the round passes on, it
     cannot, and no other seat can undo it."""
-    from domain.core.kernel import (
-        Recorded,
-        creation_events,
-        decide,
-        decide_table,
-        fold,
-        replay,
-        undo_step,
-    )
+    from domain.core.kernel import Recorded, creation_events, decide, fold, replay
+    from domain.core.undo import decide_table, undo_step
 
     _, start = epoch_one()
     _, state = start_everyone(start)

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from domain.core.errors import IllegalAction
-from domain.core.kernel import can_undo, replay, undo_step
+from domain.core.kernel import replay
 from domain.core.messages import Command, Recorded
 from domain.core.table import is_barrier
+from domain.core.undo import can_undo, undo_step
 from domain.patchistory.vote import VotesRevealed
 from service.rulesets import ruleset
 from tests.support.table import Table, folded_one_by_one
