@@ -32,7 +32,6 @@ class Patchistory(PatchistoryRuleset):
     setup_rule = "patchistory.setup.players"
     options_rule = "patchistory.setup.capital-side"
     undo_rule = "patchistory.round.phases"
-    seat_rule = "patchistory.table.seats"
     setup_cites = (
         "patchistory.setup.capital-side",
         "patchistory.setup.supply",

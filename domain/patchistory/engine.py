@@ -90,6 +90,7 @@ AWAITED: dict[str, Lister] = {
 
 class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
     revisions = REVISIONS
+    seat_rule = "patchistory.table.seats"
 
     def pack_at(self, revision: int) -> PatchPack:
         """The same pack, answering the revision gates of the decisions for `revision`."""

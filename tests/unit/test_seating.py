@@ -112,3 +112,37 @@ def test_a_seat_handed_to_a_bot_is_still_a_person_and_seated_bots_are_not() -> N
     table = seating_after(table, 3, TableStarted(rule="r", bot_seats=(1, 2), strategy="random"))
     events = decide_seating(table, 3, 0, Command.of(RESIGN), "r", [0])
     assert [type(e) for e in events] == [SeatResigned, TableAbandoned]  # only bots stay
+
+
+@pytest.mark.parametrize(
+    ("name", "reading"),
+    [
+        ("hotw-2024", "hotw24.table.seats"),
+        ("hotw-ah2001", "ah2001.table.seats"),
+        ("brief-2009", "brief.table.seats"),
+        ("patchistory", "patchistory.table.seats"),
+    ],
+)
+def test_a_seat_resigning_cites_its_rulesets_reading_of_what_its_pieces_do(
+    name: str, reading: str
+) -> None:
+    """Each ruleset says what a resigned seat's pieces do (its catalogue's `table.seats`), and
+    the resignation cites that reading."""
+    from dataclasses import replace
+
+    from domain.core.kernel import Game
+    from domain.core.ruleset import Setup
+    from domain.core.seated import seating_decision
+    from service.rulesets import ruleset
+
+    rules = ruleset(name)
+    players = tuple(f"p{i}" for i in range(rules.player_counts[0]))
+    setup = Setup(name, players, rules.check_options({}), "", rules.revision)
+    game = Game(setup, 1, 0, rules.initial_state(setup))
+    table = TableOpened(
+        rule="r", open_seats=(), listing="private", clock={"kind": "none"}, on_timeout="bot"
+    )
+    game = replace(game, seating=seating_after(None, len(players), table))
+    [resigned, *_] = seating_decision(rules, game, 0, Command.of(RESIGN), None)
+    assert isinstance(resigned, SeatResigned)
+    assert resigned.rule == reading
