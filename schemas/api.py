@@ -671,8 +671,7 @@ class PositionSetupSchema(StrictSchema):
         validate=validate.Length(min=1, max=32),
     )
     options = fields.Dict(keys=fields.String(), values=fields.Raw(allow_none=True), required=True)
-    revision = fields.Integer(
-        strict=True,
+    revision = JsonInteger(
         validate=validate.Range(min=1),
         metadata={
             "description": "The revision of the rules the position was played under; a sandbox "
@@ -695,12 +694,8 @@ class PositionSchema(StrictSchema):
         # what the field refuses (marshmallow's Raw allows no None), the document says too
         metadata={"description": "The ruleset's encoded state.", "not": {"type": "null"}},
     )
-    version = fields.Integer(
-        strict=True, metadata={"description": "The version exported (ignored on input)."}
-    )
-    draws = fields.Integer(
-        strict=True, metadata={"description": "Chance draws made so far (ignored on input)."}
-    )
+    version = JsonInteger(metadata={"description": "The version exported (ignored on input)."})
+    draws = JsonInteger(metadata={"description": "Chance draws made so far (ignored on input)."})
 
 
 class ChanceScriptSchema(StrictSchema):
@@ -713,12 +708,12 @@ class ChanceScriptSchema(StrictSchema):
     next entry is of another range than the draw (write it as `[n, result]`)."""
 
     faces = fields.List(
-        fields.Integer(strict=True),
+        JsonInteger(),
         validate=validate.Length(min=1, max=1000),
         metadata={"description": "Die faces in the order they are rolled, e.g. `[6, 2]`."},
     )
     draws = fields.List(
-        fields.List(fields.Integer(strict=True), validate=validate.Length(equal=2)),
+        fields.List(JsonInteger(), validate=validate.Length(equal=2)),
         validate=validate.Length(min=1, max=1000),
         metadata={
             "description": "Raw draws in order, each `[n, result]`: a whole number in [0, n) "

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bots.base import make_bot
-from domain.core.errors import RuleViolation
+from domain.core.errors import RulesetRevisionUnavailable, RuleViolation, UnknownRuleset
 from domain.core.kernel import Game
 from domain.core.messages import WORKER, Command
 from domain.core.ruleset import Ruleset
@@ -245,7 +245,13 @@ def lobby(service: GameService, ruleset: str | None, offset: int, limit: int) ->
         if meta.status != "open":
             store.leave_lobby(meta.game_id, meta.ruleset)
             continue
-        _, game = service.load(meta.game_id)
+        try:
+            _, game = service.load(meta.game_id)
+        except GameNotFound:
+            store.leave_lobby(meta.game_id, meta.ruleset)
+            continue
+        except (UnknownRuleset, RulesetRevisionUnavailable):
+            continue  # a table this server cannot play (another server's ruleset or revision)
         open_seats = list(game.seating.open_seats) if game.seating else []
         listed.append(
             {

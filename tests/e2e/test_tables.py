@@ -436,3 +436,22 @@ def test_the_player_stream_speaks_ndjson_when_accept_asks_and_sse_by_default(api
     as_sse = api.get("/players/me/stream?follow=false", headers=bearer(bob))
     assert as_sse.mimetype == "text/event-stream"
     assert "event: invitation\n" in as_sse.get_data(as_text=True)
+
+
+def test_the_lobby_skips_a_table_this_server_cannot_play_and_still_answers(
+    api, client, redis_url
+) -> None:
+    """A lobby shared with a server that plays more rulesets (here: a table whose ruleset this
+    server does not know) lists the tables it can load and never answers 404 for the rest."""
+    from store import keys
+
+    _, ada = player(api, "Ada")
+    known = open_table(api, ada, listing="public")["game_id"]
+    _, bea = player(api, "Bea")
+    foreign = open_table(api, bea, listing="public")["game_id"]
+    client.hset(keys.meta(foreign), "ruleset", "a-ruleset-of-another-server")
+    game_service(redis_url).cache.drop(foreign)  # as a server that never loaded it
+    lobby = api.get("/tables")
+    assert lobby.status_code == 200, lobby.get_json()
+    listed = [g["game_id"] for g in lobby.get_json()["games"]]
+    assert known in listed and foreign not in listed
