@@ -367,6 +367,11 @@ def build_spec(rulesets: Sequence[str] | None = None) -> APISpec:
     for path in sorted({op.path for op in OPERATIONS}):
         ops = sorted((op for op in OPERATIONS if op.path == path), key=lambda o: o.method)
         spec.path(path=path, operations={op.method: operation(op) for op in ops})
+    # a script gives exactly one of them (ChanceScriptSchema refuses `{}` and both)
+    spec.components.schemas["ChanceScript"]["oneOf"] = [
+        {"required": ["faces"]},
+        {"required": ["draws"]},
+    ]
     return spec
 
 

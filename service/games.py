@@ -716,6 +716,8 @@ class GameService:
         """A rewind goes back to the end of a command, never into the middle of one."""
         if not isinstance(version, int) or isinstance(version, bool) or version < 1:
             return  # the kernel refuses it with the rule
+        if version >= self.store.version(game_id):
+            return  # not a version of the game (beyond any stream id too): the kernel refuses it
         pair = self.store.read(game_id, version, version + 1)
         ends = [recorded_from(stored) for stored in pair]
         if len(ends) == 2 and (ends[0].actor, ends[0].command_id) == (

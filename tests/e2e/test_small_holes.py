@@ -145,3 +145,15 @@ def test_healthz_counts_only_the_live_workers_of_its_queue(
         for worker in workers:
             worker.kill()
             worker.wait()
+
+
+def test_a_rewind_to_a_version_beyond_any_stream_id_is_refused_not_a_500(
+    api: FlaskClient,
+) -> None:
+    """Schemathesis found it: `to_version` past 2**64 reached Redis's XRANGE as a stream id."""
+    game = create_toy(api)
+    huge = {"type": "propose_rewind", "to_version": 5666827093745731807031066624}
+    seat = bearer(game["seat_tokens"][0])
+    answer = api.post(f"/games/{game['game_id']}/commands", json={"command": huge}, headers=seat)
+    assert answer.status_code == 422, answer.get_json()
+    assert answer.get_json()["code"] == "illegal_action"
