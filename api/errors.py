@@ -150,9 +150,9 @@ def translate(exc: Exception) -> ApiError:
     if isinstance(exc, NoBoard):
         return ApiError(404, "no_board", str(exc))
     if isinstance(exc, InvalidPosition):
-        return ApiError(400, "invalid_position", exc.message, details=exc.details)
+        return ApiError(422, "invalid_position", exc.message, details=exc.details)
     if isinstance(exc, InvalidChanceScript):
-        return ApiError(400, "invalid_chance_script", exc.message, details=exc.details)
+        return ApiError(422, "invalid_chance_script", exc.message, details=exc.details)
     if isinstance(exc, ChanceScriptUnusable):
         code = "chance_script_exhausted" if exc.exhausted else "chance_script_mismatch"
         return ApiError(

@@ -336,10 +336,11 @@ def create_sandbox(game_id: str) -> ResponseReturnValue:
     """For the game's admin: a new game of the same ruleset that starts from the given position
     (a position export, or one written by hand to reconstruct a disputed situation) instead of
     being set up. It has its own tokens and chance seed; play and explain it like any game. A
-    position the ruleset cannot use is a 400 `invalid_position`. With `chance` (a what-if: "had
+    position the ruleset cannot use (another ruleset's, or not a state its rules can reach) is a
+    422 `invalid_position`: it is well formed, but unusable. With `chance` (a what-if: "had
     I rolled a 6") its draws follow the given script in order instead of its seed, each event
     decided on them marked `scripted: true` and its audit saying `chance: scripted`; a script
-    that cannot be used is a 400 `invalid_chance_script`. A real game (POST /games) refuses a
+    that cannot be used is a 422 `invalid_chance_script`. A real game (POST /games) refuses a
     script: 400 `chance_script_refused`."""
     access().admin(game_id, bearer_token())
     body = json_body(SandboxRequestSchema)

@@ -205,15 +205,14 @@ def _ndjson(entries: Iterator[Any]) -> Iterator[str]:
 def _new_webhook(owner: str) -> ResponseReturnValue:
     body = json_body(CreateWebhookSchema)
     own = [request.host, f"{request.host}:80" if ":" not in request.host else request.host]
+    allow_private = bool(current_app.config.get("WEBHOOK_ALLOW_PRIVATE", False))
     try:
-        tables.check_webhook_url(
-            body["url"], own, bool(current_app.config.get("WEBHOOK_ALLOW_PRIVATE", False))
-        )
+        tables.check_webhook_url(body["url"], own, allow_private)
     except tables.WebhookRefused as refused:
         raise ApiError(
             422, "webhook_url_refused", str(refused), details={"fields": {"url": [str(refused)]}}
         ) from None
-    hook = tables.add_webhook(games(), owner, body["url"], body["events"])
+    hook = tables.add_webhook(games(), owner, body["url"], body["events"], allow_private)
     return one(WebhookSchema).dump(hook), 201, {"Cache-Control": "no-store"}
 
 

@@ -392,11 +392,21 @@ def _queue_hooks(
 
 
 def add_webhook(
-    service: GameService, owner: str, url: str, events: Sequence[str]
+    service: GameService,
+    owner: str,
+    url: str,
+    events: Sequence[str],
+    allow_private: bool = False,
 ) -> dict[str, Any]:
     hook_id = uuid.uuid4().hex
     secret = secrets.token_urlsafe(32)
-    hook = {"url": url, "events": list(events), "secret": secret, "created_at": time.time()}
+    hook = {
+        "url": url,
+        "events": list(events),
+        "secret": secret,
+        "created_at": time.time(),
+        "allow_private": allow_private,
+    }
     players_of(service).add_webhook(owner, hook_id, hook)
     return {"webhook_id": hook_id, "url": url, "events": list(events), "secret": secret}
 
@@ -422,6 +432,11 @@ def deliver(service: GameService, owner: str, hook_id: str, payload: str, attemp
         "X-Chronicle-Webhook": hook_id,
     }
     entry: dict[str, Any] = {"at": time.time(), "attempt": attempt, "payload": json.loads(body)}
+    try:
+        check_webhook_url(hook["url"], (), bool(hook.get("allow_private", False)))
+    except WebhookRefused as refused:
+        store.log_delivery(owner, hook_id, {**entry, "ok": False, "error": f"refused: {refused}"})
+        return 0
     try:
         answer = requests.post(hook["url"], data=body, headers=headers, timeout=5)
     except requests.RequestException as exc:
@@ -528,11 +543,38 @@ class WebhookRefused(Exception):
     """A webhook URL Chronicle will not POST to."""
 
 
-def check_webhook_url(url: str, own_hosts: Sequence[str], allow_private: bool) -> None:
-    """Only http(s) URLs to a named host; never this server itself (its admin surface), and
-    never a loopback, private, link-local or reserved address unless the operator allows it."""
-    import ipaddress
+RESOLVE_TIMEOUT_S = 2.0
+_resolver = None
+
+
+def _resolve(host: str, port: int, timeout_s: float) -> set[str]:
+    """The host's addresses, or WebhookRefused if they are not known within `timeout_s`: a
+    name that never resolves must not hold a request (or a worker) for the resolver's minute."""
+    import concurrent.futures
     import socket
+
+    global _resolver
+    if _resolver is None:
+        _resolver = concurrent.futures.ThreadPoolExecutor(4, thread_name_prefix="resolve")
+    asked = _resolver.submit(socket.getaddrinfo, host, port)
+    try:
+        return {info[4][0] for info in asked.result(timeout=timeout_s)}
+    except concurrent.futures.TimeoutError:
+        raise WebhookRefused(f"the host {host!r} did not resolve in {timeout_s:g} s") from None
+    except (OSError, UnicodeError):
+        raise WebhookRefused(f"the host {host!r} cannot be resolved") from None
+
+
+def check_webhook_url(
+    url: str,
+    own_hosts: Sequence[str],
+    allow_private: bool,
+    timeout_s: float = RESOLVE_TIMEOUT_S,
+) -> None:
+    """Only http(s) URLs to a named host; never this server itself (its admin surface), and
+    never a loopback, private, link-local or reserved address unless the operator allows it.
+    Checked when the webhook is added and again before every delivery (a name may change)."""
+    import ipaddress
     from urllib.parse import urlsplit
 
     try:
@@ -549,11 +591,7 @@ def check_webhook_url(url: str, own_hosts: Sequence[str], allow_private: bool) -
         raise WebhookRefused("a webhook URL may not hold credentials")
     if f"{host}:{port}".lower() in {h.lower() for h in own_hosts}:
         raise WebhookRefused("a webhook may not point at this server itself")
-    try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(host, port)}
-    except (OSError, UnicodeError):
-        raise WebhookRefused(f"the host {host!r} cannot be resolved") from None
-    for address in addresses:
+    for address in _resolve(host, port, timeout_s):
         ip = ipaddress.ip_address(address.split("%")[0])
         inner = not ip.is_global or ip.is_loopback or ip.is_link_local or ip.is_reserved
         if inner and (not allow_private or ip.is_unspecified or ip.is_multicast):

@@ -150,10 +150,10 @@ def test_positions_the_ruleset_cannot_use_are_refused_as_invalid(api):
     ]
     for state in broken_states:
         response = api.post(url, json={"position": {**good, "state": state}}, headers=admin)
-        assert response.status_code == 400, (state, response.get_json())
+        assert response.status_code == 422, (state, response.get_json())
         assert response.get_json()["code"] == "invalid_position"
     other_ruleset = {**good, "setup": {**good["setup"], "ruleset": "hotw-2024"}}
-    assert api.post(url, json={"position": other_ruleset}, headers=admin).status_code == 400
+    assert api.post(url, json={"position": other_ruleset}, headers=admin).status_code == 422
     too_few = {**good, "setup": {**good["setup"], "players": ["solo"]}}
     refused = api.post(url, json={"position": too_few}, headers=admin)
     assert refused.status_code == 422 and refused.get_json()["code"] == "invalid_player_count"

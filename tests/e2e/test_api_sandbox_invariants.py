@@ -53,7 +53,7 @@ def test_a_broken_vote_position_is_refused_when_loaded(
                 headers=bearer(token),
             )
             assert voted.status_code < 500, voted.get_json()
-    assert answer.status_code == 400, answer.get_json()
+    assert answer.status_code == 422, answer.get_json()
     body = answer.get_json()
     assert body["code"] == "invalid_position"
 

@@ -279,6 +279,47 @@ def test_a_webhook_to_the_server_itself_is_refused_even_where_private_hosts_are_
     assert own.status_code == 422 and "this server" in own.get_json()["message"]
 
 
+def test_a_webhook_host_that_does_not_resolve_in_time_is_refused_not_waited_for(
+    monkeypatch,
+) -> None:
+    import socket
+    import threading
+
+    from service import tables
+
+    released = threading.Event()
+
+    def a_resolver_that_hangs(*_args, **_kwargs):
+        released.wait(10)
+        raise socket.gaierror("gave up")
+
+    monkeypatch.setattr(socket, "getaddrinfo", a_resolver_that_hangs)
+    try:
+        with pytest.raises(tables.WebhookRefused, match="did not resolve"):
+            tables.check_webhook_url("https://slow.example.org/hook", (), False, timeout_s=0.2)
+    finally:
+        released.set()
+
+
+def test_a_webhook_is_checked_again_before_each_delivery_and_an_inward_one_is_not_posted(
+    app, api
+) -> None:
+    """A name that resolved outward when the webhook was added may point inward later: the
+    delivery checks again, logs the refusal and does not retry."""
+    from api.context import games
+    from service import tables
+
+    player_id, _ = player(api, "Ada")
+    with app.app_context():
+        service = games()
+        hook = tables.add_webhook(service, player_id, "http://127.0.0.1:9/hook", ["game_over"])
+        status = tables.deliver(service, player_id, hook["webhook_id"], '{"kind": "game_over"}', 1)
+        log = tables.players_of(service).deliveries(player_id, hook["webhook_id"])
+    assert status == 0
+    assert [entry["ok"] for entry in log] == [False]
+    assert log[0]["error"].startswith("refused:") and "127.0.0.1" in log[0]["error"]
+
+
 def test_a_games_webhooks_are_its_admins(api) -> None:
     _, ada = player(api, "Ada")
     table = open_table(api, ada)
