@@ -39,6 +39,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.oracle.checks import EventChecks
+
 AWAITING_LEAD_FIX: dict[str, str] = {}
 """Departures of today's engine (issue 32) that the lead is fixing; remove a tag once fixed."""
 
@@ -127,7 +129,7 @@ def leader_seat(state: Any) -> int | None:
 
 
 @dataclass
-class Ah2001Oracle:
+class Ah2001Oracle(EventChecks):
     """Feed it every event of one game with the states around it (`observe`); it answers the
     disagreements it finds, one line each (tagged `[issue32.N]` where the lead is fixing it)."""
 
@@ -147,19 +149,8 @@ class Ah2001Oracle:
     owed_count: set[int] = field(default_factory=set)
     """Variant: players whose Empire terminated counting nothing while they had points."""
 
-    def observe(self, before: Any, event: Any, after: Any) -> list[str]:
-        self.version += 1
-        kind = type(event).__name__
-        found = list(self._settle(kind, event))
-        check = getattr(self, f"_{kind}", None)
-        if check is not None:
-            self.checked[kind] += 1
-            found += check(before, event, after)
+    def _seen(self, kind: str, event: Any, after: Any) -> None:
         self.previous = (kind, event, after)
-        return [f"v{self.version} {kind}: {problem}" for problem in found]
-
-    def finish(self) -> list[str]:
-        return [f"end: {p}" for p in self._settle("end", None)]
 
     def _settle(self, kind: str, event: Any) -> Iterator[str]:
         for land, tag in list(self.pending_sack.items()):

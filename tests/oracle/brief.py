@@ -38,6 +38,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.oracle.checks import EventChecks
+
 AWAITING_LEAD_FIX: dict[str, str] = {}
 
 ATTACK_DICE, FLEET_PENALTY, DEFENCE_DICE, FORT_DICE = 2, 1, 1, 2
@@ -102,7 +104,7 @@ def gold_of(tables: Any, state: Any, colour: int, rivals_by_player: bool) -> int
 
 
 @dataclass
-class BriefOracle:
+class BriefOracle(EventChecks):
     """Feed it every event of one game with the states around it (`observe`)."""
 
     pack: Any
@@ -122,19 +124,6 @@ class BriefOracle:
     @property
     def tables(self) -> Any:
         return self.pack.tables
-
-    def observe(self, before: Any, event: Any, after: Any) -> list[str]:
-        self.version += 1
-        kind = type(event).__name__
-        found = list(self._settle(kind, event))
-        check = getattr(self, f"_{kind}", None)
-        if check is not None:
-            self.checked[kind] += 1
-            found += check(before, event, after)
-        return [f"v{self.version} {kind}: {problem}" for problem in found]
-
-    def finish(self) -> list[str]:
-        return [f"end: {p}" for p in self._settle("end", None)]
 
     def _settle(self, kind: str, event: Any) -> Iterator[str]:
         for land, how in list(self.pending_reduction.items()):

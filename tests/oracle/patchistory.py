@@ -38,6 +38,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.oracle.checks import EventChecks
+
 AWAITING_LEAD_FIX: dict[str, str] = {}
 
 MINIMUM_BID = 1
@@ -72,7 +74,7 @@ def vote_culture(players: int, rank: int, value: int, votes: int) -> int:
 
 
 @dataclass
-class PatchistoryOracle:
+class PatchistoryOracle(EventChecks):
     """Feed it every event of one game with the states around it (`observe`)."""
 
     pack: Any
@@ -84,19 +86,6 @@ class PatchistoryOracle:
     """The Auction under way is the 2-player sealed one."""
     revealed: tuple[tuple[int, ...], tuple[int, ...]] | None = None
     sides: dict[int, bool] = field(default_factory=dict)
-
-    def observe(self, before: Any, event: Any, after: Any) -> list[str]:
-        self.version += 1
-        kind = type(event).__name__
-        found: list[str] = []
-        check = getattr(self, f"_{kind}", None)
-        if check is not None:
-            self.checked[kind] += 1
-            found += check(before, event, after)
-        return [f"v{self.version} {kind}: {problem}" for problem in found]
-
-    def finish(self) -> list[str]:
-        return []
 
     # --- the Auction -----------------------------------------------------------------------
 

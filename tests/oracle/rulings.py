@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.oracle.checks import EventChecks
+
 CAPITAL, CITY, MONUMENT, FORT = "capital", "city", "monument", "fort"
 BUILDING_GOLD = {CAPITAL: 2, CITY: 1, MONUMENT: 1}
 """p8 Gold for buildings (and p7 plundering): TWO per capital, ONE per city, ONE per monument."""
@@ -65,7 +67,7 @@ def land_gold(empire: int, friendly: int, enemies: list[int]) -> int:
 
 
 @dataclass
-class RulingsOracle:
+class RulingsOracle(EventChecks):
     """Feed it every event of one game with the states around it (`observe`); it answers the
     disagreements it finds, one line each."""
 
@@ -84,23 +86,9 @@ class RulingsOracle:
     checked: Counter[str] = field(default_factory=Counter)
     """How many rulings of each kind were checked (so a test can tell the oracle looked)."""
 
-    def observe(self, before: Any, event: Any, after: Any) -> list[str]:
-        self.version += 1
-        kind = type(event).__name__
-        found = list(self._settle_pending(kind, event))
-        check = getattr(self, f"_{kind}", None)
-        if check is not None:
-            self.checked[kind] += 1
-            found += check(before, event, after)
-        return [f"v{self.version} {kind}: {problem}" for problem in found]
-
-    def finish(self) -> list[str]:
-        """What was still due when the game ended."""
-        return list(self._settle_pending("end", None))
-
     # --- what must follow an event ---------------------------------------------------------
 
-    def _settle_pending(self, kind: str, event: Any) -> Iterator[str]:
+    def _settle(self, kind: str, event: Any) -> Iterator[str]:
         honors = {"HonorAwarded", "GoldCollected"}
         if self.pending_honor and kind not in honors | {"InvasionModifierSet"}:
             for seat, why in self.pending_honor:
