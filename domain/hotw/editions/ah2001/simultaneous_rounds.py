@@ -288,43 +288,14 @@ def terminate(ctx: Ctx, slot: int) -> None:
     active = state.turn if state.slot == slot else None
     ending = active or state.parked[slot]
     if ending.card is not None:
-        ctx.emit(
-            EmpireTerminated(
-                rule=rule("variant.minor-empire"),
-                seat=ending.seat,
-                empire=ending.empire,
-                slot=slot,
-                points={},
-                total=0,
-                card=ending.card,
-            )
-        )
+        ctx.emit(ended_counting_nothing("variant.minor-empire", ending, slot))
         return
     for other, waiting in enumerate(state.parked):
         mine = waiting.seat == ending.seat and waiting.card is not None
         if other != slot and mine and not waiting.terminated:
-            ctx.emit(
-                EmpireTerminated(
-                    rule=rule("variant.minor-empire"),
-                    seat=waiting.seat,
-                    empire=waiting.empire,
-                    slot=other,
-                    points={},
-                    total=0,
-                    card=waiting.card,
-                )
-            )
+            ctx.emit(ended_counting_nothing("variant.minor-empire", waiting, other))
     if ctx.tables.since(POINTS_ONCE_PER_EPOCH) and another_empire_expands(state, slot):
-        ctx.emit(
-            EmpireTerminated(
-                rule=rule("variant.terminate"),
-                seat=ending.seat,
-                empire=ending.empire,
-                slot=slot,
-                points={},
-                total=0,
-            )
-        )
+        ctx.emit(ended_counting_nothing("variant.terminate", ending, slot))
         return
     points = points_now(ctx.tables, ctx.state, ending.seat)
     ctx.emit(
@@ -337,6 +308,19 @@ def terminate(ctx: Ctx, slot: int) -> None:
             points=points,
             total=sum(points.values()),
         )
+    )
+
+
+def ended_counting_nothing(key: str, empire: Turn, slot: int) -> EmpireTerminated:
+    """An Empire (or Minor Empire: its `card`) ends without counting points."""
+    return EmpireTerminated(
+        rule=rule(key),
+        seat=empire.seat,
+        empire=empire.empire,
+        slot=slot,
+        points={},
+        total=0,
+        card=empire.card,
     )
 
 
