@@ -135,4 +135,4 @@ def test_a_sandbox_keeps_its_games_revision_and_refuses_one_the_server_lacks(
     assert refused.get_json()["details"]["revision"] == NEWEST + 1
     other = {**position, "setup": {**setup, "revision": 2}}
     mismatch = api.post(f"/games/{made.game_id}/sandbox", json={"position": other}, headers=admin)
-    assert mismatch.status_code == 400 and "keeps the revision" in mismatch.get_json()["message"]
+    assert mismatch.status_code == 422 and "keeps the revision" in mismatch.get_json()["message"]
