@@ -17,7 +17,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--ruleset",
         default="hotw-2024",
         metavar="NAME",
-        help="the registered ruleset whose games are played and folded (default hotw-2024)",
+        help="the registered ruleset whose games are played and folded (default hotw-2024), "
+        "or `all`: every registered ruleset one after another, judged target by target",
     )
     parser.add_argument(
         "--only",
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from bench.measure import run as measure
     from service.rulesets import available
 
-    if args.ruleset not in available():
+    if args.ruleset != "all" and args.ruleset not in available():
         print(
             f"chronicle bench: no ruleset {args.ruleset!r}; registered: {', '.join(available())}",
             file=sys.stderr,
@@ -65,10 +66,19 @@ def run(args: argparse.Namespace) -> int:
 
         spec = Path(args.spec) if args.spec else DEFAULT_SPEC
         results = measure_client(quick=args.quick, progress=say, spec=spec)
+    elif args.ruleset == "all":
+        from bench.measure import run_all
+
+        results = run_all(sorted(available()), args.redis_url, quick=args.quick, progress=say)
     else:
         results = measure(args.redis_url, quick=args.quick, progress=say, ruleset_name=args.ruleset)
     if args.json:
         print(json.dumps(results))
+        return 0
+    if "rulesets" in results:
+        for one_ruleset in results["rulesets"].values():
+            print("\n".join(report_lines(one_ruleset)))
+        print("every target met on every ruleset" if results["all_met"] else "some target MISSED")
         return 0
     for line in report_lines(results):
         print(line)

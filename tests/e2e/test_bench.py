@@ -108,6 +108,22 @@ def test_bench_shows_where_a_commands_cpu_goes_and_the_floor_of_the_stack(bench)
     assert bench["api_floor_cmds_per_s"] > 0
 
 
+def test_cpu_a_command_is_judged_against_the_floors_without_the_load_generator(bench):
+    served, floor = bench["api_saturated_cpu_ms_per_cmd"], bench["api_floor_cpu_ms_per_cmd"]
+    ratio = (served["web"] + served["worker"] + served["redis"]) / (floor["web"] + floor["redis"])
+    assert bench["api_cpu_vs_floor"] == pytest.approx(ratio, rel=0.01)
+    line = next(x for x in bench["target_lines"] if "api_cpu_vs_floor" in x)
+    assert line.startswith("met" if bench["targets"]["api_cpu_vs_floor"] else "MISSED")
+
+
+def test_a_target_whose_measurement_was_not_taken_is_not_judged() -> None:
+    from bench.measure import target_lines, targets
+
+    only_fold = {"fold_events_per_s": 200_000.0}
+    assert targets(only_fold) == {"fold_events_per_s": True}
+    assert len(target_lines({**only_fold, "targets": targets(only_fold)})) == 1
+
+
 def test_an_answer_is_whole_only_once_its_body_has_arrived():
     buffer = bytearray(b'HTTP/1.1 201 CREATED\r\nContent-Length: 7\r\n\r\n{"a":')
     assert whole_answer(buffer) is None
