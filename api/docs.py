@@ -59,6 +59,9 @@ STORE_UNAVAILABLE = 503
 NOT_ACCEPTABLE = 406
 RATE_LIMITED = 429
 """Every operation is counted against the rate limits (api.limits)."""
+URI_TOO_LONG = 414
+HEADERS_TOO_LARGE = 431
+"""What the HTTP server refuses on any operation before reading it (api.evented)."""
 
 
 def openapi_path(rule: str) -> str:
@@ -127,7 +130,7 @@ def route(
     (with `Retry-After`) while Redis cannot be reached; False for what is served from memory."""
     if store and STORE_UNAVAILABLE not in errors:
         errors = (*errors, STORE_UNAVAILABLE)
-    errors = (*errors, NOT_ACCEPTABLE, RATE_LIMITED)
+    errors = (*errors, NOT_ACCEPTABLE, URI_TOO_LONG, RATE_LIMITED, HEADERS_TOO_LARGE)
     served = (media_type, *alternates)
 
     def register(view: View) -> View:

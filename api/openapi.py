@@ -36,11 +36,14 @@ ERROR_TEXT = {
     409: "Stale version (see `current_version`), a reused idempotency key, the game is busy, "
     "or the game is not finished yet.",
     413: "The body is too large.",
+    414: "The request line (the path with its query) is longer than the server reads "
+    "(`uri_too_long`).",
     415: "The body is not sent as `application/json`.",
     422: "The rules refuse the command: `rule` names the rule, `details` what decided.",
     429: "Too many requests: `rate_limited` (a limit on this client address, on this token, "
     "or on the games created from this address is spent; `details.limit` names it), or "
     "`too_many_streams` when opening a stream. Retry after `Retry-After` seconds.",
+    431: "The request's headers are larger than the server reads (`headers_too_large`).",
     503: "The store (Redis) is not reachable, or too slow to answer: `store_unavailable`. "
     "Retry after `Retry-After` seconds; a command retried with the same Idempotency-Key is "
     "applied at most once.",

@@ -4,8 +4,10 @@ Every ruleset and its data pack is loaded here, before the first request, so tha
 waits for a pack to be read."""
 
 from api.app import create_app
+from api.http_errors import answer_parser_errors_in_json
 from service.rulesets import available, ruleset
 
+answer_parser_errors_in_json()
 app = create_app()
 for name in available():
     ruleset(name)

@@ -57,6 +57,23 @@ def test_a_chunked_body_that_runs_over_the_limit_is_a_413_not_a_truncated_400(se
     error_body(response, 413, "body_too_large")
 
 
+@pytest.mark.parametrize(
+    ("headers", "path", "status", "code"),
+    [
+        ({}, "/games?limit=" + "9" * 5000, 414, "uri_too_long"),
+        ({f"X-Filler-{n}": "x" * 100 for n in range(120)}, "/games", 431, "headers_too_large"),
+    ],
+)
+def test_a_request_too_long_to_read_is_refused_in_the_one_json_error_body(
+    server, headers, path, status, code
+):
+    response = requests.get(f"{server.base}{path}", headers=headers, timeout=30)
+    assert response.status_code == status
+    assert response.headers["Content-Type"] == "application/json"
+    assert response.json()["code"] == code and response.json()["message"]
+    assert requests.get(f"{server.base}/healthz", timeout=10).status_code == 200
+
+
 def test_a_chunked_body_under_the_limit_is_read_whole(server):
     whole = json.dumps({"ruleset": TOY, "players": ["ann", "bob", "cy"]}).encode()
     response = requests.post(
