@@ -112,8 +112,10 @@ def event_component(
 ) -> dict[str, Any]:
     """One event type: the envelope with `type` fixed and `data` typed (a reference to the
     shared shape it has, if another type has it too)."""
-    properties = dict(envelope["properties"])
-    properties["type"] = {**properties["type"], "const": cls.TYPE_NAME}
+    # `type` first: a generator that tries a union's members in turn (openapi-python-client
+    # reads no discriminator) reads the fields in this order, so a wrong member fails at once.
+    properties = {"type": {**envelope["properties"]["type"], "const": cls.TYPE_NAME}}
+    properties.update((k, v) for k, v in envelope["properties"].items() if k != "type")
     data = ref(shared[cls.TYPE_NAME]) if cls.TYPE_NAME in shared else data_schema(cls)
     if not cls.__doc__ or cls.__doc__.startswith(cls.__name__ + "("):
         description = f"The event `{cls.TYPE_NAME}`."
@@ -132,20 +134,21 @@ def event_component(
 
 
 def redacted_component(envelope: Mapping[str, Any], private: list[str]) -> dict[str, Any]:
-    properties = dict(envelope["properties"])
+    # `redacted` first, for the same reason: a typed event fails this member at its first field.
+    properties: dict[str, Any] = {"redacted": {"type": "boolean", "const": True}}
+    properties.update((k, v) for k, v in envelope["properties"].items() if k != "redacted")
     properties["type"] = {**properties["type"], "enum": private}
     properties["data"] = {
         "type": "object",
         "description": "Only what the rules let this seat know, such as whose it is and how many.",
     }
-    properties["redacted"] = {"type": "boolean", "const": True}
     properties["visibility"] = ref(VISIBILITY)
     properties.pop("draws", None)
     return {
         "type": "object",
         "description": "A private event as a seat it is hidden from sees it.",
         "properties": properties,
-        "required": [*envelope.get("required", []), "redacted"],
+        "required": ["redacted", *envelope.get("required", [])],
         "additionalProperties": False,
     }
 
@@ -206,17 +209,19 @@ def event_components(
         TYPED, (cls.TYPE_NAME for cls in ordered), "An event of any ruleset, in full."
     )
     components[EVENT] = {
-        "description": "One event as the caller may see it: in full (`TypedEvent`, picked by "
-        "its `type`), or redacted (`RedactedEvent`, `redacted: true`).",
-        "oneOf": [ref(TYPED), ref(REDACTED)],
+        "description": "One event as the caller may see it: redacted (`RedactedEvent`, "
+        "`redacted: true`), or in full (`TypedEvent`, picked by its `type`).",
+        # The redacted form first: it fails a typed event at its first field (`redacted`),
+        # where a typed member would let a redacted event try every type before it.
+        "oneOf": [ref(REDACTED), ref(TYPED)],
     }
     for name, classes in by_ruleset.items():
         components[f"{TYPED}_{name}"] = typed_union(
             name, (cls.TYPE_NAME for cls in classes), f"An event of a `{name}` game, in full."
         )
         components[f"{EVENT}_{name}"] = {
-            "description": f"One event of a `{name}` game as the caller may see it: in full, "
-            "picked by its `type`, or redacted (`redacted: true`).",
-            "oneOf": [ref(f"{TYPED}_{name}"), ref(REDACTED)],
+            "description": f"One event of a `{name}` game as the caller may see it: redacted "
+            "(`redacted: true`), or in full, picked by its `type`.",
+            "oneOf": [ref(REDACTED), ref(f"{TYPED}_{name}")],
         }
     return components

@@ -19,5 +19,6 @@ BUILD="$HERE/build"
 rm -rf "$BUILD" && mkdir -p "$BUILD"
 printf 'package_name_override: chronicle_client\npost_hooks: []\n' > "$BUILD/config.yaml"
 "$PYTHON" -m openapi_python_client generate --url "$URL/openapi.yaml" --meta none \
-    --output-path "$BUILD/chronicle_client" --config "$BUILD/config.yaml" > "$BUILD/generate.log"
+    --output-path "$BUILD/chronicle_client" --config "$BUILD/config.yaml" \
+    --custom-template-path "$HERE/templates" > "$BUILD/generate.log"
 PYTHONPATH="$BUILD" exec "$PYTHON" "$HERE/play.py" "$URL" "$@"

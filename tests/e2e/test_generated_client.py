@@ -6,10 +6,17 @@ the steps no seat takes), following each game live on its stream.
 The code that plays is the published example, examples/python/play.py: every request goes
 through the generated functions and models, none written by hand, with no conversion and no
 cast. It is type-checked with `mypy --strict` against the generated package first, so a spec
-that made a client convert or cast fails here."""
+that made a client convert or cast fails here.
+
+The package is generated as the example's run.sh does it, with the example's template override
+(examples/python/templates): openapi-python-client reads no `discriminator`, and the override
+makes a union whose members fix `type` with `const` pick its member by that value (a `match`)
+instead of trying each in turn."""
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import json
 import os
 import subprocess
@@ -21,10 +28,13 @@ from pathlib import Path
 import pytest
 import yaml
 
+from bench.generated_client import GAMES as PLAYERS
+from bench.generated_client import event_page, model_named
 from tests.support.http import REPO_ROOT, serving
 
 PACKAGE = "chronicle_client"
 EXAMPLE = REPO_ROOT / "examples" / "python" / "play.py"
+TEMPLATES = REPO_ROOT / "examples" / "python" / "templates"
 TABLE_BOT = REPO_ROOT / "examples" / "python" / "table_bot.py"
 GAMES = ["hotw-2024", "hotw-ah2001", "hotw-ah2001+simultaneous", "brief-2009", "patchistory"]
 
@@ -48,6 +58,8 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
             str(root / PACKAGE),
             "--config",
             str(config),
+            "--custom-template-path",
+            str(TEMPLATES),
         ],
         capture_output=True,
         text=True,
@@ -72,6 +84,42 @@ def test_the_generated_event_models_stay_under_their_ceiling(generated):
     lines = sum(len(f.read_text().splitlines()) for f in files)
     print(f"\n{len(files)} event model files, {lines} lines, {len(event_types)} event types")
     assert lines <= EVENT_LINES_PER_TYPE * len(event_types)
+
+
+def test_a_generated_feed_picks_each_event_by_its_type(generated):
+    """Each per-ruleset feed's event parser matches `type` against every type its ruleset has
+    (one case each, from the discriminator's mapping), after the one member that fixes no
+    `type` (`RedactedEvent`); and a page of a game's events, as a spectator reads it, comes out
+    as each event's own model, a redacted one as `RedactedEvent`."""
+    document = yaml.safe_load((REPO_ROOT / "openapi.yaml").read_text())
+    feeds = document["components"]["schemas"]["Feed"]["discriminator"]["mapping"]
+    sys.path.insert(0, str(generated))
+    try:
+        models = importlib.import_module(f"{PACKAGE}.models")
+        for ruleset in feeds:
+            feed = model_named(models, f"Feed_{ruleset}")
+            source = inspect.getsource(sys.modules[feed.__module__])
+            kinds = document["components"]["schemas"][f"TypedEvent_{ruleset}"]["discriminator"]
+            parser = source[source.index("def _parse_events_item") :]
+            assert 'match data.get("type"):' in parser, feed.__module__
+            assert [k for k in kinds["mapping"] if f'case "{k}":' not in parser] == []
+            assert parser.index("RedactedEvent.from_dict") < parser.index("match data.get")
+            assert parser.count(".from_dict(data)") == len(kinds["mapping"]) + 1
+        for ruleset in ("brief-2009", "hotw-ah2001"):
+            page = json.loads(event_page(ruleset, PLAYERS[ruleset]))
+            parsed = model_named(models, f"Feed_{ruleset}").from_dict(page)
+            wanted = [
+                models.RedactedEvent
+                if e.get("redacted")
+                else model_named(models, f"Event_{e['type']}")
+                for e in page["events"]
+            ]
+            assert [type(e) for e in parsed.events] == wanted
+            assert models.RedactedEvent in wanted
+    finally:
+        sys.path.remove(str(generated))
+        for module in [m for m in sys.modules if m.split(".")[0] == PACKAGE]:
+            del sys.modules[module]
 
 
 @pytest.fixture(scope="module")

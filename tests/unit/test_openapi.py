@@ -100,17 +100,25 @@ def test_the_command_body_refers_to_one_schema_per_command_type_with_a_type_disc
 def test_events_are_picked_by_type_through_a_discriminator_and_fed_per_ruleset():
     doc = document()
     schemas = doc["components"]["schemas"]
+    # the redacted form first, fixed by its first field; each typed event's first field is its
+    # `type`: a generator that tries a union's members in turn fails a wrong one at once
     assert schemas["Event"]["oneOf"] == [
-        {"$ref": "#/components/schemas/TypedEvent"},
         {"$ref": "#/components/schemas/RedactedEvent"},
+        {"$ref": "#/components/schemas/TypedEvent"},
     ]
+    redacted = schemas["RedactedEvent"]
+    assert next(iter(redacted["properties"])) == redacted["required"][0] == "redacted"
+    assert redacted["properties"]["redacted"]["const"] is True
+    assert schemas["Event_hotw-2024"]["oneOf"][0] == {"$ref": "#/components/schemas/RedactedEvent"}
     for union in ("TypedEvent", "TypedEvent_hotw-2024", "TypedEvent_brief-2009"):
         typed = schemas[union]
         mapping = typed["discriminator"]["mapping"]
         assert typed["discriminator"]["propertyName"] == "type"
         assert [m["$ref"] for m in typed["oneOf"]] == list(mapping.values())
         for kind, target in mapping.items():  # each member fixes its `type`: the mapping is exact
-            assert schema_of(doc, {"$ref": target})["properties"]["type"]["const"] == kind
+            member = schema_of(doc, {"$ref": target})
+            assert member["properties"]["type"]["const"] == kind
+            assert next(iter(member["properties"])) == "type" and "type" in member["required"]
     hotw = set(schemas["TypedEvent_hotw-2024"]["discriminator"]["mapping"])
     assert "hotw.ArmyPlaced" in hotw and "GameCreated" in hotw
     assert not any(t.startswith(("brief.", "patchistory.")) for t in hotw)
