@@ -119,6 +119,15 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
     def legal_actions(self, state: PState, seat: int) -> Iterable[Command]:
         return list(self.listed(state, seat))
 
+    def is_legal(self, state: PState, seat: int, command: Command) -> bool:
+        """Whether `listed` would list `command`: a placement by its own refusal (the listing
+        tries every square and layer), anything else by walking the list until it is found."""
+        if command.type == "patch" and state.phase == "patching" and not state.pending:
+            if seat not in self.awaited_seats(state):
+                return False
+            return patching.is_listed_patch(self.pack, state, seat, command)
+        return any(action == command for action in self.listed(state, seat))
+
     def listed(self, state: PState, seat: int) -> Iterator[Command]:
         if seat not in self.awaited_seats(state):
             return iter(())
