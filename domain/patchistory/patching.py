@@ -221,7 +221,7 @@ def patch_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Command
     for side in sides:
         for row, col, layer in placements(pack, state, seat, won.tile, side):
             yield Command.of("patch", side=side, row=row, col=col, layer=layer)
-    yield Command.of("forfeit_tile")
+    yield FORFEIT
 
 
 def is_listed_patch(pack: PatchPack, state: PState, seat: int, command: Command) -> bool:
@@ -240,6 +240,14 @@ def is_listed_patch(pack: PatchPack, state: PState, seat: int, command: Command)
     if listed != command:
         return False
     return placement_refusal(pack, state, seat, won.tile, str(side), row, col, str(layer)) is None
+
+
+FORFEIT = Command.of("forfeit_tile")
+
+
+def is_listed_forfeit(pack: PatchPack, state: PState, seat: int, command: Command) -> bool:
+    """`patch_actions` always ends with forfeiting the Tile won."""
+    return bool(state.won) and command == FORFEIT
 
 
 def why_not_patch(
