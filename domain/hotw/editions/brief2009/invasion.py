@@ -8,18 +8,17 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 from domain.core.errors import RuleViolation
+from domain.core.frozen import evolved
 from domain.core.messages import Command, event
-from domain.hotw.changes import with_cell, with_turn
+from domain.hotw.changes import with_cell, with_item, with_turn
 from domain.hotw.editions.brief2009.context import (
     COMMANDS,
     FOLDS,
     BriefEvent,
     Ctx,
-    joined,
     refused,
     returned,
     rule,
-    stand,
     with_force,
     with_gold,
     with_shared,
@@ -291,21 +290,38 @@ class InvasionRolled(BriefEvent):
 
 @FOLDS.handles(InvasionRolled)
 def _rolled(t: BriefTables, s: BriefState, e: InvasionRolled) -> BriefState:
+    """The Force's Array less the army on the dial; that army to its supply if the invasion
+    went on, else a crossing counted; won: the defender's army to its supply, the land the
+    invader's, the dial cleared and any overrun left. Each record is built once."""
     turn = s.turn
     assert turn is not None and turn.active is not None
-    s = with_force(s, array=turn.active.array - 1, dial=e.dial)
+    force, colours = turn.active, s.colours
+    crossings = turn.crossings
     if e.continued:
-        s = with_supply_of(s, e.colour, 1)  # the army spent on the dial
+        colours = with_item(colours, e.colour, supply=colours[e.colour].supply + 1)
     else:
-        s = with_turn(s, crossings=turn.crossings + int(e.crossing))
+        crossings += int(e.crossing)
     if not e.success:
-        return with_turn(s, invasion=Invasion(e.land, e.defender, e.via))
-    s = with_supply_of(s, e.defender, 1)
-    s = joined(stand(s, e.land, e.colour), e.land)
-    s = with_force(s, dial=0)
+        force = evolved(force, array=force.array - 1, dial=e.dial)
+        invasion = Invasion(e.land, e.defender, e.via)
+        forces = (*turn.forces[:-1], force)
+        turn = evolved(turn, forces=forces, crossings=crossings, invasion=invasion)
+        return evolved(s, colours=colours, turn=turn)
+    colours = with_item(colours, e.defender, supply=colours[e.defender].supply + 1)
+    lands = dict(s.lands)
+    lands[e.land] = Cell(e.colour, True, s.land(e.land).buildings | set())
+    force = evolved(force, array=force.array - 1, dial=0, lands=(*force.lands, e.land))
     unused = 0 if e.sure else e.points - e.needed + e.fear
     overrun = Overrun(e.land, e.defender, unused) if unused > 0 else None
-    return with_turn(s, invasion=None, weaponry=False, overrun=overrun)
+    turn = evolved(
+        turn,
+        forces=(*turn.forces[:-1], force),
+        crossings=crossings,
+        invasion=None,
+        weaponry=False,
+        overrun=overrun,
+    )
+    return evolved(s, colours=colours, lands=lands, turn=turn)
 
 
 @event
