@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
-from domain.hotw.changes import with_cell, with_item, with_turn
+from domain.hotw.changes import with_cell, with_item
 from domain.hotw.editions.brief2009.context import (
     COMMANDS,
     FOLDS,
@@ -19,10 +19,8 @@ from domain.hotw.editions.brief2009.context import (
     refused,
     returned,
     rule,
-    with_force,
     with_gold,
     with_shared,
-    with_supply_of,
 )
 from domain.hotw.editions.brief2009.model import (
     BriefState,
@@ -332,9 +330,12 @@ class InvasionAbandoned(BriefEvent):
 
 @FOLDS.handles(InvasionAbandoned)
 def _abandoned(t: BriefTables, s: BriefState, e: InvasionAbandoned) -> BriefState:
-    s = with_supply_of(s, e.colour, 1)
-    s = with_force(s, dial=0)
-    return with_turn(s, invasion=None, weaponry=False)
+    turn = s.turn
+    assert turn is not None and turn.forces
+    colours = with_item(s.colours, e.colour, supply=s.colours[e.colour].supply + 1)
+    forces = (*turn.forces[:-1], evolved(turn.forces[-1], dial=0))
+    turn = evolved(turn, forces=forces, invasion=None, weaponry=False)
+    return evolved(s, colours=colours, turn=turn)
 
 
 @event

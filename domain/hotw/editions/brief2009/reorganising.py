@@ -7,17 +7,16 @@ from __future__ import annotations
 
 from domain.core.frozen import evolved
 from domain.core.messages import event
-from domain.hotw.changes import with_cell, with_turn
+from domain.hotw.changes import added, with_cell, with_item, with_turn
 from domain.hotw.editions.brief2009.context import (
     FOLDS,
     BriefEvent,
     Ctx,
     rule,
-    with_colour,
-    with_shared,
 )
 from domain.hotw.editions.brief2009.gold import collect
 from domain.hotw.editions.brief2009.model import (
+    EMPTY,
     BriefState,
     Force,
 )
@@ -98,7 +97,18 @@ class EmpireReorganised(BriefEvent):
 
 @FOLDS.handles(EmpireReorganised)
 def _reorganised(t: BriefTables, s: BriefState, e: EmpireReorganised) -> BriefState:
-    s = resigned(s, e.lands)
-    s = with_shared(s, fleets=len(e.fleets))
-    s = with_colour(s, e.colour, empire=None)
-    return with_turn(s, forces=(), fleets=())
+    lands = dict(s.lands)
+    for land in e.lands:  # resigned(), with one copy of the lands
+        cell = evolved(lands.get(land, EMPTY), standing=False)
+        if cell.is_empty:
+            lands.pop(land, None)
+        else:
+            lands[land] = cell
+    assert s.turn is not None
+    return evolved(
+        s,
+        lands=lands,
+        supply=added(s.supply, fleets=len(e.fleets)),
+        colours=with_item(s.colours, e.colour, empire=None),
+        turn=evolved(s.turn, forces=(), fleets=()),
+    )
