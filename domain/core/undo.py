@@ -83,7 +83,9 @@ def plain_repr(value: Any) -> str:
     if kind in _AS_IS:
         return repr(value)
     if kind is tuple or kind is list:
-        return "[" + ", ".join([plain_repr(item) for item in value]) + "]"
+        as_is = _AS_IS
+        parts = [repr(item) if type(item) in as_is else plain_repr(item) for item in value]
+        return "[" + ", ".join(parts) + "]"
     return repr(plain_value(value))
 
 
