@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
-from domain.hotw.changes import with_cell, with_item
+from domain.hotw.changes import added, with_item
 from domain.hotw.editions.brief2009.context import (
     COMMANDS,
     FOLDS,
@@ -19,8 +20,6 @@ from domain.hotw.editions.brief2009.context import (
     refused,
     returned,
     rule,
-    with_gold,
-    with_shared,
 )
 from domain.hotw.editions.brief2009.model import (
     BriefState,
@@ -353,6 +352,15 @@ class LandReduced(BriefEvent):
 @FOLDS.handles(LandReduced)
 def _reduced(t: BriefTables, s: BriefState, e: LandReduced) -> BriefState:
     cell = s.land(e.land)
-    s = with_cell(s, e.land, Cell(cell.colour, cell.standing, frozenset(e.buildings)))
-    s = with_shared(s, **returned(e.removed))
-    return with_gold(s, e.colour, e.gold)
+    reduced = Cell(cell.colour, cell.standing, frozenset(e.buildings))
+    lands = dict(s.lands)  # with_cell, with_shared and with_gold, applied once
+    if reduced.is_empty:
+        lands.pop(e.land, None)
+    else:
+        lands[e.land] = reduced
+    changes: dict[str, Any] = {"lands": lands, "supply": added(s.supply, **returned(e.removed))}
+    if e.gold != 0:
+        gold = s.colours[e.colour].gold + e.gold
+        changes["colours"] = with_item(s.colours, e.colour, gold=gold, arrived=s.moves + 1)
+        changes["moves"] = s.moves + 1
+    return evolved(s, **changes)

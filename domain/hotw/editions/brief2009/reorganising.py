@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from domain.core.frozen import evolved
 from domain.core.messages import event
-from domain.hotw.changes import added, with_cell, with_item, with_turn
+from domain.hotw.changes import added, with_item
 from domain.hotw.editions.brief2009.context import (
     FOLDS,
     BriefEvent,
@@ -18,6 +18,7 @@ from domain.hotw.editions.brief2009.gold import collect
 from domain.hotw.editions.brief2009.model import (
     EMPTY,
     BriefState,
+    Cell,
     Force,
 )
 from domain.hotw.editions.brief2009.tables import BriefTables
@@ -60,10 +61,20 @@ def finish(ctx: Ctx, force: Force) -> None:
 
 
 def resigned(s: BriefState, lands: tuple[str, ...]) -> BriefState:
+    return evolved(s, lands=resigned_lands(s, lands))
+
+
+def resigned_lands(s: BriefState, lands: tuple[str, ...]) -> dict[str, Cell]:
+    """The state's lands with the armies in `lands` lying down (what `with_cell` does for
+    each, on one copy)."""
+    changed = dict(s.lands)
     for land in lands:
-        cell = s.land(land)
-        s = with_cell(s, land, evolved(cell, standing=False))
-    return s
+        cell = evolved(changed.get(land, EMPTY), standing=False)
+        if cell.is_empty:
+            changed.pop(land, None)
+        else:
+            changed[land] = cell
+    return changed
 
 
 # --- vocabulary: the events of this chapter, and how each changes the state ----------------
@@ -80,9 +91,9 @@ class EventEmpireResigned(BriefEvent):
 
 @FOLDS.handles(EventEmpireResigned)
 def _event_resigned(t: BriefTables, s: BriefState, e: EventEmpireResigned) -> BriefState:
-    s = resigned(s, e.lands)
     assert s.turn is not None
-    return with_turn(s, forces=s.turn.forces[:-1])
+    turn = evolved(s.turn, forces=s.turn.forces[:-1])
+    return evolved(s, lands=resigned_lands(s, e.lands), turn=turn)
 
 
 @event
@@ -97,17 +108,10 @@ class EmpireReorganised(BriefEvent):
 
 @FOLDS.handles(EmpireReorganised)
 def _reorganised(t: BriefTables, s: BriefState, e: EmpireReorganised) -> BriefState:
-    lands = dict(s.lands)
-    for land in e.lands:  # resigned(), with one copy of the lands
-        cell = evolved(lands.get(land, EMPTY), standing=False)
-        if cell.is_empty:
-            lands.pop(land, None)
-        else:
-            lands[land] = cell
     assert s.turn is not None
     return evolved(
         s,
-        lands=lands,
+        lands=resigned_lands(s, e.lands),
         supply=added(s.supply, fleets=len(e.fleets)),
         colours=with_item(s.colours, e.colour, empire=None),
         turn=evolved(s.turn, forces=(), fleets=()),
