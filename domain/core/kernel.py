@@ -230,7 +230,7 @@ def fold(ruleset: Ruleset[S], game: Game[S] | None, recorded: Recorded) -> Game[
     Undos and rewinds cannot be folded onto the game they take back: `replay` handles them.
     """
     ev = recorded.event
-    if isinstance(ev, _KERNEL_AND_TABLE_EVENTS):
+    if _is_kernel_event(ev):
         return _fold_kernel_event(ruleset, game, recorded)
     if game is None:
         raise CommandMisused("a game's first event must be GameCreated")
@@ -347,6 +347,18 @@ _KERNEL_AND_TABLE_EVENTS = (
     RewindAnswered,
     *SEATING_EVENTS,
 )
+_KERNEL_KINDS: dict[type[Event], bool] = {}
+"""Whether each event type seen is one of `_KERNEL_AND_TABLE_EVENTS` (or a subclass): asked of
+every event folded, and a dictionary answers it for a fraction of `isinstance` against the
+tuple."""
+
+
+def _is_kernel_event(ev: Event) -> bool:
+    kind = type(ev)
+    known = _KERNEL_KINDS.get(kind)
+    if known is None:
+        known = _KERNEL_KINDS[kind] = issubclass(kind, _KERNEL_AND_TABLE_EVENTS)
+    return known
 
 
 def _undo_bookkeeping(
@@ -388,7 +400,7 @@ def fold_decided(
     The undo bookkeeping reads the state only at a command's first event: the state decided
     on."""
     if state is None or any(
-        isinstance(r.event, _KERNEL_AND_TABLE_EVENTS)
+        _is_kernel_event(r.event)
         or r.command_id != recorded[0].command_id
         or r.actor != recorded[0].actor
         for r in recorded
@@ -479,14 +491,12 @@ def fold_in_history(
 
 
 def _starts_seat_command(recorded: Recorded) -> bool:
-    return isinstance(recorded.actor, int) and not isinstance(
-        recorded.event, _KERNEL_AND_TABLE_EVENTS
-    )
+    return isinstance(recorded.actor, int) and not _is_kernel_event(recorded.event)
 
 
 def _continues_command(recorded: Recorded, first: Recorded) -> bool:
     return (
         recorded.command_id == first.command_id
         and recorded.actor == first.actor
-        and not isinstance(recorded.event, _KERNEL_AND_TABLE_EVENTS)
+        and not _is_kernel_event(recorded.event)
     )

@@ -70,7 +70,23 @@ def undo_step(ruleset: Ruleset[S], game: Game[S], seat: int) -> UndoStep | None:
 
 def scope_key(ruleset: Ruleset[S], state: S) -> str:
     """The undo scope as a canonical string, so that it survives a snapshot unchanged."""
-    return repr(plain_value(ruleset.undo_scope(state)))
+    return plain_repr(ruleset.undo_scope(state))
+
+
+_AS_IS = frozenset({str, int, float, bool, type(None)})
+
+
+def plain_repr(value: Any) -> str:
+    """`repr(plain_value(value))`, written out without building the plain value first (a
+    scope is a tuple of scalars and tuples; anything else takes the long way)."""
+    kind = type(value)
+    if kind in _AS_IS:
+        return repr(value)
+    if kind is tuple or kind is list:
+        as_is = _AS_IS
+        parts = [repr(item) if type(item) in as_is else plain_repr(item) for item in value]
+        return "[" + ", ".join(parts) + "]"
+    return repr(plain_value(value))
 
 
 def decide_table(ruleset: Ruleset[S], game: Game[S], actor: Actor, command: Command) -> list[Event]:

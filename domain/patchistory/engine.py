@@ -87,6 +87,16 @@ AWAITED: dict[str, Lister] = {
 }
 """What a seat may answer to each decision the rules wait for."""
 
+LISTED: dict[tuple[str, str], Callable[[PatchPack, PState, int, Command], bool]] = {
+    ("patching", "patch"): patching.is_listed_patch,
+    ("patching", "forfeit_tile"): patching.is_listed_forfeit,
+    ("management", "end_management"): management.is_listed_end,
+    ("movement", "move_worker"): movement.is_listed_move,
+    ("movement", "end_movement"): movement.is_listed_end,
+}
+"""Whether a phase's lister (`IN_PHASE`, no decision awaited) lists a command of one type,
+answered without listing the others: each is the lister's own condition for that command."""
+
 
 class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
     revisions = REVISIONS
@@ -118,6 +128,17 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
 
     def legal_actions(self, state: PState, seat: int) -> Iterable[Command]:
         return list(self.listed(state, seat))
+
+    def is_legal(self, state: PState, seat: int, command: Command) -> bool:
+        """Whether `listed` would list `command`: by the command's own test where its chapter
+        has one for the phase (a placement by its refusal, rather than listing every square
+        and layer), else by walking the list until it is found."""
+        if seat not in self.awaited_seats(state):
+            return False
+        test = None if state.pending else LISTED.get((state.phase, command.type))
+        if test is not None:
+            return test(self.pack, state, seat, command)
+        return any(action == command for action in self.listed(state, seat))
 
     def listed(self, state: PState, seat: int) -> Iterator[Command]:
         if seat not in self.awaited_seats(state):

@@ -62,7 +62,15 @@ def management_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Co
         for points in range(1, state.pp[seat] + 1):
             yield Command.of("campaign", points=points)
     yield from ability_actions(pack, state, seat)
-    yield Command.of("end_management")
+    yield END
+
+
+END = Command.of("end_management")
+
+
+def is_listed_end(pack: PatchPack, state: PState, seat: int, command: Command) -> bool:
+    """`management_actions` always ends with ending the Management."""
+    return command == END
 
 
 def trade_food(pack: PatchPack, state: PState, seat: int) -> int:

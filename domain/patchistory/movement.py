@@ -88,6 +88,37 @@ def route_target(pack: PatchPack, route: Route, seat: int, space: int, steps: in
     return target if 0 <= target <= last else None
 
 
+END = Command.of("end_movement")
+
+
+def is_listed_end(pack: PatchPack, state: PState, seat: int, command: Command) -> bool:
+    """`movement_actions` ends the Movement once no Worker on a route is left to move."""
+    return command == END and not any(
+        route_to_move(pack, state, seat, route) for route in state.routes
+    )
+
+
+def is_listed_move(pack: PatchPack, state: PState, seat: int, command: Command) -> bool:
+    """Whether `movement_actions` lists this Worker's move: its own condition, for the one
+    Worker named (the listing works out every Worker's reach)."""
+    names = ("row", "col", "to_row", "to_col")
+    try:
+        row, col, to_row, to_col = (int(command.arg(name)) for name in names)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    if command != Command.of("move_worker", row=row, col=col, to_row=to_row, to_col=to_col):
+        return False
+    civ, at = state.civs[seat], (row, col)
+    if state.routes_moved or at not in civ.workers or at in state.moved:
+        return False
+    transport = terr.statuses(pack, state, seat)["transport"]
+    if transport <= 0:
+        return False
+    anchor = terr.spaces(pack, civ)
+    taken = {anchor.get(w, w) for w in civ.workers}
+    return (to_row, to_col) in terr.reachable(pack, civ, at, transport) - taken
+
+
 def movement_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Command]:
     civ = state.civs[seat]
     transport = terr.statuses(pack, state, seat)["transport"]
@@ -115,7 +146,7 @@ def movement_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comm
             # Movement) an Allied route's Worker goes to Rest/Return too
             yield Command.of("rest", route=route.id)
     if not pending_routes:
-        yield Command.of("end_movement")
+        yield END
 
 
 # --- the commands ------------------------------------------------------------------------------

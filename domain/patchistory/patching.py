@@ -11,6 +11,7 @@ not refuse, and a refused `patch` cites what it says."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from domain.core.declare import Arg
 from domain.core.errors import IllegalAction, RuleViolation
@@ -18,8 +19,8 @@ from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.patchistory import territory as terr
 from domain.patchistory.context import COMMANDS, FOLDS, Ctx, PatchEvent, civ_changed, rule
-from domain.patchistory.model import Cell, Civ, Placed, PState
-from domain.patchistory.pack import BLACK, SEA, WHITE, PatchPack
+from domain.patchistory.model import Cell, Civ, Cover, Placed, PState
+from domain.patchistory.pack import BLACK, SEA, WHITE, Feature, PatchPack, Square
 from domain.patchistory.rounds import DecisionAwaited, PhaseBegan, refused_by
 
 OVER, UNDER = "over", "under"
@@ -70,14 +71,63 @@ def layer_z(civ: Civ, layer: str) -> int:
     return max(zs) + 1 if layer == OVER else min(zs) - 1
 
 
+@dataclass(frozen=True, slots=True)
+class Territory:
+    """A territory a Tile is tried on, worked out once for every placement tried: what shows,
+    its features showing whole, their footprints, its Seas and how far it reaches."""
+
+    civ: Civ
+    view: dict[Cell, terr.Shown]
+    features: list[tuple[Feature, tuple[Cell, ...]]]
+    footprints: tuple[tuple[int, str, frozenset[Cell]], ...]
+    """Every feature of every Tile patched: the Tile's index, the feature's name, its cells."""
+    seas: frozenset[Cell]
+    covers: dict[Cell, Cover]
+    reach: tuple[int, int, int, int]
+    """The first and last rows, the first and last columns."""
+    limit: int
+
+    @property
+    def liberty(self) -> bool:
+        return any(f.ability == "statue-of-liberty" for f, _ in self.features)
+
+
+def territory(pack: PatchPack, state: PState, seat: int) -> Territory:
+    civ = state.civs[seat]
+    view = terr.shown(pack, civ)
+    footprints = tuple(
+        (index, feature.name, frozenset((item.row + r, item.col + c) for r, c in feature.squares))
+        for index, item in enumerate(civ.tiles)
+        for feature in terr.side_of(pack, item).features
+    )
+    rows = [r for r, _ in view] or [0]
+    cols = [c for _, c in view] or [0]
+    return Territory(
+        civ,
+        view,
+        terr.features_shown(pack, civ, view),
+        footprints,
+        frozenset(cell for cell, item in view.items() if terr.is_sea(item)),
+        {c.at: c for c in civ.covers},
+        (min(rows), max(rows), min(cols), max(cols)),
+        pack.numbers["patch_limit"][state.era - 1],
+    )
+
+
 def placement_refusal(
     pack: PatchPack, state: PState, seat: int, tile: str, side: str, row: int, col: int, layer: str
 ) -> tuple[str, str] | None:
     """Why the Tile side may not go at (row, col) `layer` the territory: (rule id, words), or
     None when it may."""
-    civ = state.civs[seat]
-    view = terr.shown(pack, civ)
-    new = dict(terr.cells_of(pack, Placed(tile, side, row, col, 0)))
+    return refusal_on(pack, territory(pack, state, seat), tile, side, row, col, layer)
+
+
+def refusal_on(
+    pack: PatchPack, land: Territory, tile: str, side: str, row: int, col: int, layer: str
+) -> tuple[str, str] | None:
+    """`placement_refusal` on a territory worked out already."""
+    view = land.view
+    new = {(row + sq.at[0], col + sq.at[1]): sq for sq in pack.side(tile, side).squares}
     overlap = [cell for cell in new if cell in view]
     if not overlap:
         return rule("patch.overlap"), "the Tile must lie over or under a square of your Empire"
@@ -85,42 +135,67 @@ def placement_refusal(
         return rule("patch.sea-untouchable"), "nothing may be patched over or under a Sea"
     if layer == UNDER and any(new[cell].terrain == SEA for cell in overlap):
         return rule("patch.sea-over"), "a Sea cannot be patched under any square"
-    abilities_now = {f.ability for f, _ in terr.features_shown(pack, civ, view)}
-    if layer == OVER and "statue-of-liberty" in abilities_now:
-        for feature, cells in terr.features_shown(pack, civ, view):
+    liberty = land.liberty
+    if layer == OVER and liberty:
+        for feature, cells in land.features:
             if feature.ability == "statue-of-liberty" and set(cells) & set(overlap):
                 return rule(
                     "tile.statue-of-liberty"
                 ), "the Statue of Liberty may not be patched over"
-    placed = Placed(tile, side, row, col, layer_z(civ, layer))
-    covered = set(overlap) if layer == OVER else set()
-    after = patched(civ, placed, covered)
-    return _after_refusal(pack, state, after, "statue-of-liberty" in abilities_now)
+    placed = Placed(tile, side, row, col, layer_z(land.civ, layer))
+    return _after_refusal(pack, land, placed, new, layer, liberty)
 
 
 def _after_refusal(
-    pack: PatchPack, state: PState, after: Civ, liberty: bool
+    pack: PatchPack,
+    land: Territory,
+    placed: Placed,
+    new: dict[Cell, Square],
+    layer: str,
+    liberty: bool,
 ) -> tuple[str, str] | None:
     """What the territory patched would break: the Era's size (not with the Statue of
-    Liberty), a feature half covered, two Seas adjacent, two Workers on one space."""
-    after_view = terr.work_out_shown(pack, after)  # a Tile only tried: not worth keeping
-    limit = pack.numbers["patch_limit"][state.era - 1]
-    rows, cols = bounds(list(after_view))
-    if max(rows, cols) > limit and not liberty:
-        return rule("patch.limit"), f"your civilization may not exceed {limit}x{limit}"
-    whole = {cell for _, cells in terr.features_shown(pack, after, after_view) for cell in cells}
-    for index, item in enumerate(after.tiles):
-        for feature in terr.side_of(pack, item).features:
-            footprint = {(item.row + r, item.col + c) for r, c in feature.squares}
-            showing = {cell for cell in footprint if after_view[cell].layer == index}
-            if showing and not footprint <= whole:
-                return rule("patch.whole-features"), f"{feature.name} would be half covered"
-    seas = {cell for cell, item in after_view.items() if terr.is_sea(item)}
+    Liberty), a feature half covered, two Seas adjacent, two Workers on one space.
+
+    The Tile tried is laid over (or under) what shows of the territory as it is, rather than
+    the territory worked out afresh with it: over, its squares show on all its cells and the
+    covers under them are gone; under, only on the cells nothing showed on. The territory's
+    features stay whole unless the Tile lies over one of their cells; the Tile's own show whole
+    where all their cells show its squares."""
+    view, index = land.view, len(land.civ.tiles)
+    after_view = dict(view)
+    seas = set(land.seas)
+    r0, r1, c0, c1 = land.reach
+    for cell, square in new.items():
+        r0, r1, c0, c1 = min(r0, cell[0]), max(r1, cell[0]), min(c0, cell[1]), max(c1, cell[1])
+        if cell in view:
+            if layer != OVER:
+                continue
+            after_view[cell] = terr.Shown(square, index, None)
+            seas.discard(cell)
+        else:
+            after_view[cell] = terr.Shown(square, index, land.covers.get(cell))
+        if square.terrain == SEA:
+            seas.add(cell)
+    if max(r1 - r0 + 1, c1 - c0 + 1) > land.limit and not liberty:
+        return rule("patch.limit"), f"your civilization may not exceed {land.limit}x{land.limit}"
+    features = [f for f in land.features if layer != OVER or new.keys().isdisjoint(f[1])]
+    mine = []
+    for feature in terr.side_of(pack, placed).features:
+        cells = tuple(sorted((placed.row + r, placed.col + c) for r, c in feature.squares))
+        mine.append((index, feature.name, frozenset(cells)))
+        if all(after_view.get(cell) and after_view[cell].layer == index for cell in cells):
+            features.append((feature, cells))
+    whole = {cell for _, cells in features for cell in cells}
+    for at, name, footprint in (*land.footprints, *mine):
+        showing = any(after_view[cell].layer == at for cell in footprint)
+        if showing and not footprint <= whole:
+            return rule("patch.whole-features"), f"{name} would be half covered"
     for r, c in seas:
         if (r + 1, c) in seas or (r, c + 1) in seas:
             return rule("patch.seas-apart"), "no two Sea spaces may be adjacent"
-    anchor = terr.spaces(pack, after, after_view)
-    taken = [anchor.get(w, w) for w in after.workers]
+    anchor = {cell: cells[0] for _, cells in features for cell in cells}
+    taken = [anchor.get(w, w) for w in land.civ.workers]
     if len(set(taken)) != len(taken):
         return rule("patch.worker-stays"), "two Workers would stand on one space"
     return None
@@ -130,15 +205,13 @@ def placements(
     pack: PatchPack, state: PState, seat: int, tile: str, side: str
 ) -> Iterator[tuple[int, int, str]]:
     """Every legal (row, col, layer) for the Tile side, in order."""
-    civ = state.civs[seat]
-    cells = list(terr.shown(pack, civ))
+    land = territory(pack, state, seat)
     rows, cols = pack.side(tile, side).size
-    r0, r1 = min(r for r, _ in cells), max(r for r, _ in cells)
-    c0, c1 = min(c for _, c in cells), max(c for _, c in cells)
+    r0, r1, c0, c1 = land.reach
     for row in range(r0 - rows + 1, r1 + 1):
         for col in range(c0 - cols + 1, c1 + 1):
             for layer in (OVER, UNDER):
-                if placement_refusal(pack, state, seat, tile, side, row, col, layer) is None:
+                if refusal_on(pack, land, tile, side, row, col, layer) is None:
                     yield row, col, layer
 
 
@@ -148,7 +221,33 @@ def patch_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Command
     for side in sides:
         for row, col, layer in placements(pack, state, seat, won.tile, side):
             yield Command.of("patch", side=side, row=row, col=col, layer=layer)
-    yield Command.of("forfeit_tile")
+    yield FORFEIT
+
+
+def is_listed_patch(pack: PatchPack, state: PState, seat: int, command: Command) -> bool:
+    """Whether `patch_actions` lists `command`, without listing: the listing's own command
+    built from its arguments, on a side it offers, where `placement_refusal` finds nothing
+    (every placement with an overlap lies in the rows and columns the listing tries)."""
+    won = state.won[0]
+    side, layer = command.arg("side"), command.arg("layer")
+    if side not in ((won.side,) if won.side else (WHITE, BLACK)) or layer not in (OVER, UNDER):
+        return False
+    try:
+        row, col = int(command.arg("row")), int(command.arg("col"))
+    except (TypeError, ValueError, OverflowError):
+        return False
+    listed = Command.of("patch", side=str(side), row=row, col=col, layer=str(layer))
+    if listed != command:
+        return False
+    return placement_refusal(pack, state, seat, won.tile, str(side), row, col, str(layer)) is None
+
+
+FORFEIT = Command.of("forfeit_tile")
+
+
+def is_listed_forfeit(pack: PatchPack, state: PState, seat: int, command: Command) -> bool:
+    """`patch_actions` always ends with forfeiting the Tile won."""
+    return bool(state.won) and command == FORFEIT
 
 
 def why_not_patch(

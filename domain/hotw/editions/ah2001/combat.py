@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any
 
 from domain.core.frozen import evolved
 from domain.core.messages import event
-from domain.hotw.changes import with_cell, with_turn
+from domain.hotw.changes import with_cell
 from domain.hotw.editions.ah2001.context import (
     FOLDS,
     Ah2001Event,
@@ -354,18 +355,16 @@ def _battle(t: Ah2001Tables, s: Ah2001State, e: BattleFought) -> Ah2001State:
     turn = s.turn
     assert turn is not None
     cell = s.land(e.land)
+    changes: dict[str, Any] = {}  # the turn's, gathered and applied once
     if e.first_round:
-        s = with_turn(s, pool=turn.pool - 1)
+        changes["pool"] = turn.pool - 1
     if e.leader_killed:
-        s = with_turn(s, leader=False)
+        changes["leader"] = False
     if e.result in ATTACKER_LOSSES:
         jihad = turn.jihad_losses
-        s = with_turn(
-            s,
-            lost=turn.lost + 1,
-            elite_troops=False,
-            jihad_losses=None if jihad is None else jihad + 1,
-        )
+        changes["lost"] = turn.lost + 1
+        changes["elite_troops"] = False
+        changes["jihad_losses"] = None if jihad is None else jihad + 1
     if e.result in ("fort_lost", "fort_and_attacker_lost", "fort_and_defender_lost"):
         s = with_supply(s, forts=1)
         cell = evolved(cell, buildings=cell.buildings - {"fort"})
@@ -375,5 +374,7 @@ def _battle(t: Ah2001Tables, s: Ah2001State, e: BattleFought) -> Ah2001State:
         cell = Cell(None, 0, cell.buildings)
     elif e.result in DEFENDER_LOSSES:
         cell = Cell(e.seat, turn.figure or s.epoch, cell.buildings)
-        s = with_turn(s, lands=(*turn.lands, e.land))
+        changes["lands"] = (*turn.lands, e.land)
+    if changes:
+        s = evolved(s, turn=evolved(turn, **changes))
     return with_cell(s, e.land, cell)

@@ -62,12 +62,12 @@ def refused(message: str, key: str, command: Command) -> RuleViolation:
 
 
 def card(tables: Ah2001Tables, card_id: str) -> EventCardKind:
-    (found,) = [c for c in tables.events if c.id == card_id]
+    (found,) = tables.events_by_id.get(card_id, ())
     return found
 
 
 def empire(tables: Ah2001Tables, empire_id: str) -> EmpireStats:
-    (found,) = [e for e in tables.empires if e.id == empire_id]
+    (found,) = tables.empires_by_id.get(empire_id, ())
     return found
 
 

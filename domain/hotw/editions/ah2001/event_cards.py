@@ -348,7 +348,7 @@ def _card_played(t: Ah2001Tables, s: Ah2001State, e: EventCardPlayed) -> Ah2001S
     hand = list(player.hand)
     hand.remove(e.card)
     s = with_player(s, e.seat, hand=tuple(hand), played_cards=(*player.played_cards, e.card))
-    (card,) = [c for c in t.events if c.id == e.card]
+    (card,) = t.events_by_id.get(e.card, ())
     changes: dict[str, Any] = {
         "played": (*turn.played, e.card),
         "coins": turn.coins + e.coins,

@@ -154,12 +154,23 @@ class Ah2001Tables:
     revision: int = NEWEST
     """The revision of the rules in force for the game these tables serve (`since`)."""
     empires_by_epoch: Mapping[int, tuple[EmpireStats, ...]] = field(init=False)
+    empires_by_id: Mapping[str, tuple[EmpireStats, ...]] = field(
+        init=False, compare=False, repr=False
+    )
+    """Every Empire with each id (one, in a valid pack), found without a scan."""
+    events_by_id: Mapping[str, tuple[EventCardKind, ...]] = field(
+        init=False, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         by_epoch = {
             e: tuple(x for x in self.empires if x.epoch == e) for e in range(1, self.epochs + 1)
         }
         object.__setattr__(self, "empires_by_epoch", by_epoch)
+        empires = {x.id: tuple(y for y in self.empires if y.id == x.id) for x in self.empires}
+        object.__setattr__(self, "empires_by_id", empires)
+        events = {x.id: tuple(y for y in self.events if y.id == x.id) for x in self.events}
+        object.__setattr__(self, "events_by_id", events)
 
     def since(self, revision: int) -> bool:
         """Whether a rule introduced at `revision` holds in this game (a revision gate)."""

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from domain.core.frozen import evolved
 from domain.core.messages import event
-from domain.hotw.changes import with_cell, with_player, with_turn
+from domain.hotw.changes import with_cell, with_player
 from domain.hotw.editions.ah2001.context import (
     FOLDS,
     NAVAL_CONTROL,
     Ah2001Event,
     Ctx,
+    empire,
     rule,
     with_supply,
 )
@@ -108,7 +109,7 @@ class TurnBegan(Ah2001Event):
 
 @FOLDS.handles(TurnBegan)
 def _turn(t: Ah2001Tables, s: Ah2001State, e: TurnBegan) -> Ah2001State:
-    (spec,) = [x for x in t.empires if x.id == e.empire]
+    spec = empire(t, e.empire)
     player = s.players[e.seat]
     s = with_player(
         s, e.seat, empires=(*player.empires, e.empire), called=(*player.called, spec.number)
@@ -156,7 +157,9 @@ def _placed(t: Ah2001Tables, s: Ah2001State, e: ArmyPlaced) -> Ah2001State:
     cell = s.land(e.land)
     buildings = cell.buildings | ({"capital"} if e.capital else set())
     armies = cell.armies + 1 if e.stacked else 1
-    s = with_cell(s, e.land, Cell(e.seat, e.figure, frozenset(buildings), armies))
-    assert s.turn is not None
-    lands = s.turn.lands if e.land in s.turn.lands else (*s.turn.lands, e.land)
-    return with_turn(s, pool=s.turn.pool - 1, lands=lands, capital=s.turn.capital and not e.capital)
+    placed = Cell(e.seat, e.figure, frozenset(buildings), armies)
+    turn = s.turn
+    assert turn is not None
+    lands = turn.lands if e.land in turn.lands else (*turn.lands, e.land)
+    turn = evolved(turn, pool=turn.pool - 1, lands=lands, capital=turn.capital and not e.capital)
+    return evolved(with_cell(s, e.land, placed), turn=turn)

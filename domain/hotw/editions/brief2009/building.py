@@ -12,7 +12,7 @@ from domain.core.declare import Arg
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
-from domain.hotw.changes import with_cell, with_turn
+from domain.hotw.changes import added, with_cell, with_item, with_turn
 from domain.hotw.editions.brief2009.context import (
     COMMANDS,
     FOLDS,
@@ -20,9 +20,7 @@ from domain.hotw.editions.brief2009.context import (
     Ctx,
     refused,
     rule,
-    with_force,
     with_shared,
-    with_supply_of,
 )
 from domain.hotw.editions.brief2009.model import (
     BriefState,
@@ -153,12 +151,20 @@ class FortBuilt(BriefEvent):
 
 @FOLDS.handles(FortBuilt)
 def _fort(t: BriefTables, s: BriefState, e: FortBuilt) -> BriefState:
-    assert s.turn is not None and s.turn.active is not None
-    s = with_force(s, array=s.turn.active.array - 1)
-    s = with_supply_of(s, e.colour, 1)
-    s = with_shared(s, forts=-1)
+    turn = s.turn
+    assert turn is not None and turn.active is not None
+    forces = (*turn.forces[:-1], evolved(turn.active, array=turn.active.array - 1))
+    colours = with_item(s.colours, e.colour, supply=s.colours[e.colour].supply + 1)
     cell = s.land(e.land)
-    return with_cell(s, e.land, evolved(cell, buildings=cell.buildings | {"fort"}))
+    lands = dict(s.lands)
+    lands[e.land] = evolved(cell, buildings=cell.buildings | {"fort"})
+    return evolved(
+        s,
+        turn=evolved(turn, forces=forces),
+        colours=colours,
+        supply=added(s.supply, forts=-1),
+        lands=lands,
+    )
 
 
 @event

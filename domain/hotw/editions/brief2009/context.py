@@ -127,6 +127,39 @@ def cleared(
     return with_cell(state, land, Cell(buildings=cell.buildings - set(buildings)))
 
 
+def placed(
+    state: BriefState,
+    land: str,
+    colour: int,
+    cleared_of: tuple[int | None, tuple[str, ...]],
+    armies: int,
+    capital: bool,
+) -> BriefState:
+    """An Empire placed in `land` (established, or raised by an Event card): the land
+    `cleared` of `cleared_of` (an army's colour, buildings), `armies` taken from the colour's
+    supply and, with any, its army standing there (with a capital, one taken from the shared
+    supply). What `cleared`, `with_supply_of`, `stand` and `with_shared` do one after the
+    other, each record built once."""
+    removed_colour, removed = cleared_of
+    colours = state.colours
+    if removed_colour is not None:
+        supply = colours[removed_colour].supply + 1
+        colours = with_item(colours, removed_colour, supply=supply)
+    shared = added(state.supply, **returned(removed))
+    cell = Cell(buildings=state.land(land).buildings - set(removed))
+    lands = dict(state.lands)  # a land emptied leaves and comes back last, as with_cell has it
+    if cell.is_empty:
+        lands.pop(land, None)
+    else:
+        lands[land] = cell
+    colours = with_item(colours, colour, supply=colours[colour].supply - armies)
+    if armies:
+        lands[land] = Cell(colour, True, cell.buildings | set(("capital",) if capital else ()))
+        if capital:
+            shared = added(shared, capitals_and_cities=-1)
+    return evolved(state, colours=colours, supply=shared, lands=lands)
+
+
 def stand(state: BriefState, land: str, colour: int, *extra: str) -> BriefState:
     """An army of `colour` stands in `land` (keeping the buildings there)."""
     cell = state.land(land)

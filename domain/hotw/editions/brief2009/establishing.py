@@ -11,20 +11,17 @@ from __future__ import annotations
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
-from domain.hotw.changes import with_turn
+from domain.hotw.changes import added
 from domain.hotw.editions.brief2009.conclusion import end_epoch
 from domain.hotw.editions.brief2009.context import (
     COMMANDS,
     FOLDS,
     BriefEvent,
     Ctx,
-    cleared,
     feature_rule,
+    placed,
     refused,
     rule,
-    stand,
-    with_shared,
-    with_supply_of,
 )
 from domain.hotw.editions.brief2009.event_cards import discard_red
 from domain.hotw.editions.brief2009.model import (
@@ -161,14 +158,10 @@ class EmpireEstablished(BriefEvent):
 @FOLDS.handles(EmpireEstablished)
 def _established(t: BriefTables, s: BriefState, e: EmpireEstablished) -> BriefState:
     spec = t.empire(e.empire)
-    s = cleared(s, e.land, e.removed_colour, e.removed)
-    s = with_supply_of(s, e.colour, -e.armies)
-    lands: tuple[str, ...] = ()
-    if e.armies:
-        s = stand(s, e.land, e.colour, *(("capital",) if e.capital else ()))
-        s = with_shared(s, capitals_and_cities=-1) if e.capital else s
-        lands = (e.land,)
-    s = with_shared(s, fleets=-len(e.fleets))
+    s = placed(s, e.land, e.colour, (e.removed_colour, e.removed), e.armies, e.capital)
+    lands = (e.land,) if e.armies else ()
     force = Force(e.empire, False, max(0, e.armies - 1), spec.barbarian, spec.feature, 0, lands)
-    assert s.turn is not None
-    return with_turn(s, phase=Phase.EXPANDING, forces=(force,), fleets=(*s.turn.fleets, *e.fleets))
+    turn = s.turn
+    assert turn is not None
+    turn = evolved(turn, phase=Phase.EXPANDING, forces=(force,), fleets=(*turn.fleets, *e.fleets))
+    return evolved(s, supply=added(s.supply, fleets=-len(e.fleets)), turn=turn)

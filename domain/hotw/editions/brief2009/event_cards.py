@@ -24,13 +24,11 @@ from domain.hotw.editions.brief2009.context import (
     FOLDS,
     BriefEvent,
     Ctx,
-    cleared,
+    placed,
     refused,
     rule,
-    stand,
     with_gold,
     with_shared,
-    with_supply_of,
 )
 from domain.hotw.editions.brief2009.model import (
     BriefState,
@@ -271,13 +269,8 @@ class EventEmpireRaised(BriefEvent):
 
 @FOLDS.handles(EventEmpireRaised)
 def _raised(t: BriefTables, s: BriefState, e: EventEmpireRaised) -> BriefState:
-    s = cleared(s, e.land, e.removed_colour, e.removed)
-    s = with_supply_of(s, e.colour, -e.armies)
-    lands: tuple[str, ...] = ()
-    if e.armies:
-        s = stand(s, e.land, e.colour, *(("capital",) if e.capital else ()))
-        s = with_shared(s, capitals_and_cities=-1) if e.capital else s
-        lands = (e.land,)
+    s = placed(s, e.land, e.colour, (e.removed_colour, e.removed), e.armies, e.capital)
+    lands = (e.land,) if e.armies else ()
     force = Force(e.card, True, max(0, e.armies - 1), e.barbarian, None, 0, lands)
     assert s.turn is not None
     return with_turn(s, forces=(*s.turn.forces, force))

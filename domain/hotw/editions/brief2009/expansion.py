@@ -13,8 +13,9 @@ from collections.abc import Iterator
 
 from domain.core.declare import Arg
 from domain.core.errors import RuleViolation
+from domain.core.frozen import evolved
 from domain.core.messages import Command, event
-from domain.hotw.changes import with_turn
+from domain.hotw.changes import with_item, with_turn
 from domain.hotw.editions.brief2009.building import fort_actions
 from domain.hotw.editions.brief2009.context import (
     COMMANDS,
@@ -31,6 +32,7 @@ from domain.hotw.editions.brief2009.context import (
 from domain.hotw.editions.brief2009.invasion import invade, reduce_land
 from domain.hotw.editions.brief2009.model import (
     BriefState,
+    Cell,
     Stage,
 )
 from domain.hotw.editions.brief2009.tables import BriefTables
@@ -248,9 +250,13 @@ class ArmyExpanded(BriefEvent):
 def _expanded(t: BriefTables, s: BriefState, e: ArmyExpanded) -> BriefState:
     turn = s.turn
     assert turn is not None and turn.active is not None
-    s = with_force(s, array=turn.active.array - 1)
-    s = with_turn(s, crossings=turn.crossings + int(e.crossing))
-    return joined(stand(s, e.land, e.colour), e.land)
+    force = turn.active
+    force = evolved(force, array=force.array - 1, lands=(*force.lands, e.land))
+    crossings = turn.crossings + int(e.crossing)
+    turn = evolved(turn, forces=(*turn.forces[:-1], force), crossings=crossings)
+    lands = dict(s.lands)
+    lands[e.land] = Cell(e.colour, True, s.land(e.land).buildings | set())
+    return evolved(s, lands=lands, turn=turn)
 
 
 @event
@@ -287,6 +293,8 @@ class ExpansionStopped(BriefEvent):
 
 @FOLDS.handles(ExpansionStopped)
 def _stopped(t: BriefTables, s: BriefState, e: ExpansionStopped) -> BriefState:
-    s = with_supply_of(s, e.colour, e.returned)
-    s = with_force(s, array=0, stopped=True)
-    return with_turn(s, monuments_due=e.monuments)
+    turn = s.turn
+    assert turn is not None and turn.forces
+    colours = with_item(s.colours, e.colour, supply=s.colours[e.colour].supply + e.returned)
+    forces = (*turn.forces[:-1], evolved(turn.forces[-1], array=0, stopped=True))
+    return evolved(s, colours=colours, turn=evolved(turn, forces=forces, monuments_due=e.monuments))

@@ -6,24 +6,20 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from domain.core.errors import RuleViolation
+from domain.core.frozen import evolved
 from domain.core.messages import Command, event
-from domain.hotw.changes import with_cell, with_turn
+from domain.hotw.changes import added, with_item
 from domain.hotw.editions.brief2009.context import (
     COMMANDS,
     FOLDS,
     BriefEvent,
     Ctx,
-    joined,
     refused,
     returned,
     rule,
-    stand,
-    with_force,
-    with_gold,
-    with_shared,
-    with_supply_of,
 )
 from domain.hotw.editions.brief2009.model import (
     BriefState,
@@ -291,21 +287,38 @@ class InvasionRolled(BriefEvent):
 
 @FOLDS.handles(InvasionRolled)
 def _rolled(t: BriefTables, s: BriefState, e: InvasionRolled) -> BriefState:
+    """The Force's Array less the army on the dial; that army to its supply if the invasion
+    went on, else a crossing counted; won: the defender's army to its supply, the land the
+    invader's, the dial cleared and any overrun left. Each record is built once."""
     turn = s.turn
     assert turn is not None and turn.active is not None
-    s = with_force(s, array=turn.active.array - 1, dial=e.dial)
+    force, colours = turn.active, s.colours
+    crossings = turn.crossings
     if e.continued:
-        s = with_supply_of(s, e.colour, 1)  # the army spent on the dial
+        colours = with_item(colours, e.colour, supply=colours[e.colour].supply + 1)
     else:
-        s = with_turn(s, crossings=turn.crossings + int(e.crossing))
+        crossings += int(e.crossing)
     if not e.success:
-        return with_turn(s, invasion=Invasion(e.land, e.defender, e.via))
-    s = with_supply_of(s, e.defender, 1)
-    s = joined(stand(s, e.land, e.colour), e.land)
-    s = with_force(s, dial=0)
+        force = evolved(force, array=force.array - 1, dial=e.dial)
+        invasion = Invasion(e.land, e.defender, e.via)
+        forces = (*turn.forces[:-1], force)
+        turn = evolved(turn, forces=forces, crossings=crossings, invasion=invasion)
+        return evolved(s, colours=colours, turn=turn)
+    colours = with_item(colours, e.defender, supply=colours[e.defender].supply + 1)
+    lands = dict(s.lands)
+    lands[e.land] = Cell(e.colour, True, s.land(e.land).buildings | set())
+    force = evolved(force, array=force.array - 1, dial=0, lands=(*force.lands, e.land))
     unused = 0 if e.sure else e.points - e.needed + e.fear
     overrun = Overrun(e.land, e.defender, unused) if unused > 0 else None
-    return with_turn(s, invasion=None, weaponry=False, overrun=overrun)
+    turn = evolved(
+        turn,
+        forces=(*turn.forces[:-1], force),
+        crossings=crossings,
+        invasion=None,
+        weaponry=False,
+        overrun=overrun,
+    )
+    return evolved(s, colours=colours, lands=lands, turn=turn)
 
 
 @event
@@ -316,9 +329,12 @@ class InvasionAbandoned(BriefEvent):
 
 @FOLDS.handles(InvasionAbandoned)
 def _abandoned(t: BriefTables, s: BriefState, e: InvasionAbandoned) -> BriefState:
-    s = with_supply_of(s, e.colour, 1)
-    s = with_force(s, dial=0)
-    return with_turn(s, invasion=None, weaponry=False)
+    turn = s.turn
+    assert turn is not None and turn.forces
+    colours = with_item(s.colours, e.colour, supply=s.colours[e.colour].supply + 1)
+    forces = (*turn.forces[:-1], evolved(turn.forces[-1], dial=0))
+    turn = evolved(turn, forces=forces, invasion=None, weaponry=False)
+    return evolved(s, colours=colours, turn=turn)
 
 
 @event
@@ -336,6 +352,15 @@ class LandReduced(BriefEvent):
 @FOLDS.handles(LandReduced)
 def _reduced(t: BriefTables, s: BriefState, e: LandReduced) -> BriefState:
     cell = s.land(e.land)
-    s = with_cell(s, e.land, Cell(cell.colour, cell.standing, frozenset(e.buildings)))
-    s = with_shared(s, **returned(e.removed))
-    return with_gold(s, e.colour, e.gold)
+    reduced = Cell(cell.colour, cell.standing, frozenset(e.buildings))
+    lands = dict(s.lands)  # with_cell, with_shared and with_gold, applied once
+    if reduced.is_empty:
+        lands.pop(e.land, None)
+    else:
+        lands[e.land] = reduced
+    changes: dict[str, Any] = {"lands": lands, "supply": added(s.supply, **returned(e.removed))}
+    if e.gold != 0:
+        gold = s.colours[e.colour].gold + e.gold
+        changes["colours"] = with_item(s.colours, e.colour, gold=gold, arrived=s.moves + 1)
+        changes["moves"] = s.moves + 1
+    return evolved(s, **changes)

@@ -7,18 +7,18 @@ from __future__ import annotations
 
 from domain.core.frozen import evolved
 from domain.core.messages import event
-from domain.hotw.changes import with_cell, with_turn
+from domain.hotw.changes import added, with_item
 from domain.hotw.editions.brief2009.context import (
     FOLDS,
     BriefEvent,
     Ctx,
     rule,
-    with_colour,
-    with_shared,
 )
 from domain.hotw.editions.brief2009.gold import collect
 from domain.hotw.editions.brief2009.model import (
+    EMPTY,
     BriefState,
+    Cell,
     Force,
 )
 from domain.hotw.editions.brief2009.tables import BriefTables
@@ -61,10 +61,20 @@ def finish(ctx: Ctx, force: Force) -> None:
 
 
 def resigned(s: BriefState, lands: tuple[str, ...]) -> BriefState:
+    return evolved(s, lands=resigned_lands(s, lands))
+
+
+def resigned_lands(s: BriefState, lands: tuple[str, ...]) -> dict[str, Cell]:
+    """The state's lands with the armies in `lands` lying down (what `with_cell` does for
+    each, on one copy)."""
+    changed = dict(s.lands)
     for land in lands:
-        cell = s.land(land)
-        s = with_cell(s, land, evolved(cell, standing=False))
-    return s
+        cell = evolved(changed.get(land, EMPTY), standing=False)
+        if cell.is_empty:
+            changed.pop(land, None)
+        else:
+            changed[land] = cell
+    return changed
 
 
 # --- vocabulary: the events of this chapter, and how each changes the state ----------------
@@ -81,9 +91,9 @@ class EventEmpireResigned(BriefEvent):
 
 @FOLDS.handles(EventEmpireResigned)
 def _event_resigned(t: BriefTables, s: BriefState, e: EventEmpireResigned) -> BriefState:
-    s = resigned(s, e.lands)
     assert s.turn is not None
-    return with_turn(s, forces=s.turn.forces[:-1])
+    turn = evolved(s.turn, forces=s.turn.forces[:-1])
+    return evolved(s, lands=resigned_lands(s, e.lands), turn=turn)
 
 
 @event
@@ -98,7 +108,11 @@ class EmpireReorganised(BriefEvent):
 
 @FOLDS.handles(EmpireReorganised)
 def _reorganised(t: BriefTables, s: BriefState, e: EmpireReorganised) -> BriefState:
-    s = resigned(s, e.lands)
-    s = with_shared(s, fleets=len(e.fleets))
-    s = with_colour(s, e.colour, empire=None)
-    return with_turn(s, forces=(), fleets=())
+    assert s.turn is not None
+    return evolved(
+        s,
+        lands=resigned_lands(s, e.lands),
+        supply=added(s.supply, fleets=len(e.fleets)),
+        colours=with_item(s.colours, e.colour, empire=None),
+        turn=evolved(s.turn, forces=(), fleets=()),
+    )

@@ -146,6 +146,9 @@ class BriefTables:
     spiral: tuple[str, ...] = field(init=False)
     """The Areas in the order gold is collected (brief.gold.spiral)."""
     events_by_id: Mapping[str, EventCard] = field(init=False)
+    empires_by_id: Mapping[str, EmpireCard] = field(init=False, compare=False, repr=False)
+    """Each Empire card by its id (the first with it, as a scan finds it)."""
+    areas_by_id: Mapping[str, Area] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         by_epoch = {
@@ -161,25 +164,21 @@ class BriefTables:
         spiral = tuple(a.id for a in sorted(self.areas, key=lambda a: a.spiral))
         object.__setattr__(self, "spiral", spiral)
         object.__setattr__(self, "events_by_id", {c.id: c for c in self.events})
+        object.__setattr__(self, "empires_by_id", _first_by_id(self.empires))
+        object.__setattr__(self, "areas_by_id", _first_by_id(self.areas))
 
     def since(self, revision: int) -> bool:
         """Whether a rule introduced at `revision` holds in this game (a revision gate)."""
         return self.revision >= revision
 
     def empire(self, empire_id: str) -> EmpireCard:
-        for card in self.empires:
-            if card.id == empire_id:
-                return card
-        raise KeyError(empire_id)
+        return self.empires_by_id[empire_id]
 
     def card(self, card_id: str) -> EventCard:
         return self.events_by_id[card_id]
 
     def area(self, area_id: str) -> Area:
-        for area in self.areas:
-            if area.id == area_id:
-                return area
-        raise KeyError(area_id)
+        return self.areas_by_id[area_id]
 
     def token(self, token_id: str) -> BonusToken:
         for token in self.bonus_tokens:
@@ -191,3 +190,10 @@ class BriefTables:
         """The Leader or Weaponry card every player holds from the start."""
         (card,) = [c for c in self.events if c.kind == kind]
         return card
+
+
+def _first_by_id(items: tuple[Any, ...]) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for item in items:
+        found.setdefault(item.id, item)
+    return found
