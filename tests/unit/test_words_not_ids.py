@@ -33,6 +33,7 @@ BAD = [
     (re.compile(r"\b(seat|colour|player) \d"), "a bare seat or colour number"),
     (re.compile(r"\b[a-z][a-z0-9]*(-[a-z0-9]+)+\b"), "an id (a slug)"),
     (re.compile(r"\b[a-z]\d+ \d+\b"), "an id (e1 18)"),
+    (re.compile(r"[A-Za-z] and -?\d+(?=[,.;]|$| and )"), "a name paired with its number by 'and'"),
 ]
 
 
