@@ -506,8 +506,8 @@
     const awaited = new Set(s.awaiting);
     const me = t.seat;
     const list = el('ul', {class: 'seat-list'}, s.players.map((player, seat) => el('li', {class: awaited.has(seat) ? 'awaited' : null, dataset: {seat: String(seat)}},
-      el('span', {class: 'swatch', style: `background:${SEAT_COLOURS[seat % 6]}`, 'aria-hidden': 'true'}),
-      `${player} (${COLOUR_NAMES[seat % 6]})`, me === seat ? ' — you' : '', awaited.has(seat) ? ' — to play' : '')));
+      swatches(coloursOf(t, seat)),
+      `${player} (${coloursOf(t, seat).map((c) => COLOUR_NAMES[c % 6]).join(', ')})`, me === seat ? ' — you' : '', awaited.has(seat) ? ' — to play' : '')));
     const facts = Object.entries(s.summary || {}).filter(([key]) => !['awaiting', 'current_seat', 'start_player'].includes(key));
     const box = $('#status');
     fill(box, el('h2', {id: 'status-title', text: 'The game'}),
@@ -551,6 +551,37 @@
     if (s.stage && s.stage !== 'turns') parts.push(humanise(s.stage));
     if (s.phase) parts.push(humanise(String(s.phase)));
     return parts.join(' · ');
+  }
+
+  /** The colours a seat plays: Brief deals several to each player (its view says which);
+   * elsewhere a seat is its one colour. */
+  function coloursOf(t, seat) {
+    const players = t.state && Array.isArray(t.state.players) ? t.state.players : [];
+    const listed = players[seat] && Array.isArray(players[seat].colours) ? players[seat].colours : null;
+    return listed && listed.length ? listed : [seat];
+  }
+  function swatches(colours) {
+    return colours.map((c) => el('span', {class: 'swatch', style: `background:${SEAT_COLOURS[c % 6]}`, 'aria-hidden': 'true'}));
+  }
+
+  /** The Empire being played now, and by whom: "Now: Phonacia, played by ann" (Brief: "by
+   * ann's green"), from the view's turn; null between turns. */
+  function playingText(t) {
+    const turn = t.state && t.state.turn;
+    if (!turn || typeof turn !== 'object') return null;
+    const id = [turn.empire, turn.card].find((v) => typeof v === 'string' && v);
+    if (!id) return null;
+    const name = (t.info.names || {})[id] || humanise(id);
+    const players = t.summary.players;
+    let by = null;
+    if (typeof turn.colour === 'number') {
+      const owner = ((t.state.colours || [])[turn.colour] || {}).seat;
+      const colour = COLOUR_NAMES[turn.colour % 6];
+      by = typeof owner === 'number' ? `${owner === t.seat ? 'your' : `${players[owner]}'s`} ${colour}` : colour;
+    } else if (typeof turn.seat === 'number') {
+      by = turn.seat === t.seat ? 'you' : players[turn.seat];
+    }
+    return `Now: ${name}${by ? `, played by ${by}` : ''}.`;
   }
 
   /** The cards (tiles, tokens) the seat holds: [title, ids] per kind, from its view. */
@@ -619,7 +650,7 @@
     const awaited = new Set(t.summary.awaiting);
     const players = el('div', {class: 'dash-players', role: 'group', 'aria-label': 'Players'}, t.summary.players.map((player, seat) =>
       el('div', {class: `dash-player${awaited.has(seat) ? ' awaited' : ''}`, dataset: {seat: String(seat)}},
-        el('span', {class: 'swatch', style: `background:${SEAT_COLOURS[seat % 6]}`, 'aria-hidden': 'true'}),
+        swatches(coloursOf(t, seat)),
         el('span', {class: 'who', text: `${player}${t.seat === seat ? ' (you)' : ''}`}),
         what ? el('span', {class: 'score', text: `${per[seat]} ${what}`}) : null,
         awaited.has(seat) ? el('span', {class: 'to-play', text: 'to play'}) : null)));
@@ -629,10 +660,12 @@
         on: {click: () => play(t, a)}, text: a.command.type === 'accept_rewind' ? 'Accept the rewind' : 'Refuse the rewind'}));
     const goods = goodsOf(t);
     const hand = handOf(t);
+    const playing = t.summary.status === 'finished' ? null : playingText(t);
     fill(box,
       el('div', {class: 'dash-row'},
         el('strong', {class: 'dash-when', id: 'dash-when', text: whenText(t) || t.summary.status}),
-        el('span', {class: 'dash-awaited', id: 'dash-awaited', role: 'status', text: awaitedText(t)}), answers),
+        el('span', {class: 'dash-awaited', id: 'dash-awaited', role: 'status', text: awaitedText(t)}), answers,
+        playing ? el('span', {class: 'dash-playing', id: 'dash-playing', text: playing}) : null),
       players,
       goods.length ? el('p', {class: 'dash-goods', id: 'dash-goods'}, goods.map(([k, v], i) => [i ? ' · ' : '', el('span', {}, `${k}: `, el('strong', {text: String(v)}))])) : null,
       hand.length ? el('div', {class: 'dash-hand', id: 'dash-hand', role: 'region', tabindex: 0, 'aria-label': 'Your cards'}, hand.map(([title, ids]) => el('div', {class: 'hand-group', role: 'group', 'aria-label': title},
@@ -1033,7 +1066,7 @@
       el('table', {}, el('thead', {}, el('tr', {}, ['Place', 'Player', 'Score'].map((h) => el('th', {scope: 'col', text: h})))),
         el('tbody', {}, result.body.ranking.map((row) => el('tr', {dataset: {seat: String(row.seat)}},
           el('td', {text: String(row.place)}), el('td', {text: row.player}), el('td', {text: String(row.score)}))))),
-      el('p', {class: 'muted', text: `Ties are broken by: ${result.body.tie_breaks.join('; ') || 'nothing'}.`}));
+      el('p', {class: 'muted', text: result.body.tie_breaks.length ? `Ties are broken by: ${result.body.tie_breaks.join('; ')}.` : 'The rules name no tie-breaker.'}));
   }
 
   /** The live feed: the game's stream (a seat opens its private feed with a stream ticket). */

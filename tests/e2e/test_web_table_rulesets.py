@@ -123,6 +123,9 @@ return parts.map((s) => { const n = document.querySelector(s); return n ? n.inne
 """
 
 
+PLAYING_JS = "const n = document.getElementById('dash-playing'); return n ? n.textContent : ''"
+
+
 def choices(driver: Any) -> list[dict[str, Any]]:
     return list(driver.execute_script(CHOICES_JS))
 
@@ -306,6 +309,7 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
         assert by_css(driver, "#board svg"), f"{name} draws its table"
         assert by_css(driver, "#dashboard .dash-player"), "the dashboard shows the players"
     checked: set[int] = set()
+    playing: set[str] = set()
     moves: dict[str, int] = {}
     clicks = 0
     while (seat := whose_turn(driver, handles)) is not None:
@@ -317,6 +321,7 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
             assert_no_axe_violation(driver, f"{name}: the table of seat {seat}")
             assert_dashboard_leaves_the_board_clear(driver, f"{name}: the table of seat {seat}")
             checked.add(seat)
+        playing.add(str(driver.execute_script(PLAYING_JS)))
         found = choices(driver)
         if not found:  # a rewind to answer, or nothing but the dashboard's answer
             buttons = by_css(driver, "#dashboard .dash-answer")
@@ -357,6 +362,10 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
     shots.take(driver, "the result")
     if name != "patchistory":
         assert overlapping_names(driver) == [], "names overlap nothing, pieces of the end included"
+    if name != "patchistory":  # the dashboard says which Empire is being played, by name
+        empires = {m[1] for p in playing if (m := re.match(r"Now: (.+), played by \S", p))}
+        assert empires, f"no window said which Empire is being played: {sorted(playing)[:5]}"
+        assert empires <= set(rules.names().values()), empires - set(rules.names().values())
     drawn = sum(n for how, n in moves.items() if how != "button")
     assert drawn > 10, f"most moves are clicks on the drawing, hand or players: {moves}"
     driver.get(f"{server}/#game={game_id}&replay=1")
