@@ -1305,7 +1305,7 @@
       el('h2', {id: 'event-title'}, 'Event ', el('span', {id: 'event-version', text: String(entry.version)}), ` of ${r.entries.length}`),
       el('p', {id: 'event-words', class: 'words'}, undone.has(entry.version) ? [el('del', {text: entry.words}), ' (taken back later: it no longer counts)'] : entry.words),
       el('dl', {},
-        el('dt', {text: 'Type'}), el('dd', {}, el('code', {id: 'event-type', text: entry.type})),
+        el('dt', {text: 'What'}), el('dd', {id: 'event-type', title: entry.type, dataset: {type: entry.type}, text: humanise(entry.type)}),
         el('dt', {text: 'By'}), el('dd', {id: 'event-actor', text: actor}),
         el('dt', {text: 'Rule'}), el('dd', {}, el('code', {id: 'event-rule', text: entry.rule}),
           pageText(entry.page) ? el('span', {id: 'event-page', text: ` ${pageText(entry.page)}`}) : null,
