@@ -321,7 +321,8 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
             assert_no_axe_violation(driver, f"{name}: the table of seat {seat}")
             assert_dashboard_leaves_the_board_clear(driver, f"{name}: the table of seat {seat}")
             checked.add(seat)
-        playing.add(str(driver.execute_script(PLAYING_JS)))
+        if clicks % 5 == 1:  # what the dashboard says is being played (a sample of the turns)
+            playing.add(str(driver.execute_script(PLAYING_JS)))
         found = choices(driver)
         if not found:  # a rewind to answer, or nothing but the dashboard's answer
             buttons = by_css(driver, "#dashboard .dash-answer")
