@@ -302,7 +302,7 @@ def table_svg(pack: PatchPack, state: PState, viewer: int | None) -> str:
     legend_y = top + PANEL_H + 4
     routes_y = legend_y + 30
     height = max(auction_y + 136, routes_y + routes_h)
-    phase = state.phase.replace("_", " ")
+    phase = state.phase.replace("_", " ").replace("-", " ")  # "auction sealed", not a slug
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="patchistory" width="{width}" '
         f'height="{height}" viewBox="0 0 {width} {height}" {FONT} role="img"'

@@ -101,6 +101,10 @@ const seats = new Set(Array.from(document.querySelectorAll('#dashboard .dash-pla
   .map((n) => Number(n.dataset.seat)));
 const places = new Set(Array.from(document.querySelectorAll('#board .target'))
   .map((n) => n.dataset.land || n.dataset.water).filter(Boolean));
+const drawn = new Set(Array.from(document.querySelectorAll('#board [data-land], [data-water]'))
+  .map((n) => n.dataset.land || n.dataset.water));
+const cards = new Set(Array.from(document.querySelectorAll('#dashboard .hand-card'))
+  .map((n) => n.dataset.card));
 const on = (selector) => document.querySelector(selector) !== null;
 return Array.from(document.querySelectorAll('#actions button.action:not(.table)')).map((b) => {
   const args = JSON.parse(b.dataset.args || '{}');
@@ -112,7 +116,9 @@ return Array.from(document.querySelectorAll('#actions button.action:not(.table)'
   const offer = b.dataset.offer && on(`#board .offer.target[data-offer="${b.dataset.offer}"]`);
   return {key: b.dataset.action, type: b.dataset.type, args, label: b.textContent,
           place: place || null, card: card || null, seat: seat ? seat[1] : null,
-          square: square ? b.dataset.square : null, offer: offer ? b.dataset.offer : null};
+          square: square ? b.dataset.square : null, offer: offer ? b.dataset.offer : null,
+          unclickable: [[drawn, places], [cards, held]].some(([shown, live]) =>
+            values.some(([, v]) => shown.has(v)) && !values.some(([, v]) => live.has(v)))};
 });
 """
 
@@ -330,6 +336,8 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
             buttons[0].click()
             settled_after(driver, before)
             continue
+        unclickable = [(c["label"], c["args"]) for c in found if c["unclickable"]]
+        assert not unclickable, f"{name}: drawn or held but not clickable: {unclickable[:3]}"
         clickable = [
             c
             for c in found

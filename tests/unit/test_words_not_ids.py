@@ -1,13 +1,15 @@
 """Words, not ids (issue 34, point 4): every legal-action label and every event of a whole game
 of each ruleset (the simultaneous-empires variant counted) is rendered as the web table shows
 it - the action's words from `Ruleset.action_words`, the event's sentence from
-`Ruleset.narrate` - and none prints a pack id where the pack has a name, a bare seat or colour
-number, an empty field, a trailing comma, -1, None or a placeholder such as "p. ?"."""
+`Ruleset.narrate` - and every text of the drawing now and then, and none prints a pack id
+where the pack has a name, a bare seat or colour number, an empty field, a trailing comma, -1,
+None or a placeholder such as "p. ?"."""
 
 from __future__ import annotations
 
 import random
 import re
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -16,6 +18,7 @@ import pytest
 from service.rulesets import ruleset
 from tests.support.table import Table
 
+SVG = "{http://www.w3.org/2000/svg}"
 GAMES = [
     ("hotw-2024", ("ann", "bob", "cy"), {}),
     ("hotw-ah2001", ("ann", "bob", "cy"), {}),
@@ -68,6 +71,8 @@ def played(name: str, players: tuple[str, ...], options: dict[str, Any]) -> tupl
     table = Table(rules, players, b"w" * 32, **options)
     rng = random.Random(34)
     labels: dict[tuple[str, tuple[str, ...]], list[tuple[str, Mapping[str, Any]]]] = {}
+    drawn: list[str] = []
+    moves = 0
     while not rules.is_over(table.state):
         if rules.system_action(table.state) is not None:
             table.resolve()
@@ -82,16 +87,24 @@ def played(name: str, players: tuple[str, ...], options: dict[str, Any]) -> tupl
                 words, label = rules.action_words(table.state, command, list(players))
                 shown.append((words, command))
                 shown.append((label, command))
+        if moves % 40 == 0:  # the drawing's words too, now and then
+            drawn.append(rules.draw_board(table.state, seat) or "")
+        moves += 1
         table.play(seat, rng.choice(actions))
-    return labels, table
+    drawn.append(rules.draw_board(table.state, None) or "")
+    return labels, table, drawn
 
 
 @pytest.mark.parametrize(("name", "players", "options"), GAMES, ids=lambda v: str(v))
 def test_every_action_label_and_event_of_a_whole_game_reads_in_words(name, players, options):
     rules = ruleset(name)
     names = rules.names()
-    labels, table = played(name, players, options)
+    labels, table, drawn = played(name, players, options)
     wrong = []
+    for svg in drawn:
+        for text in sorted({"".join(t.itertext()) for t in ET.fromstring(svg).iter(f"{SVG}text")}):
+            words = text.replace("real-world", "real world")  # English, not a slug
+            wrong += [f"the drawing: {text!r}: {p}" for p in problems(words, [], names)]
     for shown in labels.values():
         for words, command in shown:
             wrong += [f"action {command}: {words!r}: {p}" for p in problems(words, command, names)]
