@@ -1614,7 +1614,7 @@
       `${seat.name || seat.label}`,
       seat.bot ? ` (bot: ${seat.bot})` : '', seat.left ? ` — ${seat.left.replace('_', ' ')}` : '',
       !seat.claimed ? ' — open' : '',
-      seat.deadline_ms ? el('span', {class: 'clock', dataset: {deadline: String(seat.deadline_ms + skew)}, text: ` ⏱ ${clockText(seat.deadline_ms - s.now_ms)}`}) : null,
+      seat.deadline_ms ? el('span', {class: 'clock', dataset: {deadline: String(seat.deadline_ms + skew)}, text: ` — ${clockText(seat.deadline_ms - s.now_ms)} left to play`}) : null,
       seat.bank_ms !== null && seat.bank_ms !== undefined && !seat.deadline_ms ? el('span', {class: 'bank', text: ` bank ${clockText(seat.bank_ms)}`}) : null));
     const mine = t.seat !== null && t.seat !== undefined ? s.seats[t.seat] : null;
     const buttons = [];
@@ -1635,7 +1635,7 @@
     clockTimer = setInterval(() => {
       const clocks = $$('#seating .clock');
       if (!clocks.length) { clearInterval(clockTimer); clockTimer = null; return; }
-      for (const node of clocks) node.textContent = ` ⏱ ${clockText(Number(node.dataset.deadline) - Date.now())}`;
+      for (const node of clocks) node.textContent = ` — ${clockText(Number(node.dataset.deadline) - Date.now())} left to play`;
     }, 1000);
   }
 
