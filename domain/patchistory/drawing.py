@@ -225,12 +225,13 @@ def side_svg(pack: PatchPack, tile: str, side: str, x: float, y: float, cell: in
             f"<title>{escape(square.name or square.terrain)}</title></rect>"
         )
         label = _icons(dict(square.yields))
+        font = 9 if cell >= 26 else 8
         if label:
-            out.append(f'<text x="{px + 2}" y="{py + 10}" font-size="8">{label}</text>')
+            out.append(f'<text x="{px + 2}" y="{py + 10}" font-size="{font}">{label}</text>')
         gold = _icons(dict(square.gold))
         if gold:
             out.append(
-                f'<text x="{px + 2}" y="{py + cell - 4}" font-size="8" fill="#7a5a00">'
+                f'<text x="{px + 2}" y="{py + cell - 4}" font-size="{font}" fill="#7a5a00">'
                 f"[{gold}]</text>"
             )
     for feature in pack.side(tile, side).features:
@@ -256,8 +257,9 @@ def tile_svg(
     cls: str,
     data: str,
 ) -> tuple[str, float]:
-    """A Tile with each of its `sides` side by side, under a title; and the width it takes."""
-    cell = 22
+    """A Tile with each of its `sides` side by side, under a title; and the width it takes
+    (squares of 28: at 22 their yields were too small to read at 1400 px wide)."""
+    cell = 28
     era = pack.tiles[tile].era if tile in pack.tiles else None
     out = [f'<g class="{cls}" {data}><title>{escape(title)}</title>']
     out.append(
@@ -332,7 +334,8 @@ KEY_H = 20
 KEY = (
     ("fill", TERRAIN["land"], "Land"),
     ("fill", TERRAIN[SEA], "Sea"),
-    ("inset", "#8d7b63", "Wasteland (a Tile's back)"),
+    ("fill", TERRAIN[WASTELAND], "Wasteland"),
+    ("inset", "#8d7b63", "Building face down"),
     ("inset", "#ffffff", "Building"),
     ("outline", FEATURE["hero"], "Hero"),
     ("outline", FEATURE["wonder"], "Wonder"),
