@@ -1,18 +1,20 @@
-"""Where the Avalon Hill 2001 map draws each land and water: the real-world place it is named
-after (the latitude and longitude in its provenance in data/hotw-ah2001/board.yaml), projected
-onto the 1000-wide canvas, then moved by the spread recorded below.
+"""Where the Avalon Hill 2001 map and A Brief History of the World's map draw each land and
+water: the real-world place it is named after (the latitude and longitude in its provenance in
+data/<ruleset>/board.yaml), projected onto the 1000-wide canvas, then moved by the spread
+recorded below.
 
 The projection is piecewise linear in longitude and in latitude: Europe, the Middle East, India
 and China get more of the canvas and the Americas, Africa and Australia less, as the printed
-board does (the knots below). The projection alone puts names on top of each other (the
+boards do (each map's knots below). The projection alone puts names on top of each other (the
 Apennines, Pindus, Morea and Crete lie within a few degrees), so each place is then moved by a
-spread (SPREAD, in map units): the one the map was laid out with by hand so that no two names
-or piece rows overlap (tests/unit/test_board_map.py checks that on the drawing). A place with
-no recorded spread is drawn where the projection puts it.
+spread (in map units): the one the map was laid out with by hand so that no two names or piece
+rows overlap (tests/unit/test_board_map.py checks that on the drawing). A place with no
+recorded spread is drawn where the projection puts it. No spread exceeds MAX_SPREAD, so every
+place stays near where its real-world place projects (tests/unit/test_map_projection.py).
 
-    python tools/project_ah2001_map.py           # check: the board's x, y are the projection's
-    python tools/project_ah2001_map.py --write   # rewrite x, y in the board from lat/lon + spread
-    python tools/project_ah2001_map.py --table   # each place: lat, lon, projected, spread, x, y
+    python tools/project_map.py                       # check both boards: x, y as projected
+    python tools/project_map.py --write brief-2009    # rewrite x, y from lat/lon + spread
+    python tools/project_map.py --table hotw-ah2001   # each place: lat, lon, projected, spread
 
 To move a land, change its latitude/longitude in its provenance (where it is named after) or its
 spread here (where its name needs room), run with --write, and run the map's tests.
@@ -28,7 +30,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-BOARD = Path(__file__).resolve().parent.parent / "data" / "hotw-ah2001" / "board.yaml"
+DATA = Path(__file__).resolve().parent.parent / "data"
+MAX_SPREAD = 130.0
+"""The farthest a place is drawn from where its real-world place projects (map units)."""
 
 LONGITUDE_KNOTS: tuple[tuple[float, float], ...] = (
     (-125.0, 30.0),
@@ -49,7 +53,7 @@ LATITUDE_KNOTS: tuple[tuple[float, float], ...] = (
 )
 """(degrees north, y): 11.3 units a degree between 30°N and 45°N, 2.6 south of the equator."""
 
-SPREAD: dict[str, tuple[int, int]] = {
+AH2001_SPREAD: dict[str, tuple[int, int]] = {
     "lower-tigris": (-12, 7),
     "middle-tigris": (-9, -7),
     "upper-tigris": (7, -10),
@@ -167,7 +171,124 @@ SPREAD: dict[str, tuple[int, int]] = {
     "west-pacific-ocean": (-27, -9),
     "east-pacific-ocean": (-2, -9),
 }
-"""(dx, dy) from the projected place to where the map draws it."""
+"""The Avalon Hill map's (dx, dy) from the projected place to where it draws it."""
+
+BRIEF_LONGITUDE_KNOTS: tuple[tuple[float, float], ...] = (
+    (-125.0, 36.0),
+    (-40.0, 191.0),
+    (-10.0, 252.0),
+    (45.0, 532.0),
+    (90.0, 764.0),
+    (150.0, 971.0),
+)
+BRIEF_LATITUDE_KNOTS: tuple[tuple[float, float], ...] = (
+    (-40.0, 547.0),
+    (0.0, 432.0),
+    (30.0, 296.0),
+    (45.0, 171.0),
+    (65.0, 85.0),
+    (75.0, 31.0),
+)
+"""Brief's canvas is 600 high; its knots reach 75°N for Greenland."""
+
+BRIEF_SPREAD: dict[str, tuple[int, int]] = {
+    "western-iberia": (-45, 15),
+    "eastern-iberia": (-16, 22),
+    "italia": (-23, 14),
+    "greece": (-9, -5),
+    "danubia": (64, 4),
+    "britain": (34, 2),
+    "gaul": (-34, 21),
+    "germania": (46, 16),
+    "scandinavia": (68, -10),
+    "vistula": (57, -10),
+    "volga": (16, 1),
+    "caucasus": (51, -8),
+    "turanian-plain": (20, -27),
+    "kazakh-steppe": (28, -23),
+    "mauretania": (-52, -1),
+    "numidia": (-57, 18),
+    "libya": (-51, 4),
+    "lower-egypt": (-55, 0),
+    "upper-egypt": (-62, 19),
+    "anatolia": (2, -6),
+    "levant": (-18, -10),
+    "euphrates": (-69, 11),
+    "tigris": (8, -20),
+    "zagros": (-16, -3),
+    "arabia": (-38, 13),
+    "persia": (24, 14),
+    "hindu-kush": (-6, 11),
+    "indus": (13, -7),
+    "ganges-valley": (8, -9),
+    "ganges-delta": (-4, 17),
+    "deccan": (-4, -10),
+    "yellow-river": (-6, -12),
+    "wei-river": (-47, -17),
+    "yangtze": (13, -11),
+    "sichuan": (-14, -9),
+    "lingnan": (39, -2),
+    "khorasan": (-11, 15),
+    "bactria": (9, -21),
+    "tarim-basin": (-12, -5),
+    "mongolia": (-21, -5),
+    "manchuria": (-18, -8),
+    "korea": (10, 5),
+    "japan": (35, 1),
+    "burma": (32, -11),
+    "siam": (16, 4),
+    "annam": (56, 6),
+    "malaya": (2, -4),
+    "east-indies": (-18, 11),
+    "abyssinia": (17, 5),
+    "west-africa": (56, -6),
+    "congo": (24, -17),
+    "southern-africa": (44, -24),
+    "canada": (10, 39),
+    "atlantic-seaboard": (6, -11),
+    "mississippi": (-17, 6),
+    "mexico": (-6, 3),
+    "peru": (1, -2),
+    "brazil": (11, 1),
+    "pampas": (6, -6),
+    "new-guinea": (-5, -7),
+    "western-australia": (-20, 12),
+    "eastern-australia": (-6, 15),
+    "sahara": (-25, 11),
+    "arabian-desert": (-2, 12),
+    "tibet": (-37, -21),
+    "gobi": (-37, 11),
+    "siberia": (5, 0),
+    "greenland": (13, 0),
+    "amazonia": (6, -28),
+    "great-australian-desert": (8, 6),
+    "atlantic-ocean": (-40, -14),
+    "indian-ocean": (7, 10),
+    "pacific-ocean": (-19, -22),
+    "east-pacific-ocean": (-7, 33),
+    "mediterranean-sea": (-15, 16),
+    "north-sea": (50, -21),
+    "arabian-sea": (-1, -16),
+    "bay-of-bengal": (-15, 46),
+    "south-china-sea": (29, 33),
+    "sea-of-japan": (0, -12),
+    "caribbean-sea": (18, -36),
+}
+"""Brief's map (the family's world map, data/hotw-2024/board.yaml, laid out by hand): (dx, dy)
+from the projected place to where it draws it."""
+
+
+@dataclass(frozen=True)
+class Projection:
+    longitude: tuple[tuple[float, float], ...]
+    latitude: tuple[tuple[float, float], ...]
+    spread: dict[str, tuple[int, int]]
+
+
+PROJECTIONS: dict[str, Projection] = {
+    "hotw-ah2001": Projection(LONGITUDE_KNOTS, LATITUDE_KNOTS, AH2001_SPREAD),
+    "brief-2009": Projection(BRIEF_LONGITUDE_KNOTS, BRIEF_LATITUDE_KNOTS, BRIEF_SPREAD),
+}
 
 PLACE = re.compile(r"(\d+(?:\.\d+)?)°([NS]) (\d+(?:\.\d+)?)°([EW])")
 
@@ -189,18 +310,21 @@ def _interpolate(value: float, knots: Sequence[tuple[float, float]]) -> float:
     raise AssertionError("knots are sorted and the value clamped")
 
 
-def projected(latitude: float, longitude: float) -> tuple[int, int]:
+def projected(latitude: float, longitude: float, ruleset: str = "hotw-ah2001") -> tuple[int, int]:
     """Where the projection alone puts a place (before its spread)."""
+    projection = PROJECTIONS[ruleset]
     return (
-        round(_interpolate(longitude, LONGITUDE_KNOTS)),
-        round(_interpolate(latitude, LATITUDE_KNOTS)),
+        round(_interpolate(longitude, projection.longitude)),
+        round(_interpolate(latitude, projection.latitude)),
     )
 
 
-def drawn_at(place_id: str, latitude: float, longitude: float) -> tuple[int, int]:
+def drawn_at(
+    place_id: str, latitude: float, longitude: float, ruleset: str = "hotw-ah2001"
+) -> tuple[int, int]:
     """Where the map draws a place: projected, then spread."""
-    x, y = projected(latitude, longitude)
-    dx, dy = SPREAD.get(place_id, (0, 0))
+    x, y = projected(latitude, longitude, ruleset)
+    dx, dy = PROJECTIONS[ruleset].spread.get(place_id, (0, 0))
     return x + dx, y + dy
 
 
@@ -226,9 +350,9 @@ def places(board_text: str) -> list[Place]:
     return found
 
 
-def rewritten(board_text: str) -> str:
+def rewritten(board_text: str, ruleset: str = "hotw-ah2001") -> str:
     """The board's text with every place's x and y set to where it is drawn (comments kept)."""
-    target = {p.id: drawn_at(p.id, p.latitude, p.longitude) for p in places(board_text)}
+    target = {p.id: drawn_at(p.id, p.latitude, p.longitude, ruleset) for p in places(board_text)}
     lines = board_text.splitlines(keepends=True)
     current: str | None = None
     for i, line in enumerate(lines):
@@ -242,34 +366,50 @@ def rewritten(board_text: str) -> str:
     return "".join(lines)
 
 
+def board_path(ruleset: str) -> Path:
+    return DATA / ruleset / "board.yaml"
+
+
+def check(ruleset: str, board: Path | None = None, write: bool = False) -> list[str]:
+    """What differs between the board and the projection (after writing it, with `write`)."""
+    path = board or board_path(ruleset)
+    text = path.read_text(encoding="utf-8")
+    if write:
+        text = rewritten(text, ruleset)
+        path.write_text(text, encoding="utf-8")
+    return [
+        f"{ruleset} {p.id}: the board draws it at ({p.x}, {p.y}), the projection and spread at"
+        f" {drawn_at(p.id, p.latitude, p.longitude, ruleset)}"
+        for p in places(text)
+        if (p.x, p.y) != drawn_at(p.id, p.latitude, p.longitude, ruleset)
+    ]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--board", type=Path, default=BOARD)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("rulesets", nargs="*", choices=[[], *PROJECTIONS], default=[])
+    parser.add_argument("--board", type=Path, help="another copy of the (one) ruleset's board")
     parser.add_argument("--write", action="store_true", help="rewrite x, y in the board")
     parser.add_argument("--table", action="store_true", help="print every place")
     args = parser.parse_args(argv)
-    text = args.board.read_text(encoding="utf-8")
+    rulesets = args.rulesets or list(PROJECTIONS)
+    if args.board is not None and len(rulesets) != 1:
+        parser.error("--board needs exactly one ruleset")
     if args.table:
-        for p in places(text):
-            px, py = projected(p.latitude, p.longitude)
-            dx, dy = SPREAD.get(p.id, (0, 0))
-            print(
-                f"{p.id:24} {p.latitude:6.1f} {p.longitude:7.1f}  ({px}, {py}) + ({dx}, {dy})"
-                f" = ({p.x}, {p.y})"
-            )
+        for ruleset in rulesets:
+            text = (args.board or board_path(ruleset)).read_text(encoding="utf-8")
+            for p in places(text):
+                px, py = projected(p.latitude, p.longitude, ruleset)
+                dx, dy = PROJECTIONS[ruleset].spread.get(p.id, (0, 0))
+                print(
+                    f"{ruleset:12} {p.id:24} {p.latitude:6.1f} {p.longitude:7.1f}"
+                    f"  ({px}, {py}) + ({dx}, {dy}) = ({p.x}, {p.y})"
+                )
         return 0
-    new = rewritten(text)
-    if args.write:
-        args.board.write_text(new, encoding="utf-8")
-        return 0
-    moved = [p for p in places(text) if (p.x, p.y) != drawn_at(p.id, p.latitude, p.longitude)]
-    for p in moved:
-        print(
-            f"{p.id}: the board draws it at ({p.x}, {p.y}), the projection and spread at "
-            f"{drawn_at(p.id, p.latitude, p.longitude)}",
-            file=sys.stderr,
-        )
-    return 1 if moved else 0
+    faults = [f for r in rulesets for f in check(r, args.board, args.write)]
+    for fault in faults:
+        print(fault, file=sys.stderr)
+    return 1 if faults else 0
 
 
 if __name__ == "__main__":
