@@ -1326,6 +1326,16 @@
     renderWhatIf(r, entry);
   }
 
+  /** Whose each die is ("Empire die 2", "Enemy die"), where the event's dice lists (its data's
+   * *_dice, in order) are exactly its chance draws, all dice: else null (numbered instead). */
+  function diceNames(entry, draws) {
+    const lists = Object.entries(entry.data || {}).filter(([key, value]) => /dice$/i.test(key) && Array.isArray(value));
+    const flat = lists.flatMap(([key, faces]) => faces.map((face, j) => ({key, j, count: faces.length, face: Number(face)})));
+    if (!flat.length || flat.length !== draws.length) return null;
+    if (flat.some((f, i) => draws[i].n !== 6 || draws[i].result + 1 !== f.face)) return null;
+    return flat.map((f) => `${humanise(f.key).replace(/ dice$/i, ' die')}${f.count > 1 ? ` ${f.j + 1}` : ''}`);
+  }
+
   /** "What if I had rolled a 6?": other outcomes for the event's draws, played in a sandbox
    * that starts from the position just before the event, its chance scripted (never a seed). */
   function renderWhatIf(r, entry) {
@@ -1337,9 +1347,10 @@
       return;
     }
     box.hidden = false;
+    const named = diceNames(entry, draws);
     const inputs = draws.map((d, i) => {
       const id = `whatif-draw-${i}`;
-      const label = d.n === 6 ? `Die ${i + 1} (1 to 6)` : `Draw ${i + 1} (number 1 to ${d.n})`;
+      const label = named ? `${named[i]} (1 to 6)` : d.n === 6 ? `Die ${i + 1} (1 to 6)` : `Draw ${i + 1} (number 1 to ${d.n})`;
       return el('div', {class: 'whatif-draw'},
         el('label', {for: id, text: label}), ' ',
         el('input', {id, type: 'number', min: 1, max: d.n, step: 1, required: true, value: d.result + 1, dataset: {n: String(d.n)}}));
