@@ -129,6 +129,13 @@ return parts.map((s) => { const n = document.querySelector(s); return n ? n.inne
 """
 
 
+PREVIEW_JS = """
+const node = document.querySelector(`#board .target[data-square="${arguments[0]}"]`);
+node.focus();
+const note = document.getElementById('patch-note');
+return {rects: document.querySelectorAll('#board .patch-preview rect').length,
+        note: note ? note.textContent : ''};
+"""
 PLAYING_JS = "const n = document.getElementById('dash-playing'); return n ? n.textContent : ''"
 
 
@@ -345,6 +352,14 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
         ]
         pool = clickable if clickable and rng.random() < 0.8 else found
         choice = rng.choice(pool)
+        if choice["type"] == "patch" and choice["square"] and "preview" not in moves:
+            shown = driver.execute_script(PREVIEW_JS, choice["square"])  # issue 34, point 2
+            sides = {a["args"].get("side") for a in found if a["square"] == choice["square"]}
+            assert shown["rects"] > 0, f"pointing at a square shows no patch: {shown}"
+            for side in sides:
+                assert f"the {side.title()} side" in shown["note"], (sides, shown)
+            shots.take(driver, f"seat {seat} previews a patch at {choice['square']}")
+            moves["preview"] = 0
         how = play_by_click(driver, choice)
         outcome = settled_after(driver, before)
         if outcome == "message":
@@ -375,6 +390,8 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
         empires = {m[1] for p in playing if (m := re.match(r"Now: (.+), played by \S", p))}
         assert empires, f"no window said which Empire is being played: {sorted(playing)[:5]}"
         assert empires <= set(rules.names().values()), empires - set(rules.names().values())
+    if name == "patchistory":
+        assert "preview" in moves, "a won Tile's place is previewed before it is patched"
     drawn = sum(n for how, n in moves.items() if how != "button")
     assert drawn > 10, f"most moves are clicks on the drawing, hand or players: {moves}"
     driver.get(f"{server}/#game={game_id}&replay=1")
