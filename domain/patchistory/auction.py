@@ -250,7 +250,7 @@ def _vasco_done(ctx: Ctx, seat: int) -> None:
 
 @COMMANDS.declares(
     "bid",
-    "Bid on a Tile, adding Coin (patchistory.auction.bid).",
+    "Bid on a Tile at the Auction, adding Coin to the highest bid.",
     AUCTION_TILE,
     Arg("coin", "Coin added to your bid.", kind=int, minimum=0),
     why_not=refused_by("auction.bid"),

@@ -121,3 +121,26 @@ def test_every_action_label_and_event_of_a_whole_game_reads_in_words(name, playe
         ]
     assert len(told) > 10, "a whole game has many kinds of events"
     assert wrong == [], "\n".join(wrong[:60]) + f"\n({len(wrong)} in all)"
+
+
+@pytest.mark.parametrize("name", sorted({g[0] for g in GAMES}))
+def test_every_command_description_the_table_shows_reads_in_words(name):
+    """The action panel shows each command's description under its heading: no rule id
+    ("Patch the Tile you won (patchistory.patch.overlap)."), no pack id, no placeholder."""
+    from service.queries import GameQueries
+
+    detail = GameQueries.ruleset_detail(name)
+    ids = {k for k, v in ruleset(name).names().items() if "-" in k and v.lower() != k}
+    wrong = []
+    for command in detail["commands"]:
+        text = command["description"]
+        found = [what for pattern, what in BAD if what != "an id (a slug)" and pattern.search(text)]
+        found += ["a rule id"] if RULE_ID.search(text) else []
+        found += [
+            f"the id {i!r}" for i in ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", text)
+        ]
+        wrong += [f"{command['type']}: {text!r}: {p}" for p in found]
+    assert wrong == [], "\n".join(wrong)
+
+
+RULE_ID = re.compile(r"\b[a-z][a-z0-9]*\.[a-z][a-z0-9-]*(\.[a-z0-9-]+)*\b")
