@@ -506,8 +506,8 @@
     const awaited = new Set(s.awaiting);
     const me = t.seat;
     const list = el('ul', {class: 'seat-list'}, s.players.map((player, seat) => el('li', {class: awaited.has(seat) ? 'awaited' : null, dataset: {seat: String(seat)}},
-      el('span', {class: 'swatch', style: `background:${SEAT_COLOURS[seat % 6]}`, 'aria-hidden': 'true'}),
-      `${player} (${COLOUR_NAMES[seat % 6]})`, me === seat ? ' — you' : '', awaited.has(seat) ? ' — to play' : '')));
+      swatches(coloursOf(t, seat)),
+      `${player} (${coloursOf(t, seat).map((c) => COLOUR_NAMES[c % 6]).join(', ')})`, me === seat ? ' — you' : '', awaited.has(seat) ? ' — to play' : '')));
     const facts = Object.entries(s.summary || {}).filter(([key]) => !['awaiting', 'current_seat', 'start_player'].includes(key));
     const box = $('#status');
     fill(box, el('h2', {id: 'status-title', text: 'The game'}),
@@ -551,6 +551,37 @@
     if (s.stage && s.stage !== 'turns') parts.push(humanise(s.stage));
     if (s.phase) parts.push(humanise(String(s.phase)));
     return parts.join(' · ');
+  }
+
+  /** The colours a seat plays: Brief deals several to each player (its view says which);
+   * elsewhere a seat is its one colour. */
+  function coloursOf(t, seat) {
+    const players = t.state && Array.isArray(t.state.players) ? t.state.players : [];
+    const listed = players[seat] && Array.isArray(players[seat].colours) ? players[seat].colours : null;
+    return listed && listed.length ? listed : [seat];
+  }
+  function swatches(colours) {
+    return colours.map((c) => el('span', {class: 'swatch', style: `background:${SEAT_COLOURS[c % 6]}`, 'aria-hidden': 'true'}));
+  }
+
+  /** The Empire being played now, and by whom: "Now: Phonacia, played by ann" (Brief: "by
+   * ann's green"), from the view's turn; null between turns. */
+  function playingText(t) {
+    const turn = t.state && t.state.turn;
+    if (!turn || typeof turn !== 'object') return null;
+    const id = [turn.empire, turn.card].find((v) => typeof v === 'string' && v);
+    if (!id) return null;
+    const name = (t.info.names || {})[id] || humanise(id);
+    const players = t.summary.players;
+    let by = null;
+    if (typeof turn.colour === 'number') {
+      const owner = ((t.state.colours || [])[turn.colour] || {}).seat;
+      const colour = COLOUR_NAMES[turn.colour % 6];
+      by = typeof owner === 'number' ? `${owner === t.seat ? 'your' : `${players[owner]}'s`} ${colour}` : colour;
+    } else if (typeof turn.seat === 'number') {
+      by = turn.seat === t.seat ? 'you' : players[turn.seat];
+    }
+    return `Now: ${name}${by ? `, played by ${by}` : ''}.`;
   }
 
   /** The cards (tiles, tokens) the seat holds: [title, ids] per kind, from its view. */
@@ -619,7 +650,7 @@
     const awaited = new Set(t.summary.awaiting);
     const players = el('div', {class: 'dash-players', role: 'group', 'aria-label': 'Players'}, t.summary.players.map((player, seat) =>
       el('div', {class: `dash-player${awaited.has(seat) ? ' awaited' : ''}`, dataset: {seat: String(seat)}},
-        el('span', {class: 'swatch', style: `background:${SEAT_COLOURS[seat % 6]}`, 'aria-hidden': 'true'}),
+        swatches(coloursOf(t, seat)),
         el('span', {class: 'who', text: `${player}${t.seat === seat ? ' (you)' : ''}`}),
         what ? el('span', {class: 'score', text: `${per[seat]} ${what}`}) : null,
         awaited.has(seat) ? el('span', {class: 'to-play', text: 'to play'}) : null)));
@@ -629,10 +660,12 @@
         on: {click: () => play(t, a)}, text: a.command.type === 'accept_rewind' ? 'Accept the rewind' : 'Refuse the rewind'}));
     const goods = goodsOf(t);
     const hand = handOf(t);
+    const playing = t.summary.status === 'finished' ? null : playingText(t);
     fill(box,
       el('div', {class: 'dash-row'},
         el('strong', {class: 'dash-when', id: 'dash-when', text: whenText(t) || t.summary.status}),
-        el('span', {class: 'dash-awaited', id: 'dash-awaited', role: 'status', text: awaitedText(t)}), answers),
+        el('span', {class: 'dash-awaited', id: 'dash-awaited', role: 'status', text: awaitedText(t)}), answers,
+        playing ? el('span', {class: 'dash-playing', id: 'dash-playing', text: playing}) : null),
       players,
       goods.length ? el('p', {class: 'dash-goods', id: 'dash-goods'}, goods.map(([k, v], i) => [i ? ' · ' : '', el('span', {}, `${k}: `, el('strong', {text: String(v)}))])) : null,
       hand.length ? el('div', {class: 'dash-hand', id: 'dash-hand', role: 'region', tabindex: 0, 'aria-label': 'Your cards'}, hand.map(([title, ids]) => el('div', {class: 'hand-group', role: 'group', 'aria-label': title},
@@ -1033,7 +1066,7 @@
       el('table', {}, el('thead', {}, el('tr', {}, ['Place', 'Player', 'Score'].map((h) => el('th', {scope: 'col', text: h})))),
         el('tbody', {}, result.body.ranking.map((row) => el('tr', {dataset: {seat: String(row.seat)}},
           el('td', {text: String(row.place)}), el('td', {text: row.player}), el('td', {text: String(row.score)}))))),
-      el('p', {class: 'muted', text: `Ties are broken by: ${result.body.tie_breaks.join('; ') || 'nothing'}.`}));
+      el('p', {class: 'muted', text: result.body.tie_breaks.length ? `Ties are broken by: ${result.body.tie_breaks.join('; ')}.` : 'The rules name no tie-breaker.'}));
   }
 
   /** The live feed: the game's stream (a seat opens its private feed with a stream ticket). */
@@ -1272,7 +1305,7 @@
       el('h2', {id: 'event-title'}, 'Event ', el('span', {id: 'event-version', text: String(entry.version)}), ` of ${r.entries.length}`),
       el('p', {id: 'event-words', class: 'words'}, undone.has(entry.version) ? [el('del', {text: entry.words}), ' (taken back later: it no longer counts)'] : entry.words),
       el('dl', {},
-        el('dt', {text: 'Type'}), el('dd', {}, el('code', {id: 'event-type', text: entry.type})),
+        el('dt', {text: 'What'}), el('dd', {id: 'event-type', title: entry.type, dataset: {type: entry.type}, text: humanise(entry.type)}),
         el('dt', {text: 'By'}), el('dd', {id: 'event-actor', text: actor}),
         el('dt', {text: 'Rule'}), el('dd', {}, el('code', {id: 'event-rule', text: entry.rule}),
           pageText(entry.page) ? el('span', {id: 'event-page', text: ` ${pageText(entry.page)}`}) : null,
@@ -1293,6 +1326,16 @@
     renderWhatIf(r, entry);
   }
 
+  /** Whose each die is ("Empire die 2", "Enemy die"), where the event's dice lists (its data's
+   * *_dice, in order) are exactly its chance draws, all dice: else null (numbered instead). */
+  function diceNames(entry, draws) {
+    const lists = Object.entries(entry.data || {}).filter(([key, value]) => /dice$/i.test(key) && Array.isArray(value));
+    const flat = lists.flatMap(([key, faces]) => faces.map((face, j) => ({key, j, count: faces.length, face: Number(face)})));
+    if (!flat.length || flat.length !== draws.length) return null;
+    if (flat.some((f, i) => draws[i].n !== 6 || draws[i].result + 1 !== f.face)) return null;
+    return flat.map((f) => `${humanise(f.key).replace(/ dice$/i, ' die')}${f.count > 1 ? ` ${f.j + 1}` : ''}`);
+  }
+
   /** "What if I had rolled a 6?": other outcomes for the event's draws, played in a sandbox
    * that starts from the position just before the event, its chance scripted (never a seed). */
   function renderWhatIf(r, entry) {
@@ -1304,9 +1347,10 @@
       return;
     }
     box.hidden = false;
+    const named = diceNames(entry, draws);
     const inputs = draws.map((d, i) => {
       const id = `whatif-draw-${i}`;
-      const label = d.n === 6 ? `Die ${i + 1} (1 to 6)` : `Draw ${i + 1} (number 1 to ${d.n})`;
+      const label = named ? `${named[i]} (1 to 6)` : d.n === 6 ? `Die ${i + 1} (1 to 6)` : `Draw ${i + 1} (number 1 to ${d.n})`;
       return el('div', {class: 'whatif-draw'},
         el('label', {for: id, text: label}), ' ',
         el('input', {id, type: 'number', min: 1, max: d.n, step: 1, required: true, value: d.result + 1, dataset: {n: String(d.n)}}));
@@ -1581,7 +1625,7 @@
       `${seat.name || seat.label}`,
       seat.bot ? ` (bot: ${seat.bot})` : '', seat.left ? ` — ${seat.left.replace('_', ' ')}` : '',
       !seat.claimed ? ' — open' : '',
-      seat.deadline_ms ? el('span', {class: 'clock', dataset: {deadline: String(seat.deadline_ms + skew)}, text: ` ⏱ ${clockText(seat.deadline_ms - s.now_ms)}`}) : null,
+      seat.deadline_ms ? el('span', {class: 'clock', dataset: {deadline: String(seat.deadline_ms + skew)}, text: ` — ${clockText(seat.deadline_ms - s.now_ms)} left to play`}) : null,
       seat.bank_ms !== null && seat.bank_ms !== undefined && !seat.deadline_ms ? el('span', {class: 'bank', text: ` bank ${clockText(seat.bank_ms)}`}) : null));
     const mine = t.seat !== null && t.seat !== undefined ? s.seats[t.seat] : null;
     const buttons = [];
@@ -1602,7 +1646,7 @@
     clockTimer = setInterval(() => {
       const clocks = $$('#seating .clock');
       if (!clocks.length) { clearInterval(clockTimer); clockTimer = null; return; }
-      for (const node of clocks) node.textContent = ` ⏱ ${clockText(Number(node.dataset.deadline) - Date.now())}`;
+      for (const node of clocks) node.textContent = ` — ${clockText(Number(node.dataset.deadline) - Date.now())} left to play`;
     }, 1000);
   }
 

@@ -95,6 +95,8 @@ class Namer:
             return "yes" if value else "no"
         if value is None:
             return "none"
+        if isinstance(value, list | tuple) and value and all(_keyed(v) for v in value):
+            return "; ".join(f"{self.key(k)} {self.thing(v)}" for k, v in value)  # a mapping
         if isinstance(value, list | tuple):
             return listed([self.thing(v) for v in value]) if value else "none"
         if isinstance(value, Mapping):
@@ -117,6 +119,18 @@ class Namer:
         if key.endswith("colours") and isinstance(value, list | tuple):
             return listed([self.colour(v) for v in value]) if value else "none"
         return self.thing(value)
+
+
+def _keyed(value: Any) -> bool:
+    """Whether a value is a mapping's item as an event stores it: a [pack id, number] pair
+    ("area values [[northern-europe, 0], ...]" reads "Northern Europe 0; ...", not "... and 0")."""
+    return (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and isinstance(value[0], str)
+        and isinstance(value[1], int | float)
+        and not isinstance(value[1], bool)
+    )
 
 
 def _seats(value: Sequence[Any]) -> bool:

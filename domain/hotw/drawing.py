@@ -35,6 +35,7 @@ from domain.hotw.map_layout import (
     ICON,
     ROW_WIDTH,
     SCALE,
+    WASTE_FONT,
     WIDTH,
     Layout,
     layout,
@@ -243,7 +244,17 @@ def _defs() -> str:
     return f"<defs>{heads}{hatch}</defs>{style}"
 
 
-def _label(box: Box, lines: Sequence[str], font: float, cls: str, fill: str, of: str) -> str:
+def _label(
+    box: Box,
+    lines: Sequence[str],
+    font: float,
+    cls: str,
+    fill: str,
+    of: str,
+    halo: str = "#ffffff",
+) -> str:
+    """A name, centred in its box, over a halo that keeps lines crossing it from its letters
+    (a wasteland's halo is its own grey: a white one washes out small dark letters)."""
     x = box.x + box.w / 2
     rows = "".join(
         f'<tspan x="{_f(x)}" y="{_f(box.y + font * (1.0 + 1.15 * k))}">{escape(line)}</tspan>'
@@ -251,7 +262,7 @@ def _label(box: Box, lines: Sequence[str], font: float, cls: str, fill: str, of:
     )
     return (
         f'<text class="{cls}" data-for="{escape(of)}" font-size="{font}" text-anchor="middle"'
-        f' fill="{fill}" stroke="#ffffff" stroke-width="2.4" stroke-opacity="0.85"'
+        f' fill="{fill}" stroke="{halo}" stroke-width="2.4" stroke-opacity="0.85"'
         f' paint-order="stroke" stroke-linejoin="round">{rows}</text>'
     )
 
@@ -361,8 +372,8 @@ def _labels_layer(board: Board, plan: Layout) -> list[str]:
         )  # fmt: skip
     for waste in board.wastelands.values():
         out.append(
-            _label(plan.labels[waste.id], plan.lines[waste.id], FONT - 2, "label", "#303030",
-                   waste.id)
+            _label(plan.labels[waste.id], plan.lines[waste.id], WASTE_FONT, "label", "#111111",
+                   waste.id, halo=WASTE_FILL)
         )  # fmt: skip
     for land in board.lands.values():
         box = plan.labels[land.id]

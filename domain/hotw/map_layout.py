@@ -20,6 +20,8 @@ GAP = 2.5
 FONT = 9.5
 SMALL_FONT = 8.0
 """Land names (map units: the map is 1000 wide)."""
+WASTE_FONT = 8.5
+"""A wasteland's name (7.5 read as a smudge at 1400 px wide)."""
 CHAR = 0.64
 """Width of a character as a share of the font size (generous for DejaVu Sans and Arial)."""
 ICON = 14.0
@@ -332,7 +334,7 @@ def _water_labels(
     wanted: list[Label] = []
     for name, x, y, font in [
         *((w.id, w.x, w.y, FONT) for w in board.seas.values()),
-        *((w.id, w.x, w.y, FONT - 2) for w in board.wastelands.values()),
+        *((w.id, w.x, w.y, WASTE_FONT) for w in board.wastelands.values()),
     ]:
         lines[name] = _lines(
             board.seas[name].name if name in board.seas else board.wastelands[name].name

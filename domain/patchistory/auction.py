@@ -250,7 +250,7 @@ def _vasco_done(ctx: Ctx, seat: int) -> None:
 
 @COMMANDS.declares(
     "bid",
-    "Bid on a Tile, adding Coin (patchistory.auction.bid).",
+    "Bid on a Tile at the Auction, adding Coin to the highest bid.",
     AUCTION_TILE,
     Arg("coin", "Coin added to your bid.", kind=int, minimum=0),
     why_not=refused_by("auction.bid"),
@@ -273,8 +273,8 @@ def pass_in_the_auction(ctx: Ctx, seat: int, command: Command) -> None:
 
 @COMMANDS.declares(
     "seal_bid",
-    "2-player Auction: a secret bid for Tile #1 (0) or #2 (1).",
-    Arg("tile", "0 or 1.", kind=int, minimum=0),
+    "2-player Auction: a secret bid of Coin for Tile #1 or Tile #2 at the Auction.",
+    Arg("tile", "0 for Tile #1, 1 for Tile #2.", kind=int, minimum=0),
     Arg("coin", "Coin bid.", kind=int, minimum=1),
     why_not=refused_by("auction.two-player"),
 )

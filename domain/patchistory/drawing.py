@@ -225,12 +225,13 @@ def side_svg(pack: PatchPack, tile: str, side: str, x: float, y: float, cell: in
             f"<title>{escape(square.name or square.terrain)}</title></rect>"
         )
         label = _icons(dict(square.yields))
+        font = 9 if cell >= 26 else 8
         if label:
-            out.append(f'<text x="{px + 2}" y="{py + 10}" font-size="8">{label}</text>')
+            out.append(f'<text x="{px + 2}" y="{py + 10}" font-size="{font}">{label}</text>')
         gold = _icons(dict(square.gold))
         if gold:
             out.append(
-                f'<text x="{px + 2}" y="{py + cell - 4}" font-size="8" fill="#7a5a00">'
+                f'<text x="{px + 2}" y="{py + cell - 4}" font-size="{font}" fill="#7a5a00">'
                 f"[{gold}]</text>"
             )
     for feature in pack.side(tile, side).features:
@@ -256,8 +257,9 @@ def tile_svg(
     cls: str,
     data: str,
 ) -> tuple[str, float]:
-    """A Tile with each of its `sides` side by side, under a title; and the width it takes."""
-    cell = 22
+    """A Tile with each of its `sides` side by side, under a title; and the width it takes
+    (squares of 28: at 22 their yields were too small to read at 1400 px wide)."""
+    cell = 28
     era = pack.tiles[tile].era if tile in pack.tiles else None
     out = [f'<g class="{cls}" {data}><title>{escape(title)}</title>']
     out.append(
@@ -298,11 +300,11 @@ def table_svg(pack: PatchPack, state: PState, viewer: int | None) -> str:
         top = auction_y + 132
     else:
         top = 30
-        auction_y = top + PANEL_H + 34 + routes_h
+        auction_y = top + PANEL_H + 34 + KEY_H + routes_h
     legend_y = top + PANEL_H + 4
-    routes_y = legend_y + 30
+    routes_y = legend_y + 30 + KEY_H
     height = max(auction_y + 136, routes_y + routes_h)
-    phase = state.phase.replace("_", " ")
+    phase = state.phase.replace("_", " ").replace("-", " ")  # "auction sealed", not a slug
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="patchistory" width="{width}" '
         f'height="{height}" viewBox="0 0 {width} {height}" {FONT} role="img"'
@@ -322,8 +324,51 @@ def table_svg(pack: PatchPack, state: PState, viewer: int | None) -> str:
         f'<text class="legend" x="10" y="{legend_y + 14}" font-size="11">Legend: {legend};'
         " [ ] yields only while a Worker stands there; a circle is a Worker.</text>"
     )
+    parts += _key(legend_y + 22)
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+KEY_H = 20
+"""The row under the legend that shows what the squares' colours and outlines are."""
+KEY = (
+    ("fill", TERRAIN["land"], "Land"),
+    ("fill", TERRAIN[SEA], "Sea"),
+    ("fill", TERRAIN[WASTELAND], "Wasteland"),
+    ("inset", "#8d7b63", "Building face down"),
+    ("inset", "#ffffff", "Building"),
+    ("outline", FEATURE["hero"], "Hero"),
+    ("outline", FEATURE["wonder"], "Wonder"),
+    ("outline", FEATURE["special"], "Special Feature"),
+)
+
+
+def _key(y: int) -> list[str]:
+    """Swatches naming each colour a square or outline may have."""
+    parts = ['<g class="legend-key">']
+    x = 10
+    for how, colour, words in KEY:
+        land = TERRAIN["land"]
+        if how == "outline":
+            swatch = (
+                f'<rect x="{x + 1}" y="{y + 1}" width="12" height="12" fill="{land}"'
+                f' stroke="{colour}" stroke-width="3"/>'
+            )
+        elif how == "inset":
+            swatch = (
+                f'<rect x="{x}" y="{y}" width="14" height="14" fill="{land}" stroke="#7f6f55"/>'
+                f'<rect x="{x + 3}" y="{y + 3}" width="8" height="8" fill="{colour}"'
+                ' stroke="#555"/>'
+            )
+        else:
+            swatch = (
+                f'<rect x="{x}" y="{y}" width="14" height="14" fill="{colour}" stroke="#7f6f55"/>'
+            )
+        parts.append(swatch)
+        parts.append(f'<text x="{x + 19}" y="{y + 11}" font-size="11">{escape(words)}</text>')
+        x += 19 + int(len(words) * 6.0) + 14
+    parts.append("</g>")
+    return parts
 
 
 def routes_svg(pack: PatchPack, state: PState, routes_y: int) -> list[str]:

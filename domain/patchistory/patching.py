@@ -280,7 +280,7 @@ def why_not_patch(
 
 @COMMANDS.declares(
     "patch",
-    "Patch the Tile you won (patchistory.patch.overlap).",
+    "Patch the Tile you won into your territory, on the side and at the place you choose.",
     Arg("side", "The side patched.", (WHITE, BLACK)),
     Arg("row", "Row of the square in the territory (may be negative).", kind=int),
     Arg("col", "Column of the square in the territory (may be negative).", kind=int),

@@ -47,6 +47,7 @@ from tests.support.table_page import (
     artifacts_dir,
     click_css,
     click_place,
+    dashboard_faults,
     dataset,
     targets,
     wait_ready,
@@ -199,6 +200,9 @@ def place_of(action: dict[str, Any], on_map: list[str]) -> str | None:
     return None
 
 
+NARROW_WINDOWS = ((1024, 768), (800, 900))
+
+
 def play_by_mouse(driver: Any, action: dict[str, Any], on_map: list[str]) -> str:
     """Click the land the action names (choosing the action where the land offers several),
     or the action's button."""
@@ -324,12 +328,23 @@ def test_a_whole_3_player_game_is_played_by_clicking_through_the_page(server, br
             wait_until(driver, lambda d: by_css(d, '#log li[data-type="GameRewound"]'))
             done["rewind"] = step
             continue
+        narrow = "narrow" not in done and "a11y" in done and len(targets(driver)) > 1
+        if narrow:  # issue 34, point 3: the dashboard in view on a narrow window, lands clear
+            for width, height in NARROW_WINDOWS:
+                driver.set_window_size(width, height)
+                wait_until(driver, lambda d, w=width: d.execute_script("return innerWidth") <= w)
+                faults = dashboard_faults(driver)
+                shots.take(driver, f"seat {seat} at {width}x{height}")
+                assert not faults, (width, height, faults)
+            done["narrow"] = step
         choices = actions(driver)
         assert choices, "a seat whose turn it is has actions"
         on_map = targets(driver)
         action = rng.choice(choices)
+        if narrow:  # and a land is clicked there, under the dashboard kept in view
+            action = rng.choice([a for a in choices if place_of(a, on_map)] or choices)
         place = place_of(action, on_map)
-        if "keyboard" not in done and place is not None:
+        if "keyboard" not in done and place is not None and not narrow:
             play_by_keyboard(driver, place)
             how = "keyboard"
             done["keyboard"] = step
@@ -343,8 +358,10 @@ def test_a_whole_3_player_game_is_played_by_clicking_through_the_page(server, br
             assert_tokens_only_in_headers(driver, tokens)
         args = " ".join(str(v) for v in action["args"].values())
         shots.take(driver, f"seat {seat} {how} {action['type']} {args}")
+        if narrow:
+            driver.set_window_size(1400, 1000)
 
-    assert set(done) == {"a11y", "undo", "refused", "rewind", "keyboard"}, done
+    assert set(done) == {"a11y", "undo", "refused", "rewind", "keyboard", "narrow"}, done
     assert moves.get("map", 0) + moves.get("map+choice", 0) > 20, moves
     assert moves.get("button", 0) > 20, moves
     result = requests.get(f"{server}/games/{game_id}/result", timeout=10).json()

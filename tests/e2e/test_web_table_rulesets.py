@@ -101,6 +101,10 @@ const seats = new Set(Array.from(document.querySelectorAll('#dashboard .dash-pla
   .map((n) => Number(n.dataset.seat)));
 const places = new Set(Array.from(document.querySelectorAll('#board .target'))
   .map((n) => n.dataset.land || n.dataset.water).filter(Boolean));
+const drawn = new Set(Array.from(document.querySelectorAll('#board [data-land], [data-water]'))
+  .map((n) => n.dataset.land || n.dataset.water));
+const cards = new Set(Array.from(document.querySelectorAll('#dashboard .hand-card'))
+  .map((n) => n.dataset.card));
 const on = (selector) => document.querySelector(selector) !== null;
 return Array.from(document.querySelectorAll('#actions button.action:not(.table)')).map((b) => {
   const args = JSON.parse(b.dataset.args || '{}');
@@ -112,7 +116,9 @@ return Array.from(document.querySelectorAll('#actions button.action:not(.table)'
   const offer = b.dataset.offer && on(`#board .offer.target[data-offer="${b.dataset.offer}"]`);
   return {key: b.dataset.action, type: b.dataset.type, args, label: b.textContent,
           place: place || null, card: card || null, seat: seat ? seat[1] : null,
-          square: square ? b.dataset.square : null, offer: offer ? b.dataset.offer : null};
+          square: square ? b.dataset.square : null, offer: offer ? b.dataset.offer : null,
+          unclickable: [[drawn, places], [cards, held]].some(([shown, live]) =>
+            values.some(([, v]) => shown.has(v)) && !values.some(([, v]) => live.has(v)))};
 });
 """
 
@@ -121,6 +127,16 @@ const parts = ['#actions', '#log', '#dashboard', '#status', '#chooser'];
 return parts.map((s) => { const n = document.querySelector(s); return n ? n.innerText : ''; })
   .join('\\n');
 """
+
+
+PREVIEW_JS = """
+const node = document.querySelector(`#board .target[data-square="${arguments[0]}"]`);
+node.focus();
+const note = document.getElementById('patch-note');
+return {rects: document.querySelectorAll('#board .patch-preview rect').length,
+        note: note ? note.textContent : ''};
+"""
+PLAYING_JS = "const n = document.getElementById('dash-playing'); return n ? n.textContent : ''"
 
 
 def choices(driver: Any) -> list[dict[str, Any]]:
@@ -306,6 +322,7 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
         assert by_css(driver, "#board svg"), f"{name} draws its table"
         assert by_css(driver, "#dashboard .dash-player"), "the dashboard shows the players"
     checked: set[int] = set()
+    playing: set[str] = set()
     moves: dict[str, int] = {}
     clicks = 0
     while (seat := whose_turn(driver, handles)) is not None:
@@ -317,6 +334,8 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
             assert_no_axe_violation(driver, f"{name}: the table of seat {seat}")
             assert_dashboard_leaves_the_board_clear(driver, f"{name}: the table of seat {seat}")
             checked.add(seat)
+        if clicks % 5 == 1:  # what the dashboard says is being played (a sample of the turns)
+            playing.add(str(driver.execute_script(PLAYING_JS)))
         found = choices(driver)
         if not found:  # a rewind to answer, or nothing but the dashboard's answer
             buttons = by_css(driver, "#dashboard .dash-answer")
@@ -324,6 +343,8 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
             buttons[0].click()
             settled_after(driver, before)
             continue
+        unclickable = [(c["label"], c["args"]) for c in found if c["unclickable"]]
+        assert not unclickable, f"{name}: drawn or held but not clickable: {unclickable[:3]}"
         clickable = [
             c
             for c in found
@@ -331,6 +352,14 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
         ]
         pool = clickable if clickable and rng.random() < 0.8 else found
         choice = rng.choice(pool)
+        if choice["type"] == "patch" and choice["square"] and "preview" not in moves:
+            shown = driver.execute_script(PREVIEW_JS, choice["square"])  # issue 34, point 2
+            sides = {a["args"].get("side") for a in found if a["square"] == choice["square"]}
+            assert shown["rects"] > 0, f"pointing at a square shows no patch: {shown}"
+            for side in sides:
+                assert f"the {side.title()} side" in shown["note"], (sides, shown)
+            shots.take(driver, f"seat {seat} previews a patch at {choice['square']}")
+            moves["preview"] = 0
         how = play_by_click(driver, choice)
         outcome = settled_after(driver, before)
         if outcome == "message":
@@ -357,6 +386,12 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
     shots.take(driver, "the result")
     if name != "patchistory":
         assert overlapping_names(driver) == [], "names overlap nothing, pieces of the end included"
+    if name != "patchistory":  # the dashboard says which Empire is being played, by name
+        empires = {m[1] for p in playing if (m := re.match(r"Now: (.+), played by \S", p))}
+        assert empires, f"no window said which Empire is being played: {sorted(playing)[:5]}"
+        assert empires <= set(rules.names().values()), empires - set(rules.names().values())
+    if name == "patchistory":
+        assert "preview" in moves, "a won Tile's place is previewed before it is patched"
     drawn = sum(n for how, n in moves.items() if how != "button")
     assert drawn > 10, f"most moves are clicks on the drawing, hand or players: {moves}"
     driver.get(f"{server}/#game={game_id}&replay=1")

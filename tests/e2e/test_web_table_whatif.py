@@ -80,6 +80,11 @@ def test_a_what_if_replays_a_lost_invasion_on_sixes_and_shows_it_scripted(
         *data["empire_dice"],
         *data["enemy_dice"],
     ]  # the dice as rolled, to be changed
+    labels = [by_css(driver, f'label[for="{i.get_attribute("id")}"]')[0].text for i in inputs]
+    assert labels == [
+        *(f"Empire die{f' {k + 1}' if empire > 1 else ''} (1 to 6)" for k in range(empire)),
+        *(f"Enemy die{f' {k + 1}' if enemy > 1 else ''} (1 to 6)" for k in range(enemy)),
+    ]  # whose each die is, as the event's dice say
     for i in range(empire):
         set_value(driver, f"#whatif-draw-{i}", 6)
     for i in range(empire, empire + enemy):

@@ -134,7 +134,7 @@ def test_a_public_table_opened_in_the_lobby_is_joined_from_another_browser_and_s
     )
     click_css(browser, f'#open-tables li[data-game="{game_id}"] button.join')
     wait_until(browser, lambda d: d.execute_script("return document.body.dataset.view") == "table")
-    wait_until(browser, lambda d: "⏱" in text(d, "#seating"), what="the clock on screen")
+    wait_until(browser, lambda d: "left to play" in text(d, "#seating"), what="the clock on screen")
     assert "per move" in text(browser, "#seating")
     joiner = js(browser, "return localStorage.getItem('chronicle.player')")
     assert joiner and joiner != owner

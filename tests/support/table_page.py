@@ -145,3 +145,49 @@ def click_css(driver: Any, selector: str) -> None:
 
 def action_selector(key: str, within: str = "#actions") -> str:
     return f"{within} button.action[data-action={json.dumps(key)}]"
+
+
+DASHBOARD_IN_VIEW_JS = """
+const faults = [];
+const dash = document.getElementById('dashboard');
+const inView = (what) => {
+  const r = dash.getBoundingClientRect();
+  if (r.height < 20 || r.top < -1 || r.bottom > window.innerHeight + 1) {
+    const span = `${Math.round(r.top)}..${Math.round(r.bottom)} of ${window.innerHeight}`;
+    faults.push(`the dashboard is out of view ${what} (${span})`);
+  }
+};
+window.scrollTo(0, 0);
+inView('at the top');
+window.scrollTo(0, document.documentElement.scrollHeight);
+inView('at the bottom');
+const area = document.getElementById('board-area');
+if (area) { area.scrollTop = area.scrollHeight; }
+inView('with the board scrolled to its end');
+for (const node of document.querySelectorAll('#board .target')) {
+  const id = node.dataset.land || node.dataset.water;
+  if (!id || node.dataset.x === undefined) continue;
+  window.scrollTo(0, document.documentElement.scrollHeight);  // from the far end of the page
+  node.focus();  // as Tab brings it into view
+  const svg = node.ownerSVGElement;
+  const p = svg.createSVGPoint();
+  p.x = Number(node.dataset.x); p.y = Number(node.dataset.y);
+  const at = p.matrixTransform(svg.getScreenCTM());
+  const hit = document.elementFromPoint(at.x, at.y);
+  const owner = hit && hit.closest('[data-land], [data-water]');
+  const under = hit && hit.closest('#dashboard');
+  if (!hit || under || !owner || (owner.dataset.land || owner.dataset.water) !== id) {
+    const what = under ? 'the dashboard' : (hit ? (hit.id || hit.tagName) : 'nothing');
+    faults.push(`${id}, brought into view, is under ${what} at (${at.x | 0}, ${at.y | 0})`);
+  }
+  inView(`with ${id} in view`);
+}
+window.scrollTo(0, 0);
+return faults;
+"""
+
+
+def dashboard_faults(driver: Any) -> list[str]:
+    """Where the dashboard leaves the window (the page or the board scrolled to its end, each
+    land or water of the map focused as Tab would) and where it covers a place one may click."""
+    return list(driver.execute_script(DASHBOARD_IN_VIEW_JS))

@@ -243,3 +243,38 @@ def test_a_land_with_more_pieces_than_its_row_holds_stacks_them_within_the_row()
     row = piece_row(layout(BOARD).anchors["tigris"])
     assert len(re.findall(r'<g class="piece ', group)) == 6
     assert row.x - 1 <= min(xs) and max(xs) <= row.x + row.w + 1
+
+
+@pytest.mark.parametrize("name", ["hotw-2024", "hotw-ah2001", "brief-2009"])
+def test_every_name_on_every_map_is_big_enough_to_read_and_dark_on_its_own_halo(name):
+    """At 1400 px wide a map unit is about 0.97 px: a name under 8 units (a wasteland's was 7.5)
+    reads as a smudge, and a white halo around small dark letters on grey washes them out."""
+    from cli.data import bare_setup
+    from service.rulesets import ruleset
+
+    rules = ruleset(name)
+    svg = ET.fromstring(rules.draw_board(rules.initial_state(bare_setup(rules)), None))
+    names = [t for t in svg.iter(f"{SVG}text") if "label" in (t.get("class") or "").split()]
+    assert len(names) > 40
+    for text in names:
+        of = text.get("data-for")
+        assert float(text.get("font-size") or 0) >= 8.0, (of, text.get("font-size"))
+        halo, ink = text.get("stroke"), text.get("fill")
+        assert halo and ink and _contrast(ink, halo) >= 4.5, (of, ink, halo)
+    wastes = {g.get("data-wasteland"): g for g in svg.iter(f"{SVG}g") if g.get("data-wasteland")}
+    for text in names:
+        if text.get("data-for") in wastes:
+            ground = wastes[text.get("data-for")].find(f"{SVG}path").get("fill")
+            assert text.get("stroke") == ground, "a wasteland's name is haloed in its own grey"
+
+
+def _contrast(a: str, b: str) -> float:
+    def luminance(colour: str) -> float:
+        digits = colour.lstrip("#")
+        digits = "".join(d * 2 for d in digits) if len(digits) == 3 else digits
+        channels = [int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)

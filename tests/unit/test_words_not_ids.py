@@ -1,13 +1,15 @@
 """Words, not ids (issue 34, point 4): every legal-action label and every event of a whole game
 of each ruleset (the simultaneous-empires variant counted) is rendered as the web table shows
 it - the action's words from `Ruleset.action_words`, the event's sentence from
-`Ruleset.narrate` - and none prints a pack id where the pack has a name, a bare seat or colour
-number, an empty field, a trailing comma, -1, None or a placeholder such as "p. ?"."""
+`Ruleset.narrate` - and every text of the drawing now and then, and none prints a pack id
+where the pack has a name, a bare seat or colour number, an empty field, a trailing comma, -1,
+None or a placeholder such as "p. ?"."""
 
 from __future__ import annotations
 
 import random
 import re
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -16,6 +18,7 @@ import pytest
 from service.rulesets import ruleset
 from tests.support.table import Table
 
+SVG = "{http://www.w3.org/2000/svg}"
 GAMES = [
     ("hotw-2024", ("ann", "bob", "cy"), {}),
     ("hotw-ah2001", ("ann", "bob", "cy"), {}),
@@ -33,6 +36,7 @@ BAD = [
     (re.compile(r"\b(seat|colour|player) \d"), "a bare seat or colour number"),
     (re.compile(r"\b[a-z][a-z0-9]*(-[a-z0-9]+)+\b"), "an id (a slug)"),
     (re.compile(r"\b[a-z]\d+ \d+\b"), "an id (e1 18)"),
+    (re.compile(r"[A-Za-z] and -?\d+(?=[,.;]|$| and )"), "a name paired with its number by 'and'"),
 ]
 
 
@@ -67,6 +71,8 @@ def played(name: str, players: tuple[str, ...], options: dict[str, Any]) -> tupl
     table = Table(rules, players, b"w" * 32, **options)
     rng = random.Random(34)
     labels: dict[tuple[str, tuple[str, ...]], list[tuple[str, Mapping[str, Any]]]] = {}
+    drawn: list[str] = []
+    moves = 0
     while not rules.is_over(table.state):
         if rules.system_action(table.state) is not None:
             table.resolve()
@@ -81,16 +87,24 @@ def played(name: str, players: tuple[str, ...], options: dict[str, Any]) -> tupl
                 words, label = rules.action_words(table.state, command, list(players))
                 shown.append((words, command))
                 shown.append((label, command))
+        if moves % 40 == 0:  # the drawing's words too, now and then
+            drawn.append(rules.draw_board(table.state, seat) or "")
+        moves += 1
         table.play(seat, rng.choice(actions))
-    return labels, table
+    drawn.append(rules.draw_board(table.state, None) or "")
+    return labels, table, drawn
 
 
 @pytest.mark.parametrize(("name", "players", "options"), GAMES, ids=lambda v: str(v))
 def test_every_action_label_and_event_of_a_whole_game_reads_in_words(name, players, options):
     rules = ruleset(name)
     names = rules.names()
-    labels, table = played(name, players, options)
+    labels, table, drawn = played(name, players, options)
     wrong = []
+    for svg in drawn:
+        for text in sorted({"".join(t.itertext()) for t in ET.fromstring(svg).iter(f"{SVG}text")}):
+            words = text.replace("real-world", "real world")  # English, not a slug
+            wrong += [f"the drawing: {text!r}: {p}" for p in problems(words, [], names)]
     for shown in labels.values():
         for words, command in shown:
             wrong += [f"action {command}: {words!r}: {p}" for p in problems(words, command, names)]
@@ -107,3 +121,26 @@ def test_every_action_label_and_event_of_a_whole_game_reads_in_words(name, playe
         ]
     assert len(told) > 10, "a whole game has many kinds of events"
     assert wrong == [], "\n".join(wrong[:60]) + f"\n({len(wrong)} in all)"
+
+
+@pytest.mark.parametrize("name", sorted({g[0] for g in GAMES}))
+def test_every_command_description_the_table_shows_reads_in_words(name):
+    """The action panel shows each command's description under its heading: no rule id
+    ("Patch the Tile you won (patchistory.patch.overlap)."), no pack id, no placeholder."""
+    from service.queries import GameQueries
+
+    detail = GameQueries.ruleset_detail(name)
+    ids = {k for k, v in ruleset(name).names().items() if "-" in k and v.lower() != k}
+    wrong = []
+    for command in detail["commands"]:
+        text = command["description"]
+        found = [what for pattern, what in BAD if what != "an id (a slug)" and pattern.search(text)]
+        found += ["a rule id"] if RULE_ID.search(text) else []
+        found += [
+            f"the id {i!r}" for i in ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", text)
+        ]
+        wrong += [f"{command['type']}: {text!r}: {p}" for p in found]
+    assert wrong == [], "\n".join(wrong)
+
+
+RULE_ID = re.compile(r"\b[a-z][a-z0-9]*\.[a-z][a-z0-9-]*(\.[a-z0-9-]+)*\b")
