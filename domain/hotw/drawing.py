@@ -439,6 +439,14 @@ def epoch_note(epoch: int, word: str = "") -> str:
     return f" ({word}{ROMAN.get(epoch, epoch)})" if epoch else ""
 
 
+def _reconstruction(board: Board) -> str:
+    """What the caption may say of a reconstructed layout: drawn at real places only where
+    every land's provenance records the place's latitude and longitude."""
+    if board.lands and all("°" in land.provenance for land in board.lands.values()):
+        return "Reconstructed map: each land drawn at the real-world place it is named after"
+    return "Reconstructed map: not the printed board's layout"
+
+
 def _legend(board: Board, colours: Mapping[str, str], players: Sequence[str] | None) -> list[str]:
     out = [
         f'<g class="legend" transform="translate(0,{_f(board.map_height)})">',
@@ -453,8 +461,7 @@ def _legend(board: Board, colours: Mapping[str, str], players: Sequence[str] | N
     if "reconstructed" in board.provenance.lower():
         out.append(
             f'<text class="reconstructed legend-text" x="{WIDTH - 10}" y="15" font-size="8.5"'
-            ' fill="#222" text-anchor="end" font-style="italic">Reconstructed map: each land'
-            " drawn at the real-world place it is named after</text>"
+            f' fill="#222" text-anchor="end" font-style="italic">{_reconstruction(board)}</text>'
         )
     x = 10.0
     for seat, colour in enumerate(PLAYER_COLOURS[: len(players) if players else 0]):

@@ -278,3 +278,13 @@ def _contrast(a: str, b: str) -> float:
 
     high, low = sorted((luminance(a), luminance(b)), reverse=True)
     return (high + 0.05) / (low + 0.05)
+
+
+def test_the_map_says_it_is_drawn_at_real_places_only_where_every_land_records_its_place():
+    from domain.hotw.drawing import _reconstruction
+    from service.rulesets import ruleset
+
+    board_2024 = ruleset("hotw-2024").pack.board
+    assert "not the printed board" in _reconstruction(board_2024)
+    for name in ("hotw-ah2001", "brief-2009"):
+        assert "real-world place" in _reconstruction(ruleset(name).pack.board), name
