@@ -287,4 +287,4 @@ def test_the_map_says_it_is_drawn_at_real_places_only_where_every_land_records_i
     board_2024 = ruleset("hotw-2024").pack.board
     assert "not the printed board" in _reconstruction(board_2024)
     for name in ("hotw-ah2001", "brief-2009"):
-        assert "real-world place" in _reconstruction(ruleset(name).pack.board), name
+        assert "real-world place" in _reconstruction(ruleset(name).pack.tables.board), name
