@@ -34,7 +34,7 @@ from service.auth import new_token, seat_role, token_hash
 from service.errors import CredentialChanged
 from service.games import CreatedGame
 from service.names import normalised, problems
-from service.queries import seen_events
+from service.queries import BadCursor, seen_events
 
 bp = Blueprint("games", __name__)
 
@@ -124,14 +124,21 @@ def create_game() -> ResponseReturnValue:
     tags=TAGS,
 )
 def list_games() -> ResponseReturnValue:
-    """Games, newest first, filtered by status and ruleset, one page at a time."""
+    """Listed games, newest first, filtered by status and ruleset, one page of their index at
+    a time: every game but a private table (found only by its invitation or by its players).
+    Each shows its open seats (status `open`: tables still filling). Page on with the answer's
+    `next_cursor`: each game comes exactly once however many are created meanwhile."""
     args = query(GameListQuerySchema)
-    page = queries().listing(
-        status=args.get("status"),
-        ruleset=args.get("ruleset"),
-        offset=args["offset"],
-        limit=args["limit"],
-    )
+    try:
+        page = queries().listing(
+            status=args.get("status"),
+            ruleset=args.get("ruleset"),
+            offset=args["offset"],
+            limit=args["limit"],
+            cursor=args.get("cursor"),
+        )
+    except BadCursor as bad:
+        raise ValidationError({"cursor": [str(bad)]}) from None
     return one(GameListSchema).dump(page)
 
 

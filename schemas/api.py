@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from schemas.commands import CommandField
 from schemas.common import StrictSchema
@@ -235,9 +235,28 @@ class GameListQuerySchema(StrictSchema):
     status = fields.String(
         validate=validate.OneOf(GAME_STATUSES), metadata={"description": STATUS_TEXT}
     )
-    ruleset = fields.String(validate=validate.Length(min=1, max=100))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=10**9))
+    ruleset = fields.String(
+        validate=validate.Regexp(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"),
+        metadata={"description": "Only games of this ruleset (a ruleset's name)."},
+    )
+    offset = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=10**9),
+        metadata={"description": "Games to skip (not with `cursor`)."},
+    )
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    cursor = fields.String(
+        validate=validate.Regexp(r"^c1\.[A-Za-z0-9_-]{1,200}$"),
+        metadata={
+            "description": "The `next_cursor` of the page before: the games after it in this "
+            "order, none repeated or skipped however many are created meanwhile."
+        },
+    )
+
+    @validates_schema
+    def one_way_of_paging(self, data: dict[str, Any], **_: Any) -> None:
+        if data.get("cursor") is not None and data.get("offset"):
+            raise ValidationError("page with `cursor` or with `offset`, not both", "cursor")
 
 
 class ListedGameSchema(Schema):
@@ -261,6 +280,11 @@ class GameListSchema(Schema):
     total = fields.Integer(required=True, metadata={"description": "Games matching the filter."})
     offset = fields.Integer(required=True)
     limit = fields.Integer(required=True)
+    next_cursor = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Pass as `cursor` for the next page; null on the last page."},
+    )
 
 
 class GameSummarySchema(Schema):

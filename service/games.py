@@ -287,6 +287,8 @@ class GameService:
             extra={
                 **self.meta_of(rules, game),
                 "revision": str(rules.revision),
+                # a private table is known private from its first write: never listed
+                **({"listing": game.seating.listing} if game.seating is not None else {}),
                 **(extra or {}),
             },
         )
