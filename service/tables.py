@@ -32,6 +32,7 @@ from domain.core.seating import (
     TIME_OUT,
     Seating,
     TableOpened,
+    table_clock,
 )
 from domain.core.table import ADMIN
 from service.auth import new_token, seat_role, token_hash
@@ -157,7 +158,7 @@ def create_table(
         rule="",
         open_seats=tuple(s for s in range(seats) if s != creator_seat),
         listing=listing,
-        clock=dict(clock),
+        clock=table_clock(clock),
         on_timeout=on_timeout,
         holders=tuple(holders),
         names=tuple(names),
@@ -509,7 +510,7 @@ def fire_timeouts(service: GameService, game_id: str) -> int:
         deadline = seating.deadline_ms(seat)
         if deadline is None or now_ms < deadline:
             continue
-        key = f"timeout-{seat}-{seating.since_ms}"
+        key = f"timeout-{seat}-{seating.waited_since_ms(seat)}"
         try:
             outcome = service.handle(
                 game_id, WORKER, Command.of(TIME_OUT, seat=seat), game.version, key
