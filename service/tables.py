@@ -35,6 +35,7 @@ from domain.core.seating import (
     table_clock,
 )
 from domain.core.table import ADMIN
+from service import tickets
 from service.auth import new_token, seat_role, token_hash
 from store import keys
 from store.players import Player, PlayerStore
@@ -96,6 +97,29 @@ def player_by_key(service: GameService, key: str | None) -> Player | None:
     if not key or not key.startswith(PLAYER_KEY_PREFIX):
         return None
     return players_of(service).by_key_hash(token_hash(key))
+
+
+def player_stream_ticket(service: GameService, player: Player) -> tuple[str, float]:
+    """A short-lived ticket that opens `player`'s notification stream where no Authorization
+    header can be sent (a browser's EventSource), and when it expires."""
+    store = players_of(service)
+    secret = store.ticket_secret(player.player_id, secrets.token_urlsafe(32))
+    key_hash = store.key_hash(player.player_id)
+    if secret is None or key_hash is None:
+        raise tickets.TicketRefused("no such player")
+    return tickets.issue_player(secret, player.player_id, key_hash)
+
+
+def player_by_ticket(service: GameService, ticket: str, reconnect: bool) -> Player:
+    """The player a stream ticket names (on a reconnect, one up to an hour past its expiry);
+    TicketRefused when it names none, is forged or expired, or the player's key changed."""
+    store = players_of(service)
+    grace = tickets.RECONNECT_GRACE_SECONDS if reconnect else 0.0
+    named = tickets.check_player(ticket, store.ticket_secret, grace_s=grace)
+    player = store.get(named.player_id)
+    if player is None or named.binding != tickets.binding(store.key_hash(named.player_id) or ""):
+        raise tickets.TicketRefused("the stream ticket's player key has changed: ask again")
+    return player
 
 
 def seat_of_player(service: GameService, game_id: str, player_id: str) -> int | None:

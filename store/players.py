@@ -71,6 +71,19 @@ class PlayerStore:
             return None
         return Player(player_id, raw.get("name", ""), raw.get("created_at", ""))
 
+    def key_hash(self, player_id: str) -> str | None:
+        found = self.redis.hget(player_key(player_id), "key_hash")
+        return None if found is None else str(found)
+
+    def ticket_secret(self, player_id: str, new: str | None = None) -> str | None:
+        """The secret the player's stream tickets are signed under: `new` becomes it if the
+        player has none yet (its first ticket); None when there is no such player."""
+        key = player_key(player_id)
+        if new is not None and self.redis.exists(key):
+            self.redis.hsetnx(key, "ticket_secret", new)
+        found = self.redis.hget(key, "ticket_secret")
+        return None if found is None else str(found)
+
     # --- their games ----------------------------------------------------------------------
 
     def add_game(self, player_id: str, game_id: str) -> None:
