@@ -276,6 +276,8 @@ class GameService:
         )
         payloads = [stored_payload(r.as_dict()) for r in recorded]
         game = replay(rules, recorded)
+        # a table's creation may notify: on the catch-up list first (its cursor starts at 0)
+        mark = None if game.seating is None else tables.mark_unnotified(self, game_id, 0)
         version = self.store.create(
             game_id,
             ruleset=rules.name,
@@ -288,13 +290,17 @@ class GameService:
                 **self.meta_of(rules, game),
                 "revision": str(rules.revision),
                 # a private table is known private from its first write: never listed
-                **({"listing": game.seating.listing} if game.seating is not None else {}),
+                **(
+                    {"listing": game.seating.listing, "notified": "0"}
+                    if game.seating is not None
+                    else {}
+                ),
                 **(extra or {}),
             },
         )
         self.cache.put(game_id, game)
         if game.seating is not None:
-            tables.settle(self, rules, game_id, None, game)
+            tables.settle(self, rules, game_id, None, game, mark)
         created = CreatedGame(
             game_id, version, commitment, tokens, recorded, rules.name, tuple(players)
         )
@@ -627,6 +633,9 @@ class GameService:
         status_was = self.status_of(rules, game)
         if status != status_was:
             self.store.index_status(game_id, rules.name, status)
+        mark = None
+        if after.seating is not None:  # its notifications survive a crash right after the append
+            mark = tables.mark_unnotified(self, game_id, game.version)
         result = self.store.append(
             game_id,
             [stored_payload(envelope) for envelope in envelopes],
@@ -646,7 +655,7 @@ class GameService:
             )
         self.cache.put(game_id, after)
         if after.seating is not None:
-            tables.settle(self, rules, game_id, game, after)
+            tables.settle(self, rules, game_id, game, after, mark)
         if is_over(rules, after) and after.seed_revealed is None:
             self.reveal_seed(game_id)
         due = self._system_step(rules, after) is not None
