@@ -254,9 +254,10 @@ class GameService:
             script,
         )
         check_position(rules, events)
-        return self._create(
-            rules, events, players, seed, commitment, new_game_id(), {"sandbox_of": source_game_id}
-        )
+        extra = {"sandbox_of": source_game_id}
+        if self.store.meta(source_game_id).extra.get("listing") == "private":
+            extra["listing"] = "private"  # a private table's what-ifs are not listed either
+        return self._create(rules, events, players, seed, commitment, new_game_id(), extra)
 
     def _create(
         self,

@@ -159,3 +159,41 @@ def test_a_cursor_from_an_earlier_page_is_good_for_the_games_after_it(api) -> No
     assert page["games"][0]["game_id"] == first[-1]
     rest = api.get(f"/games?ruleset={TOY}&limit=2&cursor={page['next_cursor']}").get_json()
     assert [g["game_id"] for g in rest["games"]] == [first[1], first[0]]
+
+
+def test_a_sandbox_of_a_private_table_is_not_listed_and_one_of_a_public_game_is(
+    api, redis_url
+) -> None:
+    from domain.core.messages import Command
+    from service import tables
+    from service.wiring import game_service
+
+    service = game_service(redis_url)
+    ada, _ = tables.create_player(service, "Ada")
+    bob, _ = tables.create_player(service, "Bob")
+    sandboxes = {}
+    for listing in ("private", "public"):
+        made = tables.create_table(
+            service,
+            TOY,
+            ["N", "S"],
+            {"rounds": 1},
+            listing=listing,
+            creator=ada,
+            creator_seat=0,
+            clock={"kind": "none"},
+            on_timeout="bot",
+        )
+        source = made.created.game_id
+        tables.claim_seat(service, source, bob, None, made.invitation)
+        service.handle(source, 0, Command.of("bid", chips=1))
+        service.handle(source, 1, Command.of("bid", chips=0))
+        service.handle(source, 0, Command.of("roll"))  # the one round is over: so is the game
+        position = api.get(f"/games/{source}/position?at=6").get_json()
+        assert "state" in position, position
+        admin = bearer(made.created.tokens.admin)
+        created = api.post(f"/games/{source}/sandbox", json={"position": position}, headers=admin)
+        assert created.status_code == 201, created.get_json()
+        sandboxes[listing] = created.get_json()["game_id"]
+    listed = every_page(api, f"ruleset={TOY}", 200)
+    assert sandboxes["private"] not in listed and sandboxes["public"] in listed
