@@ -120,7 +120,7 @@ def create_game() -> ResponseReturnValue:
     summary="List games",
     query=GameListQuerySchema,
     response=GameListSchema,
-    errors=(400,),
+    errors=(400, 422),
     tags=TAGS,
 )
 def list_games() -> ResponseReturnValue:
@@ -129,6 +129,8 @@ def list_games() -> ResponseReturnValue:
     Each shows its open seats (status `open`: tables still filling). Page on with the answer's
     `next_cursor`: each game comes exactly once however many are created meanwhile."""
     args = query(GameListQuerySchema)
+    if args.get("cursor") is not None and args["offset"]:
+        raise ApiError(422, "invalid_cursor", "page with `cursor` or with `offset`, not both")
     try:
         page = queries().listing(
             status=args.get("status"),
@@ -137,8 +139,8 @@ def list_games() -> ResponseReturnValue:
             limit=args["limit"],
             cursor=args.get("cursor"),
         )
-    except BadCursor as bad:
-        raise ValidationError({"cursor": [str(bad)]}) from None
+    except BadCursor as bad:  # well formed, but not one this server gave out
+        raise ApiError(422, "invalid_cursor", str(bad)) from None
     return one(GameListSchema).dump(page)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, fields, validate
 
 from schemas.commands import CommandField
 from schemas.common import StrictSchema
@@ -249,14 +249,10 @@ class GameListQuerySchema(StrictSchema):
         validate=validate.Regexp(r"^c1\.[A-Za-z0-9_-]{1,200}$"),
         metadata={
             "description": "The `next_cursor` of the page before: the games after it in this "
-            "order, none repeated or skipped however many are created meanwhile."
+            "order, none repeated or skipped however many are created meanwhile. A cursor this "
+            "server did not give out, or one with `offset`, is a 422 `invalid_cursor`."
         },
     )
-
-    @validates_schema
-    def one_way_of_paging(self, data: dict[str, Any], **_: Any) -> None:
-        if data.get("cursor") is not None and data.get("offset"):
-            raise ValidationError("page with `cursor` or with `offset`, not both", "cursor")
 
 
 class ListedGameSchema(Schema):
