@@ -34,7 +34,7 @@ from service.auth import new_token, seat_role, token_hash
 from service.errors import CredentialChanged
 from service.games import CreatedGame
 from service.names import normalised, problems
-from service.queries import seen_events
+from service.queries import BadCursor, seen_events
 
 bp = Blueprint("games", __name__)
 
@@ -120,18 +120,27 @@ def create_game() -> ResponseReturnValue:
     summary="List games",
     query=GameListQuerySchema,
     response=GameListSchema,
-    errors=(400,),
+    errors=(400, 422),
     tags=TAGS,
 )
 def list_games() -> ResponseReturnValue:
-    """Games, newest first, filtered by status and ruleset, one page at a time."""
+    """Listed games, newest first, filtered by status and ruleset, one page of their index at
+    a time: every game but a private table (found only by its invitation or by its players).
+    Each shows its open seats (status `open`: tables still filling). Page on with the answer's
+    `next_cursor`: each game comes exactly once however many are created meanwhile."""
     args = query(GameListQuerySchema)
-    page = queries().listing(
-        status=args.get("status"),
-        ruleset=args.get("ruleset"),
-        offset=args["offset"],
-        limit=args["limit"],
-    )
+    if args.get("cursor") is not None and args["offset"]:
+        raise ApiError(422, "invalid_cursor", "page with `cursor` or with `offset`, not both")
+    try:
+        page = queries().listing(
+            status=args.get("status"),
+            ruleset=args.get("ruleset"),
+            offset=args["offset"],
+            limit=args["limit"],
+            cursor=args.get("cursor"),
+        )
+    except BadCursor as bad:  # well formed, but not one this server gave out
+        raise ApiError(422, "invalid_cursor", str(bad)) from None
     return one(GameListSchema).dump(page)
 
 

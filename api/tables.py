@@ -7,7 +7,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app, request, url_for
 from flask.typing import ResponseReturnValue
 
 from api.context import access, games
@@ -32,12 +32,13 @@ from schemas.tables import (
     PagingSchema,
     PlayerSchema,
     PlayerStreamQuerySchema,
+    PlayerStreamTicketSchema,
     SeatActSchema,
     SeatingSchema,
     StrategySchema,
     WebhookSchema,
 )
-from service import stream_places, tables
+from service import stream_places, tables, tickets
 from service.access import NotAuthenticated
 from service.names import normalised, problems
 from service.wiring import redis_client
@@ -138,17 +139,22 @@ def my_games() -> ResponseReturnValue:
     "its JSON), or with `format=ndjson` one JSON document per line (with its `id`). Kinds: "
     "`your_turn`, `game_started`, `game_finished`, `invitation`.",
     errors=(400, 401, 429),
-    auth=True,
+    auth="optional",
     headers=(Header("Last-Event-ID", "Resume after this notification id."),),
     tags=PLAYERS,
     stream_schema="NotificationStream",
 )
 def my_stream() -> ResponseReturnValue:
     """Every notification after `after` (or the `Last-Event-ID` header), then each new one as
-    it comes: resumable from any id a client saw."""
-    player = the_player()
+    it comes: resumable from any id a client saw. The player's key as a bearer token, or (a
+    browser's EventSource, which sends no header) a stream ticket from
+    `POST /players/me/stream-tickets` as `?ticket=`: it opens the stream for 60 seconds after
+    it is issued, and an EventSource's reconnection to the same URL (with `Last-Event-ID`)
+    for an hour after that."""
     args = query(PlayerStreamQuerySchema)
-    after = request.headers.get("Last-Event-ID") or args["after"]
+    resumed = request.headers.get("Last-Event-ID")
+    player = stream_player(args.get("ticket"), reconnect=resumed is not None)
+    after = resumed or args["after"]
     if not _is_stream_id(after):
         raise ApiError(400, "invalid_request", "Last-Event-ID is not a notification id")
     heartbeat = float(current_app.config["SSE_HEARTBEAT_S"])
@@ -165,6 +171,42 @@ def my_stream() -> ResponseReturnValue:
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+
+
+def stream_player(ticket: str | None, reconnect: bool) -> tables.Player:
+    """Who follows the notification stream: the bearer key's player, or the one a valid
+    stream ticket names."""
+    if ticket is None:
+        return the_player()
+    if bearer_token() is not None:
+        raise NotAuthenticated("send a player key or a stream ticket, not both")
+    try:
+        return tables.player_by_ticket(games(), ticket, reconnect)
+    except tickets.TicketRefused as refused:
+        raise NotAuthenticated(str(refused)) from None
+
+
+@route(
+    bp,
+    "/players/me/stream-tickets",
+    "POST",
+    summary="Get a short-lived ticket to follow your notifications from a browser",
+    response=PlayerStreamTicketSchema,
+    status=201,
+    errors=(401,),
+    auth=True,
+    tags=PLAYERS,
+)
+def issue_player_stream_ticket() -> ResponseReturnValue:
+    """For a player: a ticket that opens your notification stream for 60 seconds, to pass as
+    `?ticket=` where no Authorization header can be sent (a browser's EventSource). An
+    EventSource that reconnects to the same URL (sending `Last-Event-ID`) is let in for an hour
+    more; past that, ask for a new ticket. The player key itself never goes into a URL."""
+    player = the_player()
+    ticket, expires_at = tables.player_stream_ticket(games(), player)
+    stream_url = url_for("tables.my_stream", ticket=ticket)
+    body = {"ticket": ticket, "expires_at": expires_at, "stream_url": stream_url}
+    return one(PlayerStreamTicketSchema).dump(body), 201
 
 
 def stream_format(given: str | None) -> str:

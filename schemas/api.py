@@ -235,9 +235,24 @@ class GameListQuerySchema(StrictSchema):
     status = fields.String(
         validate=validate.OneOf(GAME_STATUSES), metadata={"description": STATUS_TEXT}
     )
-    ruleset = fields.String(validate=validate.Length(min=1, max=100))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=10**9))
+    ruleset = fields.String(
+        validate=validate.Regexp(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"),
+        metadata={"description": "Only games of this ruleset (a ruleset's name)."},
+    )
+    offset = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=10**9),
+        metadata={"description": "Games to skip (not with `cursor`)."},
+    )
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    cursor = fields.String(
+        validate=validate.Regexp(r"^c1\.[A-Za-z0-9_-]{1,200}$"),
+        metadata={
+            "description": "The `next_cursor` of the page before: the games after it in this "
+            "order, none repeated or skipped however many are created meanwhile. A cursor this "
+            "server did not give out, or one with `offset`, is a 422 `invalid_cursor`."
+        },
+    )
 
 
 class ListedGameSchema(Schema):
@@ -261,6 +276,11 @@ class GameListSchema(Schema):
     total = fields.Integer(required=True, metadata={"description": "Games matching the filter."})
     offset = fields.Integer(required=True)
     limit = fields.Integer(required=True)
+    next_cursor = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Pass as `cursor` for the next page; null on the last page."},
+    )
 
 
 class GameSummarySchema(Schema):

@@ -221,6 +221,23 @@ class PlayerStreamQuerySchema(StrictSchema):
         load_default=True,
         metadata={"description": "Keep the stream open for new notifications."},
     )
+    ticket = fields.String(
+        validate=validate.Length(min=1, max=1000),
+        metadata={
+            "description": "A stream ticket (`POST /players/me/stream-tickets`) instead of the "
+            "player key, for a browser's EventSource (which sends no Authorization header)."
+        },
+    )
+
+
+class PlayerStreamTicketSchema(StrictSchema):
+    ticket = fields.String(required=True, metadata={"description": "Pass as `?ticket=`."})
+    expires_at = fields.Float(
+        required=True, metadata={"description": "Unix time after which it opens nothing."}
+    )
+    stream_url = fields.String(
+        required=True, metadata={"description": "Your notification stream, ticketed."}
+    )
 
 
 class CreateWebhookSchema(StrictSchema):

@@ -254,9 +254,10 @@ class GameService:
             script,
         )
         check_position(rules, events)
-        return self._create(
-            rules, events, players, seed, commitment, new_game_id(), {"sandbox_of": source_game_id}
-        )
+        extra = {"sandbox_of": source_game_id}
+        if self.store.meta(source_game_id).extra.get("listing") == "private":
+            extra["listing"] = "private"  # a private table's what-ifs are not listed either
+        return self._create(rules, events, players, seed, commitment, new_game_id(), extra)
 
     def _create(
         self,
@@ -276,6 +277,8 @@ class GameService:
         )
         payloads = [stored_payload(r.as_dict()) for r in recorded]
         game = replay(rules, recorded)
+        # a table's creation may notify: on the catch-up list first (its cursor starts at 0)
+        mark = None if game.seating is None else tables.mark_unnotified(self, game_id, 0)
         version = self.store.create(
             game_id,
             ruleset=rules.name,
@@ -287,12 +290,18 @@ class GameService:
             extra={
                 **self.meta_of(rules, game),
                 "revision": str(rules.revision),
+                # a private table is known private from its first write: never listed
+                **(
+                    {"listing": game.seating.listing, "notified": "0"}
+                    if game.seating is not None
+                    else {}
+                ),
                 **(extra or {}),
             },
         )
         self.cache.put(game_id, game)
         if game.seating is not None:
-            tables.settle(self, rules, game_id, None, game)
+            tables.settle(self, rules, game_id, None, game, mark)
         created = CreatedGame(
             game_id, version, commitment, tokens, recorded, rules.name, tuple(players)
         )
@@ -625,6 +634,9 @@ class GameService:
         status_was = self.status_of(rules, game)
         if status != status_was:
             self.store.index_status(game_id, rules.name, status)
+        mark = None
+        if after.seating is not None:  # its notifications survive a crash right after the append
+            mark = tables.mark_unnotified(self, game_id, game.version)
         result = self.store.append(
             game_id,
             [stored_payload(envelope) for envelope in envelopes],
@@ -644,7 +656,7 @@ class GameService:
             )
         self.cache.put(game_id, after)
         if after.seating is not None:
-            tables.settle(self, rules, game_id, game, after)
+            tables.settle(self, rules, game_id, game, after, mark)
         if is_over(rules, after) and after.seed_revealed is None:
             self.reveal_seed(game_id)
         due = self._system_step(rules, after) is not None

@@ -6,6 +6,7 @@ RQ needs a plain Redis (no Cluster): `CHRONICLE_QUEUE_REDIS_URL`, else the event
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 from typing import Any
@@ -111,13 +112,33 @@ class QueueScheduler:
             return
         q.enqueue("workers.jobs.play_bots", game_id, job_id=job_id, job_timeout=STEP_TIMEOUT_S)
 
-    def deliver(self, owner: str, hook_id: str, payload: str) -> None:
-        queue(self.url, self.queue_name).enqueue(
-            "workers.jobs.deliver_webhook", owner, hook_id, payload, retry=WEBHOOK_RETRY
+    def deliver(self, owner: str, hook_id: str, payload: str, notice_id: str = "") -> None:
+        """With `notice_id`: one job per webhook and notification, named by both, queued only
+        if no job of that name is known (a catch-up after a crash asks again for what the
+        crashed process may have queued already)."""
+        q = queue(self.url, self.queue_name)
+        job_id = None
+        if notice_id:
+            digest = hashlib.sha256(f"{owner}|{hook_id}|{notice_id}".encode()).hexdigest()
+            job_id = f"hook-{digest[:40]}"
+            if q.connection.exists(Job.key_for(job_id)):
+                return
+        q.enqueue(
+            "workers.jobs.deliver_webhook",
+            owner,
+            hook_id,
+            payload,
+            retry=WEBHOOK_RETRY,
+            job_id=job_id,
+            result_ttl=DELIVERED_JOB_KEPT_S,
+            failure_ttl=DELIVERED_JOB_KEPT_S,
         )
 
 
 WEBHOOK_RETRY = Retry(max=5, interval=[1, 2, 4, 8, 16])
+DELIVERED_JOB_KEPT_S = 24 * 3600
+"""How long a webhook job is remembered after it ran (its name keeps a catch-up from queueing
+the same notification for the same webhook again)."""
 """A webhook that fails is tried again after 1, 2, 4, 8 and 16 seconds."""
 
 

@@ -9,7 +9,9 @@ the secrets slot.
 
 from __future__ import annotations
 
+import base64
 import json
+import math
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -25,10 +27,39 @@ from domain.core.undo import table_actions
 from service.games import GameService, VersionOutOfRange, canonical_json, recorded_from
 from service.rulesets import available, rule_entry
 from service.rulesets import ruleset as bound_ruleset
+from store.keys import GAME_ID
 from store.redis_store import GameMeta
 
 EXPORT_PAGE = 500
 STREAM_PAGE = 200
+
+
+class BadCursor(ValueError):
+    """A listing cursor this server did not give out."""
+
+
+CURSOR_PREFIX = "c1."
+
+
+def encode_cursor(after: tuple[float, str]) -> str:
+    """An opaque listing cursor: the creation score and id of the last game of a page."""
+    raw = f"{after[0]!r}|{after[1]}".encode()
+    return CURSOR_PREFIX + base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[float, str]:
+    if not cursor.startswith(CURSOR_PREFIX):
+        raise BadCursor("not a listing cursor (use a next_cursor as it was given)")
+    body = cursor[len(CURSOR_PREFIX) :]
+    try:
+        raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)).decode()
+        score_text, game_id = raw.split("|", 1)
+        score = float(score_text)
+    except (ValueError, UnicodeDecodeError):
+        raise BadCursor("not a listing cursor (use a next_cursor as it was given)") from None
+    if not math.isfinite(score) or not GAME_ID.match(game_id):
+        raise BadCursor("not a listing cursor (use a next_cursor as it was given)")
+    return score, game_id
 
 
 class GameNotFinished(Exception):
@@ -133,16 +164,29 @@ class GameQueries:
         }
 
     def listing(
-        self, *, status: str | None, ruleset: str | None, offset: int, limit: int
+        self,
+        *,
+        status: str | None,
+        ruleset: str | None,
+        offset: int,
+        limit: int,
+        cursor: str | None = None,
     ) -> dict[str, Any]:
-        metas, total = self.store.list_games(
-            offset=offset, limit=limit, status=status, ruleset=ruleset, public_only=True
+        """Listed games (never a private table), newest first, one page of their index;
+        `next_cursor` continues exactly after this page (BadCursor: not one of ours)."""
+        page = self.store.listed_page(
+            status=status,
+            ruleset=ruleset,
+            limit=limit,
+            offset=offset,
+            after=None if cursor is None else decode_cursor(cursor),
         )
         return {
-            "games": [self._listed(meta) for meta in metas],
-            "total": total,
+            "games": [self._listed(meta) for meta in page.games],
+            "total": page.total,
             "offset": offset,
             "limit": limit,
+            "next_cursor": None if page.next_after is None else encode_cursor(page.next_after),
         }
 
     @staticmethod

@@ -38,8 +38,9 @@ class Scheduler(Protocol):
     def bots(self, game_id: str, version: int) -> None:
         """Have the bots that hold the awaited seats play (`service.tables.play_bots`)."""
 
-    def deliver(self, owner: str, hook_id: str, payload: str) -> None:
-        """POST a notification to a webhook, retried with backoff (`service.tables.deliver`)."""
+    def deliver(self, owner: str, hook_id: str, payload: str, notice_id: str = "") -> None:
+        """POST a notification to a webhook, retried with backoff (`service.tables.deliver`);
+        with `notice_id`, once per webhook however often it is asked."""
 
 
 class InlineScheduler:
@@ -65,7 +66,7 @@ class InlineScheduler:
         finally:
             _playing.games.discard(game_id)
 
-    def deliver(self, owner: str, hook_id: str, payload: str) -> None:
+    def deliver(self, owner: str, hook_id: str, payload: str, notice_id: str = "") -> None:
         from service.tables import deliver
 
         try:
@@ -87,7 +88,7 @@ class NoScheduler:
     def bots(self, game_id: str, version: int) -> None:
         return None
 
-    def deliver(self, owner: str, hook_id: str, payload: str) -> None:
+    def deliver(self, owner: str, hook_id: str, payload: str, notice_id: str = "") -> None:
         return None
 
 

@@ -30,10 +30,11 @@ from domain.core.seating import (
     PERSON,
     START_TABLE,
     TIME_OUT,
-    Seating,
     TableOpened,
+    table_clock,
 )
 from domain.core.table import ADMIN
+from service import tickets
 from service.auth import new_token, seat_role, token_hash
 from store import keys
 from store.players import Player, PlayerStore
@@ -51,6 +52,9 @@ INVITATION_PREFIX = "inv_"
 BOT_DELAY_S = float(os.environ.get("CHRONICLE_BOT_DELAY_S", "0.2"))
 BOT_MOVES_PER_JOB = 500
 NOTIFIED_KINDS = ("your_turn", "game_started", "game_finished", "invitation")
+NOTIFY_GRACE_S = float(os.environ.get("CHRONICLE_NOTIFY_GRACE_S", "5"))
+"""How long after an append the worker's watch takes its notifications as lost (the request
+that made it normally sends them within milliseconds) and sends them from the log."""
 
 
 class SeatNotPlayable(Exception):
@@ -95,6 +99,29 @@ def player_by_key(service: GameService, key: str | None) -> Player | None:
     if not key or not key.startswith(PLAYER_KEY_PREFIX):
         return None
     return players_of(service).by_key_hash(token_hash(key))
+
+
+def player_stream_ticket(service: GameService, player: Player) -> tuple[str, float]:
+    """A short-lived ticket that opens `player`'s notification stream where no Authorization
+    header can be sent (a browser's EventSource), and when it expires."""
+    store = players_of(service)
+    secret = store.ticket_secret(player.player_id, secrets.token_urlsafe(32))
+    key_hash = store.key_hash(player.player_id)
+    if secret is None or key_hash is None:
+        raise tickets.TicketRefused("no such player")
+    return tickets.issue_player(secret, player.player_id, key_hash)
+
+
+def player_by_ticket(service: GameService, ticket: str, reconnect: bool) -> Player:
+    """The player a stream ticket names (on a reconnect, one up to an hour past its expiry);
+    TicketRefused when it names none, is forged or expired, or the player's key changed."""
+    store = players_of(service)
+    grace = tickets.RECONNECT_GRACE_SECONDS if reconnect else 0.0
+    named = tickets.check_player(ticket, store.ticket_secret, grace_s=grace)
+    player = store.get(named.player_id)
+    if player is None or named.binding != tickets.binding(store.key_hash(named.player_id) or ""):
+        raise tickets.TicketRefused("the stream ticket's player key has changed: ask again")
+    return player
 
 
 def seat_of_player(service: GameService, game_id: str, player_id: str) -> int | None:
@@ -157,7 +184,7 @@ def create_table(
         rule="",
         open_seats=tuple(s for s in range(seats) if s != creator_seat),
         listing=listing,
-        clock=dict(clock),
+        clock=table_clock(clock),
         on_timeout=on_timeout,
         holders=tuple(holders),
         names=tuple(names),
@@ -292,16 +319,30 @@ def settle(
     game_id: str,
     before: Game[Any] | None,
     after: Game[Any],
+    mark: str | None = None,
 ) -> None:
-    """What follows an append to a game with a seating. Nothing here may fail the command:
-    a lost notification or job is logged (the worker's watch picks bots and clocks up again)."""
+    """What follows an append to a game with a seating: the lobby, the clock's next deadline,
+    the bots' turn, and the notifications the append made due (derived from the two games, so
+    that the worker's catch-up derives the same ones from the log if this never runs: a crash
+    right after the append). Nothing here may fail the command: what is lost is logged, and
+    the worker's watch picks bots, clocks and notifications up again. `mark`: the game's mark
+    on the catch-up list, taken off once every notification up to `after` is sent."""
     try:
-        _settle(service, rules, game_id, before, after)
+        _settle_table(service, rules, game_id, before, after)
     except Exception:
         log.warning("could not settle the table of game %s", game_id, exc_info=True)
+    try:
+        store = players_of(service)
+        for notice in notices_between(rules, game_id, before, after):
+            deliver_notice(service, game_id, notice)
+        since = 0 if before is None else before.version
+        if store.advance_notified(game_id, after.version, since) >= after.version and mark:
+            store.forget_notified(game_id, mark)
+    except Exception:
+        log.warning("could not notify the players of game %s", game_id, exc_info=True)
 
 
-def _settle(
+def _settle_table(
     service: GameService,
     rules: Ruleset[Any],
     game_id: str,
@@ -319,18 +360,6 @@ def _settle(
         store.list_in_lobby(game_id, rules.name, time.time())
     elif seating.started or over:
         store.leave_lobby(game_id, rules.name)
-    body = {"game_id": game_id, "ruleset": rules.name, "version": after.version}
-    was_started = before is not None and started(before)
-    if seating.started and not was_started and before is not None:
-        _tell_everyone(service, game_id, seating, "game_started", body)
-    was_over = before is not None and is_over(rules, before)
-    if over and not was_over:
-        _tell_everyone(service, game_id, seating, "game_finished", body)
-    for seat in sorted(awaited_people(rules, after) - awaited_people(rules, before)):
-        holder = seating.holders[seat]
-        if holder:
-            notify(service, holder, "your_turn", {**body, "seat": seat})
-        notify_game_hooks(service, game_id, "your_turn", {**body, "seat": seat})
     _set_next_deadline(store, rules, after, game_id)
     due = bool(bot_seats_awaited(rules, after))
     store.bots_due(game_id, due)
@@ -338,12 +367,146 @@ def _settle(
         service.scheduler.bots(game_id, after.version)
 
 
-def _tell_everyone(
-    service: GameService, game_id: str, seating: Seating, kind: str, body: Mapping[str, Any]
-) -> None:
-    for holder in sorted({h for h in seating.holders if h}):
-        notify(service, holder, kind, body)
-    notify_game_hooks(service, game_id, kind, body)
+# --- notifications, derived from the log ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One notification a command made due: to a player (its inbox and webhooks), or (player
+    None) to the game's own webhooks. `notice_id` names it by the game, the version the command
+    ended at and its place among that command's notices: the same from the inline settling and
+    from the worker's catch-up, which is what makes each delivered once."""
+
+    notice_id: str
+    kind: str
+    player: str | None
+    body: Mapping[str, Any]
+
+
+def notices_between(
+    rules: Ruleset[Any], game_id: str, before: Game[Any] | None, after: Game[Any]
+) -> list[Notice]:
+    """The notifications due from one command (`before`: the game before it, None for the
+    creation): `game_started` and `game_finished` to every holder and the game's webhooks,
+    `your_turn` to the holder of each person's seat newly awaited and the game's webhooks."""
+    seating = after.seating
+    if seating is None:
+        return []
+    body = {"game_id": game_id, "ruleset": rules.name, "version": after.version}
+    found: list[tuple[str, str | None, dict[str, Any]]] = []
+    holders = sorted({h for h in seating.holders if h})
+    if seating.started and before is not None and not started(before):
+        found += [("game_started", h, body) for h in holders] + [("game_started", None, body)]
+    if is_over(rules, after) and before is not None and not is_over(rules, before):
+        found += [("game_finished", h, body) for h in holders] + [("game_finished", None, body)]
+    for seat in sorted(awaited_people(rules, after) - awaited_people(rules, before)):
+        holder = seating.holders[seat]
+        if holder:
+            found.append(("your_turn", holder, {**body, "seat": seat}))
+        found.append(("your_turn", None, {**body, "seat": seat}))
+    notices = []
+    for n, (kind, player, given) in enumerate(found):
+        notice_id = f"{game_id}:{after.version}:{n}"
+        notices.append(Notice(notice_id, kind, player, {**given, "notification_id": notice_id}))
+    return notices
+
+
+def deliver_notice(service: GameService, game_id: str, notice: Notice) -> None:
+    """Into the player's inbox exactly once, and onto its (or the game's) webhooks' queue once
+    per webhook (a job named by the notice, never queued twice)."""
+    store = players_of(service)
+    if notice.player is None:
+        owner, payload = game_owner(game_id), {"kind": notice.kind, **notice.body}
+    else:
+        _, entry = store.notify_once(notice.player, notice.notice_id, notice.kind, notice.body)
+        owner, payload = notice.player, {"id": entry, "kind": notice.kind, **notice.body}
+    _queue_hooks(service, store, owner, notice.kind, payload, notice.notice_id)
+
+
+def command_runs(
+    service: GameService, game_id: str, after: int, upto: int
+) -> list[tuple[int, int]]:
+    """(first, last) version of each command's events after `after` up to `upto` (a command's
+    events are consecutive and share their actor and command id)."""
+    runs: list[tuple[int, int]] = []
+    start = after + 1
+    last_key: tuple[Any, Any] | None = None
+    while start <= upto:
+        page = service.store.read(game_id, start, upto, count=500)
+        if not page:
+            break
+        for stored in page:
+            envelope = stored.decoded()
+            key = (envelope.get("actor"), envelope.get("command_id"))
+            if runs and key == last_key and runs[-1][1] == stored.version - 1:
+                runs[-1] = (runs[-1][0], stored.version)
+            else:
+                runs.append((stored.version, stored.version))
+            last_key = key
+        start = page[-1].version + 1
+    return runs
+
+
+def catch_up_notifications(service: GameService, game_id: str, mark: str | None = None) -> int:
+    """Send the notifications of every command after the game's notified-up-to version,
+    derived from its log as the inline settling would have (a process that crashed between an
+    append and its notifications): each exactly once, however often this runs or races the
+    inline settling. Then the table's lobby entry, deadline and bots are set from the game as
+    it stands, and (`mark`) the game leaves the catch-up list. Returns the notices sent."""
+    store = players_of(service)
+    try:
+        version = service.store.version(game_id)
+    except GameNotFound:
+        if mark:
+            store.forget_notified(game_id, mark)
+        return 0
+    cursor = store.notified_up_to(game_id)
+    sent = 0
+    if cursor is not None and cursor < version:
+        rules = service.ruleset_of(game_id)
+        for first, last in command_runs(service, game_id, cursor, version):
+            before = None if first == 1 else service.load_at(game_id, first - 1)[1]
+            after = service.load_at(game_id, last)[1]
+            for notice in notices_between(rules, game_id, before, after):
+                deliver_notice(service, game_id, notice)
+                sent += 1
+            if store.advance_notified(game_id, last, first - 1) != last:
+                return sent  # someone else moved the cursor meanwhile: theirs to finish
+    rules, game = service.load(game_id)
+    if game.seating is not None:
+        _settle_again(service, rules, game_id, game)
+    if mark and (store.notified_up_to(game_id) or 0) >= service.store.version(game_id):
+        store.forget_notified(game_id, mark)
+    return sent
+
+
+def _settle_again(service: GameService, rules: Ruleset[Any], game_id: str, game: Game[Any]) -> None:
+    """A table's lobby entry, open seats, deadline and bots as the game stands (the part of an
+    append's settling a crash may have skipped)."""
+    seating = game.seating
+    assert seating is not None
+    store = players_of(service)
+    service.store.set_meta(game_id, open_seats=str(len(seating.open_seats)))
+    if seating.started or is_over(rules, game):
+        store.leave_lobby(game_id, rules.name)
+    elif seating.listing == "public":
+        store.list_in_lobby(game_id, rules.name, time.time(), again=True)
+    _set_next_deadline(store, rules, game, game_id)
+    due = bool(bot_seats_awaited(rules, game))
+    store.bots_due(game_id, due)
+    if due:
+        service.scheduler.bots(game_id, game.version)
+
+
+def mark_unnotified(service: GameService, game_id: str, version_before: int) -> str | None:
+    """Before an append to a table's game: on the catch-up list, so that its notifications
+    reach the players even if this process dies right after the append. None: not marked
+    (the append goes on; the notifications are sent inline as ever)."""
+    try:
+        return players_of(service).mark_unnotified(game_id, version_before)
+    except Exception:
+        log.warning("could not mark game %s for its notifications", game_id, exc_info=True)
+        return None
 
 
 def _set_next_deadline(
@@ -372,23 +535,20 @@ def notify(service: GameService, player_id: str, kind: str, body: Mapping[str, A
     _queue_hooks(service, store, player_id, kind, {"id": entry, "kind": kind, **body})
 
 
-def notify_game_hooks(
-    service: GameService, game_id: str, kind: str, body: Mapping[str, Any]
-) -> None:
-    store = players_of(service)
-    _queue_hooks(service, store, game_owner(game_id), kind, {"kind": kind, **body})
-
-
 def _queue_hooks(
     service: GameService,
     store: PlayerStore,
     owner: str,
     kind: str,
     payload: Mapping[str, Any],
+    notice_id: str = "",
 ) -> None:
+    """Queue the notification for each of the owner's webhooks that asked for its kind
+    (`notice_id`: queued once per webhook, however often it is asked)."""
     for hook_id, hook in store.webhooks(owner).items():
         if kind in hook.get("events", NOTIFIED_KINDS):
-            service.scheduler.deliver(owner, hook_id, json.dumps(dict(payload), sort_keys=True))
+            body = json.dumps(dict(payload), sort_keys=True)
+            service.scheduler.deliver(owner, hook_id, body, notice_id)
 
 
 def add_webhook(
@@ -432,6 +592,11 @@ def deliver(service: GameService, owner: str, hook_id: str, payload: str, attemp
         "X-Chronicle-Webhook": hook_id,
     }
     entry: dict[str, Any] = {"at": time.time(), "attempt": attempt, "payload": json.loads(body)}
+    notice_id = str(entry["payload"].get("notification_id", ""))
+    if notice_id and store.hook_sent(owner, hook_id, notice_id):
+        return 0  # a second job of one notification (two catch-ups at once): it was sent
+    if notice_id:
+        headers["X-Chronicle-Notification"] = notice_id
     try:
         check_webhook_url(hook["url"], (), bool(hook.get("allow_private", False)))
     except WebhookRefused as refused:
@@ -444,6 +609,8 @@ def deliver(service: GameService, owner: str, hook_id: str, payload: str, attemp
         raise
     ok = 200 <= answer.status_code < 300
     store.log_delivery(owner, hook_id, {**entry, "ok": ok, "status": answer.status_code})
+    if ok and notice_id:
+        store.hook_sent(owner, hook_id, notice_id, now=True)
     if not ok:
         raise RuntimeError(f"webhook answered {answer.status_code}")
     return answer.status_code
@@ -509,7 +676,7 @@ def fire_timeouts(service: GameService, game_id: str) -> int:
         deadline = seating.deadline_ms(seat)
         if deadline is None or now_ms < deadline:
             continue
-        key = f"timeout-{seat}-{seating.since_ms}"
+        key = f"timeout-{seat}-{seating.waited_since_ms(seat)}"
         try:
             outcome = service.handle(
                 game_id, WORKER, Command.of(TIME_OUT, seat=seat), game.version, key
@@ -526,14 +693,21 @@ def fire_timeouts(service: GameService, game_id: str) -> int:
 
 
 def watch_tables(service: GameService, now_s: float) -> dict[str, int]:
-    """One round of the worker's watch: fire the clocks run out, and ask again for bot moves
-    that nobody took (a lost job, a killed worker)."""
+    """One round of the worker's watch: fire the clocks run out, ask again for bot moves that
+    nobody took (a lost job, a killed worker), and send the notifications an append left
+    unsent (a process killed right after it) for the games marked `NOTIFY_GRACE_S` ago."""
     store = players_of(service)
     timed_out = sum(fire_timeouts(service, g) for g in store.deadlines_due(now_s))
     stale = store.games_awaiting_bots(now_s - 10)
     for game_id in stale:
         service.scheduler.bots(game_id, service.store.version(game_id))
-    return {"timed_out": timed_out, "bots_requeued": len(stale)}
+    caught_up = 0
+    for game_id, mark in store.notify_due(now_s - NOTIFY_GRACE_S):
+        try:
+            caught_up += catch_up_notifications(service, game_id, mark)
+        except Exception:
+            log.warning("could not catch up on game %s's notifications", game_id, exc_info=True)
+    return {"timed_out": timed_out, "bots_requeued": len(stale), "notified": caught_up}
 
 
 # --- what the API asks ------------------------------------------------------------------------

@@ -14,6 +14,12 @@ the same URL goes on.
 A ticket is bound to the seat token it was issued for (the payload holds the first 16 hex digits
 of that token's stored SHA-256, never the token): once the admin re-issues the seat's token, the
 tickets of the old one open nothing either.
+
+A player's ticket opens the player's notification stream (`GET /players/me/stream`): its payload
+names the player (`p`) instead of a game and seat, it is signed under a key derived from a
+secret of the player's own (kept beside the hash of its key, made at its first ticket), and it is
+bound to the player's key as a seat's ticket is to its token. A game's ticket never opens a
+player's stream, nor a player's a game's (each is checked against its own kind and key).
 """
 
 from __future__ import annotations
@@ -92,6 +98,56 @@ def check(
     if named.game_id != game_id:
         raise TicketRefused("the stream ticket is for another game")
     if not hmac.compare_digest(signature, _sign(seed_of(game_id), payload)):
+        raise TicketRefused("the stream ticket's signature does not match")
+    if (time.time() if now is None else now) > named.expires_at + grace_s:
+        raise TicketRefused("the stream ticket has expired: ask for a new one")
+    return named
+
+
+@dataclass(frozen=True)
+class PlayerTicket:
+    player_id: str
+    expires_at: float
+    binding: str
+
+
+def _player_key(secret: str) -> bytes:
+    return hmac.new(secret.encode(), b"player-stream-ticket", hashlib.sha256).digest()
+
+
+def _player_sign(secret: str, payload: str) -> str:
+    return hmac.new(_player_key(secret), payload.encode(), hashlib.sha256).hexdigest()
+
+
+def issue_player(
+    secret: str, player_id: str, key_hash: str, now: float | None = None
+) -> tuple[str, float]:
+    """A ticket for the notification stream of `player_id` (bound to the player key whose stored
+    hash is `key_hash`), and when it expires (Unix seconds)."""
+    expires_at = float(int((time.time() if now is None else now) + TICKET_SECONDS))
+    body = json.dumps(
+        {"p": player_id, "e": expires_at, "b": binding(key_hash)}, separators=(",", ":")
+    )
+    payload = base64.urlsafe_b64encode(body.encode()).decode().rstrip("=")
+    return f"{payload}.{_player_sign(secret, payload)}", expires_at
+
+
+def check_player(
+    ticket: str,
+    secret_of: Callable[[str], str | None],
+    now: float | None = None,
+    grace_s: float = 0.0,
+) -> PlayerTicket:
+    """The player a valid player ticket names (`grace_s` past its expiry: a reconnect);
+    TicketRefused otherwise (`secret_of`: the player's ticket secret, None for no player)."""
+    payload, _, signature = ticket.partition(".")
+    try:
+        body = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+        named = PlayerTicket(str(body["p"]), float(body["e"]), str(body["b"]))
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise TicketRefused("the stream ticket is malformed") from exc
+    secret = secret_of(named.player_id)
+    if secret is None or not hmac.compare_digest(signature, _player_sign(secret, payload)):
         raise TicketRefused("the stream ticket's signature does not match")
     if (time.time() if now is None else now) > named.expires_at + grace_s:
         raise TicketRefused("the stream ticket has expired: ask for a new one")

@@ -14,6 +14,7 @@ from typing import Any
 import redis
 
 from store.keys import PREFIX
+from store.keys import meta as game_meta
 
 DELIVERIES_KEPT = 200
 
@@ -35,6 +36,55 @@ CLOCKS = f"{PREFIX}:games:clocks"
 """Games under a clock, scored by their next deadline (seconds since the epoch)."""
 BOTS_DUE = f"{PREFIX}:games:bots-due"
 """Games where a bot must move, scored by when it was asked for (the worker's safety net)."""
+NOTIFY_DUE = f"{PREFIX}:games:notify-due"
+"""Games with events whose notifications may not have been sent yet, scored by when the append
+that may have left them was about to be made (the worker's catch-up reads the oldest)."""
+NOTIFIED = "notified"
+"""A game's meta field: the version up to which its notifications have been sent."""
+DELIVERED_KEPT_S = 7 * 24 * 3600
+"""How long a player remembers the ids of the notifications delivered to it (a catch-up runs
+within seconds of the append it catches up on)."""
+
+_NOTIFY_ONCE = """
+local found = redis.call('HGET', KEYS[2], ARGV[1])
+if found then return {0, found} end
+local id = redis.call('XADD', KEYS[1], '*', 'kind', ARGV[2], 'body', ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[1], id)
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+local old = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[5], 'LIMIT', 0, 100)
+if #old > 0 then
+  redis.call('HDEL', KEYS[2], unpack(old))
+  redis.call('ZREM', KEYS[3], unpack(old))
+end
+return {1, id}
+"""
+"""Append a notification to a player's inbox unless one of that id was (all in the player's
+slot, at once): exactly once per notification id."""
+
+_CURSOR_AT_LEAST = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if ARGV[2] == 'init' then
+  redis.call('HSETNX', KEYS[1], 'notified', ARGV[1])
+else
+  local now = tonumber(redis.call('HGET', KEYS[1], 'notified') or '-1')
+  if now == tonumber(ARGV[3]) and tonumber(ARGV[1]) > now then
+    redis.call('HSET', KEYS[1], 'notified', ARGV[1])
+  end
+end
+return tonumber(redis.call('HGET', KEYS[1], 'notified'))
+"""
+"""A game's notified-up-to version: set where it has none (`init`), or moved forward from where
+the caller found it (`advance` from ARGV[3]: never over a gap someone else left); never on a
+game that is gone (its meta is not made again)."""
+
+_FORGET_IF_SAME = """
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if score and tonumber(score) == tonumber(ARGV[2]) then
+  return redis.call('ZREM', KEYS[1], ARGV[1])
+end
+return 0
+"""
+"""Take a game off the catch-up list unless another append marked it again meanwhile."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +97,9 @@ class Player:
 class PlayerStore:
     def __init__(self, client: redis.Redis) -> None:
         self.redis = client
+        self._notify_once = client.register_script(_NOTIFY_ONCE)
+        self._cursor = client.register_script(_CURSOR_AT_LEAST)
+        self._forget = client.register_script(_FORGET_IF_SAME)
 
     # --- players --------------------------------------------------------------------------
 
@@ -70,6 +123,19 @@ class PlayerStore:
         if not raw:
             return None
         return Player(player_id, raw.get("name", ""), raw.get("created_at", ""))
+
+    def key_hash(self, player_id: str) -> str | None:
+        found = self.redis.hget(player_key(player_id), "key_hash")
+        return None if found is None else str(found)
+
+    def ticket_secret(self, player_id: str, new: str | None = None) -> str | None:
+        """The secret the player's stream tickets are signed under: `new` becomes it if the
+        player has none yet (its first ticket); None when there is no such player."""
+        key = player_key(player_id)
+        if new is not None and self.redis.exists(key):
+            self.redis.hsetnx(key, "ticket_secret", new)
+        found = self.redis.hget(key, "ticket_secret")
+        return None if found is None else str(found)
 
     # --- their games ----------------------------------------------------------------------
 
@@ -101,6 +167,57 @@ class PlayerStore:
             entries = found[0][1] if found else []
         return [(str(i), f["kind"], f["body"]) for i, f in entries]
 
+    def notify_once(
+        self, player_id: str, notice_id: str, kind: str, body: Mapping[str, Any]
+    ) -> tuple[bool, str]:
+        """Put a notification derived from a game's log in the player's inbox, exactly once
+        per `notice_id`: (whether it was new, its inbox id)."""
+        payload = json.dumps({"kind": kind, **body}, sort_keys=True, separators=(",", ":"))
+        now = time.time()
+        new, entry = self._notify_once(
+            keys=[
+                player_key(player_id, "inbox"),
+                player_key(player_id, "delivered"),
+                player_key(player_id, "delivered-at"),
+            ],
+            args=[notice_id, kind, payload, now, now - DELIVERED_KEPT_S],
+        )
+        return bool(int(new)), str(entry)
+
+    # --- the notifications of a game's log -------------------------------------------------
+
+    def mark_unnotified(self, game_id: str, version_before: int) -> str:
+        """Before an append to a table's game: its notifications up to `version_before` are
+        sent (or were never due: a game from before the cursor), and it goes on the catch-up
+        list. Returns the mark to `forget_notified` it by."""
+        self._cursor(keys=[game_meta(game_id)], args=[version_before, "init", -1])
+        mark = f"{time.time():.6f}"
+        self.redis.zadd(NOTIFY_DUE, {game_id: mark})
+        return str(float(mark))
+
+    def notified_up_to(self, game_id: str) -> int | None:
+        found = self.redis.hget(game_meta(game_id), NOTIFIED)
+        return None if found is None else int(found)
+
+    def advance_notified(self, game_id: str, version: int, from_version: int) -> int:
+        """The game's notifications from `from_version` up to `version` are sent: the cursor
+        moves there if it stood at `from_version`. Returns where it stands."""
+        found = self._cursor(keys=[game_meta(game_id)], args=[version, "advance", from_version])
+        return int(found)
+
+    def forget_notified(self, game_id: str, mark: str) -> bool:
+        """Off the catch-up list, unless an append marked it again after `mark`."""
+        return bool(self._forget(keys=[NOTIFY_DUE], args=[game_id, mark]))
+
+    def notify_due(self, before_s: float, limit: int = 200) -> list[tuple[str, str]]:
+        """(game, mark) of the games on the catch-up list marked before `before_s`."""
+        found = self.redis.zrangebyscore(NOTIFY_DUE, "-inf", before_s, 0, limit, withscores=True)
+        return [(str(game_id), str(float(score))) for game_id, score in found]
+
+    def notify_mark(self, game_id: str) -> str | None:
+        score = self.redis.zscore(NOTIFY_DUE, game_id)
+        return None if score is None else str(float(score))
+
     # --- webhooks -------------------------------------------------------------------------
 
     def add_webhook(self, owner: str, hook_id: str, hook: Mapping[str, Any]) -> None:
@@ -109,6 +226,14 @@ class PlayerStore:
     def webhooks(self, owner: str) -> dict[str, dict[str, Any]]:
         raw = self.redis.hgetall(player_key(owner, "webhooks"))
         return {hook_id: json.loads(body) for hook_id, body in raw.items()}
+
+    def hook_sent(self, owner: str, hook_id: str, notice_id: str, now: bool = False) -> bool:
+        """Whether the webhook received that notification (`now`: it just did)."""
+        key = player_key(owner, f"webhook:{hook_id}:sent:{notice_id}")
+        if now:
+            self.redis.set(key, "1", ex=DELIVERED_KEPT_S)
+            return True
+        return bool(self.redis.exists(key))
 
     def log_delivery(self, owner: str, hook_id: str, entry: Mapping[str, Any]) -> None:
         key = player_key(owner, f"webhook:{hook_id}:deliveries")
@@ -123,10 +248,13 @@ class PlayerStore:
 
     # --- the lobby and the clocks ---------------------------------------------------------
 
-    def list_in_lobby(self, game_id: str, ruleset: str, created_at: float) -> None:
+    def list_in_lobby(
+        self, game_id: str, ruleset: str, created_at: float, again: bool = False
+    ) -> None:
+        """`again`: keep its place if it is listed already."""
         pipe = self.redis.pipeline(transaction=False)
-        pipe.zadd(lobby(), {game_id: created_at})
-        pipe.zadd(lobby(ruleset), {game_id: created_at})
+        pipe.zadd(lobby(), {game_id: created_at}, nx=again)
+        pipe.zadd(lobby(ruleset), {game_id: created_at}, nx=again)
         pipe.execute()
 
     def leave_lobby(self, game_id: str, ruleset: str) -> None:

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import redis
 from redis.cluster import RedisCluster
@@ -194,6 +194,14 @@ class AppendResult:
     duplicate: bool = False
 
 
+class ListedPage(NamedTuple):
+    games: list[GameMeta]
+    total: int
+    """The size of the index read (it may still hold a few stale entries)."""
+    next_after: tuple[float, str] | None
+    """Where the next page starts (None: this is the last page)."""
+
+
 @dataclass(frozen=True)
 class GameMeta:
     game_id: str
@@ -224,6 +232,8 @@ class Snapshot:
 
 
 _META_FIELDS = ("ruleset", "status", "players", "version", "created_at")
+PRIVATE = "private"
+"""A private table's `listing`: found by its invitation or its players, never listed."""
 
 
 def _flat_meta(fields: Mapping[str, Any]) -> list[str]:
@@ -353,15 +363,27 @@ class EventStore:
             raise MalformedAppend("an event payload is empty")
         self.redis.zadd(keys.GAME_INDEX, {game_id: float(created_at)})
         revealed = str((extra or {}).get("seed_revealed", "")).lower() == "true"
-        self._index_new(game_id, ruleset, status, float(created_at), reveal=not revealed)
+        listed = (extra or {}).get("listing") != PRIVATE
+        self._index_new(
+            game_id, ruleset, status, float(created_at), reveal=not revealed, listed=listed
+        )
         return int(reply[1])
 
     # --- indexes (global keys, written by commands of their own after a game's script) -------
 
     def _index_new(
-        self, game_id: str, ruleset: str, status: str, created_at: float, reveal: bool
+        self,
+        game_id: str,
+        ruleset: str,
+        status: str,
+        created_at: float,
+        reveal: bool,
+        listed: bool = True,
     ) -> None:
         pipe = self.redis.pipeline(transaction=False)
+        if listed:  # a private table is never on a listed index, not even for a moment
+            for index in keys.listed_indexes(status, ruleset):
+                pipe.zadd(index, {game_id: created_at})
         pipe.zadd(keys.ruleset_index(ruleset), {game_id: created_at})
         pipe.zadd(keys.status_index(status), {game_id: created_at})
         pipe.zadd(keys.status_index(status, ruleset), {game_id: created_at})
@@ -374,10 +396,17 @@ class EventStore:
         """List the game under `status` too: called before the append that moves it there, so
         that a game is always in the index of its status (a reader drops the stale entries
         it meets: an append that failed after this, or the status it left)."""
-        created_at = self.redis.zscore(keys.GAME_INDEX, game_id) or time.time()
+        asked = self.redis.pipeline(transaction=False)
+        asked.zscore(keys.GAME_INDEX, game_id)
+        asked.hget(keys.meta(game_id), "listing")
+        score, listing = asked.execute()
+        created_at = score or time.time()
         pipe = self.redis.pipeline(transaction=False)
         pipe.zadd(keys.status_index(status), {game_id: created_at})
         pipe.zadd(keys.status_index(status, ruleset), {game_id: created_at})
+        if listing != PRIVATE:
+            pipe.zadd(keys.listed_index(status), {game_id: created_at})
+            pipe.zadd(keys.listed_index(status, ruleset), {game_id: created_at})
         pipe.execute()
 
     def unindex_status(self, game_id: str, ruleset: str, status: str) -> None:
@@ -385,13 +414,16 @@ class EventStore:
         pipe = self.redis.pipeline(transaction=False)
         pipe.zrem(keys.status_index(status), game_id)
         pipe.zrem(keys.status_index(status, ruleset), game_id)
+        pipe.zrem(keys.listed_index(status), game_id)
+        pipe.zrem(keys.listed_index(status, ruleset), game_id)
         pipe.execute()
 
     def ensure_indexed(self) -> None:
         """Build the indexes of games made before they existed (once per database and index
         layout: O(games) that one time). Every unfinished game goes on the unstarted list too,
         where the sweep checks it once: an older game no seat acted in expires like a new one,
-        and one a seat acted in leaves the list."""
+        and one a seat acted in leaves the list. Every game but a private table goes on the
+        listed indexes (`GET /games`)."""
         if self.redis.get(keys.INDEXED) == keys.INDEX_LAYOUT:
             return
         start = 0
@@ -409,6 +441,9 @@ class EventStore:
                     pipe.zadd(keys.REVEAL_PENDING, {game_id: created_at})
                 if meta.status != "finished":
                     pipe.zadd(keys.UNSTARTED, {game_id: created_at})
+                if meta.extra.get("listing") != PRIVATE:
+                    for index in keys.listed_indexes(meta.status, meta.ruleset):
+                        pipe.zadd(index, {game_id: created_at})
             pipe.execute()
             start += len(ids)
         self.redis.set(keys.INDEXED, keys.INDEX_LAYOUT)
@@ -448,6 +483,8 @@ class EventStore:
             pipe.zrem(keys.ruleset_index(ruleset), game_id)
             pipe.zrem(keys.status_index(status), game_id)
             pipe.zrem(keys.status_index(status, ruleset), game_id)
+            for index in keys.listed_indexes(status, ruleset):
+                pipe.zrem(index, game_id)
         pipe.execute()
         return True
 
@@ -487,7 +524,11 @@ class EventStore:
         """Games newest first, filtered; returns one page and the number that matched. Reads
         one index (all games, a status, a ruleset, or both) a page at a time: O(page), however
         many games there are. An index entry whose game has since left that status is dropped
-        as it is met (the count is the index's size, which may still hold a few of those)."""
+        as it is met (the count is the index's size, which may still hold a few of those).
+        `public_only`: the listed games only (`listed_page`)."""
+        if public_only:
+            listed = self.listed_page(status=status, ruleset=ruleset, limit=limit, offset=offset)
+            return listed.games, listed.total
         if status is None and ruleset is None:
             index = keys.GAME_INDEX
         else:
@@ -512,13 +553,86 @@ class EventStore:
                 if meta is None or (status is not None and meta.status != status):
                     stale.append(game_id)
                     continue
-                if public_only and meta.extra.get("listing") == "private":
-                    continue  # found by its link or by its players only
                 page.append(meta)
             start += len(ids)
         if stale:
             self.redis.zrem(index, *stale)
         return page, max(0, int(self.redis.zcard(index)))
+
+    def listed_page(
+        self,
+        *,
+        status: str | None = None,
+        ruleset: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+        after: tuple[float, str] | None = None,
+    ) -> ListedPage:
+        """One page of the listed games (every game but a private table), newest first, from
+        the listed index of that status and ruleset: O(page), however many games (public or
+        private) there are. `after` (a cursor: the creation score and id of the last game of the
+        page before) gives the games after that one in this order, so a page never repeats or
+        skips a game because others were created meanwhile; without it, `offset` skips some.
+        An entry whose game has left the status, expired or turned private is dropped from the
+        index as it is met."""
+        self.ensure_indexed()
+        index = keys.listed_index(status, ruleset)
+        page: list[GameMeta] = []
+        last: tuple[float, str] | None = after
+        stale: list[str] = []
+        start = 0 if after is not None else offset
+        exhausted = False
+        while len(page) < limit:
+            want = limit - len(page)
+            entries = self._listed_after(index, after, start, want)
+            if not entries:
+                exhausted = True
+                break
+            start += len(entries)
+            shown = [
+                (game_id, score)
+                for game_id, score in entries
+                if after is None or score < after[0] or game_id < after[1]
+            ]
+            metas = {m.game_id: m for m in self._metas([game_id for game_id, _ in shown])}
+            for game_id, score in shown:
+                meta = metas.get(game_id)
+                if (
+                    meta is None
+                    or (status is not None and meta.status != status)
+                    or meta.extra.get("listing") == PRIVATE
+                ):
+                    stale.append(game_id)
+                    continue
+                if len(page) < limit:
+                    page.append(meta)
+                    last = (score, game_id)
+        if stale:
+            self.redis.zrem(index, *stale)
+        more = not exhausted and last is not None and self._any_after(index, last)
+        return ListedPage(page, int(self.redis.zcard(index)), last if more else None)
+
+    def _listed_after(
+        self, index: str, after: tuple[float, str] | None, start: int, count: int
+    ) -> list[tuple[str, float]]:
+        """Index entries newest first, from the `start`th on; with `after`, of those at or
+        below its score (the caller drops the ties at or before its id: Redis orders the games
+        of one score by id, descending here)."""
+        if after is None:
+            found = self.redis.zrevrange(index, start, start + count - 1, withscores=True)
+        else:
+            found = self.redis.zrevrangebyscore(
+                index, repr(after[0]), "-inf", start=start, num=count, withscores=True
+            )
+        return [(str(game_id), float(score)) for game_id, score in found]
+
+    def _any_after(self, index: str, after: tuple[float, str]) -> bool:
+        start = 0
+        while entries := self._listed_after(index, after, start, 50):
+            if any(score < after[0] or game_id < after[1] for game_id, score in entries):
+                return True
+            start += len(entries)
+        return False
 
     def metas(self, game_ids: Sequence[str]) -> list[GameMeta]:
         """The metas of those games that exist, in order."""

@@ -3,7 +3,9 @@
  * It uses only the public API (openapi.yaml), as any third-party client could. Tokens come from
  * the URL fragment (#game=ID&token=T for a seat, #game=ID&admin=T for the admin), which the
  * browser never sends to the server, and go only into Authorization headers. The live feed is
- * the game's stream, opened with a short-lived stream ticket (EventSource sends no headers).
+ * the game's stream, opened with a short-lived stream ticket (EventSource sends no headers); the
+ * lobby's "My games" and open tables follow the player's notification stream the same way, and
+ * poll only when that stream cannot be had.
  * Nothing is loaded from anywhere but this server.
  */
 'use strict';
@@ -242,6 +244,7 @@
       for (const ruleset of listed.body.rulesets) box.append(rulesetForm(ruleset));
     }
     await Promise.all([listGames(), showPlayer(), listOpenTables(), listMyGames()]);
+    await followMe();
     document.body.dataset.ready = 'true';
   }
 
@@ -1512,6 +1515,7 @@
           await ensurePlayer(input.value.trim());
           showPlayer();
           listMyGames();
+          followMe();
         }}}, el('label', {for: 'player-name', text: 'Your name'}), ' ', input, ' ',
         el('button', {type: 'submit', text: 'Be a player'})));
   }
@@ -1548,6 +1552,7 @@
       el('a', {href: tableLink(made.body.game_id, made.body.seat_token), text: 'go to it'})));
     listOpenTables();
     listMyGames();
+    followMe();
   }
 
   async function listOpenTables() {
@@ -1605,6 +1610,68 @@
       : el('p', {text: 'No games yet.'}));
   }
 
+  // --- your notifications: the player's stream (EventSource with a ticket), else polling ------
+
+  const NOTICE_KINDS = ['your_turn', 'game_started', 'game_finished', 'invitation'];
+  const POLL_MS = 15000;
+  let notices = null;
+
+  function stopNotices() {
+    if (!notices) return;
+    if (notices.source) notices.source.close();
+    if (notices.timer) clearInterval(notices.timer);
+    if (notices.pending) clearTimeout(notices.pending);
+    notices = null;
+  }
+
+  function refreshMine(mine) {
+    if (notices !== mine || mine.pending) return;
+    mine.pending = setTimeout(() => {  // a burst of notifications refreshes once
+      mine.pending = null;
+      if (notices !== mine) return;
+      mine.refreshed += 1;
+      document.body.dataset.noticeRefreshes = String(mine.refreshed);
+      listMyGames();
+      listOpenTables();
+    }, 150);
+  }
+
+  /** The lobby follows the player's notifications: "My games" and the open tables are listed
+   * again on each one. EventSource cannot send the player key, so the stream is opened with a
+   * short-lived ticket; an EventSource reconnects by itself (Last-Event-ID), and only when the
+   * stream cannot be had (no EventSource, no ticket, a stream closed for good after a new ticket
+   * was tried) does the page poll instead. */
+  async function followMe(retried = false) {
+    stopNotices();
+    const player = me();
+    if (!player || !$('#my-games')) return;
+    const mine = {source: null, timer: null, pending: null, refreshed: 0};
+    notices = mine;
+    const poll = () => {
+      if (notices !== mine || mine.timer) return;
+      if (mine.source) { mine.source.close(); mine.source = null; }
+      document.body.dataset.notices = 'polling';
+      mine.timer = setInterval(() => refreshMine(mine), POLL_MS);
+    };
+    if (typeof window.EventSource !== 'function') return poll();
+    const ticket = await call('POST', '/players/me/stream-tickets', {token: player.key});
+    if (notices !== mine) return;
+    if (!ticket.ok) return poll();
+    let opened = false;
+    const source = new EventSource(ticket.body.stream_url);
+    mine.source = source;
+    source.addEventListener('open', () => {
+      opened = true;
+      if (notices === mine) document.body.dataset.notices = 'stream';
+    });
+    for (const kind of NOTICE_KINDS) source.addEventListener(kind, () => refreshMine(mine));
+    source.addEventListener('error', () => {
+      if (notices !== mine || source.readyState !== EventSource.CLOSED) return;  // reconnecting
+      if (opened && !retried) followMe(true);  // a ticket past its hour: ask for a new one
+      else poll();
+    });
+  }
+
   function clockText(ms) {
     if (ms === null || ms === undefined) return '';
     const left = Math.max(0, ms);
@@ -1660,6 +1727,7 @@
 
   async function route() {
     stopTable();
+    stopNotices();
     if (replay) replay.closed = true;
     replay = null;
     document.body.dataset.ready = 'false';

@@ -38,7 +38,7 @@ from domain.core.messages import (
     private_to,
 )
 from domain.core.ruleset import Decision, Ruleset
-from domain.core.seated import clocked, is_over, seat_rule, seating_decision
+from domain.core.seated import clock_awaits, clocked, is_over, seat_rule, seating_decision
 from domain.core.seating import (
     SEATING_COMMANDS,
     SEATING_EVENTS,
@@ -245,7 +245,7 @@ def _folded(ruleset: Ruleset[S], game: Game[S], recorded: Recorded, state: S) ->
         created = recorded.version
     draws = game.draws + len(recorded.event.draws)
     after = _next_game(game, recorded.version, draws, state, undoable, barrier, last, created)
-    return clocked(after, game.last_commands != last, recorded)
+    return clocked(ruleset, after, game.last_commands != last, recorded)
 
 
 def _next_game(
@@ -321,7 +321,9 @@ def _fold_kernel_event(ruleset: Ruleset[S], game: Game[S] | None, recorded: Reco
     if isinstance(ev, SEATING_EVENTS):
         seating = seating_after(game.seating, len(game.setup.players), ev)
         if recorded.recorded_at and seating.clock is not None:
-            seating = clock_after_command(seating, None, instant_ms(recorded.recorded_at))
+            at_ms = instant_ms(recorded.recorded_at)
+            awaits = clock_awaits(ruleset, game)
+            seating = clock_after_command(seating, None, at_ms, awaits)
         return replace(game, version=recorded.version, seating=seating, undoable=())
     if isinstance(ev, RewindProposed):
         proposal = Proposal(ev.seat, ev.to_version, frozenset({ev.seat}))
@@ -436,7 +438,7 @@ def _folded_command(
     after = _next_game(
         game, final.version, draws, state, undoable, barrier, last, game.created_through
     )
-    return clocked(after, True, first)
+    return clocked(ruleset, after, True, first)
 
 
 class NeedsEarlierBase(Exception):

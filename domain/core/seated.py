@@ -62,13 +62,24 @@ def bot_seats_awaited(ruleset: Ruleset[S], game: Game[S]) -> list[int]:
     ]
 
 
-def clocked(game: Game[Any], new_command: bool, recorded: Recorded) -> Game[Any]:
-    """The game with its clock moved on by a command's event (a seat's bank charged once per
-    command, at its first event)."""
+def clocked(
+    ruleset: Ruleset[Any], game: Game[Any], new_command: bool, recorded: Recorded
+) -> Game[Any]:
+    """The game (after an event) with its clock moved on by the event (a seat's bank charged
+    once per command, at its first event; the seats awaited after it timed from when each
+    became awaited)."""
     seating = game.seating
     if seating is None or seating.clock is None:
         return game
     seat = recorded.actor if isinstance(recorded.actor, int) and new_command else None
+    at_ms = instant_ms(recorded.recorded_at)
     return evolved(
-        game, seating=clock_after_command(seating, seat, instant_ms(recorded.recorded_at))
+        game, seating=clock_after_command(seating, seat, at_ms, clock_awaits(ruleset, game))
     )
+
+
+def clock_awaits(ruleset: Ruleset[Any], game: Game[Any]) -> frozenset[int]:
+    """The seats whose clocks run in `game`: those it awaits, until it is over."""
+    if ruleset.is_over(game.state):
+        return frozenset()
+    return frozenset(ruleset.awaited_seats(game.state))

@@ -13,7 +13,7 @@ source): this module imports no clock.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -25,6 +25,12 @@ PERSON = ""
 BOT_STRATEGIES = ("random", "greedy")
 LISTINGS = ("public", "private")
 ON_TIMEOUT = ("bot", "resign")
+PER_SEAT = "per_seat"
+"""A clock's `waits` when each seat's time runs from the moment that seat became awaited (every
+table opened since; `table_clock`). A table opened before it records no `waits`: its one wait
+restarts on any command, as it did, so that its log folds as it always has."""
+NOT_AWAITED = -1
+"""A seat's wait (`Seating.waits_ms`) while the game does not await it."""
 RESIGNED = "resigned"
 TIMED_OUT = "timed_out"
 
@@ -135,6 +141,9 @@ class Clock:
     initial_ms: int = 0
     increment_ms: int = 0
     per_move_ms: int = 0
+    per_seat: bool = False
+    """Each seat's time runs only while it is awaited, from the moment it became awaited (a
+    table opened before this records none: one wait for all, restarted by any command)."""
 
     @classmethod
     def from_mapping(cls, given: Mapping[str, Any]) -> Clock | None:
@@ -145,7 +154,15 @@ class Clock:
             int(given.get("initial_ms", 0)),
             int(given.get("increment_ms", 0)),
             int(given.get("per_move_ms", 0)),
+            given.get("waits") == PER_SEAT,
         )
+
+
+def table_clock(given: Mapping[str, Any]) -> dict[str, Any]:
+    """A new table's clock as its `TableOpened` records it: each seat's own wait."""
+    if not given or given.get("kind", "none") == "none":
+        return dict(given)
+    return {**given, "waits": PER_SEAT}
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,9 +182,13 @@ class Seating:
     clock: Clock | None = None
     banks_ms: tuple[int, ...] = ()
     since_ms: int = 0
-    """When the seats now awaited began to be awaited (the last command's `recorded_at`)."""
+    """The `recorded_at` of the last event that moved the clock (a table opened before per-seat
+    waits: when the seats now awaited began to be awaited)."""
     seated_bots: tuple[int, ...] = ()
     """The seats bots took when the table started (no person's seats)."""
+    waits_ms: tuple[int, ...] = ()
+    """Per seat, under a per-seat clock: when the game began to await it (NOT_AWAITED: it does
+    not). Another seat's command neither restarts nor charges it."""
 
     def bot_seats(self) -> tuple[int, ...]:
         return tuple(s for s, c in enumerate(self.controllers) if c != PERSON)
@@ -178,14 +199,22 @@ class Seating:
             s for s in range(len(self.left)) if not self.left[s] and s not in self.seated_bots
         )
 
+    def waited_since_ms(self, seat: int) -> int:
+        """When the game began to await `seat` (if it does)."""
+        clock = self.clock
+        if clock is not None and clock.per_seat and 0 <= seat < len(self.waits_ms):
+            began = self.waits_ms[seat]
+            return self.since_ms if began == NOT_AWAITED else began
+        return self.since_ms
+
     def deadline_ms(self, seat: int) -> int | None:
         """When `seat`, if awaited now, runs out of time (None: no clock, or a bot plays it)."""
         clock = self.clock
         if clock is None or self.controllers[seat] != PERSON or not self.started:
             return None
         if clock.kind == "move":
-            return self.since_ms + clock.per_move_ms
-        return self.since_ms + self.banks_ms[seat]
+            return self.waited_since_ms(seat) + clock.per_move_ms
+        return self.waited_since_ms(seat) + self.banks_ms[seat]
 
 
 def classic_seating(seats: int) -> Seating:
@@ -231,8 +260,12 @@ def seating_after(seating: Seating | None, seats: int, ev: Event) -> Seating:
         )
     if isinstance(ev, SeatHandedToBot):
         return replace(base, controllers=_put(base.controllers, ev.seat, ev.strategy))
-    if isinstance(ev, SeatTakenBack):
-        return replace(base, controllers=_put(base.controllers, ev.seat, PERSON))
+    if isinstance(ev, SeatTakenBack):  # the person's wait, if awaited, starts now
+        return replace(
+            base,
+            controllers=_put(base.controllers, ev.seat, PERSON),
+            waits_ms=_put(base.waits_ms, ev.seat, NOT_AWAITED) if base.waits_ms else (),
+        )
     if isinstance(ev, SeatResigned):
         return replace(
             base,
@@ -247,17 +280,40 @@ def seating_after(seating: Seating | None, seats: int, ev: Event) -> Seating:
     return base
 
 
-def clock_after_command(seating: Seating, seat: int | None, at_ms: int) -> Seating:
-    """The clock after a command recorded at `at_ms` (by `seat`, or by the system): the seat's
-    bank loses the time it took and gains the increment; the next seats are awaited from now."""
+def clock_after_command(
+    seating: Seating, seat: int | None, at_ms: int, awaited: Collection[int] | None = None
+) -> Seating:
+    """The clock after a command recorded at `at_ms` (by `seat`, or by the system; `awaited`:
+    the seats the game awaits after it).
+
+    Per seat (`Clock.per_seat`): a seat's clock runs only while the game awaits it, from the
+    moment it became awaited. Its own move stops it (a bank loses the time the move took and
+    gains the increment) and, if the game awaits it again, starts it anew; another seat's
+    command neither restarts nor charges it (in a simultaneous phase each seat's time runs
+    from the phase's start until its own choice). A table opened before that: one wait for
+    every seat, restarted by any command (how its log has always folded)."""
     clock = seating.clock
     if clock is None or not seating.started:
         return seating
     banks = seating.banks_ms
-    if clock.kind == "bank" and seat is not None and 0 <= seat < len(banks):
-        spent = max(0, at_ms - seating.since_ms)
-        banks = _put(banks, seat, banks[seat] - spent + clock.increment_ms)
-    return replace(seating, banks_ms=banks, since_ms=at_ms)
+    if not clock.per_seat or awaited is None:
+        if clock.kind == "bank" and seat is not None and 0 <= seat < len(banks):
+            spent = max(0, at_ms - seating.since_ms)
+            banks = _put(banks, seat, banks[seat] - spent + clock.increment_ms)
+        return replace(seating, banks_ms=banks, since_ms=at_ms)
+    seats = len(seating.controllers)
+    waits = list(seating.waits_ms) if len(seating.waits_ms) == seats else [NOT_AWAITED] * seats
+    if seat is not None and 0 <= seat < seats and waits[seat] != NOT_AWAITED:
+        if clock.kind == "bank" and seat < len(banks):
+            spent = max(0, at_ms - waits[seat])
+            banks = _put(banks, seat, banks[seat] - spent + clock.increment_ms)
+        waits[seat] = NOT_AWAITED  # its move is made: a wait of its own starts if awaited still
+    for s in range(seats):
+        if s not in awaited:
+            waits[s] = NOT_AWAITED
+        elif waits[s] == NOT_AWAITED:
+            waits[s] = at_ms
+    return replace(seating, banks_ms=banks, since_ms=at_ms, waits_ms=tuple(waits))
 
 
 def _put(values: tuple[Any, ...], at: int, value: Any) -> tuple[Any, ...]:
@@ -412,10 +468,13 @@ def encoded_seating(seating: Seating) -> dict[str, Any]:
         "on_timeout": seating.on_timeout,
         "clock": None
         if clock is None
-        else [clock.kind, clock.initial_ms, clock.increment_ms, clock.per_move_ms],
+        else [clock.kind, clock.initial_ms, clock.increment_ms, clock.per_move_ms]
+        + ([True] if clock.per_seat else []),
         "banks_ms": list(seating.banks_ms),
         "since_ms": seating.since_ms,
         "seated_bots": list(seating.seated_bots),
+        # only under a per-seat clock: older tables' snapshots keep their shape
+        **({"waits_ms": list(seating.waits_ms)} if seating.waits_ms else {}),
     }
 
 
@@ -435,4 +494,5 @@ def decoded_seating(body: Mapping[str, Any]) -> Seating:
         tuple(body["banks_ms"]),
         int(body["since_ms"]),
         tuple(body.get("seated_bots", ())),
+        tuple(int(w) for w in body.get("waits_ms", ())),
     )

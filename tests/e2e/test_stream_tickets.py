@@ -4,7 +4,9 @@ into a URL."""
 
 from __future__ import annotations
 
+import json
 import time
+from dataclasses import dataclass
 from itertools import islice
 from urllib.parse import parse_qs, urlparse
 
@@ -127,3 +129,116 @@ def test_only_a_seat_gets_a_ticket_and_a_ticket_with_a_token_is_refused(api):
     both = api.get(f"/games/{game_id}/stream?ticket={ticket['ticket']}", headers=bearer(token))
     assert both.status_code == 401
     assert api.post("/games/nope/stream-tickets", headers=bearer(token)).status_code in (403, 404)
+
+
+# --- a player's notification stream --------------------------------------------------------
+
+
+def player_with_a_started_game(api) -> tuple[str, str, str]:
+    """A player (id, key) whose public table another player joined: its inbox holds
+    `game_started` (and `your_turn`) for that game, whose id is the third."""
+    ada = api.post("/players", json={"name": "Ada"}).get_json()
+    bob = api.post("/players", json={"name": "Bob"}).get_json()
+    table = api.post(
+        "/tables",
+        json={"ruleset": "toy-sealed-bids", "players": ["A", "B"], "listing": "public"},
+        headers=bearer(ada["player_key"]),
+    ).get_json()
+    claimed = api.post(
+        f"/games/{table['game_id']}/claims", json={}, headers=bearer(bob["player_key"])
+    )
+    assert claimed.status_code == 201, claimed.get_json()
+    return ada["player_id"], ada["player_key"], table["game_id"]
+
+
+@dataclass(frozen=True)
+class Notification:
+    id: str
+    event: str
+    data: dict
+
+
+def notifications(api, url, headers=None):
+    """The notifications of an SSE answer that ends (`follow=false`)."""
+    response = api.get(url, headers=headers or {})
+    assert response.status_code == 200, response.get_json()
+    frames = []
+    for block in response.get_data(as_text=True).split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line)
+        if "event" in fields:
+            frames.append(Notification(fields["id"], fields["event"], json.loads(fields["data"])))
+    return frames, response
+
+
+def test_a_player_follows_its_notifications_with_a_ticket_and_no_key_in_the_url(api):
+    _, key, game_id = player_with_a_started_game(api)
+    issued = api.post("/players/me/stream-tickets", headers=bearer(key))
+    assert issued.status_code == 201, issued.get_json()
+    body = issued.get_json()
+    assert key not in body["ticket"] and key not in body["stream_url"]
+    assert urlparse(body["stream_url"]).path == "/players/me/stream"
+    assert parse_qs(urlparse(body["stream_url"]).query)["ticket"] == [body["ticket"]]
+    assert body["expires_at"] <= time.time() + tickets.TICKET_SECONDS + 1
+    ticketed, response = notifications(api, body["stream_url"] + "&follow=false")
+    keyed, _ = notifications(api, "/players/me/stream?follow=false", bearer(key))
+    assert [(f.id, f.event) for f in ticketed] == [(f.id, f.event) for f in keyed]
+    assert ("game_started", game_id) in [(f.event, f.data["game_id"]) for f in ticketed]
+    assert "private" in response.headers["Cache-Control"]
+
+
+def test_a_player_ticket_is_refused_when_forged_expired_or_for_a_game_and_no_key_gets_one(
+    api, client
+):
+    player_id, key, game_id = player_with_a_started_game(api)
+    ticket = api.post("/players/me/stream-tickets", headers=bearer(key)).get_json()["ticket"]
+    payload, _, signature = ticket.partition(".")
+    forged = payload + "." + ("0" if signature[0] != "0" else "1") + signature[1:]
+    secret = client.hget(f"chronicle:player:{{{player_id}}}", "ticket_secret")
+    key_hash = client.hget(f"chronicle:player:{{{player_id}}}", "key_hash")
+    expired, _ = tickets.issue_player(secret, player_id, key_hash, now=0)
+    unbound, _ = tickets.issue_player(secret, player_id, "another key's hash")
+    _, bob_key, _ = player_with_a_started_game(api)
+    seat_token = api.post(
+        "/tables",
+        json={"ruleset": "toy-sealed-bids", "players": ["A", "B"]},
+        headers=bearer(bob_key),
+    ).get_json()
+    game_ticket = api.post(
+        f"/games/{seat_token['game_id']}/stream-tickets",
+        headers=bearer(seat_token["seat_token"]),
+    ).get_json()["ticket"]
+    for url in (
+        f"/players/me/stream?follow=false&ticket={forged}",
+        f"/players/me/stream?follow=false&ticket={expired}",
+        f"/players/me/stream?follow=false&ticket={unbound}",
+        f"/players/me/stream?follow=false&ticket={game_ticket}",
+        "/players/me/stream?follow=false&ticket=not-a-ticket",
+        f"/games/{game_id}/stream?ticket={ticket}",
+    ):
+        response = api.get(url)
+        assert response.status_code == 401, url
+        assert response.get_json()["code"] == "unauthenticated"
+    both = api.get(f"/players/me/stream?follow=false&ticket={ticket}", headers=bearer(key))
+    assert both.status_code == 401
+    assert api.post("/players/me/stream-tickets").status_code == 401
+    nobody = api.post("/players/me/stream-tickets", headers=bearer("pk_nobody"))
+    assert nobody.status_code == 401 and nobody.get_json()["code"] == "unauthenticated"
+
+
+def test_an_eventsource_reconnecting_to_its_notifications_is_let_in_for_a_while(api, client):
+    player_id, key, _ = player_with_a_started_game(api)
+    api.post("/players/me/stream-tickets", headers=bearer(key))  # makes the player's secret
+    secret = client.hget(f"chronicle:player:{{{player_id}}}", "ticket_secret")
+    key_hash = client.hget(f"chronicle:player:{{{player_id}}}", "key_hash")
+    lapsed, _ = tickets.issue_player(secret, player_id, key_hash, now=time.time() - 120)
+    url = f"/players/me/stream?follow=false&ticket={lapsed}"
+    assert api.get(url).status_code == 401  # a first opening needs a live ticket
+    keyed, _ = notifications(api, "/players/me/stream?follow=false", bearer(key))
+    resumed, _ = notifications(api, url, {"Last-Event-ID": keyed[0].id})
+    assert [f.id for f in resumed] == [f.id for f in keyed[1:]]
+    too_old, _ = tickets.issue_player(secret, player_id, key_hash, now=time.time() - 7200)
+    refused = api.get(
+        f"/players/me/stream?follow=false&ticket={too_old}",
+        headers={"Last-Event-ID": keyed[0].id},
+    )
+    assert refused.status_code == 401

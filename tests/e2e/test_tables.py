@@ -4,6 +4,7 @@ and invitations, the lobby, bots in seats, resigning, and the bad input of each.
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -496,3 +497,26 @@ def test_the_lobby_skips_a_table_this_server_cannot_play_and_still_answers(
     assert lobby.status_code == 200, lobby.get_json()
     listed = [g["game_id"] for g in lobby.get_json()["games"]]
     assert known in listed and foreign not in listed
+
+
+def test_another_seats_bid_leaves_a_seats_move_deadline_where_it_was(api) -> None:
+    """Sealed bids await both seats at once: each seat's clock runs from the bidding's start,
+    and Bob's bid neither restarts nor extends Ada's."""
+    _, ada = player(api, "Ada")
+    _, bob = player(api, "Bob")
+    table = open_table(api, ada, clock={"kind": "move", "per_move_ms": 3_600_000})
+    game_id = table["game_id"]
+    assert api.post(f"/games/{game_id}/claims", json={}, headers=bearer(bob)).status_code == 201
+    seats = api.get(f"/games/{game_id}/seating").get_json()["seats"]
+    started = [s["deadline_ms"] for s in seats]
+    assert started[0] is not None and started[0] == started[1]
+    time.sleep(0.05)
+    bid = api.post(
+        f"/games/{game_id}/commands",
+        json={"command": {"type": "bid", "chips": 0}},
+        headers=bearer(bob),
+    )
+    assert bid.status_code == 201, bid.get_json()
+    seats = api.get(f"/games/{game_id}/seating").get_json()["seats"]
+    assert seats[0]["deadline_ms"] == started[0]
+    assert seats[1]["deadline_ms"] is None  # Bob is no longer awaited

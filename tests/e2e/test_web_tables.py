@@ -11,7 +11,12 @@ from typing import Any
 
 import pytest
 
-from tests.support.browser import chromedriver_binary, chromium_binary, selenium_driver
+from tests.support.browser import (
+    chromedriver_binary,
+    chromium_binary,
+    selenium_driver,
+    sent_requests,
+)
 from tests.support.http import serving
 from tests.support.table_page import click_css, wait_ready, wait_until
 
@@ -138,3 +143,78 @@ def test_a_public_table_opened_in_the_lobby_is_joined_from_another_browser_and_s
     assert "per move" in text(browser, "#seating")
     joiner = js(browser, "return localStorage.getItem('chronicle.player')")
     assert joiner and joiner != owner
+
+
+def another_player_joins(server: str, game_id: str) -> None:
+    import requests
+
+    made = requests.post(f"{server}/players", json={"name": "Bob"}, timeout=10).json()
+    claimed = requests.post(
+        f"{server}/games/{game_id}/claims",
+        json={},
+        headers={"Authorization": f"Bearer {made['player_key']}"},
+        timeout=10,
+    )
+    assert claimed.status_code == 201, claimed.text
+
+
+def open_my_table(browser: Any, server: str) -> tuple[str, str]:
+    """In a fresh lobby: open a public table (becoming a player); its game id and the key."""
+    fresh_lobby(browser, server)
+    click_css(browser, f'button.open-table[data-ruleset="{TOY}"]')
+    wait_until(
+        browser,
+        lambda d: d.execute_script("return !!document.querySelector('#my-games li[data-game]')"),
+        what="the table in my games",
+    )
+    game_id = js(browser, "return document.querySelector('#my-games li[data-game]').dataset.game")
+    key = js(browser, "return JSON.parse(localStorage.getItem('chronicle.player')).key")
+    return str(game_id), str(key)
+
+
+def awaits_me(game_id: str):
+    return lambda d: d.execute_script(
+        "return !!document.querySelector(arguments[0])",
+        f'#my-games li[data-game="{game_id}"] .awaits-you',
+    )
+
+
+def test_my_games_follow_the_players_stream_and_show_your_turn_when_someone_joins(
+    server, browser
+) -> None:
+    """No polling: the lobby opens the player's notification stream with a ticket (the key in
+    no URL), and the join's `your_turn` lists "My games" again within seconds, well before a
+    poll (every 15 s) would."""
+    game_id, key = open_my_table(browser, server)
+    wait_until(
+        browser,
+        lambda d: d.execute_script("return document.body.dataset.notices") == "stream",
+        what="the notification stream open",
+    )
+    assert not awaits_me(game_id)(browser)
+    sent_requests(browser)  # forget what came before
+    another_player_joins(server, game_id)
+    wait_until(browser, awaits_me(game_id), timeout=8, what="your turn, from the stream")
+    urls = [r["url"] for r in sent_requests(browser)]
+    assert not any(key in url for url in urls)
+    assert any("/players/me/games" in url for url in urls)  # listed again on the notification
+    assert js(browser, "return document.body.dataset.notices") == "stream"
+
+
+def test_without_an_event_source_the_lobby_polls_my_games_instead(server, browser) -> None:
+    added = browser.execute_cdp_cmd(
+        "Page.addScriptToEvaluateOnNewDocument", {"source": "delete window.EventSource;"}
+    )
+    try:
+        game_id, _ = open_my_table(browser, server)
+        wait_until(
+            browser,
+            lambda d: d.execute_script("return document.body.dataset.notices") == "polling",
+            what="the lobby polling",
+        )
+        another_player_joins(server, game_id)
+        wait_until(browser, awaits_me(game_id), timeout=25, what="your turn, from a poll")
+    finally:
+        browser.execute_cdp_cmd(
+            "Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]}
+        )

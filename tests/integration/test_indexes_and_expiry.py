@@ -153,3 +153,83 @@ def test_the_sweep_expires_unstarted_games_after_the_configured_time(
     sweep_closing_games(url, f"q-{uuid.uuid4().hex[:6]}", 30)
     with pytest.raises(GameNotFound):
         service.store.version(idle.game_id)
+
+
+def put_listed(store: EventStore, ruleset: str, listing: str | None) -> str:
+    game_id = uuid.uuid4().hex
+    store.create(
+        game_id,
+        ruleset=ruleset,
+        players=["a", "b"],
+        status="active",
+        events=[json.dumps({"type": "GameCreated", "data": {}, "actor": "system"})],
+        seed=b"s" * 32,
+        extra={"seed_revealed": "true", **({"listing": listing} if listing else {})},
+    )
+    return game_id
+
+
+def every_listed(store: EventStore, ruleset: str, limit: int) -> list[str]:
+    seen: list[str] = []
+    after = None
+    while True:
+        page = store.listed_page(ruleset=ruleset, limit=limit, after=after)
+        seen += [m.game_id for m in page.games]
+        if page.next_after is None:
+            return seen
+        after = page.next_after
+
+
+def test_paging_by_cursor_gives_each_listed_game_once_even_when_many_share_an_instant(
+    store: EventStore,
+) -> None:
+    ruleset = f"listed-{uuid.uuid4().hex[:8]}"
+    public = [put_listed(store, ruleset, "public" if n % 2 else None) for n in range(40)]
+    private = [put_listed(store, ruleset, "private") for _ in range(40)]
+    index = keys.listed_index(None, ruleset)
+    for n, game_id in enumerate(public):  # three instants, many games in each
+        store.redis.zadd(index, {game_id: 1_700_000_000.123456 + n % 3})
+    for limit in (1, 3, 7, 40, 200):
+        seen = every_listed(store, ruleset, limit)
+        assert sorted(seen) == sorted(public), f"limit {limit}"
+    assert not any(store.redis.zscore(index, g) is not None for g in private)
+
+
+def test_a_listed_page_reads_its_page_not_the_private_games(store: EventStore) -> None:
+    ruleset = f"listed-{uuid.uuid4().hex[:8]}"
+    public = [put_listed(store, ruleset, "public") for _ in range(5)]
+    for _ in range(300):
+        put_listed(store, ruleset, "private")
+    store.ensure_indexed()
+    before = hgetalls(store.redis)
+    page = store.listed_page(ruleset=ruleset, limit=50)
+    assert sorted(m.game_id for m in page.games) == sorted(public) and page.next_after is None
+    assert hgetalls(store.redis) - before <= 10
+
+
+def test_games_stored_before_the_listed_index_are_listed_once_it_is_built(own_service) -> None:
+    """A database indexed in layout 2 (before the listed index) has its public games put on it
+    once, and its private tables never."""
+    service, _ = own_service
+    store = service.store
+    public = put_listed(store, "toy-sealed-bids-closing", "public")
+    classic = put_listed(store, "toy-sealed-bids-closing", None)
+    private = put_listed(store, "toy-sealed-bids-closing", "private")
+    for name in list(store.redis.scan_iter(f"{keys.listed_index()}*")):
+        store.redis.delete(name)
+    store.redis.set(keys.INDEXED, "2")
+    seen = every_listed(store, "toy-sealed-bids-closing", 2)
+    assert sorted(seen) == sorted([public, classic]) and private not in seen
+    assert store.redis.get(keys.INDEXED) == keys.INDEX_LAYOUT
+    page, _ = store.list_games(status="active", public_only=True, limit=10)
+    assert {m.game_id for m in page} == {public, classic}
+
+
+def test_an_expired_game_leaves_the_listed_indexes(own_service) -> None:
+    service, _ = own_service
+    idle = service.create_game("toy-sealed-bids-closing", ["a", "b"], {"rounds": 1})
+    assert [m.game_id for m in service.store.listed_page(limit=10).games] == [idle.game_id]
+    assert service.expire_unstarted(0.0, time.time() + 1) == [idle.game_id]
+    assert service.store.listed_page(limit=10).games == []
+    for name in service.store.redis.scan_iter(f"{keys.listed_index()}*"):
+        assert service.store.redis.zscore(name, idle.game_id) is None
