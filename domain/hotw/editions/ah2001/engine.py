@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
+from itertools import islice
 from typing import Any
 
 from domain.core.catalogue import RulesCatalogue
@@ -36,6 +37,8 @@ from domain.hotw.editions.ah2001.revisions import REVISIONS
 from domain.hotw.editions.ah2001.setup import initial_state, set_up
 from domain.hotw.editions.ah2001.simultaneous_rounds import next_round, round_actions, round_step
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
+
+END_EXPANSION = Command.of("end_expansion")
 
 
 @dataclass(frozen=True)
@@ -153,10 +156,15 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             return targeting_step(ctx)
         if SIMULTANEOUS in state.options:
             return round_step(ctx)
-        if turn.expanding and list(self.listed(state, turn.seat)) == [Command.of("end_expansion")]:
+        if turn.expanding and self.nothing_left_but_to_end(state, turn.seat):
             end_expansion(ctx)
             return True
         return False
+
+    def nothing_left_but_to_end(self, state: Ah2001State, seat: int) -> bool:
+        """The Empire can do nothing more than end its expansion (read no further than the
+        second action listed)."""
+        return list(islice(self.listed(state, seat), 2)) == [END_EXPANSION]
 
     # folding and reading
 
