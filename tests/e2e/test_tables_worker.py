@@ -276,9 +276,19 @@ def test_webhooks_arrive_signed_retried_and_logged(api, worker, receiver) -> Non
         assert headers["X-Chronicle-Signature"] == expected
     kinds = {json.loads(body)["kind"] for _, body in handler.received}
     assert {"game_started", "your_turn"} <= kinds
-    log = api.get(
-        f"/players/me/webhooks/{hook['webhook_id']}/deliveries", headers=bearer(key)
-    ).get_json()["deliveries"]
+
+    def delivery_log() -> list[dict]:
+        return api.get(
+            f"/players/me/webhooks/{hook['webhook_id']}/deliveries", headers=bearer(key)
+        ).get_json()["deliveries"]
+
+    # the worker logs a delivery once the receiver has answered it: wait for the log to catch up
+    wait_until(
+        lambda: sum(d["ok"] for d in delivery_log()) >= len(handler.received),
+        30,
+        "every delivery received is logged",
+    )
+    log = delivery_log()
     assert any(not d["ok"] and d["status"] == 500 for d in log)  # the first try failed ...
     assert sum(d["ok"] for d in log) == len(handler.received)  # ... and was tried again
     other = player(api, "Other")

@@ -203,7 +203,7 @@ class HotwRuleset(Ruleset[HotwState]):
         return invariant_failures(self.pack, state)
 
     def draw_board(self, state: HotwState, viewer: int | None) -> str:
-        from domain.hotw.drawing import table_svg
+        from domain.hotw.editions.hotw_2024.drawing import table_svg
 
         return table_svg(self.pack.board, self.view(state, viewer))
 
