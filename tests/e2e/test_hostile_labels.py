@@ -11,7 +11,6 @@ renames one entity of each kind in every built-in data pack to markup that marks
 from __future__ import annotations
 
 import random
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +19,11 @@ from typing import Any
 import pytest
 import requests
 
-from tests.support.browser import chromedriver_binary, chromium_binary, dump_dom, selenium_driver
+from tests.support.browser import (
+    browser_session,
+    chromium_binary,
+    dump_dom,
+)
 from tests.support.http import serving
 from tests.support.table_page import wait_ready
 
@@ -50,16 +53,8 @@ def server(redis_url: str) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    try:
-        chromium_binary()
-        chromedriver_binary()
-    except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
-        pytest.fail(f"the hostile-label tests need Debian's chromium and chromium-driver: {exc}")
-    driver = selenium_driver()
-    try:
+    with browser_session(required=True) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def auth(token: str) -> dict[str, str]:

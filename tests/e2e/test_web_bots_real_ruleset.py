@@ -7,7 +7,6 @@ dashboard or an action's button, until the table shows the result."""
 from __future__ import annotations
 
 import random
-import subprocess
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -16,7 +15,9 @@ import pytest
 import requests
 
 from tests.e2e.test_web_table_rulesets import by_css, choices, play_by_click, settled_after
-from tests.support.browser import chromedriver_binary, chromium_binary, selenium_driver
+from tests.support.browser import (
+    browser_session,
+)
 from tests.support.http import serving
 from tests.support.table_page import click_css, dataset, wait_ready, wait_until
 
@@ -37,16 +38,8 @@ def server(redis_url: str) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    try:
-        chromium_binary()
-        chromedriver_binary()
-    except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
-        pytest.skip(f"the browser tests need Debian's chromium and chromium-driver ({exc})")
-    driver = selenium_driver()
-    try:
+    with browser_session() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def my_turn_or_the_end(driver: Any) -> str | None:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -34,9 +33,7 @@ from service.games import GameService
 from service.rulesets import ruleset
 from tests.support.a11y import axe_violations, tab_stops
 from tests.support.browser import (
-    chromedriver_binary,
-    chromium_binary,
-    selenium_driver,
+    browser_session,
     sent_requests,
 )
 from tests.support.http import serving
@@ -69,19 +66,8 @@ def server(redis_url: str) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    try:
-        chromium_binary()
-        chromedriver_binary()
-    except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
-        pytest.skip(
-            "the web table's browser tests need Debian's chromium and chromium-driver, which "
-            f"cannot be installed here ({exc}); run as root with apt, or install both"
-        )
-    driver = selenium_driver()
-    try:
+    with browser_session() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def by_css(driver: Any, selector: str) -> list[Any]:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import subprocess
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -32,7 +31,9 @@ import requests
 
 from service.rulesets import ruleset
 from tests.support.a11y import axe_violations
-from tests.support.browser import chromedriver_binary, chromium_binary, selenium_driver
+from tests.support.browser import (
+    browser_session,
+)
 from tests.support.http import serving
 from tests.support.table_page import (
     Shots,
@@ -76,16 +77,8 @@ def server(redis_url: str) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    try:
-        chromium_binary()
-        chromedriver_binary()
-    except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
-        pytest.skip(f"the browser tests need Debian's chromium and chromium-driver ({exc})")
-    driver = selenium_driver(1400, 1000)
-    try:
+    with browser_session(1400, 1000) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def by_css(driver: Any, selector: str) -> list[Any]:

@@ -5,16 +5,13 @@ from the lobby, listed there, and joined from another browser; "my games"."""
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.support.browser import (
-    chromedriver_binary,
-    chromium_binary,
-    selenium_driver,
+    browser_session,
     sent_requests,
 )
 from tests.support.http import serving
@@ -38,16 +35,8 @@ def server(redis_url: str) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    try:
-        chromium_binary()
-        chromedriver_binary()
-    except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
-        pytest.skip(f"the browser tests need Debian's chromium and chromium-driver ({exc})")
-    driver = selenium_driver()
-    try:
+    with browser_session() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def js(driver: Any, script: str, *args: Any) -> Any:

@@ -8,6 +8,8 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -133,3 +135,24 @@ def sent_requests(driver: Any) -> list[dict[str, Any]]:
             request = message["params"]["request"]
             found.append({"url": request["url"], "headers": request.get("headers", {})})
     return found
+
+
+@contextmanager
+def browser_session(width: int = 1500, height: int = 1000, required: bool = False) -> Iterator[Any]:
+    """A headless Chromium driven by Selenium for one test module, quit afterwards. Without
+    Debian's chromium and chromium-driver the module is skipped (`required`: it fails)."""
+    import pytest
+
+    try:
+        chromium_binary()
+        chromedriver_binary()
+    except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
+        missing = f"the browser tests need Debian's chromium and chromium-driver ({exc})"
+        if required:
+            pytest.fail(missing)
+        pytest.skip(missing)
+    driver = selenium_driver(width, height)
+    try:
+        yield driver
+    finally:
+        driver.quit()
