@@ -38,6 +38,17 @@ SURROGATE = re.compile("[\ud800-\udfff]")
 and cannot be stored or sent as UTF-8."""
 
 
+def _may_nest_or_hold_surrogates(raw: bytes) -> bool:
+    """Whether the body could nest past the limit or hold a lone surrogate: an ASCII body
+    cannot unless it opens more arrays and objects than the limit or writes a `\\ud…` escape."""
+    return (
+        not raw.isascii()
+        or raw.count(b"[") + raw.count(b"{") > MAX_JSON_DEPTH
+        or b"\\ud" in raw
+        or b"\\uD" in raw
+    )
+
+
 def _depth(value: Any) -> int:
     """How deeply `value` nests (at most one past the limit); raises a 400 on the way for a
     string or key holding a lone surrogate."""
@@ -67,8 +78,10 @@ def body_bytes() -> bytes:
     limit = request.max_content_length
     if limit is None:
         return request.get_data(cache=True)
-    if request.content_length is not None and request.content_length > limit:
-        raise too_large()
+    if request.content_length is not None:
+        if request.content_length > limit:
+            raise too_large()
+        return request.get_data(cache=True)
     chunks: list[bytes] = []
     size = 0
     stream = request.stream
@@ -101,7 +114,7 @@ def json_body(schema: type[Schema]) -> dict[str, Any]:
         body = json.loads(raw, parse_constant=_refuse_constant)
     except (ValueError, RecursionError) as exc:
         raise ApiError(400, "invalid_json", f"the body is not valid JSON: {exc}"[:300]) from None
-    if _depth(body) > MAX_JSON_DEPTH:
+    if _may_nest_or_hold_surrogates(raw) and _depth(body) > MAX_JSON_DEPTH:
         raise ApiError(400, "invalid_json", f"the body nests deeper than {MAX_JSON_DEPTH} levels")
     loaded: dict[str, Any] = one(schema).load(body)
     return loaded

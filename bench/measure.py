@@ -64,16 +64,19 @@ def recorded_game(
     seed: int,
     secret: bytes | None = None,
     commands: list[tuple[int, dict[str, Any]]] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> list[Recorded]:
-    """A whole random game, played in-process; its recorded events (and, into `commands`,
-    the seats' commands in order)."""
+    """A whole random game, played in-process (with the ruleset's `options`); its recorded
+    events (and, into `commands`, the seats' commands in order)."""
     secret = secret or f"bench-{seed}".encode().ljust(32, b".")
     rng = random.Random(seed)
     chance = Chance(HmacSource(secret), 0)
     names = tuple(f"p{n}" for n in range(players))
     log = [
         Recorded(n, e, SYSTEM)
-        for n, e in enumerate(creation_events(rules, names, {}, commitment(secret), chance), 1)
+        for n, e in enumerate(
+            creation_events(rules, names, options or {}, commitment(secret), chance), 1
+        )
     ]
     game = replay(rules, log)
     while not rules.is_over(game.state):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import time
 from typing import Any
 
 import redis
@@ -23,6 +24,9 @@ from store.connect import queue_url
 DEFAULT_QUEUE = "chronicle"
 RETRY = Retry(max=3, interval=[1, 5, 15])
 STEP_TIMEOUT_S = 300
+ASKED_AGAIN_WITHIN_S = 0.5
+"""A step this process queued (or found queued) less than this long ago is not looked up again:
+every seat refused while it runs asks for it, and RQ's retries are seconds apart."""
 LIVE_JOB_STATES = frozenset(
     {JobStatus.QUEUED, JobStatus.STARTED, JobStatus.DEFERRED, JobStatus.SCHEDULED}
 )
@@ -88,9 +92,16 @@ class QueueScheduler:
         self.url = url
         self.queue_name = queue_name
         self.snapshot_every = snapshot_every
+        self._asked: dict[tuple[str, int], float] = {}
 
     def system_steps(self, game_id: str, version: int) -> None:
+        now = time.monotonic()
+        if now - self._asked.get((game_id, version), -ASKED_AGAIN_WITHIN_S) < ASKED_AGAIN_WITHIN_S:
+            return
         enqueue_system_steps(self.url, self.queue_name, game_id, version)
+        if len(self._asked) > 1000:
+            self._asked = {k: t for k, t in self._asked.items() if now - t < ASKED_AGAIN_WITHIN_S}
+        self._asked[(game_id, version)] = now
 
     def snapshot(self, game_id: str, version: int) -> None:
         every = self.snapshot_every

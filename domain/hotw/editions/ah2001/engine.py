@@ -30,7 +30,7 @@ from domain.hotw.editions.ah2001.empires import (
     drawing_step,
 )
 from domain.hotw.editions.ah2001.event_cards import card_actions
-from domain.hotw.editions.ah2001.expansion import end_expansion, expansion_actions
+from domain.hotw.editions.ah2001.expansion import end_expansion, expansion_actions, may_place_army
 from domain.hotw.editions.ah2001.lesser_events import targeting_actions, targeting_step
 from domain.hotw.editions.ah2001.model import Ah2001State, Stage
 from domain.hotw.editions.ah2001.revisions import REVISIONS
@@ -112,7 +112,23 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         return expansion_actions(self.tables, state, seat)
 
     def is_legal(self, state: Ah2001State, seat: int, command: Command) -> bool:
+        """Whether `listed` would list `command`: an army's placement by its own test, rather
+        than by listing every land the Empire could reach; anything else by the list."""
+        if command.type == "place_army" and self.expanding_alone(state, seat):
+            return may_place_army(self.tables, state, command)
         return command in self.listed(state, seat)
+
+    def expanding_alone(self, state: Ah2001State, seat: int) -> bool:
+        """Whether `listed` would give the seat the expansion's actions (one Empire at a time)."""
+        turn = state.turn
+        return (
+            seat in self.awaited_seats(state)
+            and state.stage is Stage.TURNS
+            and turn is not None
+            and turn.pending is None
+            and turn.expanding
+            and SIMULTANEOUS not in state.options
+        )
 
     def refusal(self, state: Ah2001State, seat: int, command: Command) -> RuleViolation:
         """The refusal of the chapter declaring the command; else the turn's general one."""

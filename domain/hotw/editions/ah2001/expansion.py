@@ -71,6 +71,34 @@ def targets(tables: Ah2001Tables, state: Ah2001State) -> Iterator[tuple[str, Via
             yield land, Via.SEA
 
 
+def may_place_army(tables: Ah2001Tables, state: Ah2001State, command: Command) -> bool:
+    """Whether `targets` would offer the command's land and way, found from the land itself
+    rather than by going round every land next to the Empire."""
+    turn = state.turn
+    assert turn is not None
+    land, via = command.arg("land"), command.arg("via")
+    if turn.pool <= 0 or len(command.args) != 2 or not isinstance(land, str):
+        return False
+    board = tables.board
+    if land not in board.lands or via not in (Via.LAND.value, Via.SEA.value):
+        return False
+    held = set(turn.lands)
+    if land in held:
+        cell = state.land(land)
+        return (
+            via == Via.LAND.value
+            and MULTIPLE_ARMIES in state.options
+            and cell.owner == turn.seat
+            and cell.armies + ("fort" in cell.buildings) < stack(tables)
+        )
+    if board.lands[land].barren:
+        return False
+    if via == Via.LAND.value:
+        return any(land in board.adjacent(mine) for mine in held)
+    by_sea = board.fleet_reach(held, turn.fleets) if turn.fleets else frozenset()
+    return land in by_sea or (turn.at_sea is not None and land in board.coasts[turn.at_sea])
+
+
 def expansion_actions(tables: Ah2001Tables, state: Ah2001State, seat: int) -> Iterator[Command]:
     """The Active Empire's expansion: armies placed, forts built, (Naval Control) fleets
     manned, coins spent, until it ends the expansion."""
