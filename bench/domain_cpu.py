@@ -2,7 +2,8 @@
 the fold rate (best of `--rounds`), per ruleset, as `chronicle bench` measures them but timed
 with `time.process_time`, so that a machine shared with other work inflates them less. To set
 two builds side by side, run this file by its path with the other checkout first on
-PYTHONPATH (it imports `bench.measure` from whichever checkout comes first), turn about:
+PYTHONPATH (it imports `bench.measure` from whichever checkout comes first, so that
+checkout's `fold_rate` must accept a `clock`; older checkouts' does not), turn about:
 
     PYTHONPATH=/path/to/old python bench/domain_cpu.py --ruleset all
     python bench/domain_cpu.py --ruleset all
@@ -15,8 +16,7 @@ import json
 import statistics
 import time
 
-from bench.measure import players_for, recorded_game
-from domain.core.kernel import replay
+from bench.measure import fold_rate, players_for, recorded_game
 from service.rulesets import ruleset, served_rulesets
 
 
@@ -33,14 +33,7 @@ def selfplay_cpu_s(name: str, games: int = 10) -> float:
 def fold_per_cpu_s(name: str, rounds: int = 5) -> float:
     rules = ruleset(name)
     games = [recorded_game(rules, players_for(rules, 6), seed) for seed in range(5)]
-    events = sum(len(g) for g in games)
-    best = float("inf")
-    for _ in range(rounds):
-        started = time.process_time()
-        for log in games:
-            replay(rules, log)
-        best = min(best, time.process_time() - started)
-    return events / best
+    return fold_rate(rules, games, rounds, clock=time.process_time)
 
 
 def main() -> None:

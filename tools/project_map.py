@@ -34,25 +34,6 @@ DATA = Path(__file__).resolve().parent.parent / "data"
 MAX_SPREAD = 130.0
 """The farthest a place is drawn from where its real-world place projects (map units)."""
 
-LONGITUDE_KNOTS: tuple[tuple[float, float], ...] = (
-    (-125.0, 30.0),
-    (-40.0, 234.0),
-    (-10.0, 281.0),
-    (45.0, 569.0),
-    (90.0, 753.0),
-    (150.0, 1007.0),
-)
-"""(degrees east, x): 2.4 units a degree over the Americas, 5.2 over Europe and the Middle
-East, 4.1 over India and Central Asia, 4.2 over China and the Pacific."""
-LATITUDE_KNOTS: tuple[tuple[float, float], ...] = (
-    (-40.0, 587.0),
-    (0.0, 484.0),
-    (30.0, 334.0),
-    (45.0, 164.0),
-    (65.0, 21.0),
-)
-"""(degrees north, y): 11.3 units a degree between 30°N and 45°N, 2.6 south of the equator."""
-
 AH2001_SPREAD: dict[str, tuple[int, int]] = {
     "lower-tigris": (-12, 7),
     "middle-tigris": (-9, -7),
@@ -173,24 +154,6 @@ AH2001_SPREAD: dict[str, tuple[int, int]] = {
 }
 """The Avalon Hill map's (dx, dy) from the projected place to where it draws it."""
 
-BRIEF_LONGITUDE_KNOTS: tuple[tuple[float, float], ...] = (
-    (-125.0, 36.0),
-    (-40.0, 191.0),
-    (-10.0, 252.0),
-    (45.0, 532.0),
-    (90.0, 764.0),
-    (150.0, 971.0),
-)
-BRIEF_LATITUDE_KNOTS: tuple[tuple[float, float], ...] = (
-    (-40.0, 547.0),
-    (0.0, 432.0),
-    (30.0, 296.0),
-    (45.0, 171.0),
-    (65.0, 85.0),
-    (75.0, 31.0),
-)
-"""Brief's canvas is 600 high; its knots reach 75°N for Greenland."""
-
 BRIEF_SPREAD: dict[str, tuple[int, int]] = {
     "western-iberia": (-45, 15),
     "eastern-iberia": (-16, 22),
@@ -280,15 +243,42 @@ from the projected place to where it draws it."""
 
 @dataclass(frozen=True)
 class Projection:
+    """One map's settings: its knots, (degrees, map units) pairs in rising degrees, for x
+    (longitude) and y (latitude), and each place's spread."""
+
     longitude: tuple[tuple[float, float], ...]
     latitude: tuple[tuple[float, float], ...]
     spread: dict[str, tuple[int, int]]
 
 
+LONGITUDES: tuple[float, ...] = (-125.0, -40.0, -10.0, 45.0, 90.0, 150.0)
+"""The degrees east of both maps' longitude knots."""
+LATITUDES: tuple[float, ...] = (-40.0, 0.0, 30.0, 45.0, 65.0, 75.0)
+"""The degrees north of the maps' latitude knots (the Avalon Hill map's stop at 65°N)."""
+
+
+def knots(degrees: Sequence[float], units: Sequence[float]) -> tuple[tuple[float, float], ...]:
+    """Each of `degrees` with its map unit, for as many degrees as there are units."""
+    return tuple(zip(degrees[: len(units)], units, strict=True))
+
+
 PROJECTIONS: dict[str, Projection] = {
-    "hotw-ah2001": Projection(LONGITUDE_KNOTS, LATITUDE_KNOTS, AH2001_SPREAD),
-    "brief-2009": Projection(BRIEF_LONGITUDE_KNOTS, BRIEF_LATITUDE_KNOTS, BRIEF_SPREAD),
+    "hotw-ah2001": Projection(
+        # x: 2.4 units a degree over the Americas, 5.2 over Europe and the Middle East, 4.1
+        # over India and Central Asia, 4.2 over China and the Pacific
+        longitude=knots(LONGITUDES, (30.0, 234.0, 281.0, 569.0, 753.0, 1007.0)),
+        # y: 11.3 units a degree between 30°N and 45°N, 2.6 south of the equator
+        latitude=knots(LATITUDES, (587.0, 484.0, 334.0, 164.0, 21.0)),
+        spread=AH2001_SPREAD,
+    ),
+    "brief-2009": Projection(
+        longitude=knots(LONGITUDES, (36.0, 191.0, 252.0, 532.0, 764.0, 971.0)),
+        # y: Brief's canvas is 600 high; its knots reach 75°N for Greenland
+        latitude=knots(LATITUDES, (547.0, 432.0, 296.0, 171.0, 85.0, 31.0)),
+        spread=BRIEF_SPREAD,
+    ),
 }
+"""Each map's settings, by ruleset."""
 
 PLACE = re.compile(r"(\d+(?:\.\d+)?)°([NS]) (\d+(?:\.\d+)?)°([EW])")
 

@@ -24,7 +24,8 @@ from domain.core.messages import Command
 from service import tables
 from service.games import GameService
 from store.players import NOTIFY_DUE, PlayerStore
-from tests.support.abuse import TOY, gunicorn
+from tests.support.abuse import gunicorn
+from tests.support.open_tables import joined_toy_table
 from tests.support.toy import SealedBids
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -68,19 +69,8 @@ def test_a_notification_lost_to_a_crash_after_the_append_is_delivered_once_by_th
     threading.Thread(target=hooked.serve_forever, daemon=True).start()
     hook_url = f"http://127.0.0.1:{hooked.server_address[1]}/hook"
     tables.add_webhook(service, bob.player_id, hook_url, ["your_turn"], allow_private=True)
-    made = tables.create_table(
-        service,
-        TOY,
-        ["A", "B"],
-        {"rounds": 2},
-        listing="private",
-        creator=ada,
-        creator_seat=0,
-        clock={"kind": "none"},
-        on_timeout="bot",
-    )
+    made = joined_toy_table(service, ada, bob, listing="private")
     game_id = made.created.game_id
-    tables.claim_seat(service, game_id, bob, None, made.invitation)
     service.handle(game_id, 1, Command.of("bid", chips=2))  # Bob waits for Ada's bid
     before = inbox(players, bob.player_id)
     version = store.version(game_id)

@@ -53,6 +53,15 @@ def text(driver: Any, selector: str) -> str:
     )
 
 
+def wait_for(driver: Any, selector: str, what: str) -> None:
+    """Wait until a node of the page matches `selector` (failing as `wait_until` does)."""
+    wait_until(
+        driver,
+        lambda d: d.execute_script("return !!document.querySelector(arguments[0])", selector),
+        what=what,
+    )
+
+
 def fresh_lobby(driver: Any, server: str) -> None:
     driver.get(server + "/")
     js(driver, "localStorage.clear()")
@@ -108,25 +117,15 @@ def test_a_public_table_opened_in_the_lobby_is_joined_from_another_browser_and_s
     fresh_lobby(browser, server)
     js(browser, f"document.querySelector('#rs-{TOY}-clock').value = '5'")
     click_css(browser, f'button.open-table[data-ruleset="{TOY}"]')
-    wait_until(
-        browser,
-        lambda d: d.execute_script("return !!document.querySelector('.opened a')"),
-        what="the table opened",
-    )
+    wait_for(browser, ".opened a", what="the table opened")
     owner = js(browser, "return localStorage.getItem('chronicle.player')")
     link = js(browser, "return document.querySelector('.opened a').getAttribute('href')")
     game_id = link.split("game=")[1].split("&")[0]
     # another person: a browser with no player yet
     fresh_lobby(browser, server)
-    wait_until(
-        browser,
-        lambda d: d.execute_script(
-            "return !!document.querySelector(arguments[0])",
-            f'#open-tables li[data-game="{game_id}"] button.join',
-        ),
-        what="the table in the lobby",
-    )
-    click_css(browser, f'#open-tables li[data-game="{game_id}"] button.join')
+    join = f'#open-tables li[data-game="{game_id}"] button.join'
+    wait_for(browser, join, what="the table in the lobby")
+    click_css(browser, join)
     wait_until(browser, lambda d: d.execute_script("return document.body.dataset.view") == "table")
     wait_until(browser, lambda d: "left to play" in text(d, "#seating"), what="the clock on screen")
     assert "per move" in text(browser, "#seating")
@@ -151,11 +150,7 @@ def open_my_table(browser: Any, server: str) -> tuple[str, str]:
     """In a fresh lobby: open a public table (becoming a player); its game id and the key."""
     fresh_lobby(browser, server)
     click_css(browser, f'button.open-table[data-ruleset="{TOY}"]')
-    wait_until(
-        browser,
-        lambda d: d.execute_script("return !!document.querySelector('#my-games li[data-game]')"),
-        what="the table in my games",
-    )
+    wait_for(browser, "#my-games li[data-game]", what="the table in my games")
     game_id = js(browser, "return document.querySelector('#my-games li[data-game]').dataset.game")
     key = js(browser, "return JSON.parse(localStorage.getItem('chronicle.player')).key")
     return str(game_id), str(key)

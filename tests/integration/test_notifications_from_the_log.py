@@ -14,9 +14,8 @@ from service import tables
 from service.games import GameService
 from store import keys
 from store.players import NOTIFY_DUE, PlayerStore, player_key
+from tests.support.open_tables import joined_toy_table
 from tests.support.toy import SealedBids
-
-TOY = "toy-sealed-bids"
 
 
 @pytest.fixture()
@@ -36,19 +35,7 @@ def a_played_table(service: GameService) -> tuple[str, str, str]:
     turn again, to roll): (game, Ada, Bob)."""
     ada, _ = tables.create_player(service, "Ada")
     bob, _ = tables.create_player(service, "Bob")
-    made = tables.create_table(
-        service,
-        TOY,
-        ["A", "B"],
-        {"rounds": 2},
-        listing="public",
-        creator=ada,
-        creator_seat=0,
-        clock={"kind": "none"},
-        on_timeout="bot",
-    )
-    game_id = made.created.game_id
-    tables.claim_seat(service, game_id, bob, None, None)
+    game_id = joined_toy_table(service, ada, bob, listing="public").created.game_id
     service.handle(game_id, 0, Command.of("bid", chips=2))
     service.handle(game_id, 1, Command.of("bid", chips=1))  # Ada wins the bids: her roll
     return game_id, ada.player_id, bob.player_id
