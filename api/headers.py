@@ -30,11 +30,15 @@ def policy_of(response: Response) -> str:
 def install(app: Flask) -> None:
     @app.after_request
     def secure(response: Response) -> Response:
-        response.headers["Content-Security-Policy"] = policy_of(response)
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["X-Frame-Options"] = "DENY"
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        if "Authorization" in request.headers or "ticket" in request.args:
+        headers = response.headers
+        headers["Content-Security-Policy"] = policy_of(response)
+        headers["X-Content-Type-Options"] = "nosniff"
+        headers["X-Frame-Options"] = "DENY"
+        headers.setdefault("Referrer-Policy", "no-referrer")
+        environ = request.environ
+        if "HTTP_AUTHORIZATION" in environ or (
+            environ.get("QUERY_STRING") and "ticket" in request.args
+        ):
             # what a seat's (or the admin's) credential shows is that caller's alone: no shared
             # cache may keep it, and no private one may write it to disk
             response.headers["Cache-Control"] = "private, no-store"

@@ -217,7 +217,11 @@ class CommandField(fields.Dict):
         self.metadata = {**self.metadata, **metadata}
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
-        loaded = super()._deserialize(value, attr, data, **kwargs)
+        if not isinstance(value, Mapping):
+            raise self.make_error("invalid")
+        # a JSON object's keys are strings, and its values are the rules' to judge: nothing to
+        # convert one by one
+        loaded = dict(value)
         kind = loaded.get("type")
         if not isinstance(kind, str) or not 1 <= len(kind) <= 100:
             raise self.make_error("invalid_type")
