@@ -186,25 +186,15 @@ def test_a_sandbox_of_a_private_table_is_not_listed_and_one_of_a_public_game_is(
     from domain.core.messages import Command
     from service import tables
     from service.wiring import game_service
+    from tests.support.open_tables import joined_toy_table
 
     service = game_service(redis_url)
     ada, _ = tables.create_player(service, "Ada")
     bob, _ = tables.create_player(service, "Bob")
     sandboxes = {}
     for listing in ("private", "public"):
-        made = tables.create_table(
-            service,
-            TOY,
-            ["N", "S"],
-            {"rounds": 1},
-            listing=listing,
-            creator=ada,
-            creator_seat=0,
-            clock={"kind": "none"},
-            on_timeout="bot",
-        )
+        made = joined_toy_table(service, ada, bob, listing=listing, seats=("N", "S"), rounds=1)
         source = made.created.game_id
-        tables.claim_seat(service, source, bob, None, made.invitation)
         service.handle(source, 0, Command.of("bid", chips=1))
         service.handle(source, 1, Command.of("bid", chips=0))
         service.handle(source, 0, Command.of("roll"))  # the one round is over: so is the game

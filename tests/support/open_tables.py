@@ -9,16 +9,22 @@ from tests.support.abuse import TOY
 
 
 def joined_toy_table(
-    service: GameService, creator: Player, joiner: Player, *, listing: str
+    service: GameService,
+    creator: Player,
+    joiner: Player,
+    *,
+    listing: str,
+    seats: tuple[str, str] = ("A", "B"),
+    rounds: int = 2,
 ) -> CreatedTable:
-    """A two-seat table of the toy sealed bids (two rounds, no clock, a bot for a seat that
-    times out) that `creator` opened holding seat 0 and `joiner` then took the other seat of
-    (by its invitation when the table is private), so the game has started."""
+    """A two-seat table of the toy sealed bids (`rounds` rounds, no clock, a bot for a seat
+    that times out) that `creator` opened holding seat 0 and `joiner` then took the other seat
+    of (by its invitation when the table is private), so the game has started."""
     made = tables.create_table(
         service,
         TOY,
-        ["A", "B"],
-        {"rounds": 2},
+        list(seats),
+        {"rounds": rounds},
         listing=listing,
         creator=creator,
         creator_seat=0,
