@@ -53,7 +53,7 @@ def server(redis_url: str) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with browser_session(required=True) as driver:
+    with browser_session() as driver:
         yield driver
 
 
