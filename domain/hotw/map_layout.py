@@ -17,15 +17,17 @@ HEIGHT = 500
 SCALE = 1.5
 GAP = 2.5
 """Half the channel kept between regions of places that do not border each other."""
-FONT = 9.5
-SMALL_FONT = 8.0
-"""Land names (map units: the map is 1000 wide)."""
-WASTE_FONT = 8.5
-"""A wasteland's name (7.5 read as a smudge at 1400 px wide)."""
+FONT = 10.8
+SMALL_FONT = 10.8
+"""Land names (map units: the map is 1000 wide), the same size in crowded regions: a 1400 px
+window gives the map about 1030 px (the page's side column is 20rem), so every name is drawn
+at 11 px or more (at 9.5 and 8 they were 9 and 7.7 px)."""
+WASTE_FONT = 10.8
+"""A wasteland's name."""
 CHAR = 0.64
 """Width of a character as a share of the font size (generous for DejaVu Sans and Arial)."""
 ICON = 14.0
-"""The size of a piece's shape: about 13.5 px where a 1400 px wide window gives the map 970."""
+"""The size of a piece's shape: about 14 px where a 1400 px wide window gives the map 1030."""
 ROW_WIDTH = 4 * (ICON + 1)
 """Room kept free for a land's pieces (an army or garrison and up to three buildings)."""
 
@@ -131,14 +133,16 @@ BADGE_STEP = 4.0
 
 def _badge_spots(land: Land, region: Region, w: float, h: float) -> list[tuple[int, float, float]]:
     """Top-left corners for a land's badge (its piece row over its name), near its place, each
-    with its tier: 0 where the badge lies inside the land's region, 1 where its middle does, 2
-    elsewhere; by tier, then nearer first."""
+    with its tier: 0 where the badge lies inside the land's region, 1 where the middles of its
+    piece row and of its name do, 2 elsewhere; by tier, then nearer first."""
     reach = int(BADGE_REACH / BADGE_STEP)
     ranked = []
     for i in range(-reach, reach + 1):
         for j in range(-reach, reach + 1):
             cx, cy = land.x + i * BADGE_STEP, land.y + j * BADGE_STEP
-            if not region.contains((cx, cy)):
+            top = cy - h / 2
+            anchor, name = (cx, top + ICON / 2 + 1), (cx, top + ICON + 2 + (h - ICON - 2) / 2)
+            if not (region.contains(anchor) and region.contains(name)):
                 tier = 2
             else:
                 corners = ((cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2),
@@ -274,7 +278,6 @@ def _land_badges(
     names: dict[str, Box] = {}
     fonts: dict[str, float] = {}
     order = sorted(board.lands.values(), key=lambda land: (-crowd[land.id], land.id))
-    badges: dict[str, tuple[Box, float]] = {}
 
     def badge_size(land: Land, font: float) -> tuple[float, float]:
         w, h = _text_box_size(lines[land.id], font)
@@ -282,22 +285,49 @@ def _land_badges(
 
     for land in order:
         lines[land.id] = _lines(land.name)
-    # Every land first tries to keep its badge inside its region (at the normal size, then
-    # smaller), before any badge may reach over a border; the rest go where they overlap least.
-    for tiers, font in (((0,), FONT), ((0,), SMALL_FONT), ((0, 1), FONT), ((0, 1), SMALL_FONT)):
-        for land in order:
-            if land.id in badges:
-                continue
-            bw, bh = badge_size(land, font)
-            spots = _badge_spots(land, places[land.id], bw, bh)
-            box = free_box(bw, bh, [(x, y) for tier, x, y in spots if tier in tiers], taken)
-            if box is not None:
-                badges[land.id] = (box, font)
-                taken.append(box)
+    fonts_tried = (FONT,) if SMALL_FONT == FONT else (FONT, SMALL_FONT)
+    spots_of = {
+        (land.id, font): _badge_spots(land, places[land.id], *badge_size(land, font))
+        for land in order
+        for font in fonts_tried
+    }
+    start = list(taken)
+
+    def inside_badges(order: Sequence[Land]) -> tuple[dict[str, tuple[Box, float]], list[Box]]:
+        """Every land that can keep its badge inside its region (at the normal size, then
+        smaller), before any badge may reach over a border, in `order`."""
+        placed: dict[str, tuple[Box, float]] = {}
+        boxes = list(start)
+        for tiers in ((0,), (0, 1)):
+            for font in fonts_tried:
+                for land in order:
+                    if land.id in placed:
+                        continue
+                    bw, bh = badge_size(land, font)
+                    wanted = [(x, y) for tier, x, y in spots_of[land.id, font] if tier in tiers]
+                    box = free_box(bw, bh, wanted, boxes)
+                    if box is not None:
+                        placed[land.id] = (box, font)
+                        boxes.append(box)
+        return placed, boxes
+
+    # Where a land finds no room, the lands that found none go first on the next try (a few
+    # tries; the one leaving fewest without room is kept).
+    badges, taken = inside_badges(order)
+    placed = badges
+    for _ in range(8):
+        missing = [land for land in order if land.id not in placed]
+        if not missing:
+            break
+        order = missing + [land for land in order if land.id in placed]
+        placed, boxes = inside_badges(order)
+        if len(placed) > len(badges):
+            badges, taken = placed, boxes
+    # the rest go where they overlap least
     for land in order:
         if land.id not in badges:
             bw, bh = badge_size(land, SMALL_FONT)
-            spots = _badge_spots(land, places[land.id], bw, bh)
+            spots = spots_of[land.id, SMALL_FONT]
             label = Label(land.id, bw, bh, tuple((x, y) for _, x, y in spots))
             badges[land.id] = (
                 place_labels([label], taken, WIDTH, board.map_height)[land.id],
@@ -351,7 +381,7 @@ def _around(x: float, y: float, w: float, h: float, keep: Box) -> list[tuple[flo
     """Spots for a w x h label near (x, y), clear of the box `keep` (the pieces): below, above,
     right, left, then the corners and further out."""
     spots = []
-    for step in (0.0, 4.0, 9.0, 15.0, 22.0, 30.0, 40.0, 52.0, 66.0):
+    for step in (0.0, 4.0, 9.0, 15.0, 22.0, 30.0, 40.0, 52.0, 66.0, 82.0, 100.0, 120.0, 145.0):
         spots += [
             (x - w / 2, keep.y + keep.h + step),
             (x - w / 2, keep.y - h - step),
