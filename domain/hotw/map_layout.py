@@ -167,7 +167,7 @@ def _layout(board: Board) -> Layout:
     places, waters, joined, water_joined = _regions(board)
     links, straits, water_links = _connections(board, places, waters, joined, water_joined)
     lines, anchors, names, fonts, leaders, taken = _land_badges(board, places)
-    names |= _water_labels(board, lines, anchors, taken)
+    names |= _water_labels(board, lines, anchors, taken, (list(places.values()), waters))
     return Layout(
         lands={k: v for k, v in places.items() if k in board.lands},
         wastelands={k: v for k, v in places.items() if k in board.wastelands},
@@ -358,9 +358,24 @@ def _water_labels(
     lines: dict[str, tuple[str, ...]],
     anchors: dict[str, tuple[float, float]],
     taken: list[Box],
+    regions: tuple[Sequence[Region], Mapping[str, Region]] = ((), {}),
 ) -> dict[str, Box]:
     """The names of seas and wastelands, placed clear of everything taken (`lines` and
-    `anchors` gain theirs)."""
+    `anchors` gain theirs); a sea's name at a spot in the water before one over a land's
+    region, and in its own water before another's (`regions`: the lands' regions and the
+    waters'), so that no sea's name reads as a land's or another sea's."""
+    land, waters = regions
+    bounds = [(min(p[0] for p in r.points), max(p[0] for p in r.points),
+               min(p[1] for p in r.points), max(p[1] for p in r.points), r)
+              for r in land if r.points]  # fmt: skip
+
+    def on_land(x: float, y: float, w: float, h: float) -> bool:
+        for px, py in ((x, y), (x + w, y), (x, y + h), (x + w, y + h), (x + w / 2, y + h / 2)):
+            for left, right, top, bottom, region in bounds:
+                if left <= px <= right and top <= py <= bottom and region.contains((px, py)):
+                    return True
+        return False
+
     wanted: list[Label] = []
     for name, x, y, font in [
         *((w.id, w.x, w.y, FONT) for w in board.seas.values()),
@@ -371,6 +386,14 @@ def _water_labels(
         )
         w, h = _text_box_size(lines[name], font)
         around = [(x - w / 2, y - h / 2), *_around(x, y, w, h, Box(x - 1, y - 1, 2, 2))]
+        if name in board.seas:
+            own = waters.get(name)
+            around.sort(
+                key=lambda spot: (
+                    on_land(spot[0], spot[1], w, h),
+                    own is not None and not own.contains((spot[0] + w / 2, spot[1] + h / 2)),
+                )
+            )
         wanted.append(Label(name, w, h, tuple(around)))
         if name in board.seas:
             anchors[name] = (x, y - 12)

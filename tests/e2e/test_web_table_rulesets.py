@@ -346,6 +346,7 @@ def test_each_board_reads_at_1400_px_and_leaves_room_on_narrow_windows(
     wait_ready(driver, "table")
     wait_until(driver, lambda d: by_css(d, "#board svg"), what="the drawing")
     shots.take(driver, "at 1400 px")
+    by_css(driver, "#board svg")[0].screenshot(str(shots.directory / "board.png"))  # all of it
     found = smallest_board_text(driver)
     assert found["count"] > 10, f"{name}: the board has texts: {found}"
     small = [t for t in found["smallest"] if t["size"] < SMALLEST_TEXT]
