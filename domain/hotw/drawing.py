@@ -324,7 +324,8 @@ def _label(
     halo: str = "#ffffff",
 ) -> str:
     """A name, centred in its box, over a halo that keeps lines crossing it from its letters
-    (a wasteland's halo is its own grey: a white one washes out small dark letters)."""
+    (a wasteland's halo is its own grey: a white one washes out small dark letters); a water's
+    name in italic, as maps name waters, so that one drawn over a land reads as the sea's."""
     x = box.x + box.w / 2
     rows = "".join(
         f'<tspan x="{_f(x)}" y="{_f(box.y + font * (1.0 + 1.15 * k))}">{escape(line)}</tspan>'
@@ -333,7 +334,8 @@ def _label(
     return (
         f'<text class="{cls}" data-for="{escape(of)}" font-size="{font}" text-anchor="middle"'
         f' fill="{fill}" stroke="{halo}" stroke-width="2.4" stroke-opacity="0.85"'
-        f' paint-order="stroke" stroke-linejoin="round">{rows}</text>'
+        + (' font-style="italic"' if "water-label" in cls else "")
+        + f' paint-order="stroke" stroke-linejoin="round">{rows}</text>'
     )
 
 

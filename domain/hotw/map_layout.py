@@ -353,6 +353,11 @@ def _land_badges(
     return lines, anchors, names, fonts, leaders, taken
 
 
+WATER_NAME_REACH = 70.0
+"""How far from its sea's place a sea's name may move to stand in the water (further, a name
+over a land's region near its sea reads better than one in a far sea)."""
+
+
 def _water_labels(
     board: Board,
     lines: dict[str, tuple[str, ...]],
@@ -388,16 +393,38 @@ def _water_labels(
         around = [(x - w / 2, y - h / 2), *_around(x, y, w, h, Box(x - 1, y - 1, 2, 2))]
         if name in board.seas:
             own = waters.get(name)
-            around.sort(
-                key=lambda spot: (
-                    on_land(spot[0], spot[1], w, h),
-                    own is not None and not own.contains((spot[0] + w / 2, spot[1] + h / 2)),
-                )
-            )
+            ranks = []
+            for k, (sx, sy) in enumerate(around):
+                middle = (sx + w / 2, sy + h / 2)
+                far = math.dist(middle, (x, y)) > WATER_NAME_REACH
+                astray = own is not None and not own.contains(middle)
+                ranks.append((far or on_land(sx, sy, w, h), astray, k))
+            around = [around[k] for *_, k in sorted(ranks)]
         wanted.append(Label(name, w, h, tuple(around)))
         if name in board.seas:
             anchors[name] = (x, y - 12)
-    return place_labels(wanted, taken, WIDTH, board.map_height)
+    placed = place_labels(wanted, taken, WIDTH, board.map_height)
+    for label in wanted:  # a sea's name that went far: the nearest free spot, if nearer
+        sea = board.seas.get(label.id)
+        if sea is None or math.dist(placed[label.id].middle, (sea.x, sea.y)) <= WATER_NAME_REACH:
+            continue
+        others = [*taken, *(box for other, box in placed.items() if other != label.id)]
+        placed[label.id] = (
+            _nearest_free(sea.x, sea.y, label, others, board.map_height) or (placed[label.id])
+        )
+    return placed
+
+
+def _nearest_free(
+    x: float, y: float, label: Label, taken: Sequence[Box], height: float
+) -> Box | None:
+    """The free spot nearest (x, y) for the label, on a grid of 5 units, within 120 units."""
+    w, h = label.w, label.h
+    spots = sorted(
+        ((x + 5 * i - w / 2, y + 5 * j - h / 2) for i in range(-24, 25) for j in range(-24, 25)),
+        key=lambda spot: math.dist((spot[0] + w / 2, spot[1] + h / 2), (x, y)),
+    )
+    return free_box(w, h, [spot for spot in spots if Box(*spot, w, h).inside(WIDTH, height)], taken)
 
 
 def _around(x: float, y: float, w: float, h: float, keep: Box) -> list[tuple[float, float]]:
