@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -56,10 +55,12 @@ from tests.support.table_page import (
     overlapping_names,
     pack_ids,
     playing,
+    settled_after,
     targets,
     unclickable,
     wait_ready,
     wait_until,
+    whose_turn,
 )
 
 pytestmark = pytest.mark.slow
@@ -126,47 +127,6 @@ def assert_names_overlap_nothing(driver: Any) -> int:
 
 
 # --- the game ----------------------------------------------------------------------------------
-
-
-def whose_turn(driver: Any, handles: list[str], timeout: float = 45.0) -> int | None:
-    """The seat whose window says it is its turn (switched to it), or None once every window
-    shows the game finished. Each window learns of the others' moves from the stream."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        finished = 0
-        for seat, handle in enumerate(handles):
-            driver.switch_to.window(handle)
-            state = dataset(driver)
-            if state.get("ready") != "true":
-                continue
-            if state.get("status") == "finished":
-                finished += 1
-            elif state.get("yourTurn") == "true":
-                return seat
-        if finished == len(handles):
-            return None
-        time.sleep(0.05)
-    states = []
-    for handle in handles:
-        driver.switch_to.window(handle)
-        states.append(dataset(driver))
-    raise AssertionError(f"no window shows whose turn it is: {states}")
-
-
-def settled_after(driver: Any, before: int, timeout: float = 30.0) -> str:
-    """Wait until the page has played the click: a new version, or a message shown."""
-
-    def done(d: Any) -> str | None:
-        state = dataset(d)
-        if state.get("ready") != "true":
-            return None
-        if int(state.get("version", "0")) > before:
-            return "played"
-        if by_css(d, "#message .error, #message .notice"):
-            return "message"
-        return None
-
-    return str(wait_until(driver, done, timeout, "the move to be played"))
 
 
 def place_of(action: dict[str, Any], on_map: list[str]) -> str | None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -48,10 +47,12 @@ from tests.support.table_page import (
     overlapping_names,
     pack_ids,
     playing,
+    settled_after,
     smallest_board_text,
     unclickable,
     wait_ready,
     wait_until,
+    whose_turn,
 )
 
 pytestmark = pytest.mark.slow
@@ -131,39 +132,6 @@ def assert_dashboard_leaves_the_board_clear(driver: Any, where: str) -> None:
     assert found["dash"] is not None and found["area"] is not None, where
     assert found["dash"] <= found["area"], f"{where}: the dashboard covers the board: {found}"
     assert found["piece"] is None or found["piece"] >= 12, f"{where}: pieces too small: {found}"
-
-
-def whose_turn(driver: Any, handles: list[str], timeout: float = 60.0) -> int | None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        finished = 0
-        for seat, handle in enumerate(handles):
-            driver.switch_to.window(handle)
-            state = dataset(driver)
-            if state.get("ready") != "true":
-                continue
-            if state.get("status") == "finished":
-                finished += 1
-            elif state.get("yourTurn") == "true":
-                return seat
-        if finished == len(handles):
-            return None
-        time.sleep(0.03)
-    raise AssertionError("no window shows whose turn it is")
-
-
-def settled_after(driver: Any, before: int, timeout: float = 30.0) -> str:
-    def done(d: Any) -> str | None:
-        state = dataset(d)
-        if state.get("ready") != "true":
-            return None
-        if int(state.get("version", "0")) > before:
-            return "played"
-        if by_css(d, "#message .error, #message .notice"):
-            return "message"
-        return None
-
-    return str(wait_until(driver, done, timeout, "the move to be played"))
 
 
 def play_by_click(driver: Any, choice: dict[str, Any]) -> str:

@@ -402,3 +402,48 @@ def smallest_board_text(driver: Any) -> dict[str, Any]:
     """The board's texts as rendered: how many, the five smallest (font size in CSS pixels:
     the computed font size times the drawing's scale on screen) and the drawing's width."""
     return dict(driver.execute_script(SMALLEST_TEXT_JS))
+
+
+# --- whose turn it is, and the page after a click -----------------------------------------------
+
+
+def whose_turn(driver: Any, handles: list[str], timeout: float = 60.0) -> int | None:
+    """The seat whose window says it is its turn (switched to it), or None once every window
+    shows the game finished. Each window learns of the others' moves from the stream."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        finished = 0
+        for seat, handle in enumerate(handles):
+            driver.switch_to.window(handle)
+            state = dataset(driver)
+            if state.get("ready") != "true":
+                continue
+            if state.get("status") == "finished":
+                finished += 1
+            elif state.get("yourTurn") == "true":
+                return seat
+        if finished == len(handles):
+            return None
+        time.sleep(0.03)
+    states = []
+    for handle in handles:
+        driver.switch_to.window(handle)
+        states.append(dataset(driver))
+    raise AssertionError(f"no window shows whose turn it is: {states}")
+
+
+def settled_after(driver: Any, before: int, timeout: float = 30.0) -> str:
+    """Wait until the page has played the click: "played" (a new version) or "message"."""
+    from selenium.webdriver.common.by import By
+
+    def done(d: Any) -> str | None:
+        state = dataset(d)
+        if state.get("ready") != "true":
+            return None
+        if int(state.get("version", "0")) > before:
+            return "played"
+        if d.find_elements(By.CSS_SELECTOR, "#message .error, #message .notice"):
+            return "message"
+        return None
+
+    return str(wait_until(driver, done, timeout, "the move to be played"))
