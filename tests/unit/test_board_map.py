@@ -176,8 +176,8 @@ def test_on_every_map_no_two_names_overlap_and_no_name_covers_a_piece_row(name):
 
 
 def test_pieces_are_drawn_big_enough_to_read_at_1400_pixels():
-    """A piece is 14 map units across: at 1400 px wide the map column is about 970 px for
-    1000 units, so a piece is about 13.5 px (it was 10 units, about 9.7 px)."""
+    """A piece is 14 map units across: at 1400 px wide the map column is about 1020 px for
+    1000 units (the side column is 20rem), so a piece is about 14 px (it was 10 units)."""
     svg = board_svg(BOARD, {"tigris": [PieceMark("capital", "#123456", "capital")]})
     root = ET.fromstring(svg.split("\n", 1)[1])
     (star,) = [p for p in root.iter(f"{SVG}polygon") if p.get("fill") == "#123456"]
