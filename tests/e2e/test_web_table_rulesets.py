@@ -12,8 +12,16 @@ button - until every window shows the result. On the way it checks what a newcom
 - axe-core finds no WCAG 2 A/AA violation on the table of each seat and on the replay;
 - the browser's console logs no error.
 
-hotw-2024 plays its whole game in tests/e2e/test_web_table.py. Screenshots of the steps are kept
-in $CHRONICLE_ARTIFACTS/web-whole-<ruleset>/ (else tests/artifacts/).
+- no line of the map (link, strait, sea link, leader) crosses a name, and no name overlaps
+  another or covers a piece, at the end of each game.
+
+hotw-2024 plays its whole game in tests/e2e/test_web_table.py, with the same checks (the helpers
+are in tests/support/table_page.py). One position per ruleset, hotw-2024's included, is also
+looked at on its own: every text of the board at least 11 px at a 1400 px window, and at
+1024x768 and 800x900 the dashboard in view and covering no place to click.
+
+Screenshots of the steps are kept in $CHRONICLE_ARTIFACTS/web-whole-<ruleset>/ and
+web-board-<ruleset>/ (else tests/artifacts/).
 """
 
 from __future__ import annotations
