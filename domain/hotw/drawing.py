@@ -28,7 +28,6 @@ from html import escape
 from domain.core.geometry import Box
 from domain.hotw.board import Board, PowerIcon
 from domain.hotw.map_layout import (
-    CHAR,
     FONT,
     ICON,
     ROW_WIDTH,
@@ -37,9 +36,8 @@ from domain.hotw.map_layout import (
     WIDTH,
     Layout,
     layout,
+    text_width,
 )
-
-LEGEND_HEIGHT = 112
 
 AREA_COLOURS = (
     "#f4a6a6", "#9fd8a0", "#f7e08a", "#f9c18c", "#c9a6e0", "#a6e3e3", "#f2b0e6",
@@ -188,33 +186,107 @@ def _power_icon(icon: PowerIcon, x: float, y: float) -> str:
 # --- the map ------------------------------------------------------------------------------------
 
 
-def _arrow(x1: float, y1: float, x2: float, y2: float, colour: str, cls: str, dash: str) -> str:
-    """A double-headed arrow between two places, stopping short of both."""
+HEAD = 4.0
+"""How far an arrow's head reaches past the end of its line (map units), kept off the names."""
+CLEARANCE = 1.0
+"""The room kept between a name's box and a line stopped at it."""
+
+
+def _span_in(ax: float, ay: float, bx: float, by: float, box: Box) -> tuple[float, float] | None:
+    """The part (t0, t1 of 0..1) of the segment a-b inside `box`, if any (Liang-Barsky)."""
+    dx, dy = bx - ax, by - ay
+    low, high = 0.0, 1.0
+    for p, q in (
+        (-dx, ax - box.x),
+        (dx, box.x + box.w - ax),
+        (-dy, ay - box.y),
+        (dy, box.y + box.h - ay),
+    ):
+        if p == 0:
+            if q < 0:
+                return None
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low >= high:
+            return None
+    return low, high
+
+
+def clear_parts(
+    a: tuple[float, float], b: tuple[float, float], boxes: Sequence[Box]
+) -> list[tuple[float, float]]:
+    """The parts (t0, t1 of 0..1) of the segment a-b outside every box, in order."""
+    cuts = sorted(
+        span for box in boxes if (span := _span_in(a[0], a[1], b[0], b[1], box)) is not None
+    )
+    parts: list[tuple[float, float]] = []
+    start = 0.0
+    for t0, t1 in cuts:
+        if t0 > start:
+            parts.append((start, t0))
+        start = max(start, t1)
+    if start < 1.0:
+        parts.append((start, 1.0))
+    return parts
+
+
+def _arrow(
+    x1: float,
+    y1: float,
+    x2: float,
+    y2: float,
+    style: tuple[str, str, str],
+    names: Sequence[Box] = (),
+) -> str:
+    """A double-headed arrow between two places, stopping short of both, and broken where it
+    would cross a name (`names`: the boxes of the map's names): each piece stops short of the
+    name it meets, the first piece carrying one head and the last the other."""
+    colour, cls, dash = style
     length = math.dist((x1, y1), (x2, y2))
     if length < 1:
         return ""
     ux, uy = (x2 - x1) / length, (y2 - y1) / length
     inset = min(12.0, length / 4)
     ax, ay, bx, by = x1 + ux * inset, y1 + uy * inset, x2 - ux * inset, y2 - uy * inset
-    return (
-        f'<line class="{cls}" x1="{_f(ax)}" y1="{_f(ay)}" x2="{_f(bx)}" y2="{_f(by)}"'
-        f' stroke="{colour}" stroke-width="1.6" stroke-dasharray="{dash}"'
-        f' marker-start="url(#{cls}-head)" marker-end="url(#{cls}-head)"/>'
-    )
+    span = math.dist((ax, ay), (bx, by))
+    parts = clear_parts((ax, ay), (bx, by), names)
+    out = []
+    for k, (t0, t1) in enumerate(parts):
+        first, last = k == 0, k == len(parts) - 1
+        start = t0 * span + (HEAD if first else 1.0) * (t0 > 0)
+        end = t1 * span - (HEAD if last else 1.0) * (t1 < 1)
+        if end - start < 5:
+            continue
+        heads = (' marker-start="url(#{0}-head)"' if first else "") + (
+            ' marker-end="url(#{0}-head)"' if last else ""
+        )
+        out.append(
+            f'<line class="{cls}" x1="{_f(ax + ux * start)}" y1="{_f(ay + uy * start)}"'
+            f' x2="{_f(ax + ux * end)}" y2="{_f(ay + uy * end)}" stroke="{colour}"'
+            f' stroke-width="1.6" stroke-dasharray="{dash}"{heads.format(cls)}/>'
+        )
+    return "".join(out)
 
 
 def _link(
-    a: tuple[float, float], b: tuple[float, float], colour: str, cls: str, dash: str
+    a: tuple[float, float],
+    b: tuple[float, float],
+    style: tuple[str, str, str],
+    names: Sequence[Box],
 ) -> list[str]:
     """An arrow between two places; one longer than half the map leaves by both edges."""
     (x1, y1), (x2, y2) = a, b
     if abs(x1 - x2) <= WIDTH / 2:
-        return [_arrow(x1, y1, x2, y2, colour, cls, dash)]
+        return [_arrow(x1, y1, x2, y2, style, names)]
     left, right = (a, b) if x1 < x2 else (b, a)
     mid = (y1 + y2) / 2
     return [
-        _arrow(left[0], left[1], -12, mid, colour, cls, dash),
-        _arrow(right[0], right[1], WIDTH + 12, mid, colour, cls, dash),
+        _arrow(left[0], left[1], -12, mid, style, names),
+        _arrow(right[0], right[1], WIDTH + 12, mid, style, names),
     ]
 
 
@@ -252,7 +324,8 @@ def _label(
     halo: str = "#ffffff",
 ) -> str:
     """A name, centred in its box, over a halo that keeps lines crossing it from its letters
-    (a wasteland's halo is its own grey: a white one washes out small dark letters)."""
+    (a wasteland's halo is its own grey: a white one washes out small dark letters); a water's
+    name in italic, as maps name waters, so that one drawn over a land reads as the sea's."""
     x = box.x + box.w / 2
     rows = "".join(
         f'<tspan x="{_f(x)}" y="{_f(box.y + font * (1.0 + 1.15 * k))}">{escape(line)}</tspan>'
@@ -261,7 +334,8 @@ def _label(
     return (
         f'<text class="{cls}" data-for="{escape(of)}" font-size="{font}" text-anchor="middle"'
         f' fill="{fill}" stroke="{halo}" stroke-width="2.4" stroke-opacity="0.85"'
-        f' paint-order="stroke" stroke-linejoin="round">{rows}</text>'
+        + (' font-style="italic"' if "water-label" in cls else "")
+        + f' paint-order="stroke" stroke-linejoin="round">{rows}</text>'
     )
 
 
@@ -340,23 +414,41 @@ def _land_layer(board: Board, plan: Layout, colours: Mapping[str, str]) -> list[
     return out
 
 
+def name_boxes(plan: Layout) -> dict[str, Box]:
+    """Where each name is drawn (with its power icon), and the room kept around it: what no
+    line of the map may cross."""
+    return {
+        place: Box(
+            box.x - CLEARANCE, box.y - CLEARANCE, box.w + 2 * CLEARANCE, box.h + 2 * CLEARANCE
+        )
+        for place, box in plan.labels.items()
+    }
+
+
 def _links_layer(board: Board, plan: Layout) -> list[str]:
     out: list[str] = []
+    boxes = name_boxes(plan)
     for land_id, (x1, y1, x2, y2) in sorted(plan.leaders.items()):
-        out.append(
-            f'<g class="leader" data-for="{escape(land_id)}"><line x1="{_f(x1)}" y1="{_f(y1)}"'
-            f' x2="{_f(x2)}" y2="{_f(y2)}" stroke="#111" stroke-width="0.8"/>'
-            f'<circle cx="{_f(x2)}" cy="{_f(y2)}" r="1.8" fill="#111"/></g>'
-        )
+        others = [box for place, box in boxes.items() if place != land_id]
+        for t0, t1 in clear_parts((x1, y1), (x2, y2), others):
+            out.append(
+                f'<g class="leader" data-for="{escape(land_id)}"><line'
+                f' x1="{_f(x1 + (x2 - x1) * t0)}" y1="{_f(y1 + (y2 - y1) * t0)}"'
+                f' x2="{_f(x1 + (x2 - x1) * t1)}" y2="{_f(y1 + (y2 - y1) * t1)}"'
+                ' stroke="#111" stroke-width="0.8"/>'
+                + (f'<circle cx="{_f(x2)}" cy="{_f(y2)}" r="1.8" fill="#111"/>' if t1 == 1 else "")
+                + "</g>"
+            )
+    names = list(boxes.values())
     for a, b in plan.links:
         p, q = board.lands[a], board.lands[b]
-        out += _link((p.x, p.y), (q.x, q.y), LINK_COLOUR, "border-link", "none")
+        out += _link((p.x, p.y), (q.x, q.y), (LINK_COLOUR, "border-link", "none"), names)
     for a, b in plan.straits:
         p, q = board.lands[a], board.lands[b]
-        out += _link((p.x, p.y), (q.x, q.y), STRAIT_COLOUR, "strait", "4,2.5")
+        out += _link((p.x, p.y), (q.x, q.y), (STRAIT_COLOUR, "strait", "4,2.5"), names)
     for a, b in plan.water_links:
         p2, q2 = board.seas[a], board.seas[b]
-        out += _link((p2.x, p2.y), (q2.x, q2.y), "#1f4e8c", "water-link", "5,3")
+        out += _link((p2.x, p2.y), (q2.x, q2.y), ("#1f4e8c", "water-link", "5,3"), names)
     return out
 
 
@@ -419,7 +511,7 @@ def _pieces_layer(
         if place_id not in board.lands and len(fleets) > 1:
             parts.append(
                 f'<text class="piece-count" x="{_f(anchor[0] + ICON)}" y="{_f(y + 3)}"'
-                f' font-size="7" fill="#000">x{len(fleets)}</text>'
+                f' font-size="{LEGEND_FONT}" fill="#000">x{len(fleets)}</text>'
             )
         parts.append("</g>")
         out += parts
@@ -445,84 +537,129 @@ def _reconstruction(board: Board) -> str:
     return "Reconstructed map: not the printed board's layout"
 
 
-def _legend(board: Board, colours: Mapping[str, str], players: Sequence[str] | None) -> list[str]:
-    out = [
-        f'<g class="legend" transform="translate(0,{_f(board.map_height)})">',
-        f'<rect x="0" y="0" width="{WIDTH}" height="{LEGEND_HEIGHT}" fill="#fafafa"/>',
-    ]
+LEGEND_FONT = 11.5
+"""The legend's words (map units): about 11.8 px where a 1400 px window gives the map 1030."""
+LEGEND_ROW = 17.0
+
+
+def legend_width(words: str) -> float:
+    """How wide the legend draws `words`."""
+    return text_width(words, LEGEND_FONT)
+
+
+def _flow(items: Sequence[tuple[str, str, float]], y: float, text: str) -> tuple[list[str], float]:
+    """Legend entries (a mark drawn from (0, 0), its words, the room kept for the mark) left
+    to right from `y`, on as many rows as they need; returns them and the next row's y."""
+    out: list[str] = []
     x = 10.0
-    text = 'font-size="8.5" fill="#222" class="legend-text"'
+    for mark, words, room in items:
+        width = room + legend_width(words)
+        if x > 10 and x + width > WIDTH - 10:
+            x, y = 10.0, y + LEGEND_ROW
+        out.append(f'<g transform="translate({_f(x)},{_f(y)})">{mark}')
+        out.append(f'<text x="{_f(room)}" y="0" {text}>{escape(words)}</text></g>')
+        x += width + 14
+    return out, y + LEGEND_ROW
+
+
+def _legend(
+    board: Board, colours: Mapping[str, str], players: Sequence[str] | None
+) -> tuple[list[str], float]:
+    """The legend under the map and its height: the pieces, the players' colours, the areas,
+    what the map's lines and marks mean, and whether the layout is reconstructed."""
+    out: list[str] = []
+    text = f'font-size="{LEGEND_FONT}" fill="#222" class="legend-text"'
+    y, x = 17.0, 10.0
     for kind in PIECE_KINDS:
-        out.append(f'<g class="legend-item" data-kind="{kind}">{_shape(kind, x + 6, 11, "#ddd")}')
-        out.append(f'<text x="{_f(x + 15)}" y="15" {text}>{PIECE_NAMES[kind]}</text></g>')
-        x += 22 + len(PIECE_NAMES[kind]) * 8.5 * CHAR
-    if "reconstructed" in board.provenance.lower():
+        words = PIECE_NAMES[kind]
+        width = 16 + legend_width(words)
+        if x > 10 and x + width > WIDTH - 10:
+            x, y = 10.0, y + LEGEND_ROW
         out.append(
-            f'<text class="reconstructed legend-text" x="{WIDTH - 10}" y="15" font-size="8.5"'
-            f' fill="#222" text-anchor="end" font-style="italic">{_reconstruction(board)}</text>'
+            f'<g class="legend-item" data-kind="{kind}" transform="translate({_f(x)},{_f(y)})">'
+            f"{_shape(kind, 6, -4, '#ddd')}"
+            f'<text x="16" y="0" {text}>{escape(words)}</text></g>'
         )
-    x = 10.0
-    for seat, colour in enumerate(PLAYER_COLOURS[: len(players) if players else 0]):
-        name = players[seat] if players else f"player {seat + 1}"
-        out.append(f'<rect x="{_f(x)}" y="24" width="9" height="9" fill="{colour}" stroke="#000"/>')
-        label = name
-        out.append(f'<text x="{_f(x + 12)}" y="32" {text}>{escape(label)}</text>')
-        x += 22 + len(label) * 8.5 * CHAR
-    columns = 6
-    for i, area in enumerate(board.areas.values()):
-        ax = 10 + (i % columns) * 163
-        ay = 44 + (i // columns) * 13
-        out.append(
-            f'<rect x="{ax}" y="{ay}" width="9" height="9" fill="{colours[area.id]}"'
-            ' stroke="#333"/>'
-        )
-        out.append(
-            f'<text x="{ax + 12}" y="{ay + 8}" {text}>'
-            f"{escape(area.name)}{epoch_note(area.epoch)}</text>"
-        )
-    y = 44 + ((len(board.areas) + columns - 1) // columns) * 13 + 10
-    notes: list[tuple[str, str]] = [
+        x += width + 14
+    y += LEGEND_ROW
+    seats = [
         (
-            '<rect x="0" y="-7" width="12" height="9" fill="url(#difficult)" stroke="#333"'
+            f'<rect x="0" y="-10" width="11" height="11" fill="{colour}" stroke="#000"/>',
+            players[seat] if players else f"player {seat + 1}",
+            15.0,
+        )
+        for seat, colour in enumerate(PLAYER_COLOURS[: len(players) if players else 0])
+    ]
+    row, y = _flow(seats, y, text)
+    out += row
+    named = [(area, f"{area.name}{epoch_note(area.epoch)}") for area in board.areas.values()]
+    column = max((legend_width(words) for _, words in named), default=0.0) + 15 + 14
+    columns = max(1, int((WIDTH - 20) // column))
+    for i, (area, words) in enumerate(named):
+        ax = 10 + (i % columns) * column
+        ay = y + (i // columns) * LEGEND_ROW
+        out.append(
+            f'<rect x="{_f(ax)}" y="{_f(ay - 10)}" width="11" height="11"'
+            f' fill="{colours[area.id]}" stroke="#333"/>'
+        )
+        out.append(f'<text x="{_f(ax + 15)}" y="{_f(ay)}" {text}>{escape(words)}</text>')
+    y += ((len(named) + columns - 1) // columns) * LEGEND_ROW
+    notes: list[tuple[str, str, float]] = [
+        (
+            '<rect x="0" y="-9" width="14" height="10" fill="url(#difficult)" stroke="#333"'
             ' stroke-width="0.5"/>',
             "difficult terrain",
+            20.0,
         ),
         (
-            f'<line x1="0" y1="-3" x2="16" y2="-3" stroke="{STRAIT_COLOUR}" stroke-width="1.6"'
+            f'<line x1="0" y1="-4" x2="16" y2="-4" stroke="{STRAIT_COLOUR}" stroke-width="1.6"'
             ' stroke-dasharray="4,2.5"/>',
             "strait",
+            20.0,
         ),
         (
-            f'<line x1="0" y1="-3" x2="16" y2="-3" stroke="{LINK_COLOUR}" stroke-width="1.6"/>',
+            f'<line x1="0" y1="-4" x2="16" y2="-4" stroke="{LINK_COLOUR}" stroke-width="1.6"/>',
             "lands bordering each other",
+            20.0,
         ),
         (
-            f'<rect x="0" y="-8" width="6" height="10" fill="{AREA_COLOURS[1]}" stroke="{COAST}"'
-            ' stroke-width="0.6"/><rect x="9" y="-8" width="6" height="10"'
+            f'<rect x="0" y="-10" width="6" height="11" fill="{AREA_COLOURS[1]}" stroke="{COAST}"'
+            ' stroke-width="0.6"/><rect x="9" y="-10" width="6" height="11"'
             f' fill="{AREA_COLOURS[1]}" stroke="{COAST}" stroke-width="0.6"/>',
             "a gap: no border",
+            20.0,
         ),
         (
-            f'<rect x="0" y="-8" width="6" height="10" fill="{SEA_FILL}"/><rect x="6" y="-8"'
-            f' width="3" height="10" fill="{BACKGROUND}"/><rect x="9" y="-8" width="6"'
-            f' height="10" fill="{OCEAN_FILL}"/>',
+            f'<rect x="0" y="-10" width="6" height="11" fill="{SEA_FILL}"/><rect x="6" y="-10"'
+            f' width="3" height="11" fill="{BACKGROUND}"/><rect x="9" y="-10" width="6"'
+            f' height="11" fill="{OCEAN_FILL}"/>',
             "waters not joined",
+            20.0,
         ),
     ]
     if any(land.power_icon for land in board.lands.values()):
         notes += [
-            (_power_icon(PowerIcon.CROWN, 5, -3), "crown"),
-            (_power_icon(PowerIcon.SCROLL, 5, -3), "scroll"),
-            (_power_icon(PowerIcon.SWORD, 5, -3), "sword"),
-            (_power_icon(PowerIcon.TEMPLE, 5, -3), "temple (power icons)"),
+            (_power_icon(PowerIcon.CROWN, 5, -4), "crown", 13.0),
+            (_power_icon(PowerIcon.SCROLL, 5, -4), "scroll", 13.0),
+            (_power_icon(PowerIcon.SWORD, 5, -4), "sword", 13.0),
+            (_power_icon(PowerIcon.TEMPLE, 5, -4), "temple (power icons)", 13.0),
         ]
-    x = 10.0
-    for mark, words in notes:
-        out.append(f'<g transform="translate({_f(x)},{_f(y)})">{mark}</g>')
-        out.append(f'<text x="{_f(x + 20)}" y="{_f(y)}" {text}>{escape(words)}</text>')
-        x += 30 + len(words) * 8.5 * CHAR
-    out.append("</g>")
-    return out
+    row, y = _flow(notes, y + 3, text)
+    out += row
+    if "reconstructed" in board.provenance.lower():
+        out.append(
+            f'<text class="reconstructed legend-text" x="10" y="{_f(y)}"'
+            f' font-size="{LEGEND_FONT}" fill="#222" font-style="italic">'
+            f"{_reconstruction(board)}</text>"
+        )
+        y += LEGEND_ROW
+    height = y - LEGEND_ROW + 8
+    return [
+        f'<g class="legend" transform="translate(0,{_f(board.map_height)})">',
+        f'<rect x="0" y="0" width="{WIDTH}" height="{_f(height)}" fill="#fafafa"/>',
+        *out,
+        "</g>",
+    ], height
 
 
 def board_svg(
@@ -537,7 +674,8 @@ def board_svg(
     plan = layout(board)
     colours = area_colours(board)
     height = board.map_height
-    total = round(height + LEGEND_HEIGHT + extra[0])
+    legend, legend_height = _legend(board, colours, players)
+    total = round(height + legend_height + extra[0])
     parts: list[str] = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {total}"'
@@ -553,13 +691,13 @@ def board_svg(
         _links_layer(board, plan),
         _labels_layer(board, plan),
         _pieces_layer(board, plan, pieces or {}),
-        _legend(board, colours, players),
+        legend,
     )
     for layer in layers:
         parts += layer
     if extra[1]:
         parts.append(
-            f'<g class="tracks" transform="translate(0,{_f(height + LEGEND_HEIGHT)})">'
+            f'<g class="tracks" transform="translate(0,{_f(height + legend_height)})">'
             f"{extra[1]}</g>"
         )
     parts.append("</svg>")

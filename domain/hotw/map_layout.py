@@ -17,15 +17,17 @@ HEIGHT = 500
 SCALE = 1.5
 GAP = 2.5
 """Half the channel kept between regions of places that do not border each other."""
-FONT = 9.5
-SMALL_FONT = 8.0
-"""Land names (map units: the map is 1000 wide)."""
-WASTE_FONT = 8.5
-"""A wasteland's name (7.5 read as a smudge at 1400 px wide)."""
+FONT = 10.8
+SMALL_FONT = 10.8
+"""Land names (map units: the map is 1000 wide), the same size in crowded regions: a 1400 px
+window gives the map about 1030 px (the page's side column is 20rem), so every name is drawn
+at 11 px or more (at 9.5 and 8 they were 9 and 7.7 px)."""
+WASTE_FONT = 10.8
+"""A wasteland's name."""
 CHAR = 0.64
 """Width of a character as a share of the font size (generous for DejaVu Sans and Arial)."""
 ICON = 14.0
-"""The size of a piece's shape: about 13.5 px where a 1400 px wide window gives the map 970."""
+"""The size of a piece's shape: about 14 px where a 1400 px wide window gives the map 1030."""
 ROW_WIDTH = 4 * (ICON + 1)
 """Room kept free for a land's pieces (an army or garrison and up to three buildings)."""
 
@@ -131,14 +133,16 @@ BADGE_STEP = 4.0
 
 def _badge_spots(land: Land, region: Region, w: float, h: float) -> list[tuple[int, float, float]]:
     """Top-left corners for a land's badge (its piece row over its name), near its place, each
-    with its tier: 0 where the badge lies inside the land's region, 1 where its middle does, 2
-    elsewhere; by tier, then nearer first."""
+    with its tier: 0 where the badge lies inside the land's region, 1 where the middles of its
+    piece row and of its name do, 2 elsewhere; by tier, then nearer first."""
     reach = int(BADGE_REACH / BADGE_STEP)
     ranked = []
     for i in range(-reach, reach + 1):
         for j in range(-reach, reach + 1):
             cx, cy = land.x + i * BADGE_STEP, land.y + j * BADGE_STEP
-            if not region.contains((cx, cy)):
+            top = cy - h / 2
+            anchor, name = (cx, top + ICON / 2 + 1), (cx, top + ICON + 2 + (h - ICON - 2) / 2)
+            if not (region.contains(anchor) and region.contains(name)):
                 tier = 2
             else:
                 corners = ((cx - w / 2, cy - h / 2), (cx + w / 2, cy - h / 2),
@@ -163,7 +167,7 @@ def _layout(board: Board) -> Layout:
     places, waters, joined, water_joined = _regions(board)
     links, straits, water_links = _connections(board, places, waters, joined, water_joined)
     lines, anchors, names, fonts, leaders, taken = _land_badges(board, places)
-    names |= _water_labels(board, lines, anchors, taken)
+    names |= _water_labels(board, lines, anchors, taken, (list(places.values()), waters))
     return Layout(
         lands={k: v for k, v in places.items() if k in board.lands},
         wastelands={k: v for k, v in places.items() if k in board.wastelands},
@@ -274,7 +278,6 @@ def _land_badges(
     names: dict[str, Box] = {}
     fonts: dict[str, float] = {}
     order = sorted(board.lands.values(), key=lambda land: (-crowd[land.id], land.id))
-    badges: dict[str, tuple[Box, float]] = {}
 
     def badge_size(land: Land, font: float) -> tuple[float, float]:
         w, h = _text_box_size(lines[land.id], font)
@@ -282,22 +285,49 @@ def _land_badges(
 
     for land in order:
         lines[land.id] = _lines(land.name)
-    # Every land first tries to keep its badge inside its region (at the normal size, then
-    # smaller), before any badge may reach over a border; the rest go where they overlap least.
-    for tiers, font in (((0,), FONT), ((0,), SMALL_FONT), ((0, 1), FONT), ((0, 1), SMALL_FONT)):
-        for land in order:
-            if land.id in badges:
-                continue
-            bw, bh = badge_size(land, font)
-            spots = _badge_spots(land, places[land.id], bw, bh)
-            box = free_box(bw, bh, [(x, y) for tier, x, y in spots if tier in tiers], taken)
-            if box is not None:
-                badges[land.id] = (box, font)
-                taken.append(box)
+    fonts_tried = (FONT,) if SMALL_FONT == FONT else (FONT, SMALL_FONT)
+    spots_of = {
+        (land.id, font): _badge_spots(land, places[land.id], *badge_size(land, font))
+        for land in order
+        for font in fonts_tried
+    }
+    start = list(taken)
+
+    def inside_badges(order: Sequence[Land]) -> tuple[dict[str, tuple[Box, float]], list[Box]]:
+        """Every land that can keep its badge inside its region (at the normal size, then
+        smaller), before any badge may reach over a border, in `order`."""
+        placed: dict[str, tuple[Box, float]] = {}
+        boxes = list(start)
+        for tiers in ((0,), (0, 1)):
+            for font in fonts_tried:
+                for land in order:
+                    if land.id in placed:
+                        continue
+                    bw, bh = badge_size(land, font)
+                    wanted = [(x, y) for tier, x, y in spots_of[land.id, font] if tier in tiers]
+                    box = free_box(bw, bh, wanted, boxes)
+                    if box is not None:
+                        placed[land.id] = (box, font)
+                        boxes.append(box)
+        return placed, boxes
+
+    # Where a land finds no room, the lands that found none go first on the next try (a few
+    # tries; the one leaving fewest without room is kept).
+    badges, taken = inside_badges(order)
+    placed = badges
+    for _ in range(8):
+        missing = [land for land in order if land.id not in placed]
+        if not missing:
+            break
+        order = missing + [land for land in order if land.id in placed]
+        placed, boxes = inside_badges(order)
+        if len(placed) > len(badges):
+            badges, taken = placed, boxes
+    # the rest go where they overlap least
     for land in order:
         if land.id not in badges:
             bw, bh = badge_size(land, SMALL_FONT)
-            spots = _badge_spots(land, places[land.id], bw, bh)
+            spots = spots_of[land.id, SMALL_FONT]
             label = Label(land.id, bw, bh, tuple((x, y) for _, x, y in spots))
             badges[land.id] = (
                 place_labels([label], taken, WIDTH, board.map_height)[land.id],
@@ -323,14 +353,34 @@ def _land_badges(
     return lines, anchors, names, fonts, leaders, taken
 
 
+WATER_NAME_REACH = 70.0
+"""How far from its sea's place a sea's name may move to stand in the water (further, a name
+over a land's region near its sea reads better than one in a far sea)."""
+
+
 def _water_labels(
     board: Board,
     lines: dict[str, tuple[str, ...]],
     anchors: dict[str, tuple[float, float]],
     taken: list[Box],
+    regions: tuple[Sequence[Region], Mapping[str, Region]] = ((), {}),
 ) -> dict[str, Box]:
     """The names of seas and wastelands, placed clear of everything taken (`lines` and
-    `anchors` gain theirs)."""
+    `anchors` gain theirs); a sea's name at a spot in the water before one over a land's
+    region, and in its own water before another's (`regions`: the lands' regions and the
+    waters'), so that no sea's name reads as a land's or another sea's."""
+    land, waters = regions
+    bounds = [(min(p[0] for p in r.points), max(p[0] for p in r.points),
+               min(p[1] for p in r.points), max(p[1] for p in r.points), r)
+              for r in land if r.points]  # fmt: skip
+
+    def on_land(x: float, y: float, w: float, h: float) -> bool:
+        for px, py in ((x, y), (x + w, y), (x, y + h), (x + w, y + h), (x + w / 2, y + h / 2)):
+            for left, right, top, bottom, region in bounds:
+                if left <= px <= right and top <= py <= bottom and region.contains((px, py)):
+                    return True
+        return False
+
     wanted: list[Label] = []
     for name, x, y, font in [
         *((w.id, w.x, w.y, FONT) for w in board.seas.values()),
@@ -341,17 +391,47 @@ def _water_labels(
         )
         w, h = _text_box_size(lines[name], font)
         around = [(x - w / 2, y - h / 2), *_around(x, y, w, h, Box(x - 1, y - 1, 2, 2))]
+        if name in board.seas:
+            own = waters.get(name)
+            ranks = []
+            for k, (sx, sy) in enumerate(around):
+                middle = (sx + w / 2, sy + h / 2)
+                far = math.dist(middle, (x, y)) > WATER_NAME_REACH
+                astray = own is not None and not own.contains(middle)
+                ranks.append((far or on_land(sx, sy, w, h), astray, k))
+            around = [around[k] for *_, k in sorted(ranks)]
         wanted.append(Label(name, w, h, tuple(around)))
         if name in board.seas:
             anchors[name] = (x, y - 12)
-    return place_labels(wanted, taken, WIDTH, board.map_height)
+    placed = place_labels(wanted, taken, WIDTH, board.map_height)
+    for label in wanted:  # a sea's name that went far: the nearest free spot, if nearer
+        sea = board.seas.get(label.id)
+        if sea is None or math.dist(placed[label.id].middle, (sea.x, sea.y)) <= WATER_NAME_REACH:
+            continue
+        others = [*taken, *(box for other, box in placed.items() if other != label.id)]
+        placed[label.id] = (
+            _nearest_free(sea.x, sea.y, label, others, board.map_height) or (placed[label.id])
+        )
+    return placed
+
+
+def _nearest_free(
+    x: float, y: float, label: Label, taken: Sequence[Box], height: float
+) -> Box | None:
+    """The free spot nearest (x, y) for the label, on a grid of 5 units, within 120 units."""
+    w, h = label.w, label.h
+    spots = sorted(
+        ((x + 5 * i - w / 2, y + 5 * j - h / 2) for i in range(-24, 25) for j in range(-24, 25)),
+        key=lambda spot: math.dist((spot[0] + w / 2, spot[1] + h / 2), (x, y)),
+    )
+    return free_box(w, h, [spot for spot in spots if Box(*spot, w, h).inside(WIDTH, height)], taken)
 
 
 def _around(x: float, y: float, w: float, h: float, keep: Box) -> list[tuple[float, float]]:
     """Spots for a w x h label near (x, y), clear of the box `keep` (the pieces): below, above,
     right, left, then the corners and further out."""
     spots = []
-    for step in (0.0, 4.0, 9.0, 15.0, 22.0, 30.0, 40.0, 52.0, 66.0):
+    for step in (0.0, 4.0, 9.0, 15.0, 22.0, 30.0, 40.0, 52.0, 66.0, 82.0, 100.0, 120.0, 145.0):
         spots += [
             (x - w / 2, keep.y + keep.h + step),
             (x - w / 2, keep.y - h - step),

@@ -164,10 +164,10 @@ def _square(pack: PatchPack, cell: tuple[int, int], item: Any, at: Place) -> lis
             )
             label, gold = _icons(dict(building.yields)), ""
     if label:
-        out.append(f'<text class="icons" x="{px + 2}" y="{py + 11}" font-size="9">{label}</text>')
+        out.append(f'<text class="icons" x="{px + 2}" y="{py + 11}" font-size="10">{label}</text>')
     if gold:
         out.append(
-            f'<text class="icons" x="{px + 2}" y="{py + 25}" font-size="9"'
+            f'<text class="icons" x="{px + 2}" y="{py + 26}" font-size="10"'
             f' fill="#7a5a00">[{gold}]</text>'
         )
     return out
@@ -225,7 +225,7 @@ def side_svg(pack: PatchPack, tile: str, side: str, x: float, y: float, cell: in
             f"<title>{escape(square.name or square.terrain)}</title></rect>"
         )
         label = _icons(dict(square.yields))
-        font = 9 if cell >= 26 else 8
+        font = 10
         if label:
             out.append(f'<text x="{px + 2}" y="{py + 10}" font-size="{font}">{label}</text>')
         gold = _icons(dict(square.gold))
@@ -270,7 +270,7 @@ def tile_svg(
     for side in sides:
         _, cols = pack.side(tile, side).size
         out.append(
-            f'<text x="{sx}" y="{y + 26}" font-size="10">{side.title()} side</text>'
+            f'<text x="{sx}" y="{y + 26}" font-size="11">{side.title()} side</text>'
             + side_svg(pack, tile, side, sx, y + 31, cell)
         )
         sx += max(cols * cell, 62) + 14
@@ -293,15 +293,18 @@ def table_svg(pack: PatchPack, state: PState, viewer: int | None) -> str:
     them (where a newcomer reads them), the Trade Routes, the Tiles at the Auction and won (the
     Auction first while it is bid on, so that the Tiles bid on are in view)."""
     n = state.players
-    width = max(3, n) * (PANEL_W + 10) + 10
+    columns = 2 if n == 4 else n  # four in two rows: the table keeps 3 panels' width
+    rows = (n + columns - 1) // columns
+    panels_h = rows * PANEL_H + (rows - 1) * 10
+    width = max(3, columns) * (PANEL_W + 10) + 10
     routes_h = 40 + 16 * min(len(state.routes), 8)
     if state.phase.startswith("auction") or state.phase == "vasco":  # the Tiles bid on first
         auction_y = 50
         top = auction_y + 132
     else:
         top = 30
-        auction_y = top + PANEL_H + 34 + KEY_H + routes_h
-    legend_y = top + PANEL_H + 4
+        auction_y = top + panels_h + 34 + KEY_H + routes_h
+    legend_y = top + panels_h + 4
     routes_y = legend_y + 30 + KEY_H
     height = max(auction_y + 136, routes_y + routes_h)
     phase = state.phase.replace("_", " ").replace("-", " ")  # "auction sealed", not a slug
@@ -316,7 +319,10 @@ def table_svg(pack: PatchPack, state: PState, viewer: int | None) -> str:
         f" {escape(state.names[state.start]) if 0 <= state.start < n else 'none yet'}</text>",
     ]
     for seat in range(n):
-        parts += civ_svg(pack, state, seat, 10 + seat * (PANEL_W + 10), top)
+        row, column = divmod(seat, columns)
+        parts += civ_svg(
+            pack, state, seat, 10 + column * (PANEL_W + 10), top + row * (PANEL_H + 10)
+        )
     parts += routes_svg(pack, state, routes_y)
     parts += auction_svg(pack, state, auction_y)
     legend = ", ".join(f"{SHORT[k]} {v}" for k, v in LEGEND.items())

@@ -1,6 +1,7 @@
 """Patchistory in words: the names people read for the pack's ids (Terrain Tiles by their Era
 and number, Building Tiles, Prosperity Cards, Heroes and Wonders by their names), squares of a
-territory by where they lie from the Capital, and each legal action as its button says it.
+territory by where they lie from the Capital (by the compass, north up the table), a Worker's
+move by its step ("two squares west"), and each legal action as its button says it.
 
 Pure string building: no I/O.
 """
@@ -48,17 +49,39 @@ def names_of(pack: PatchPack) -> dict[str, str]:
     return names
 
 
+NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _count(n: int, noun: str = "") -> str:
+    """`one square`, `two squares`, `12 squares`; without a noun, the number alone."""
+    said = NUMBERS[n] if n < len(NUMBERS) else str(n)
+    return f"{said} {noun}{'s' if n != 1 else ''}" if noun else said
+
+
+def compass(rows: int, cols: int) -> str:
+    """A step across a territory by the compass (north is up the table): `one square west`,
+    `two squares northeast`, `two squares north and one west`."""
+    north_south = "north" if rows < 0 else "south"
+    east_west = "west" if cols < 0 else "east"
+    if rows and cols and abs(rows) == abs(cols):
+        return f"{_count(abs(rows), 'square')} {north_south}{east_west}"
+    if rows and cols:
+        return f"{_count(abs(rows), 'square')} {north_south} and {_count(abs(cols))} {east_west}"
+    if rows:
+        return f"{_count(abs(rows), 'square')} {north_south}"
+    if cols:
+        return f"{_count(abs(cols), 'square')} {east_west}"
+    return "no step"
+
+
 def where(row: int, col: int) -> str:
-    """A square of a territory by where it lies from the Capital's top left square:
-    `the Capital's top left square`, `2 rows up, 1 column left`."""
-    parts = []
-    if row:
-        parts.append(f"{abs(row)} row{'s' if abs(row) > 1 else ''} {'up' if row < 0 else 'down'}")
-    if col:
-        parts.append(
-            f"{abs(col)} column{'s' if abs(col) > 1 else ''} {'left' if col < 0 else 'right'}"
-        )
-    return ", ".join(parts) if parts else "the Capital's top left square"
+    """A square of a territory by where it lies from the Capital's top left square, by the
+    compass: `the Capital's top left square`, `the square one west of the Capital's top left
+    square`, `the square two north and one west of the Capital's top left square`."""
+    if not row and not col:
+        return "the Capital's top left square"
+    step = compass(row, col).replace(" squares ", " ").replace(" square ", " ")
+    return f"the square {step} of the Capital's top left square"
 
 
 def _namer(rules: Any, players: Sequence[str]) -> Namer:
@@ -134,14 +157,13 @@ def _action_words(
         side = rules.names().get(str(command.get("side")), str(command.get("side"))) + " side"
         layer = "over" if command.get("layer") == "over" else "under"
         short = (
-            f"{side}, its top left square at {where(int(command['row']), int(command['col']))}"
+            f"{side}, its top left square on {where(int(command['row']), int(command['col']))}"
             f", {layer} the squares it overlaps"
         )
     elif kind == "move_worker":
-        short = (
-            f"from {where(int(command['row']), int(command['col']))} to "
-            f"{where(int(command['to_row']), int(command['to_col']))}"
-        )
+        row, col = int(command["row"]), int(command["col"])
+        rows, cols = int(command["to_row"]) - row, int(command["to_col"]) - col
+        short = f"{compass(rows, cols)}, the Worker on {where(row, col)}"
     elif "row" in command and "col" in command:
         rest = {k: v for k, v in command.items() if k not in ("row", "col", "type")}
         square = where(int(command["row"]), int(command["col"]))
@@ -154,7 +176,7 @@ def _action_words(
             spot = f"the Worker on Trade Route {worker.split('-', 1)[1]}"
         else:
             row, col = (int(v) for v in worker.split(","))
-            spot = f"the Worker at {where(row, col)}"
+            spot = f"the Worker on {where(row, col)}"
         short = spot + (f", for {ability}" if ability else "")
     elif kind == "exchange":
         give = GOODS.get(str(command.get("give")), str(command.get("give")))

@@ -14,12 +14,19 @@ from typing import Any
 import pytest
 import requests
 
-from tests.e2e.test_web_table_rulesets import by_css, choices, play_by_click, settled_after
+from tests.e2e.test_web_table_rulesets import by_css, play_by_click
 from tests.support.browser import (
     browser_session,
 )
 from tests.support.http import serving
-from tests.support.table_page import click_css, dataset, wait_ready, wait_until
+from tests.support.table_page import (
+    choices,
+    click_css,
+    dataset,
+    settled_after,
+    wait_ready,
+    wait_until,
+)
 
 pytestmark = pytest.mark.slow
 

@@ -12,7 +12,11 @@ Selenium), against `chromium serve`.
 - A ruleset without a board is played from its state and buttons; the admin re-issues a lost
   seat link.
 - axe-core (vendored, test side) finds no WCAG 2 A/AA violation on any page; every control the
-  keyboard reaches shows its focus; the map's names overlap nothing as drawn by the browser.
+  keyboard reaches shows its focus; the map's names overlap nothing (no name, piece or line of
+  the map) as drawn by the browser.
+- On the way, as in every ruleset's whole game (tests/support/table_page.py): every action that
+  names a land or sea drawn is clickable there; words, not ids; the dashboard names the Empire
+  being played.
 
 A screenshot of every step is kept in $CHRONICLE_ARTIFACTS/web-* (else tests/artifacts/).
 """
@@ -21,7 +25,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -42,13 +45,22 @@ from tests.support.table_page import (
     action_selector,
     actions,
     artifacts_dir,
+    assert_words_not_ids,
+    choices,
     click_css,
     click_place,
     dashboard_faults,
     dataset,
+    empires_named,
+    overlapping_names,
+    pack_ids,
+    playing,
+    settled_after,
     targets,
+    unclickable,
     wait_ready,
     wait_until,
+    whose_turn,
 )
 
 pytestmark = pytest.mark.slow
@@ -103,80 +115,18 @@ def assert_accessible(driver: Any, where: str, reach: tuple[str, ...] = ()) -> N
         assert set(wanted) & names, f"{where}: the keyboard never reaches {selector}"
 
 
-LABEL_BOXES_JS = """
-const boxes = (sel) => Array.from(document.querySelectorAll(sel)).map((e) => {
-  const r = e.getBoundingClientRect();
-  return {id: e.dataset.for || e.closest('[data-place]').dataset.place,
-          x: r.left, y: r.top, w: r.width, h: r.height};
-});
-return {labels: boxes('#board text.label'), pieces: boxes('#board .pieces .piece')};
-"""
-
-
 def assert_names_overlap_nothing(driver: Any) -> int:
-    """As the browser draws them: no two names overlap, and no name covers a piece."""
-    found = driver.execute_script(LABEL_BOXES_JS)
-    labels, pieces = found["labels"], found["pieces"]
-    assert len(labels) >= len(RULES.pack.board.lands)
-
-    def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
-        return (
-            a["x"] < b["x"] + b["w"] - 0.5
-            and b["x"] < a["x"] + a["w"] - 0.5
-            and a["y"] < b["y"] + b["h"] - 0.5
-            and b["y"] < a["y"] + a["h"] - 0.5
-        )
-
-    for i, one in enumerate(labels):
-        for other in labels[i + 1 :]:
-            assert not overlap(one, other), f"names {one['id']} and {other['id']} overlap"
-        for piece in pieces:
-            assert not overlap(one, piece), f"the name {one['id']} covers a piece in {piece['id']}"
-    return len(pieces)
+    """As the browser draws them: no two names overlap, no name covers a piece, no line of the
+    map crosses a name (tests.support.table_page.overlapping_names); the pieces counted."""
+    assert overlapping_names(driver) == [], "names overlap, cover a piece or are crossed"
+    labels = driver.execute_script("return document.querySelectorAll('#board text.label').length")
+    assert labels >= len(RULES.pack.board.lands)
+    return int(
+        driver.execute_script("return document.querySelectorAll('#board .pieces .piece').length")
+    )
 
 
 # --- the game ----------------------------------------------------------------------------------
-
-
-def whose_turn(driver: Any, handles: list[str], timeout: float = 45.0) -> int | None:
-    """The seat whose window says it is its turn (switched to it), or None once every window
-    shows the game finished. Each window learns of the others' moves from the stream."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        finished = 0
-        for seat, handle in enumerate(handles):
-            driver.switch_to.window(handle)
-            state = dataset(driver)
-            if state.get("ready") != "true":
-                continue
-            if state.get("status") == "finished":
-                finished += 1
-            elif state.get("yourTurn") == "true":
-                return seat
-        if finished == len(handles):
-            return None
-        time.sleep(0.05)
-    states = []
-    for handle in handles:
-        driver.switch_to.window(handle)
-        states.append(dataset(driver))
-    raise AssertionError(f"no window shows whose turn it is: {states}")
-
-
-def settled_after(driver: Any, before: int, timeout: float = 30.0) -> str:
-    """Wait until the page has played the click: a new version, or a message shown."""
-
-    def done(d: Any) -> str | None:
-        state = dataset(d)
-        if state.get("ready") != "true":
-            return None
-        if int(state.get("version", "0")) > before:
-            return "played"
-        if by_css(d, "#message .error, #message .notice"):
-            return "message"
-        return None
-
-    return str(wait_until(driver, done, timeout, "the move to be played"))
 
 
 def place_of(action: dict[str, Any], on_map: list[str]) -> str | None:
@@ -263,6 +213,7 @@ def test_a_whole_3_player_game_is_played_by_clicking_through_the_page(server, br
 
     done: dict[str, int] = {}
     moves: dict[str, int] = {}
+    ids, said = pack_ids(RULES), set[str]()
     while (seat := whose_turn(driver, handles)) is not None:
         before = int(dataset(driver)["version"])
         step = len(shots.taken)
@@ -323,12 +274,16 @@ def test_a_whole_3_player_game_is_played_by_clicking_through_the_page(server, br
                 shots.take(driver, f"seat {seat} at {width}x{height}")
                 assert not faults, (width, height, faults)
             done["narrow"] = step
-        choices = actions(driver)
-        assert choices, "a seat whose turn it is has actions"
+        found = choices(driver)
+        assert found, "a seat whose turn it is has actions"
+        missed = unclickable(found)  # every land or sea an action names is a target
+        assert not missed, f"drawn but not clickable: {missed[:3]}"
+        if len(shots.taken) % 5 == 0:  # what the dashboard says is being played (a sample)
+            said.add(playing(driver))
         on_map = targets(driver)
-        action = rng.choice(choices)
+        action = rng.choice(found)
         if narrow:  # and a land is clicked there, under the dashboard kept in view
-            action = rng.choice([a for a in choices if place_of(a, on_map)] or choices)
+            action = rng.choice([a for a in found if place_of(a, on_map)] or found)
         place = place_of(action, on_map)
         if "keyboard" not in done and place is not None and not narrow:
             play_by_keyboard(driver, place)
@@ -342,6 +297,8 @@ def test_a_whole_3_player_game_is_played_by_clicking_through_the_page(server, br
         moves[how] = moves.get(how, 0) + 1
         if sum(moves.values()) % 40 == 0:  # and keeps the browser's network log short
             assert_tokens_only_in_headers(driver, tokens)
+        if sum(moves.values()) % 25 == 1:
+            assert_words_not_ids(driver, ids, f"after {sum(moves.values())} moves")
         args = " ".join(str(v) for v in action["args"].values())
         shots.take(driver, f"seat {seat} {how} {action['type']} {args}")
         if narrow:
@@ -362,6 +319,10 @@ def test_a_whole_3_player_game_is_played_by_clicking_through_the_page(server, br
             [row["seat"], str(row["place"]), row["player"], str(row["score"])]
             for row in result["ranking"]
         ]
+        assert_words_not_ids(driver, ids, "the end")
+    empires = empires_named(said)  # the dashboard says which Empire is being played, by name
+    assert empires, f"no window said which Empire is being played: {sorted(said)[:5]}"
+    assert empires <= set(RULES.names().values()), empires - set(RULES.names().values())
     shots.take(driver, "the result")
     assert assert_names_overlap_nothing(driver) > 10, "a finished game has pieces on the map"
     for handle in handles[1:]:

@@ -12,16 +12,22 @@ button - until every window shows the result. On the way it checks what a newcom
 - axe-core finds no WCAG 2 A/AA violation on the table of each seat and on the replay;
 - the browser's console logs no error.
 
-hotw-2024 plays its whole game in tests/e2e/test_web_table.py. Screenshots of the steps are kept
-in $CHRONICLE_ARTIFACTS/web-whole-<ruleset>/ (else tests/artifacts/).
+- no line of the map (link, strait, sea link, leader) crosses a name, and no name overlaps
+  another or covers a piece, at the end of each game.
+
+hotw-2024 plays its whole game in tests/e2e/test_web_table.py, with the same checks (the helpers
+are in tests/support/table_page.py). One position per ruleset, hotw-2024's included, is also
+looked at on its own: every text of the board at least 11 px at a 1400 px window, and at
+1024x768 and 800x900 the dashboard in view and covering no place to click.
+
+Screenshots of the steps are kept in $CHRONICLE_ARTIFACTS/web-whole-<ruleset>/ and
+web-board-<ruleset>/ (else tests/artifacts/).
 """
 
 from __future__ import annotations
 
 import json
 import random
-import re
-import time
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -39,11 +45,22 @@ from tests.support.table_page import (
     Shots,
     action_selector,
     artifacts_dir,
+    assert_words_not_ids,
+    choices,
     click_css,
     click_place,
+    dashboard_faults,
     dataset,
+    empires_named,
+    overlapping_names,
+    pack_ids,
+    playing,
+    settled_after,
+    smallest_board_text,
+    unclickable,
     wait_ready,
     wait_until,
+    whose_turn,
 )
 
 pytestmark = pytest.mark.slow
@@ -58,14 +75,6 @@ GAMES = [
         id="hotw-ah2001-simultaneous",
     ),
     pytest.param("patchistory", ["ann", "bob"], {}, id="patchistory"),
-]
-
-BAD_WORDS = [
-    (re.compile(r"p\. \?"), "a page placeholder"),
-    (re.compile(r"(?<![\w.])-1\b"), "-1"),
-    (re.compile(r"\b(None|null|undefined|NaN)\b"), "a missing value"),
-    (re.compile(r"\b(seat|colour) \d"), "a bare seat number"),
-    (re.compile(r",\s*[,.;:)]|,\s*$|:\s*[,.;]"), "an empty field"),
 ]
 
 
@@ -87,41 +96,6 @@ def by_css(driver: Any, selector: str) -> list[Any]:
     return list(driver.find_elements(By.CSS_SELECTOR, selector))
 
 
-CHOICES_JS = """
-const held = new Set(Array.from(document.querySelectorAll('#dashboard .hand-card.target'))
-  .map((n) => n.dataset.card));
-const seats = new Set(Array.from(document.querySelectorAll('#dashboard .dash-player.target'))
-  .map((n) => Number(n.dataset.seat)));
-const places = new Set(Array.from(document.querySelectorAll('#board .target'))
-  .map((n) => n.dataset.land || n.dataset.water).filter(Boolean));
-const drawn = new Set(Array.from(document.querySelectorAll('#board [data-land], [data-water]'))
-  .map((n) => n.dataset.land || n.dataset.water));
-const cards = new Set(Array.from(document.querySelectorAll('#dashboard .hand-card'))
-  .map((n) => n.dataset.card));
-const on = (selector) => document.querySelector(selector) !== null;
-return Array.from(document.querySelectorAll('#actions button.action:not(.table)')).map((b) => {
-  const args = JSON.parse(b.dataset.args || '{}');
-  const values = Object.entries(args);
-  const place = values.map(([, v]) => v).find((v) => typeof v === 'string' && places.has(v));
-  const card = values.map(([, v]) => v).find((v) => typeof v === 'string' && held.has(v));
-  const seat = values.find(([k, v]) => ['to', 'seat', 'target_seat'].includes(k) && seats.has(v));
-  const square = b.dataset.square && on(`#board .target[data-square="${b.dataset.square}"]`);
-  const offer = b.dataset.offer && on(`#board .offer.target[data-offer="${b.dataset.offer}"]`);
-  return {key: b.dataset.action, type: b.dataset.type, args, label: b.textContent,
-          place: place || null, card: card || null, seat: seat ? seat[1] : null,
-          square: square ? b.dataset.square : null, offer: offer ? b.dataset.offer : null,
-          unclickable: [[drawn, places], [cards, held]].some(([shown, live]) =>
-            values.some(([, v]) => shown.has(v)) && !values.some(([, v]) => live.has(v)))};
-});
-"""
-
-TEXT_JS = """
-const parts = ['#actions', '#log', '#dashboard', '#status', '#chooser'];
-return parts.map((s) => { const n = document.querySelector(s); return n ? n.innerText : ''; })
-  .join('\\n');
-"""
-
-
 PREVIEW_JS = """
 const node = document.querySelector(`#board .target[data-square="${arguments[0]}"]`);
 node.focus();
@@ -129,11 +103,6 @@ const note = document.getElementById('patch-note');
 return {rects: document.querySelectorAll('#board .patch-preview rect').length,
         note: note ? note.textContent : ''};
 """
-PLAYING_JS = "const n = document.getElementById('dash-playing'); return n ? n.textContent : ''"
-
-
-def choices(driver: Any) -> list[dict[str, Any]]:
-    return list(driver.execute_script(CHOICES_JS))
 
 
 def console_errors(driver: Any) -> list[str]:
@@ -142,17 +111,6 @@ def console_errors(driver: Any) -> list[str]:
         for entry in driver.get_log("browser")
         if entry["level"] == "SEVERE" and "favicon" not in entry["message"]
     ]
-
-
-def assert_words_not_ids(driver: Any, ids: set[str], where: str) -> None:
-    text = str(driver.execute_script(TEXT_JS))
-    for pattern, what in BAD_WORDS:
-        found = pattern.search(text)
-        assert found is None, (
-            f"{where}: {what} in {text[max(0, found.start() - 80) : found.end() + 80]!r}"
-        )
-    words = set(re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)+", text))
-    assert not words & ids, f"{where}: ids {sorted(words & ids)[:5]} shown"
 
 
 def assert_no_axe_violation(driver: Any, where: str) -> None:
@@ -182,68 +140,6 @@ def assert_dashboard_leaves_the_board_clear(driver: Any, where: str) -> None:
     assert found["dash"] is not None and found["area"] is not None, where
     assert found["dash"] <= found["area"], f"{where}: the dashboard covers the board: {found}"
     assert found["piece"] is None or found["piece"] >= 12, f"{where}: pieces too small: {found}"
-
-
-NAME_BOXES_JS = """
-const boxes = (sel) => Array.from(document.querySelectorAll(sel)).map((e) => {
-  const r = e.getBoundingClientRect();
-  return {id: e.dataset.for || e.closest('[data-place]').dataset.place,
-          x: r.left, y: r.top, w: r.width, h: r.height};
-});
-return {labels: boxes('#board text.label'), pieces: boxes('#board .pieces .piece')};
-"""
-
-
-def overlapping_names(driver: Any) -> list[tuple[str, str]]:
-    """As the browser draws the map: the names that overlap another name or cover a piece."""
-    found = driver.execute_script(NAME_BOXES_JS)
-
-    def meet(a: dict[str, float], b: dict[str, float]) -> bool:
-        return (
-            a["x"] < b["x"] + b["w"] - 0.5
-            and b["x"] < a["x"] + a["w"] - 0.5
-            and a["y"] < b["y"] + b["h"] - 0.5
-            and b["y"] < a["y"] + a["h"] - 0.5
-        )
-
-    labels, pieces = found["labels"], found["pieces"]
-    assert labels, "the map names its places"
-    pairs = [(a, b) for i, a in enumerate(labels) for b in labels[i + 1 :]]
-    clash = [(a["id"], b["id"]) for a, b in pairs if meet(a, b)]
-    return clash + [(a["id"], p["id"]) for a in labels for p in pieces if meet(a, p)]
-
-
-def whose_turn(driver: Any, handles: list[str], timeout: float = 60.0) -> int | None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        finished = 0
-        for seat, handle in enumerate(handles):
-            driver.switch_to.window(handle)
-            state = dataset(driver)
-            if state.get("ready") != "true":
-                continue
-            if state.get("status") == "finished":
-                finished += 1
-            elif state.get("yourTurn") == "true":
-                return seat
-        if finished == len(handles):
-            return None
-        time.sleep(0.03)
-    raise AssertionError("no window shows whose turn it is")
-
-
-def settled_after(driver: Any, before: int, timeout: float = 30.0) -> str:
-    def done(d: Any) -> str | None:
-        state = dataset(d)
-        if state.get("ready") != "true":
-            return None
-        if int(state.get("version", "0")) > before:
-            return "played"
-        if by_css(d, "#message .error, #message .notice"):
-            return "message"
-        return None
-
-    return str(wait_until(driver, done, timeout, "the move to be played"))
 
 
 def play_by_click(driver: Any, choice: dict[str, Any]) -> str:
@@ -302,7 +198,7 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
     driver, rng = browser, random.Random(34)
     shots = Shots(artifacts_dir(f"web-whole-{name}" + ("-simultaneous" if options else "")))
     rules = ruleset(name)
-    ids = {i for i in rules.names() if "-" in i and rules.names()[i] != i}
+    ids = pack_ids(rules)
     links = create_in_lobby(driver, server, name, players, options)
     game_id = parse_qs(urlsplit(links[0]).fragment)["game"][0]
     handles = [driver.current_window_handle]
@@ -315,7 +211,7 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
         assert by_css(driver, "#board svg"), f"{name} draws its table"
         assert by_css(driver, "#dashboard .dash-player"), "the dashboard shows the players"
     checked: set[int] = set()
-    playing: set[str] = set()
+    said: set[str] = set()
     moves: dict[str, int] = {}
     clicks = 0
     while (seat := whose_turn(driver, handles)) is not None:
@@ -328,7 +224,7 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
             assert_dashboard_leaves_the_board_clear(driver, f"{name}: the table of seat {seat}")
             checked.add(seat)
         if clicks % 5 == 1:  # what the dashboard says is being played (a sample of the turns)
-            playing.add(str(driver.execute_script(PLAYING_JS)))
+            said.add(playing(driver))
         found = choices(driver)
         if not found:  # a rewind to answer, or nothing but the dashboard's answer
             buttons = by_css(driver, "#dashboard .dash-answer")
@@ -336,8 +232,8 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
             buttons[0].click()
             settled_after(driver, before)
             continue
-        unclickable = [(c["label"], c["args"]) for c in found if c["unclickable"]]
-        assert not unclickable, f"{name}: drawn or held but not clickable: {unclickable[:3]}"
+        missed = unclickable(found)
+        assert not missed, f"{name}: drawn or held but not clickable: {missed[:3]}"
         clickable = [
             c
             for c in found
@@ -380,8 +276,8 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
     if name != "patchistory":
         assert overlapping_names(driver) == [], "names overlap nothing, pieces of the end included"
     if name != "patchistory":  # the dashboard says which Empire is being played, by name
-        empires = {m[1] for p in playing if (m := re.match(r"Now: (.+), played by \S", p))}
-        assert empires, f"no window said which Empire is being played: {sorted(playing)[:5]}"
+        empires = empires_named(said)
+        assert empires, f"no window said which Empire is being played: {sorted(said)[:5]}"
         assert empires <= set(rules.names().values()), empires - set(rules.names().values())
     if name == "patchistory":
         assert "preview" in moves, "a won Tile's place is previewed before it is patched"
@@ -395,3 +291,50 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
         driver.switch_to.window(handle)
         driver.close()
     driver.switch_to.window(handles[0])
+
+
+BOARDS = [
+    pytest.param("hotw-2024", ["ann", "bob", "cy"], id="hotw-2024"),
+    pytest.param("brief-2009", ["ann", "bob"], id="brief-2009"),
+    pytest.param("hotw-ah2001", ["ann", "bob", "cy"], id="hotw-ah2001"),
+    pytest.param("patchistory", ["ann", "bob"], id="patchistory"),
+]
+NARROW_WINDOWS = ((1024, 768), (800, 900))
+SMALLEST_TEXT = 11.0
+"""The smallest a board's text may be drawn at a 1400 px wide window, in CSS pixels."""
+
+
+@pytest.mark.parametrize(("name", "players"), BOARDS)
+def test_each_board_reads_at_1400_px_and_leaves_room_on_narrow_windows(
+    server, browser, name, players
+):
+    """One position per ruleset (its first), at the table of its first seat: at 1400 px wide
+    every text of the board is drawn at least 11 px high and no line of the drawing crosses a
+    name; at 1024x768 and 800x900 the dashboard stays in view and covers no place to click."""
+    driver, shots = browser, Shots(artifacts_dir(f"web-board-{name}"))
+    answer = requests.post(
+        f"{server}/games", json={"ruleset": name, "players": players}, timeout=10
+    )
+    assert answer.status_code == 201, answer.text
+    game = answer.json()
+    driver.set_window_size(1400, 1000)
+    driver.get(f"{server}/#game={game['game_id']}&token={game['seat_tokens'][0]}")
+    wait_ready(driver, "table")
+    wait_until(driver, lambda d: by_css(d, "#board svg"), what="the drawing")
+    shots.take(driver, "at 1400 px")
+    by_css(driver, "#board svg")[0].screenshot(str(shots.directory / "board.png"))  # all of it
+    found = smallest_board_text(driver)
+    assert found["count"] > 10, f"{name}: the board has texts: {found}"
+    small = [t for t in found["smallest"] if t["size"] < SMALLEST_TEXT]
+    assert not small, f"{name}: texts under {SMALLEST_TEXT} px at 1400 px wide: {found}"
+    if name != "patchistory":  # its drawing names no places: territories are squares
+        assert overlapping_names(driver) == [], f"{name}: names overlap or are crossed"
+    try:
+        for width, height in NARROW_WINDOWS:
+            driver.set_window_size(width, height)
+            wait_until(driver, lambda d, w=width: d.execute_script("return innerWidth") <= w)
+            faults = dashboard_faults(driver)
+            shots.take(driver, f"at {width}x{height}")
+            assert not faults, (name, width, height, faults)
+    finally:
+        driver.set_window_size(1400, 1000)

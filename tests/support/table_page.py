@@ -4,6 +4,7 @@ lands of its map, and keep a screenshot of every step."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -191,3 +192,258 @@ def dashboard_faults(driver: Any) -> list[str]:
     """Where the dashboard leaves the window (the page or the board scrolled to its end, each
     land or water of the map focused as Tab would) and where it covers a place one may click."""
     return list(driver.execute_script(DASHBOARD_IN_VIEW_JS))
+
+
+# --- what every whole game checks on the way (shared by the browser game tests) ---------------
+
+CHOICES_JS = """
+const held = new Set(Array.from(document.querySelectorAll('#dashboard .hand-card.target'))
+  .map((n) => n.dataset.card));
+const seats = new Set(Array.from(document.querySelectorAll('#dashboard .dash-player.target'))
+  .map((n) => Number(n.dataset.seat)));
+const places = new Set(Array.from(document.querySelectorAll('#board .target'))
+  .map((n) => n.dataset.land || n.dataset.water).filter(Boolean));
+const drawn = new Set(Array.from(document.querySelectorAll('#board [data-land], [data-water]'))
+  .map((n) => n.dataset.land || n.dataset.water));
+const cards = new Set(Array.from(document.querySelectorAll('#dashboard .hand-card'))
+  .map((n) => n.dataset.card));
+const on = (selector) => document.querySelector(selector) !== null;
+return Array.from(document.querySelectorAll('#actions button.action:not(.table)')).map((b) => {
+  const args = JSON.parse(b.dataset.args || '{}');
+  const values = Object.entries(args);
+  const place = values.map(([, v]) => v).find((v) => typeof v === 'string' && places.has(v));
+  const card = values.map(([, v]) => v).find((v) => typeof v === 'string' && held.has(v));
+  const seat = values.find(([k, v]) => ['to', 'seat', 'target_seat'].includes(k) && seats.has(v));
+  const square = b.dataset.square && on(`#board .target[data-square="${b.dataset.square}"]`);
+  const offer = b.dataset.offer && on(`#board .offer.target[data-offer="${b.dataset.offer}"]`);
+  return {key: b.dataset.action, type: b.dataset.type, args, label: b.textContent,
+          place: place || null, card: card || null, seat: seat ? seat[1] : null,
+          square: square ? b.dataset.square : null, offer: offer ? b.dataset.offer : null,
+          unclickable: [[drawn, places], [cards, held]].some(([shown, live]) =>
+            values.some(([, v]) => shown.has(v)) && !values.some(([, v]) => live.has(v)))};
+});
+"""
+
+
+def choices(driver: Any) -> list[dict[str, Any]]:
+    """The seat's actions, each with what a person clicks for it: the place of the drawing, the
+    card of the hand, the player of the dashboard, the square or the Tile offered (else None:
+    its button); `unclickable` where it names a place drawn or a card shown that is no target."""
+    return list(driver.execute_script(CHOICES_JS))
+
+
+def unclickable(found: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """The actions that name a land, water or card the page shows but does not offer to click."""
+    return [(c["label"], c["args"]) for c in found if c["unclickable"]]
+
+
+BAD_WORDS = [
+    (re.compile(r"p\. \?"), "a page placeholder"),
+    (re.compile(r"(?<![\w.])-1\b"), "-1"),
+    (re.compile(r"\b(None|null|undefined|NaN)\b"), "a missing value"),
+    (re.compile(r"\b(seat|colour) \d"), "a bare seat number"),
+    (re.compile(r",\s*[,.;:)]|,\s*$|:\s*[,.;]"), "an empty field"),
+]
+
+TEXT_JS = """
+const parts = ['#actions', '#log', '#dashboard', '#status', '#chooser'];
+return parts.map((s) => { const n = document.querySelector(s); return n ? n.innerText : ''; })
+  .join('\\n');
+"""
+
+
+def pack_ids(rules: Any) -> set[str]:
+    """The ids of a ruleset's pack that a page must name by their words instead."""
+    names = rules.names()
+    return {i for i in names if "-" in i and names[i] != i}
+
+
+def assert_words_not_ids(driver: Any, ids: set[str], where: str) -> None:
+    """No button, log line or dashboard shows a pack id, a bare seat number, -1, an empty field
+    or "p. ?"."""
+    text = str(driver.execute_script(TEXT_JS))
+    for pattern, what in BAD_WORDS:
+        found = pattern.search(text)
+        assert found is None, (
+            f"{where}: {what} in {text[max(0, found.start() - 80) : found.end() + 80]!r}"
+        )
+    words = set(re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)+", text))
+    assert not words & ids, f"{where}: ids {sorted(words & ids)[:5]} shown"
+
+
+PLAYING_JS = "const n = document.getElementById('dash-playing'); return n ? n.textContent : ''"
+
+
+def playing(driver: Any) -> str:
+    """What the dashboard says is being played ("Now: <Empire>, played by <player>")."""
+    return str(driver.execute_script(PLAYING_JS))
+
+
+def empires_named(said: set[str]) -> set[str]:
+    """The Empires the dashboard named in what `playing` read."""
+    return {m[1] for p in said if (m := re.match(r"Now: (.+), played by \S", p))}
+
+
+# --- the drawing as the browser shows it ---------------------------------------------------------
+
+NAME_BOXES_JS = """
+const svg = document.querySelector('#board svg');
+const rect = (e) => { const r = e.getBoundingClientRect();
+  return {x: r.left, y: r.top, w: r.width, h: r.height}; };
+const boxes = (sel) => Array.from(document.querySelectorAll(sel)).map((e) => Object.assign(
+  rect(e), {id: e.dataset.for || e.closest('[data-place]').dataset.place}));
+const strokes = [];
+const skip = 'defs, pattern, marker, .legend, .pieces, .power-icon, .tracks';
+for (const e of svg ? svg.querySelectorAll('line, path, polyline') : []) {
+  if (e.closest(skip) || e.matches('.region, .terrain')) continue;
+  const style = getComputedStyle(e);
+  if (style.stroke === 'none' || style.visibility === 'hidden') continue;
+  const m = e.getScreenCTM();
+  const at = (x, y) => ({x: m.a * x + m.c * y + m.e, y: m.b * x + m.d * y + m.f});
+  let points = [];
+  if (e.tagName === 'line') {
+    points = [at(e.x1.baseVal.value, e.y1.baseVal.value),
+              at(e.x2.baseVal.value, e.y2.baseVal.value)];
+  } else if (e.tagName === 'polyline') {
+    points = Array.from(e.points).map((p) => at(p.x, p.y));
+  } else {
+    const length = e.getTotalLength();
+    const n = Math.max(1, Math.ceil(length / 3));
+    for (let k = 0; k <= n; k++) {
+      const p = e.getPointAtLength(length * k / n);
+      points.push(at(p.x, p.y));
+    }
+  }
+  const owner = e.closest('[data-for]');
+  const cls = e.getAttribute('class') || (e.parentNode.getAttribute('class') || e.tagName);
+  strokes.push({id: `${cls}${owner ? ' of ' + owner.dataset.for : ''}`,
+                of: owner ? owner.dataset.for : null, points});
+}
+return {labels: boxes('#board text.label'), pieces: boxes('#board .pieces .piece'), strokes};
+"""
+
+
+def _meet(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["w"] - 0.5
+        and b["x"] < a["x"] + a["w"] - 0.5
+        and a["y"] < b["y"] + b["h"] - 0.5
+        and b["y"] < a["y"] + a["h"] - 0.5
+    )
+
+
+def _crosses(p: dict[str, float], q: dict[str, float], box: dict[str, float]) -> bool:
+    """Whether the segment p-q passes through the box (shrunk by half a pixel on each side):
+    Liang-Barsky clipping."""
+    x0, y0 = box["x"] + 0.5, box["y"] + 0.5
+    x1, y1 = box["x"] + box["w"] - 0.5, box["y"] + box["h"] - 0.5
+    dx, dy = q["x"] - p["x"], q["y"] - p["y"]
+    low, high = 0.0, 1.0
+    for edge_p, edge_q in (
+        (-dx, p["x"] - x0),
+        (dx, x1 - p["x"]),
+        (-dy, p["y"] - y0),
+        (dy, y1 - p["y"]),
+    ):
+        if edge_p == 0:
+            if edge_q < 0:
+                return False
+            continue
+        t = edge_q / edge_p
+        if edge_p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low > high:
+            return False
+    return True
+
+
+def overlapping_names(driver: Any) -> list[tuple[str, str]]:
+    """As the browser draws the map: the names that overlap another name, cover a piece, or
+    are crossed by a line of the drawing (a link, strait, sea link or leader: every stroked
+    line or path but the outlines of regions, the pieces and the legend; a leader may touch
+    its own name)."""
+    found = driver.execute_script(NAME_BOXES_JS)
+    labels, pieces, strokes = found["labels"], found["pieces"], found["strokes"]
+    assert labels, "the map names its places"
+    pairs = [(a, b) for i, a in enumerate(labels) for b in labels[i + 1 :]]
+    clash = [(a["id"], b["id"]) for a, b in pairs if _meet(a, b)]
+    clash += [(a["id"], p["id"]) for a in labels for p in pieces if _meet(a, p)]
+    for line in strokes:
+        points = line["points"]
+        for label in labels:
+            if line["of"] == label["id"]:
+                continue
+            if any(_crosses(p, q, label) for p, q in itertools.pairwise(points)):
+                clash.append((label["id"], line["id"]))
+    return clash
+
+
+SMALLEST_TEXT_JS = """
+const sizes = [];
+for (const e of document.querySelectorAll('#board svg text')) {
+  const words = e.textContent.trim();
+  if (!words) continue;
+  const box = e.getBoundingClientRect();
+  if (box.width === 0 || box.height === 0) continue;
+  const m = e.getScreenCTM();
+  const scale = Math.sqrt(m.a * m.a + m.b * m.b);
+  sizes.push({size: parseFloat(getComputedStyle(e).fontSize) * scale, words: words.slice(0, 40),
+              cls: e.getAttribute('class') || ''});
+}
+sizes.sort((a, b) => a.size - b.size);
+return {count: sizes.length, smallest: sizes.slice(0, 5),
+        width: document.querySelector('#board svg').getBoundingClientRect().width};
+"""
+
+
+def smallest_board_text(driver: Any) -> dict[str, Any]:
+    """The board's texts as rendered: how many, the five smallest (font size in CSS pixels:
+    the computed font size times the drawing's scale on screen) and the drawing's width."""
+    return dict(driver.execute_script(SMALLEST_TEXT_JS))
+
+
+# --- whose turn it is, and the page after a click -----------------------------------------------
+
+
+def whose_turn(driver: Any, handles: list[str], timeout: float = 60.0) -> int | None:
+    """The seat whose window says it is its turn (switched to it), or None once every window
+    shows the game finished. Each window learns of the others' moves from the stream."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        finished = 0
+        for seat, handle in enumerate(handles):
+            driver.switch_to.window(handle)
+            state = dataset(driver)
+            if state.get("ready") != "true":
+                continue
+            if state.get("status") == "finished":
+                finished += 1
+            elif state.get("yourTurn") == "true":
+                return seat
+        if finished == len(handles):
+            return None
+        time.sleep(0.03)
+    states = []
+    for handle in handles:
+        driver.switch_to.window(handle)
+        states.append(dataset(driver))
+    raise AssertionError(f"no window shows whose turn it is: {states}")
+
+
+def settled_after(driver: Any, before: int, timeout: float = 30.0) -> str:
+    """Wait until the page has played the click: "played" (a new version) or "message"."""
+    from selenium.webdriver.common.by import By
+
+    def done(d: Any) -> str | None:
+        state = dataset(d)
+        if state.get("ready") != "true":
+            return None
+        if int(state.get("version", "0")) > before:
+            return "played"
+        if d.find_elements(By.CSS_SELECTOR, "#message .error, #message .notice"):
+            return "message"
+        return None
+
+    return str(wait_until(driver, done, timeout, "the move to be played"))

@@ -176,8 +176,8 @@ def test_on_every_map_no_two_names_overlap_and_no_name_covers_a_piece_row(name):
 
 
 def test_pieces_are_drawn_big_enough_to_read_at_1400_pixels():
-    """A piece is 14 map units across: at 1400 px wide the map column is about 970 px for
-    1000 units, so a piece is about 13.5 px (it was 10 units, about 9.7 px)."""
+    """A piece is 14 map units across: at 1400 px wide the map column is about 1020 px for
+    1000 units (the side column is 20rem), so a piece is about 14 px (it was 10 units)."""
     svg = board_svg(BOARD, {"tigris": [PieceMark("capital", "#123456", "capital")]})
     root = ET.fromstring(svg.split("\n", 1)[1])
     (star,) = [p for p in root.iter(f"{SVG}polygon") if p.get("fill") == "#123456"]
@@ -247,8 +247,9 @@ def test_a_land_with_more_pieces_than_its_row_holds_stacks_them_within_the_row()
 
 @pytest.mark.parametrize("name", ["hotw-2024", "hotw-ah2001", "brief-2009"])
 def test_every_name_on_every_map_is_big_enough_to_read_and_dark_on_its_own_halo(name):
-    """At 1400 px wide a map unit is about 0.97 px: a name under 8 units (a wasteland's was 7.5)
-    reads as a smudge, and a white halo around small dark letters on grey washes them out."""
+    """At 1400 px wide a map unit is about 1.02 px (the side column is 20rem): every text of the
+    drawing is 10.8 units or more (11 px; names of 9.5 and 8 units read as 9 and 7.7 px, the
+    legend's 8.5 as 8), and a white halo around small dark letters on grey washes them out."""
     from cli.data import bare_setup
     from service.rulesets import ruleset
 
@@ -256,9 +257,11 @@ def test_every_name_on_every_map_is_big_enough_to_read_and_dark_on_its_own_halo(
     svg = ET.fromstring(rules.draw_board(rules.initial_state(bare_setup(rules)), None))
     names = [t for t in svg.iter(f"{SVG}text") if "label" in (t.get("class") or "").split()]
     assert len(names) > 40
+    sizes = [float(t.get("font-size") or 0) for t in svg.iter(f"{SVG}text") if t.get("font-size")]
+    assert min(sizes) >= 10.8, "the legend and the tracks too"
     for text in names:
         of = text.get("data-for")
-        assert float(text.get("font-size") or 0) >= 8.0, (of, text.get("font-size"))
+        assert float(text.get("font-size") or 0) >= 10.8, (of, text.get("font-size"))
         halo, ink = text.get("stroke"), text.get("fill")
         assert halo and ink and _contrast(ink, halo) >= 4.5, (of, ink, halo)
     wastes = {g.get("data-wasteland"): g for g in svg.iter(f"{SVG}g") if g.get("data-wasteland")}
@@ -288,3 +291,52 @@ def test_the_map_says_it_is_drawn_at_real_places_only_where_every_land_records_i
     assert "not the printed board" in _reconstruction(board_2024)
     for name in ("hotw-ah2001", "brief-2009"):
         assert "real-world place" in _reconstruction(ruleset(name).pack.tables.board), name
+
+
+def _crosses(a: tuple[float, float], b: tuple[float, float], box: Box) -> bool:
+    """Whether the segment a-b passes through the box (clipped by its four sides)."""
+    (x0, y0), (x1, y1) = a, b
+    low, high = 0.0, 1.0
+    for p, q in ((x0 - x1, x0 - box.x), (x1 - x0, box.x + box.w - x0),
+                 (y0 - y1, y0 - box.y), (y1 - y0, box.y + box.h - y0)):  # fmt: skip
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        low, high = (max(low, t), high) if p < 0 else (low, min(high, t))
+        if low >= high:
+            return False
+    return True
+
+
+LINKS = ("strait", "border-link", "water-link")
+
+
+@pytest.mark.parametrize("name", MAPS)
+def test_no_line_of_the_map_crosses_a_name(name):
+    """Issue 34: links, straits, sea links and leaders stop at the names they would cross (the
+    browser's check, tests/e2e/test_web_table_rulesets.py, measures the same as drawn)."""
+    board: Any = _boards()[name]
+    plan = layout(board)
+    root = ET.fromstring(board_svg(board).split("\n", 1)[1])
+    lines = [
+        (line, group.get("data-for"))
+        for group in root.iter()
+        for line in group
+        if line.tag == f"{SVG}line"
+        and (group.get("class") == "leader" or line.get("class") in LINKS)
+    ]  # fmt: skip
+    assert len(lines) > 20, "the map draws its links"
+    crossed = [
+        (line.get("class") or "leader", place)
+        for line, of in lines
+        for place, box in plan.labels.items()
+        if place != of
+        and _crosses(
+            (float(line.get("x1") or 0), float(line.get("y1") or 0)),
+            (float(line.get("x2") or 0), float(line.get("y2") or 0)),
+            box,
+        )
+    ]
+    assert crossed == []

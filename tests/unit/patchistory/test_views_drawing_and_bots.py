@@ -114,3 +114,38 @@ def test_the_auction_is_drawn_above_the_civilizations_while_it_is_bid_on():
     bidding, patching = auction_and_first_civ("auction"), auction_and_first_civ("patching")
     assert bidding[0] < bidding[1], "the Tiles bid on come first"
     assert patching[0] > patching[1], "else the civilizations come first"
+
+
+def test_a_workers_move_is_said_by_its_step_on_the_compass_and_keeps_its_arguments():
+    """Issue 34: "from 1 column right to 1 column left" was right but hard to read; a move is
+    said by its step (north up the table) and the Worker it moves, the command unchanged."""
+    from domain.patchistory.words import action_words, compass, where
+
+    move = {"type": "move_worker", "row": 0, "col": 1, "to_row": 0, "to_col": -1}
+    label, short = action_words(RULES, fresh(2), move, ["ann", "bob"])
+    assert short == (
+        "two squares west, the Worker on the square one east of the Capital's top left square"
+    )
+    assert label == f"Move worker: {short}"
+    assert move == {"type": "move_worker", "row": 0, "col": 1, "to_row": 0, "to_col": -1}
+    assert compass(-1, -1) == "one square northwest"
+    assert compass(2, -1) == "two squares south and one west"
+    assert compass(-3, 0) == "three squares north"
+    assert where(0, 0) == "the Capital's top left square"
+    assert where(-1, 2) == "the square one north and two east of the Capital's top left square"
+
+
+def test_every_civilization_of_a_four_player_table_fits_three_panels_width():
+    """Four civilizations are drawn in two rows, so the table is as wide as for three and its
+    texts stay 11 px and more at a 1400 px window."""
+    import re
+
+    widths = {}
+    for players in (2, 3, 4):
+        svg = RULES.draw_board(fresh(players), 0)
+        widths[players] = float(re.search(r'<svg[^>]* width="([\d.]+)"', svg)[1])  # type: ignore[index]
+        root = ET.fromstring(svg)
+        assert len(root.findall(f".//{SVG}g[@class='civ']")) == players
+        sizes = [float(t.get("font-size") or 0) for t in root.iter(f"{SVG}text")]
+        assert min(sizes) >= 10, f"{players} players: texts of {min(sizes)} map units"
+    assert widths[4] == widths[3] == widths[2]

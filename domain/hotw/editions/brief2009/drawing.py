@@ -15,12 +15,12 @@ from html import escape
 from typing import Any
 
 from domain.core.narration import COLOUR_NAMES
-from domain.hotw.drawing import PieceMark, board_svg, player_colour
+from domain.hotw.drawing import LEGEND_FONT, PieceMark, board_svg, player_colour
 from domain.hotw.editions.ah2001.drawing import drawn_board
-from domain.hotw.map_layout import WIDTH
+from domain.hotw.map_layout import WIDTH, text_width
 from domain.hotw.world import WorldBoard
 
-TRACK_HEIGHT = 92.0
+TRACK_HEIGHT = 116.0
 CELL = (WIDTH - 20) / 50
 
 
@@ -69,29 +69,29 @@ def colour_names(view: Mapping[str, Any], names: Mapping[str, str]) -> list[str]
 
 def tracks(view: Mapping[str, Any], labels: Sequence[str], track: int) -> str:
     """The Gold track (two rows of 50 spaces) with each colour's marker, and the Invasion dial."""
-    text = 'font-size="8.5" fill="#222" class="legend-text"'
+    text = f'font-size="{LEGEND_FONT}" fill="#222" class="legend-text"'
     out = [
         f'<rect x="0" y="0" width="{WIDTH}" height="{TRACK_HEIGHT}" fill="#f3efe2"/>',
-        f'<text x="10" y="11" {text} font-weight="bold">Gold track ({track} spaces; '
+        f'<text x="10" y="14" {text} font-weight="bold">Gold track ({track} spaces; '
         "past the last, a marker goes round again)</text>",
     ]
     for space in range(track):
         row, col = divmod(space, 50)
-        x, y = 10 + col * CELL, 16 + row * 24
+        x, y = 10 + col * CELL, 20.0 + row * 32
         out.append(
             f'<rect class="gold-space" data-space="{space}" x="{x:.1f}" y="{y:.1f}"'
-            f' width="{CELL:.1f}" height="20" fill="#fffaf0" stroke="#b8a77a" stroke-width="0.5"/>'
+            f' width="{CELL:.1f}" height="28" fill="#fffaf0" stroke="#b8a77a" stroke-width="0.5"/>'
         )
         if space % 10 == 0:
-            out.append(f'<text x="{x + 1.5:.1f}" y="{y + 7.5:.1f}" font-size="6.5" fill="#333"'
-                       f' class="legend-text">{space}</text>')  # fmt: skip
+            out.append(f'<text x="{x + 1.5:.1f}" y="{y + 11:.1f}" font-size="{LEGEND_FONT}"'
+                       f' fill="#333" class="legend-text">{space}</text>')  # fmt: skip
     at: dict[int, int] = {}
     for c, colour in enumerate(view.get("colours") or ()):
         space = int(colour.get("track_space", 0)) % track
         row, col = divmod(space, 50)
         k = at.get(space, 0)
         at[space] = k + 1
-        x, y = 10 + col * CELL + 2 + (k % 3) * 5.5, 16 + row * 24 + 10 + (k // 3) * 5
+        x, y = 10 + col * CELL + 2 + (k % 3) * 5.5, 20.0 + row * 32 + 14 + (k // 3) * 5.5
         name = labels[c] if c < len(labels) else COLOUR_NAMES[c % len(COLOUR_NAMES)]
         out.append(
             f'<g class="gold-marker" data-colour="{c}" data-gold="{int(colour.get("gold", 0))}">'
@@ -102,18 +102,20 @@ def tracks(view: Mapping[str, Any], labels: Sequence[str], track: int) -> str:
     turn = view.get("turn") if isinstance(view.get("turn"), Mapping) else None
     forces = (turn or {}).get("forces") or []
     dial = int(forces[-1].get("dial", 0)) if forces else None
-    out.append(f'<text x="10" y="78" {text} font-weight="bold">Invasion dial</text>')
+    title = "Invasion dial"
+    out.append(f'<text x="10" y="104" {text} font-weight="bold">{title}</text>')
+    left = 10 + text_width(title, LEGEND_FONT * 1.1) + 8
     for value in range(4):
         on = dial == value
-        x = 90 + value * 34
+        x = round(left + value * 40, 1)
         out.append(
-            f'<g class="dial-step" data-value="{value}"><rect x="{x}" y="68" width="30" height="14"'
+            f'<g class="dial-step" data-value="{value}"><rect x="{x}" y="90" width="36" height="18"'
             f' rx="3" fill="{"#2b2b2b" if on else "#ffffff"}" stroke="#555"/>'
-            f'<text x="{x + 15}" y="78.5" font-size="8.5" text-anchor="middle"'
+            f'<text x="{x + 18:.1f}" y="103.5" font-size="{LEGEND_FONT}" text-anchor="middle"'
             f' fill="{"#ffffff" if on else "#222"}" class="legend-text">+{value}</text></g>'
         )
     note = "no Empire in play" if dial is None else "the Empire in play"
-    out.append(f'<text x="232" y="78" {text}>({note})</text>')
+    out.append(f'<text x="{left + 4 * 40 + 6:.1f}" y="104" {text}>({note})</text>')
     return "".join(out)
 
 
