@@ -38,6 +38,12 @@
     return node;
   }
 
+  /** A rule id in code type, free to wrap after each dot (`<wbr>`; its text is the id's). */
+  function ruleCode(id, attrs) {
+    const parts = String(id).split('.');
+    return el('code', attrs, parts.map((part, i) => (i < parts.length - 1 ? [part + '.', el('wbr')] : part)));
+  }
+
   /** Replace a node's children: arrays flattened, null, undefined and false left out. */
   function fill(node, ...kids) {
     node.replaceChildren(...kids.flat(Infinity).filter((kid) => kid !== null && kid !== undefined && kid !== false));
@@ -149,7 +155,7 @@
     const box = el('div', {class: 'error', role: 'alert', dataset: {code: body.code || '', rule: body.rule || ''}},
       el('strong', {text: prefix + (body.message || `the server answered ${response.status}`)}));
     if (body.rule) {
-      box.append(el('div', {}, 'Rule ', el('code', {class: 'rule-id', text: body.rule}),
+      box.append(el('div', {}, 'Rule ', ruleCode(body.rule, {class: 'rule-id'}),
         entry && citation(entry.page, entry.section) ? ` (${citation(entry.page, entry.section)})` : ''));
       if (entry && entry.text) box.append(el('div', {class: 'rule-text', text: entry.text}));
     }
@@ -1310,11 +1316,11 @@
       el('dl', {},
         el('dt', {text: 'What'}), el('dd', {id: 'event-type', title: entry.type, dataset: {type: entry.type}, text: humanise(entry.type)}),
         el('dt', {text: 'By'}), el('dd', {id: 'event-actor', text: actor}),
-        el('dt', {text: 'Rule'}), el('dd', {}, el('code', {id: 'event-rule', text: entry.rule}),
+        el('dt', {text: 'Rule'}), el('dd', {}, ruleCode(entry.rule, {id: 'event-rule'}),
           pageText(entry.page) ? el('span', {id: 'event-page', text: ` ${pageText(entry.page)}`}) : null,
           entry.section ? el('span', {class: 'muted', text: pageText(entry.page) ? ` (${entry.section})` : ` rulebook, “${entry.section}”`}) : null),
         entry.rule_text ? [el('dt', {text: 'The rule'}), el('dd', {id: 'event-rule-text', text: entry.rule_text})] : null,
-        entry.cites.length ? [el('dt', {text: 'Also cites'}), el('dd', {id: 'event-cites'}, entry.cites.map((c, i) => [i ? ', ' : '', el('code', {text: c})]))] : null,
+        entry.cites.length ? [el('dt', {text: 'Also cites'}), el('dd', {id: 'event-cites'}, entry.cites.map((c, i) => [i ? ', ' : '', ruleCode(c)]))] : null,
         dice.length ? [el('dt', {text: 'Dice'}), el('dd', {id: 'event-dice'}, dice.map(([key, faces]) =>
           el('div', {class: 'dice', dataset: {key, faces: faces.join(' ')}}, `${humanise(key)}: ${faces.length ? faces.join(', ') : 'none'}`)))] : null,
         el('dt', {text: 'Chance draws'}), el('dd', {id: 'event-draws'}, draws.length
@@ -1432,7 +1438,7 @@
 
   function entryBlock(title, entry) {
     return el('div', {class: 'rule-entry', dataset: {rule: entry.id}},
-      el('h3', {}, title, ' ', el('code', {text: entry.id}), citation(entry.page, entry.section) ? ` — ${citation(entry.page, entry.section)}` : ''),
+      el('h3', {}, title, ' ', ruleCode(entry.id), citation(entry.page, entry.section) ? ` — ${citation(entry.page, entry.section)}` : ''),
       el('p', {text: entry.text}),
       entry.reading ? el('p', {}, el('strong', {text: 'Our reading: '}), entry.reading) : null,
       entry.departs_from ? el('p', {}, el('strong', {text: 'It departs from the text: '}), `“${entry.departs_from}”`) : null);
@@ -1450,7 +1456,7 @@
     const e = answer.body;
     fill(box, el('h2', {id: 'explanation-title', text: `Why event ${version} happened`}),
       el('p', {class: 'words', text: e.words}),
-      e.rule_entry ? entryBlock('Rule', e.rule_entry) : el('p', {}, 'Rule ', el('code', {text: e.rule})),
+      e.rule_entry ? entryBlock('Rule', e.rule_entry) : el('p', {}, 'Rule ', ruleCode(e.rule)),
       e.cited_entries.map((entry) => entryBlock('Also decided by', entry)),
       e.data_used.length ? [el('h3', {text: 'Data used'}), el('ul', {}, e.data_used.map((d) => el('li', {},
         `${humanise(d.what)}: ${d.name} — ${[d.printed ? 'printed in the rulebook' : '', d.reconstructed ? 'reconstructed' : ''].filter(Boolean).join(', ') || 'from the data pack'}`)))] : null,
