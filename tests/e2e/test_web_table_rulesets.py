@@ -53,6 +53,7 @@ from tests.support.table_page import (
     dataset,
     empires_named,
     overlapping_names,
+    overlapping_texts,
     pack_ids,
     playing,
     settled_after,
@@ -275,6 +276,8 @@ def test_a_whole_game_is_played_to_the_end_by_clicking_only(
     shots.take(driver, "the result")
     if name != "patchistory":
         assert overlapping_names(driver) == [], "names overlap nothing, pieces of the end included"
+    else:
+        assert overlapping_texts(driver) == [], "no two texts of the board meet, at the end"
     if name != "patchistory":  # the dashboard says which Empire is being played, by name
         empires = empires_named(said)
         assert empires, f"no window said which Empire is being played: {sorted(said)[:5]}"
@@ -327,8 +330,10 @@ def test_each_board_reads_at_1400_px_and_leaves_room_on_narrow_windows(
     assert found["count"] > 10, f"{name}: the board has texts: {found}"
     small = [t for t in found["smallest"] if t["size"] < SMALLEST_TEXT]
     assert not small, f"{name}: texts under {SMALLEST_TEXT} px at 1400 px wide: {found}"
-    if name != "patchistory":  # its drawing names no places: territories are squares
+    if name != "patchistory":
         assert overlapping_names(driver) == [], f"{name}: names overlap or are crossed"
+    else:  # its drawing names no places (territories are squares): no two of its texts meet
+        assert overlapping_texts(driver) == [], f"{name}: texts of the board overlap"
     try:
         for width, height in NARROW_WINDOWS:
             driver.set_window_size(width, height)

@@ -380,6 +380,22 @@ def overlapping_names(driver: Any) -> list[tuple[str, str]]:
     return clash
 
 
+TEXT_BOXES_JS = """
+return Array.from(document.querySelectorAll('#board svg text')).filter(
+  (e) => e.textContent.trim() && getComputedStyle(e).visibility !== 'hidden').map((e) => {
+  const r = e.getBoundingClientRect();
+  return {id: e.textContent.trim().slice(0, 40), x: r.left, y: r.top, w: r.width, h: r.height};
+}).filter((b) => b.w > 0 && b.h > 0);
+"""
+
+
+def overlapping_texts(driver: Any) -> list[tuple[str, str]]:
+    """As the browser draws the board: every two of its texts whose boxes overlap."""
+    boxes = driver.execute_script(TEXT_BOXES_JS)
+    assert boxes, "the board has texts"
+    return [(a["id"], b["id"]) for i, a in enumerate(boxes) for b in boxes[i + 1 :] if _meet(a, b)]
+
+
 SMALLEST_TEXT_JS = """
 const sizes = [];
 for (const e of document.querySelectorAll('#board svg text')) {
