@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from html import escape
 
 from domain.core.geometry import Box
-from domain.hotw.board import Board, PowerIcon
+from domain.hotw.board import Board
+from domain.hotw.legend import LEGEND_FONT, epoch_note, legend
 from domain.hotw.map_layout import (
     FONT,
     ICON,
@@ -36,152 +36,23 @@ from domain.hotw.map_layout import (
     WIDTH,
     Layout,
     layout,
-    text_width,
 )
-
-AREA_COLOURS = (
-    "#f4a6a6", "#9fd8a0", "#f7e08a", "#f9c18c", "#c9a6e0", "#a6e3e3", "#f2b0e6",
-    "#d6ec8f", "#f7cfcf", "#8fcfc7", "#e0cdf5", "#d2b48c", "#fff3c4", "#bff0d0",
-    "#c7c78a", "#ffe0c2",
-)  # fmt: skip
-"""Light fills, so that dark names read on every land."""
-ROMAN = {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}
-BACKGROUND = "#8aa9bf"
-SEA_FILL = "#cfe8f7"
-OCEAN_FILL = "#a9cbe8"
-WASTE_FILL = "#b5b5b5"
-COAST = "#3d4f5c"
-STRAIT_COLOUR = "#c0262d"
-LINK_COLOUR = "#2b2b2b"
-PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
-"""Seat n's colour (the HTML replay's too)."""
-PIECE_KINDS = ("army", "garrison", "capital", "city", "monument", "fort", "fleet")
-PIECE_NAMES = {
-    "army": "army (standing)",
-    "garrison": "garrison (laid down)",
-    "capital": "capital",
-    "city": "city",
-    "monument": "monument",
-    "fort": "fort",
-    "fleet": "fleet",
-}
-
-
-@dataclass(frozen=True)
-class PieceMark:
-    """One piece to draw on a land or water: ``kind`` is army, garrison, fleet, capital, city,
-    monument or fort; ``colour`` the player's colour."""
-
-    kind: str
-    colour: str
-    label: str = ""
-    seat: int | None = None
-
-
-def _attrs(**attrs: object) -> str:
-    return " ".join(
-        f'{k.rstrip("_").replace("_", "-")}="{escape(str(v))}"' for k, v in attrs.items()
-    )
-
-
-def _f(value: float) -> str:
-    return f"{value:.1f}"
-
-
-def area_colours(board: Board) -> dict[str, str]:
-    """Each area's fill; barren lands (Brief: lands without an area) light grey."""
-    return {
-        area: "#dcdcdc" if area == "barren" else AREA_COLOURS[i % len(AREA_COLOURS)]
-        for i, area in enumerate(board.areas)
-    }
-
-
-# --- the pieces' shapes -------------------------------------------------------------------------
-
-
-def _shape(kind: str, cx: float, cy: float, fill: str, halo: bool = False) -> str:
-    """A piece's shape centred on (cx, cy), about ICON across; `halo`: its white outline, drawn
-    under it so that a piece stands out on every land's colour."""
-    s = ICON / 2
-    paint = f'fill="{escape(fill)}" stroke="#000" stroke-width="0.7"'
-    if halo:
-        paint = 'fill="#ffffff" stroke="#ffffff" stroke-width="2.6" stroke-linejoin="round"'
-    if kind == "army":  # a standing pawn
-        return (
-            f'<path d="M{_f(cx - s * 0.8)},{_f(cy + s)} L{_f(cx - s * 0.35)},{_f(cy - s * 0.1)} '
-            f'L{_f(cx + s * 0.35)},{_f(cy - s * 0.1)} L{_f(cx + s * 0.8)},{_f(cy + s)} Z" {paint}/>'
-            f'<circle cx="{_f(cx)}" cy="{_f(cy - s * 0.45)}" r="{_f(s * 0.48)}" {paint}/>'
-        )
-    if kind == "garrison":  # the pawn laid down
-        return (
-            f'<path d="M{_f(cx - s)},{_f(cy - s * 0.45)} L{_f(cx + s * 0.2)},{_f(cy - s * 0.2)} '
-            f'L{_f(cx + s * 0.2)},{_f(cy + s * 0.2)} L{_f(cx - s)},{_f(cy + s * 0.45)} Z" {paint}/>'
-            f'<circle cx="{_f(cx + s * 0.55)}" cy="{_f(cy)}" r="{_f(s * 0.45)}" {paint}/>'
-        )
-    if kind == "capital":  # a five-pointed star
-        points = []
-        for k in range(10):
-            r = s * (1.05 if k % 2 == 0 else 0.45)
-            angle = -math.pi / 2 + k * math.pi / 5
-            points.append(f"{_f(cx + r * math.cos(angle))},{_f(cy + r * math.sin(angle))}")
-        return f'<polygon points="{" ".join(points)}" {paint}/>'
-    if kind == "city":  # a house
-        return (
-            f'<path d="M{_f(cx - s * 0.8)},{_f(cy + s * 0.9)} '
-            f"L{_f(cx - s * 0.8)},{_f(cy - s * 0.1)} L{_f(cx)},{_f(cy - s * 0.9)} "
-            f"L{_f(cx + s * 0.8)},{_f(cy - s * 0.1)} L{_f(cx + s * 0.8)},{_f(cy + s * 0.9)} Z"
-            f'" {paint}/>'
-        )
-    if kind == "monument":  # an obelisk
-        return (
-            f'<path d="M{_f(cx - s * 0.45)},{_f(cy + s)} L{_f(cx - s * 0.25)},{_f(cy - s * 0.6)} '
-            f"L{_f(cx)},{_f(cy - s)} L{_f(cx + s * 0.25)},{_f(cy - s * 0.6)} "
-            f'L{_f(cx + s * 0.45)},{_f(cy + s)} Z" {paint}/>'
-        )
-    if kind == "fort":  # a crenellated tower
-        top, bottom, left, right = cy - s * 0.9, cy + s * 0.9, cx - s * 0.8, cx + s * 0.8
-        notch = (right - left) / 5
-        teeth = " ".join(
-            f"L{_f(left + notch * k)},{_f(top + (0 if k % 2 == 0 else s * 0.35))} "
-            f"L{_f(left + notch * (k + 1))},{_f(top + (0 if k % 2 == 0 else s * 0.35))}"
-            for k in range(5)
-        )
-        return f'<path d="M{_f(left)},{_f(bottom)} {teeth} L{_f(right)},{_f(bottom)} Z" {paint}/>'
-    if kind == "fleet":  # a ship: hull and sail
-        return (
-            f'<path d="M{_f(cx - s)},{_f(cy + s * 0.25)} L{_f(cx + s)},{_f(cy + s * 0.25)} '
-            f'L{_f(cx + s * 0.6)},{_f(cy + s)} L{_f(cx - s * 0.6)},{_f(cy + s)} Z" {paint}/>'
-            f'<path d="M{_f(cx - s * 0.1)},{_f(cy + s * 0.15)} L{_f(cx - s * 0.1)},{_f(cy - s)} '
-            f'L{_f(cx + s * 0.75)},{_f(cy + s * 0.15)} Z" {paint}/>'
-        )
-    return f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(s * 0.7)}" {paint}/>'
-
-
-def _power_icon(icon: PowerIcon, x: float, y: float) -> str:
-    """A small mark for each of the four power-icon kinds (p7), centred on (x, y)."""
-    line = 'stroke="#000" stroke-width="0.5"'
-    if icon is PowerIcon.CROWN:
-        points = [(x - 3.5, y + 2), (x - 3.5, y - 2), (x - 1.7, y), (x, y - 3),
-                  (x + 1.7, y), (x + 3.5, y - 2), (x + 3.5, y + 2)]  # fmt: skip
-        pts = " ".join(f"{_f(px)},{_f(py)}" for px, py in points)
-        return f'<polygon points="{pts}" fill="#f5c518" {line}/>'
-    if icon is PowerIcon.SCROLL:
-        return (
-            f'<rect x="{_f(x - 3.5)}" y="{_f(y - 2.2)}" width="7" height="4.4" rx="1.5"'
-            f' fill="#f4e4bc" {line}/>'
-        )
-    if icon is PowerIcon.SWORD:
-        return (
-            f'<line x1="{_f(x - 3)}" y1="{_f(y + 3)}" x2="{_f(x + 3)}" y2="{_f(y - 3)}"'
-            ' stroke="#222" stroke-width="1.3"/>'
-            f'<line x1="{_f(x - 2.6)}" y1="{_f(y - 0.6)}" x2="{_f(x + 0.6)}" y2="{_f(y + 2.6)}"'
-            ' stroke="#222" stroke-width="1.1"/>'
-        )
-    points = [(x - 3.5, y + 2.6), (x - 3.5, y - 0.8), (x, y - 3.4), (x + 3.5, y - 0.8),
-              (x + 3.5, y + 2.6)]  # fmt: skip
-    pts = " ".join(f"{_f(px)},{_f(py)}" for px, py in points)
-    return f'<polygon points="{pts}" fill="#ffffff" {line}/>'
-
+from domain.hotw.marks import (
+    BACKGROUND,
+    COAST,
+    LINK_COLOUR,
+    OCEAN_FILL,
+    PLAYER_COLOURS,
+    SEA_FILL,
+    STRAIT_COLOUR,
+    WASTE_FILL,
+    PieceMark,
+    area_colours,
+    attrs,
+    coord,
+    piece_shape,
+    power_icon_mark,
+)
 
 # --- the map ------------------------------------------------------------------------------------
 
@@ -265,8 +136,8 @@ def _arrow(
             ' marker-end="url(#{0}-head)"' if last else ""
         )
         out.append(
-            f'<line class="{cls}" x1="{_f(ax + ux * start)}" y1="{_f(ay + uy * start)}"'
-            f' x2="{_f(ax + ux * end)}" y2="{_f(ay + uy * end)}" stroke="{colour}"'
+            f'<line class="{cls}" x1="{coord(ax + ux * start)}" y1="{coord(ay + uy * start)}"'
+            f' x2="{coord(ax + ux * end)}" y2="{coord(ay + uy * end)}" stroke="{colour}"'
             f' stroke-width="1.6" stroke-dasharray="{dash}"{heads.format(cls)}/>'
         )
     return "".join(out)
@@ -328,7 +199,7 @@ def _label(
     name in italic, as maps name waters, so that one drawn over a land reads as the sea's."""
     x = box.x + box.w / 2
     rows = "".join(
-        f'<tspan x="{_f(x)}" y="{_f(box.y + font * (1.0 + 1.15 * k))}">{escape(line)}</tspan>'
+        f'<tspan x="{coord(x)}" y="{coord(box.y + font * (1.0 + 1.15 * k))}">{escape(line)}</tspan>'
         for k, line in enumerate(lines)
     )
     return (
@@ -352,9 +223,9 @@ def _water_layer(board: Board, plan: Layout) -> list[str]:
             title += ". Coasts: " + ", ".join(board.lands[c].name for c in coasts)
         out.append(
             f'<g class="water" id="{water.kind.value}-{escape(water.id)}"'
-            f" {_attrs(data_water=water.id, data_name=water.name, data_kind=water.kind.value)}"
-            f" {_attrs(data_x=_f(water.x), data_y=_f(water.y))}"
-            f" {_attrs(data_px=_f(water.x), data_py=_f(water.y - 12))}"
+            f" {attrs(data_water=water.id, data_name=water.name, data_kind=water.kind.value)}"
+            f" {attrs(data_x=coord(water.x), data_y=coord(water.y))}"
+            f" {attrs(data_px=coord(water.x), data_py=coord(water.y - 12))}"
             f' data-coasts="{escape(" ".join(coasts))}"><title>{escape(title)}</title>'
             f'<path class="region" d="{region.path()}" fill="{fill}" stroke="#6f93ad"'
             ' stroke-width="0.6"/></g>'
@@ -379,17 +250,17 @@ def _land_layer(board: Board, plan: Layout, colours: Mapping[str, str]) -> list[
             + ", ".join(board.lands[n].name for n in borders)
             + (f". Coasts: {coasts}" if coasts else "")
         )
-        data = _attrs(
+        data = attrs(
             data_land=land.id,
             data_name=land.name,
             data_area=land.area,
             data_terrain=land.terrain.value,
             data_borders=" ".join(borders),
             data_coasts=" ".join(sorted(land.seas)),
-            data_x=_f(land.x),
-            data_y=_f(land.y),
-            data_px=_f(plan.anchors[land.id][0]),
-            data_py=_f(plan.anchors[land.id][1]),
+            data_x=coord(land.x),
+            data_y=coord(land.y),
+            data_px=coord(plan.anchors[land.id][0]),
+            data_py=coord(plan.anchors[land.id][1]),
         )
         parts = [
             f'<g class="land" id="land-{escape(land.id)}" {data}><title>{escape(title)}</title>',
@@ -406,7 +277,7 @@ def _land_layer(board: Board, plan: Layout, colours: Mapping[str, str]) -> list[
             continue
         out.append(
             f'<g class="wasteland" id="wasteland-{escape(waste.id)}"'
-            f" {_attrs(data_wasteland=waste.id, data_name=waste.name)}>"
+            f" {attrs(data_wasteland=waste.id, data_name=waste.name)}>"
             f"<title>{escape(waste.name)}: wasteland, impassable</title>"
             f'<path class="region" d="{region.path()}" fill="{WASTE_FILL}" stroke="#6b6b6b"'
             ' stroke-width="0.8"/></g>'
@@ -433,10 +304,14 @@ def _links_layer(board: Board, plan: Layout) -> list[str]:
         for t0, t1 in clear_parts((x1, y1), (x2, y2), others):
             out.append(
                 f'<g class="leader" data-for="{escape(land_id)}"><line'
-                f' x1="{_f(x1 + (x2 - x1) * t0)}" y1="{_f(y1 + (y2 - y1) * t0)}"'
-                f' x2="{_f(x1 + (x2 - x1) * t1)}" y2="{_f(y1 + (y2 - y1) * t1)}"'
+                f' x1="{coord(x1 + (x2 - x1) * t0)}" y1="{coord(y1 + (y2 - y1) * t0)}"'
+                f' x2="{coord(x1 + (x2 - x1) * t1)}" y2="{coord(y1 + (y2 - y1) * t1)}"'
                 ' stroke="#111" stroke-width="0.8"/>'
-                + (f'<circle cx="{_f(x2)}" cy="{_f(y2)}" r="1.8" fill="#111"/>' if t1 == 1 else "")
+                + (
+                    f'<circle cx="{coord(x2)}" cy="{coord(y2)}" r="1.8" fill="#111"/>'
+                    if t1 == 1
+                    else ""
+                )
                 + "</g>"
             )
     names = list(boxes.values())
@@ -473,7 +348,7 @@ def _labels_layer(board: Board, plan: Layout) -> list[str]:
         if land.power_icon is not None:
             out.append(
                 f'<g class="power-icon"><title>{land.power_icon.value} power icon</title>'
-                f"{_power_icon(land.power_icon, box.x + box.w - 3.5, box.y + font * 0.55)}</g>"
+                f"{power_icon_mark(land.power_icon, box.x + box.w - 3.5, box.y + font * 0.55)}</g>"
             )
     return out
 
@@ -493,7 +368,7 @@ def _pieces_layer(
         step = _step(len(shown))
         x0 = anchor[0] - step * (len(shown) - 1) / 2
         y = anchor[1]
-        data = _attrs(
+        data = attrs(
             data_place=place_id,
             data_owner="" if holder is None or holder.seat is None else str(holder.seat),
             data_kind="" if holder is None else holder.kind,
@@ -505,12 +380,12 @@ def _pieces_layer(
             title = mark.label or mark.kind
             parts.append(
                 f'<g class="piece {escape(mark.kind)}"><title>{escape(title)}</title>'
-                f"{_shape(mark.kind, x0 + k * step, y, mark.colour, halo=True)}"
-                f"{_shape(mark.kind, x0 + k * step, y, mark.colour)}</g>"
+                f"{piece_shape(mark.kind, x0 + k * step, y, mark.colour, halo=True)}"
+                f"{piece_shape(mark.kind, x0 + k * step, y, mark.colour)}</g>"
             )
         if place_id not in board.lands and len(fleets) > 1:
             parts.append(
-                f'<text class="piece-count" x="{_f(anchor[0] + ICON)}" y="{_f(y + 3)}"'
+                f'<text class="piece-count" x="{coord(anchor[0] + ICON)}" y="{coord(y + 3)}"'
                 f' font-size="{LEGEND_FONT}" fill="#000">x{len(fleets)}</text>'
             )
         parts.append("</g>")
@@ -522,144 +397,6 @@ def _step(count: int) -> float:
     """How far apart `count` pieces in a row are drawn: side by side, or stacked closer when
     more than the room kept for a land's pieces would hold."""
     return min(ICON + 1, (ROW_WIDTH - ICON - 1) / (count - 1)) if count > 1 else ICON + 1
-
-
-def epoch_note(epoch: int, word: str = "") -> str:
-    """ " (Epoch II)" after an area's name; nothing for a board whose areas have no epoch (0)."""
-    return f" ({word}{ROMAN.get(epoch, epoch)})" if epoch else ""
-
-
-def _reconstruction(board: Board) -> str:
-    """What the caption may say of a reconstructed layout: drawn at real places only where
-    every land's provenance records the place's latitude and longitude."""
-    if board.lands and all("°" in land.provenance for land in board.lands.values()):
-        return "Reconstructed map: each land drawn at the real-world place it is named after"
-    return "Reconstructed map: not the printed board's layout"
-
-
-LEGEND_FONT = 11.5
-"""The legend's words (map units): about 11.8 px where a 1400 px window gives the map 1030."""
-LEGEND_ROW = 17.0
-
-
-def legend_width(words: str) -> float:
-    """How wide the legend draws `words`."""
-    return text_width(words, LEGEND_FONT)
-
-
-def _flow(items: Sequence[tuple[str, str, float]], y: float, text: str) -> tuple[list[str], float]:
-    """Legend entries (a mark drawn from (0, 0), its words, the room kept for the mark) left
-    to right from `y`, on as many rows as they need; returns them and the next row's y."""
-    out: list[str] = []
-    x = 10.0
-    for mark, words, room in items:
-        width = room + legend_width(words)
-        if x > 10 and x + width > WIDTH - 10:
-            x, y = 10.0, y + LEGEND_ROW
-        out.append(f'<g transform="translate({_f(x)},{_f(y)})">{mark}')
-        out.append(f'<text x="{_f(room)}" y="0" {text}>{escape(words)}</text></g>')
-        x += width + 14
-    return out, y + LEGEND_ROW
-
-
-def _legend(
-    board: Board, colours: Mapping[str, str], players: Sequence[str] | None
-) -> tuple[list[str], float]:
-    """The legend under the map and its height: the pieces, the players' colours, the areas,
-    what the map's lines and marks mean, and whether the layout is reconstructed."""
-    out: list[str] = []
-    text = f'font-size="{LEGEND_FONT}" fill="#222" class="legend-text"'
-    y, x = 17.0, 10.0
-    for kind in PIECE_KINDS:
-        words = PIECE_NAMES[kind]
-        width = 16 + legend_width(words)
-        if x > 10 and x + width > WIDTH - 10:
-            x, y = 10.0, y + LEGEND_ROW
-        out.append(
-            f'<g class="legend-item" data-kind="{kind}" transform="translate({_f(x)},{_f(y)})">'
-            f"{_shape(kind, 6, -4, '#ddd')}"
-            f'<text x="16" y="0" {text}>{escape(words)}</text></g>'
-        )
-        x += width + 14
-    y += LEGEND_ROW
-    seats = [
-        (
-            f'<rect x="0" y="-10" width="11" height="11" fill="{colour}" stroke="#000"/>',
-            players[seat] if players else f"player {seat + 1}",
-            15.0,
-        )
-        for seat, colour in enumerate(PLAYER_COLOURS[: len(players) if players else 0])
-    ]
-    row, y = _flow(seats, y, text)
-    out += row
-    named = [(area, f"{area.name}{epoch_note(area.epoch)}") for area in board.areas.values()]
-    column = max((legend_width(words) for _, words in named), default=0.0) + 15 + 14
-    columns = max(1, int((WIDTH - 20) // column))
-    for i, (area, words) in enumerate(named):
-        ax = 10 + (i % columns) * column
-        ay = y + (i // columns) * LEGEND_ROW
-        out.append(
-            f'<rect x="{_f(ax)}" y="{_f(ay - 10)}" width="11" height="11"'
-            f' fill="{colours[area.id]}" stroke="#333"/>'
-        )
-        out.append(f'<text x="{_f(ax + 15)}" y="{_f(ay)}" {text}>{escape(words)}</text>')
-    y += ((len(named) + columns - 1) // columns) * LEGEND_ROW
-    notes: list[tuple[str, str, float]] = [
-        (
-            '<rect x="0" y="-9" width="14" height="10" fill="url(#difficult)" stroke="#333"'
-            ' stroke-width="0.5"/>',
-            "difficult terrain",
-            20.0,
-        ),
-        (
-            f'<line x1="0" y1="-4" x2="16" y2="-4" stroke="{STRAIT_COLOUR}" stroke-width="1.6"'
-            ' stroke-dasharray="4,2.5"/>',
-            "strait",
-            20.0,
-        ),
-        (
-            f'<line x1="0" y1="-4" x2="16" y2="-4" stroke="{LINK_COLOUR}" stroke-width="1.6"/>',
-            "lands bordering each other",
-            20.0,
-        ),
-        (
-            f'<rect x="0" y="-10" width="6" height="11" fill="{AREA_COLOURS[1]}" stroke="{COAST}"'
-            ' stroke-width="0.6"/><rect x="9" y="-10" width="6" height="11"'
-            f' fill="{AREA_COLOURS[1]}" stroke="{COAST}" stroke-width="0.6"/>',
-            "a gap: no border",
-            20.0,
-        ),
-        (
-            f'<rect x="0" y="-10" width="6" height="11" fill="{SEA_FILL}"/><rect x="6" y="-10"'
-            f' width="3" height="11" fill="{BACKGROUND}"/><rect x="9" y="-10" width="6"'
-            f' height="11" fill="{OCEAN_FILL}"/>',
-            "waters not joined",
-            20.0,
-        ),
-    ]
-    if any(land.power_icon for land in board.lands.values()):
-        notes += [
-            (_power_icon(PowerIcon.CROWN, 5, -4), "crown", 13.0),
-            (_power_icon(PowerIcon.SCROLL, 5, -4), "scroll", 13.0),
-            (_power_icon(PowerIcon.SWORD, 5, -4), "sword", 13.0),
-            (_power_icon(PowerIcon.TEMPLE, 5, -4), "temple (power icons)", 13.0),
-        ]
-    row, y = _flow(notes, y + 3, text)
-    out += row
-    if "reconstructed" in board.provenance.lower():
-        out.append(
-            f'<text class="reconstructed legend-text" x="10" y="{_f(y)}"'
-            f' font-size="{LEGEND_FONT}" fill="#222" font-style="italic">'
-            f"{_reconstruction(board)}</text>"
-        )
-        y += LEGEND_ROW
-    height = y - LEGEND_ROW + 8
-    return [
-        f'<g class="legend" transform="translate(0,{_f(board.map_height)})">',
-        f'<rect x="0" y="0" width="{WIDTH}" height="{_f(height)}" fill="#fafafa"/>',
-        *out,
-        "</g>",
-    ], height
 
 
 def board_svg(
@@ -674,7 +411,7 @@ def board_svg(
     plan = layout(board)
     colours = area_colours(board)
     height = board.map_height
-    legend, legend_height = _legend(board, colours, players)
+    legend_parts, legend_height = legend(board, colours, players)
     total = round(height + legend_height + extra[0])
     parts: list[str] = [
         '<?xml version="1.0" encoding="UTF-8"?>',
@@ -683,7 +420,7 @@ def board_svg(
         ' font-family="DejaVu Sans, Arial, sans-serif" role="img"'
         ' aria-label="The board: lands, seas and oceans, with the pieces on them">',
         _defs(),
-        f'<rect x="0" y="0" width="{WIDTH}" height="{_f(height)}" fill="{BACKGROUND}"/>',
+        f'<rect x="0" y="0" width="{WIDTH}" height="{coord(height)}" fill="{BACKGROUND}"/>',
     ]
     layers = (
         _water_layer(board, plan),
@@ -691,13 +428,13 @@ def board_svg(
         _links_layer(board, plan),
         _labels_layer(board, plan),
         _pieces_layer(board, plan, pieces or {}),
-        legend,
+        legend_parts,
     )
     for layer in layers:
         parts += layer
     if extra[1]:
         parts.append(
-            f'<g class="tracks" transform="translate(0,{_f(height + legend_height)})">'
+            f'<g class="tracks" transform="translate(0,{coord(height + legend_height)})">'
             f"{extra[1]}</g>"
         )
     parts.append("</svg>")

@@ -265,18 +265,8 @@ def _land_badges(
     when it stands outside. Returns the name lines, anchors, name boxes, fonts, leaders and the
     boxes taken so far."""
     lines: dict[str, tuple[str, ...]] = {}
-    crowd = {
-        land.id: sum(
-            1
-            for other in board.lands.values()
-            if other.id != land.id and math.dist((land.x, land.y), (other.x, other.y)) < 70
-        )
-        for land in board.lands.values()
-    }
+    crowd = _crowding(board)
     taken = [fleet_row(w.x, w.y) for w in board.seas.values()]
-    anchors: dict[str, tuple[float, float]] = {}
-    names: dict[str, Box] = {}
-    fonts: dict[str, float] = {}
     order = sorted(board.lands.values(), key=lambda land: (-crowd[land.id], land.id))
 
     def badge_size(land: Land, font: float) -> tuple[float, float]:
@@ -334,6 +324,39 @@ def _land_badges(
                 SMALL_FONT,
             )
             taken.append(badges[land.id][0])
+    anchors, names, fonts, leaders = _badge_parts(order, badges, lines, places)
+    return lines, anchors, names, fonts, leaders, taken
+
+
+def _crowding(board: Board) -> dict[str, int]:
+    """How many other lands stand within 70 units of each land."""
+    return {
+        land.id: sum(
+            1
+            for other in board.lands.values()
+            if other.id != land.id and math.dist((land.x, land.y), (other.x, other.y)) < 70
+        )
+        for land in board.lands.values()
+    }
+
+
+def _badge_parts(
+    order: Sequence[Land],
+    badges: Mapping[str, tuple[Box, float]],
+    lines: Mapping[str, tuple[str, ...]],
+    places: Mapping[str, Region],
+) -> tuple[
+    dict[str, tuple[float, float]],
+    dict[str, Box],
+    dict[str, float],
+    dict[str, tuple[float, float, float, float]],
+]:
+    """From each land's badge: its icon's anchor, its name's box and font, and a leader line
+    to the land when the badge stands outside its region."""
+    anchors: dict[str, tuple[float, float]] = {}
+    names: dict[str, Box] = {}
+    fonts: dict[str, float] = {}
+    leaders: dict[str, tuple[float, float, float, float]] = {}
     for land in order:
         badge, font = badges[land.id]
         w, h = _text_box_size(lines[land.id], font)
@@ -341,7 +364,6 @@ def _land_badges(
         cx = badge.x + badge.w / 2
         anchors[land.id] = (cx, badge.y + ICON / 2 + 1)
         names[land.id] = Box(cx - (w + 6) / 2, badge.y + ICON + 2, w + 6, h)
-    leaders: dict[str, tuple[float, float, float, float]] = {}
     for land in order:
         badge, _ = badges[land.id]
         middle = (badge.x + badge.w / 2, badge.y + badge.h / 2)
@@ -350,7 +372,7 @@ def _land_badges(
             x = min(max(land.x, badge.x), badge.x + badge.w)
             y = min(max(land.y, badge.y), badge.y + badge.h)
             leaders[land.id] = (x, y, land.x, land.y)
-    return lines, anchors, names, fonts, leaders, taken
+    return anchors, names, fonts, leaders
 
 
 WATER_NAME_REACH = 70.0

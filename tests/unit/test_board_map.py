@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from domain.core.geometry import RIM, Box, Label, Site, place_labels, regions
-from domain.hotw.drawing import PIECE_KINDS, PieceMark, board_svg
+from domain.hotw.drawing import board_svg
 from domain.hotw.map_layout import fleet_row, layout, piece_row
+from domain.hotw.marks import PIECE_KINDS, PieceMark
 from tests.support.hotw import PACK, RULES, army, garrison, position
 
 BOARD = PACK.board
@@ -284,13 +285,13 @@ def _contrast(a: str, b: str) -> float:
 
 
 def test_the_map_says_it_is_drawn_at_real_places_only_where_every_land_records_its_place():
-    from domain.hotw.drawing import _reconstruction
+    from domain.hotw.legend import reconstruction
     from service.rulesets import ruleset
 
     board_2024 = ruleset("hotw-2024").pack.board
-    assert "not the printed board" in _reconstruction(board_2024)
+    assert "not the printed board" in reconstruction(board_2024)
     for name in ("hotw-ah2001", "brief-2009"):
-        assert "real-world place" in _reconstruction(ruleset(name).pack.tables.board), name
+        assert "real-world place" in reconstruction(ruleset(name).pack.tables.board), name
 
 
 def _crosses(a: tuple[float, float], b: tuple[float, float], box: Box) -> bool:

@@ -17,7 +17,8 @@ import yaml
 
 from cli.main import main
 from domain.hotw.board import Board, PowerIcon, Terrain
-from domain.hotw.drawing import PieceMark, board_svg
+from domain.hotw.drawing import board_svg
+from domain.hotw.marks import PieceMark
 from packs.base import DATA_ROOT, PackError, PackProblem
 from packs.hotw import check_pack, load_pack
 from packs.hotw_board import load_board

@@ -10,8 +10,9 @@ from typing import Any
 
 from domain.core.narration import COLOUR_NAMES
 from domain.hotw.board import Area, Board, Land, Sea, Terrain, Wasteland, WaterKind
-from domain.hotw.drawing import PieceMark, board_svg, player_colour
+from domain.hotw.drawing import board_svg, player_colour
 from domain.hotw.editions.ah2001.board import Ah2001Board
+from domain.hotw.marks import PieceMark
 from domain.hotw.world import DIFFICULT_TERRAIN
 
 _DRAWN: dict[int, tuple[Ah2001Board, Board]] = {}

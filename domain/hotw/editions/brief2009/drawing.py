@@ -15,9 +15,11 @@ from html import escape
 from typing import Any
 
 from domain.core.narration import COLOUR_NAMES
-from domain.hotw.drawing import LEGEND_FONT, PieceMark, board_svg, player_colour
+from domain.hotw.drawing import board_svg, player_colour
 from domain.hotw.editions.ah2001.drawing import drawn_board
+from domain.hotw.legend import LEGEND_FONT
 from domain.hotw.map_layout import WIDTH, text_width
+from domain.hotw.marks import PieceMark
 from domain.hotw.world import WorldBoard
 
 TRACK_HEIGHT = 116.0

@@ -8,7 +8,8 @@ from typing import Any
 
 from domain.core.narration import COLOUR_NAMES
 from domain.hotw.board import Board
-from domain.hotw.drawing import PieceMark, board_svg, player_colour
+from domain.hotw.drawing import board_svg, player_colour
+from domain.hotw.marks import PieceMark
 
 
 def pieces_of_view(view: Mapping[str, Any]) -> dict[str, list[PieceMark]]:
