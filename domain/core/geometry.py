@@ -200,6 +200,31 @@ class Box:
             self.x >= 0 and self.y >= 0 and self.x + self.w <= width and self.y + self.h <= height
         )
 
+    def segment_span(self, a: Point, b: Point) -> tuple[float, float] | None:
+        """The part (t0, t1 of 0..1) of the segment a-b inside the box, if any
+        (Liang-Barsky clipping)."""
+        (ax, ay), (bx, by) = a, b
+        dx, dy = bx - ax, by - ay
+        low, high = 0.0, 1.0
+        for p, q in (
+            (-dx, ax - self.x),
+            (dx, self.x + self.w - ax),
+            (-dy, ay - self.y),
+            (dy, self.y + self.h - ay),
+        ):
+            if p == 0:
+                if q < 0:
+                    return None
+                continue
+            t = q / p
+            if p < 0:
+                low = max(low, t)
+            else:
+                high = min(high, t)
+            if low >= high:
+                return None
+        return low, high
+
 
 @dataclass(frozen=True)
 class Label:

@@ -63,37 +63,11 @@ CLEARANCE = 1.0
 """The room kept between a name's box and a line stopped at it."""
 
 
-def _span_in(ax: float, ay: float, bx: float, by: float, box: Box) -> tuple[float, float] | None:
-    """The part (t0, t1 of 0..1) of the segment a-b inside `box`, if any (Liang-Barsky)."""
-    dx, dy = bx - ax, by - ay
-    low, high = 0.0, 1.0
-    for p, q in (
-        (-dx, ax - box.x),
-        (dx, box.x + box.w - ax),
-        (-dy, ay - box.y),
-        (dy, box.y + box.h - ay),
-    ):
-        if p == 0:
-            if q < 0:
-                return None
-            continue
-        t = q / p
-        if p < 0:
-            low = max(low, t)
-        else:
-            high = min(high, t)
-        if low >= high:
-            return None
-    return low, high
-
-
 def clear_parts(
     a: tuple[float, float], b: tuple[float, float], boxes: Sequence[Box]
 ) -> list[tuple[float, float]]:
     """The parts (t0, t1 of 0..1) of the segment a-b outside every box, in order."""
-    cuts = sorted(
-        span for box in boxes if (span := _span_in(a[0], a[1], b[0], b[1], box)) is not None
-    )
+    cuts = sorted(span for box in boxes if (span := box.segment_span(a, b)) is not None)
     parts: list[tuple[float, float]] = []
     start = 0.0
     for t0, t1 in cuts:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from domain.core.geometry import Box
 from tests.support.browser import jpeg_screenshot
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -333,30 +334,9 @@ def _meet(a: dict[str, float], b: dict[str, float]) -> bool:
 
 
 def _crosses(p: dict[str, float], q: dict[str, float], box: dict[str, float]) -> bool:
-    """Whether the segment p-q passes through the box (shrunk by half a pixel on each side):
-    Liang-Barsky clipping."""
-    x0, y0 = box["x"] + 0.5, box["y"] + 0.5
-    x1, y1 = box["x"] + box["w"] - 0.5, box["y"] + box["h"] - 0.5
-    dx, dy = q["x"] - p["x"], q["y"] - p["y"]
-    low, high = 0.0, 1.0
-    for edge_p, edge_q in (
-        (-dx, p["x"] - x0),
-        (dx, x1 - p["x"]),
-        (-dy, p["y"] - y0),
-        (dy, y1 - p["y"]),
-    ):
-        if edge_p == 0:
-            if edge_q < 0:
-                return False
-            continue
-        t = edge_q / edge_p
-        if edge_p < 0:
-            low = max(low, t)
-        else:
-            high = min(high, t)
-        if low > high:
-            return False
-    return True
+    """Whether the segment p-q passes through the box (shrunk by half a pixel on each side)."""
+    inner = Box(box["x"] + 0.5, box["y"] + 0.5, box["w"] - 1, box["h"] - 1)
+    return inner.segment_span((p["x"], p["y"]), (q["x"], q["y"])) is not None
 
 
 def overlapping_names(driver: Any) -> list[tuple[str, str]]:
