@@ -3,7 +3,10 @@ its size, the time to import it, and the time its models take to parse a page of
 each ruleset against the time `json.loads` alone takes for the same page. Measured twice: as
 the stock generator makes it (`client_*`, which tries a union's members in turn), and with the
 example's template override (`templated_*`: examples/python/templates, which picks an event's
-model by its `type`), as examples/python/run.sh and the client test generate it.
+model by its `type`), as examples/python/run.sh and the client test generate it. And once more
+for pydantic v2 models of the same document made by datamodel-code-generator (`pydantic_*`: a
+generator that reads `discriminator`, so each feed is a tagged union on `type`; models only, no
+operations), validated from the page's JSON text.
 
 The pages are those a spectator reads from `GET /games/{id}/events?limit=500`: the first 500
 events of a random game of each ruleset, played in process and seen as a spectator sees them
@@ -29,6 +32,7 @@ from bench.measure import recorded_game
 from service.rulesets import ruleset
 
 PACKAGE = "chronicle_client"
+MODELS = "chronicle_models"
 PAGE = 500
 GAMES = {"hotw-2024": 6, "hotw-ah2001": 4, "brief-2009": 4, "patchistory": 4}
 """Each ruleset with its players: the most events a game of it makes, and its every type."""
@@ -54,21 +58,32 @@ def generate(spec: Path, into: Path, templates: Path | None = None) -> Path:
     return into
 
 
-def package_size(root: Path) -> dict[str, int]:
-    files = list((root / PACKAGE).rglob("*.py"))
+def generate_pydantic(spec: Path, into: Path) -> Path:
+    """pydantic v2 models generated from `spec` under `into` (package `MODELS`), by
+    datamodel-code-generator: a generator that reads `discriminator` (a tagged union)."""
+    generator = Path(sys.executable).with_name("datamodel-codegen")
+    arguments = ["--input", str(spec), "--input-file-type", "openapi", "--use-annotated"]
+    arguments += ["--output-model-type", "pydantic_v2.BaseModel", "--formatters", "builtin"]
+    arguments += ["--target-python-version", "3.11", "--output", str(into / MODELS)]
+    subprocess.run([str(generator), *arguments], check=True, capture_output=True, timeout=600)
+    return into
+
+
+def package_size(root: Path, package: str = PACKAGE) -> dict[str, int]:
+    files = list((root / package).rglob("*.py"))
     return {
         "client_py_files": len(files),
         "client_py_lines": sum(len(f.read_text().splitlines()) for f in files),
     }
 
 
-def import_seconds(root: Path, runs: int) -> list[float]:
-    """Importing the models and the events operation, each time in a fresh interpreter (its CPU
-    time, as `median_ms`)."""
+def import_seconds(root: Path, runs: int, modules: str = "") -> list[float]:
+    """Importing the models and the events operation (or `modules`), each time in a fresh
+    interpreter (its CPU time, as `median_ms`)."""
+    modules = modules or f"{PACKAGE}.models, {PACKAGE}.api.events.get_games_game_id_events"
     probe = (
         "import sys, time; sys.path.insert(0, sys.argv[1]); began = time.process_time(); "
-        f"import {PACKAGE}.models, {PACKAGE}.api.events.get_games_game_id_events; "
-        "print(time.process_time() - began)"
+        f"import {modules}; print(time.process_time() - began)"
     )
     command = [sys.executable, "-c", probe, str(root)]
     return [
@@ -146,6 +161,30 @@ def parse_times(root: Path, runs: int) -> dict[str, dict[str, float]]:
             del sys.modules[module]
 
 
+def pydantic_parse_times(root: Path, runs: int) -> dict[str, dict[str, float]]:
+    """The page of each ruleset validated from its JSON text by the pydantic feed model (the
+    JSON parse included), against `json.loads` alone."""
+    sys.path.insert(0, str(root))
+    try:
+        models = importlib.import_module(f"{MODELS}._internal")
+        timed = {}
+        for name, players in GAMES.items():
+            text = event_page(name, players)
+            feed = model_named(models, f"Feed_{name}")
+            feed.model_rebuild()
+            parsed = feed.model_validate_json(text)
+            assert len(parsed.events) == PAGE
+            timed[name] = {
+                "json_ms": median_ms(lambda text=text: json.loads(text), runs),
+                "models_ms": median_ms(lambda t=text, f=feed: f.model_validate_json(t), runs),
+            }
+        return timed
+    finally:
+        sys.path.remove(str(root))
+        for module in [m for m in sys.modules if m.split(".")[0] == MODELS]:
+            del sys.modules[module]
+
+
 def run(
     quick: bool = False,
     progress: Callable[[str], None] | None = None,
@@ -166,4 +205,13 @@ def run(
             results[f"{prefix}_import_s"] = round(statistics.median(imports), 3)
             say(f"parsing a page of {PAGE} events of each ruleset")
             results[f"{prefix}_parse_500_events"] = parse_times(root, runs)
+    with tempfile.TemporaryDirectory(prefix="chronicle-models-") as tmp:
+        say(f"generating pydantic models from {spec} (datamodel-code-generator)")
+        root = generate_pydantic(spec, Path(tmp))
+        size = package_size(root, MODELS)
+        results["pydantic_py_files"] = size["client_py_files"]
+        results["pydantic_py_lines"] = size["client_py_lines"]
+        imports = import_seconds(root, runs, f"{MODELS}._internal")
+        results["pydantic_import_s"] = round(statistics.median(imports), 3)
+        results["pydantic_parse_500_events"] = pydantic_parse_times(root, runs)
     return results
