@@ -7,6 +7,7 @@ is read against it."""
 
 from __future__ import annotations
 
+import gc
 import os
 
 import redis
@@ -23,6 +24,8 @@ return version + 1
 app = Flask("chronicle-floor")
 store = redis.Redis.from_url(os.environ["REDIS_URL"])
 append = store.register_script(APPEND)
+gc.collect()
+gc.freeze()  # as api/wsgi.py settles the API's heap, so both run under the same collector
 
 
 @app.post("/games/<game_id>/commands")

@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
     os.environ["REDIS_URL"] = url
     from rq import SimpleWorker, Worker
 
+    from service.rulesets import load_all_and_settle
     from workers.queue import queue
     from workers.scheduling import start_sweeper, start_table_watch
 
@@ -48,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
         start_table_watch(tick)
     # Jobs are short (an epoch close, a snapshot) and safe to run twice: run them in this
     # process, whose game cache stays warm, instead of forking a child for each.
+    load_all_and_settle()
     kind = Worker if args.fork_per_job else SimpleWorker
     worker = kind([q], connection=q.connection)
     worker.work(burst=args.burst, with_scheduler=True)
