@@ -24,7 +24,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -135,10 +136,22 @@ def median_ms(action: Callable[[], Any], runs: int) -> float:
     return round(statistics.median(times), 2)
 
 
-def parse_times(root: Path, runs: int) -> dict[str, dict[str, float]]:
+@contextmanager
+def imported(root: Path, module: str) -> Iterator[Any]:
+    """`module` imported from the generated package under `root`, and forgotten afterwards
+    (with every module of its package) so that another generation can be imported after it."""
     sys.path.insert(0, str(root))
     try:
-        models = importlib.import_module(f"{PACKAGE}.models")
+        yield importlib.import_module(module)
+    finally:
+        sys.path.remove(str(root))
+        package = module.split(".")[0]
+        for name in [m for m in sys.modules if m.split(".")[0] == package]:
+            del sys.modules[name]
+
+
+def parse_times(root: Path, runs: int) -> dict[str, dict[str, float]]:
+    with imported(root, f"{PACKAGE}.models") as models:
         timed = {}
         for name, players in GAMES.items():
             text = event_page(name, players)
@@ -155,18 +168,12 @@ def parse_times(root: Path, runs: int) -> dict[str, dict[str, float]]:
                 "event_types": len(kinds),
             }
         return timed
-    finally:
-        sys.path.remove(str(root))
-        for module in [m for m in sys.modules if m.split(".")[0] == PACKAGE]:
-            del sys.modules[module]
 
 
 def pydantic_parse_times(root: Path, runs: int) -> dict[str, dict[str, float]]:
     """The page of each ruleset validated from its JSON text by the pydantic feed model (the
     JSON parse included), against `json.loads` alone."""
-    sys.path.insert(0, str(root))
-    try:
-        models = importlib.import_module(f"{MODELS}._internal")
+    with imported(root, f"{MODELS}._internal") as models:
         timed = {}
         for name, players in GAMES.items():
             text = event_page(name, players)
@@ -179,10 +186,6 @@ def pydantic_parse_times(root: Path, runs: int) -> dict[str, dict[str, float]]:
                 "models_ms": median_ms(lambda t=text, f=feed: f.model_validate_json(t), runs),
             }
         return timed
-    finally:
-        sys.path.remove(str(root))
-        for module in [m for m in sys.modules if m.split(".")[0] == MODELS]:
-            del sys.modules[module]
 
 
 def run(

@@ -16,7 +16,6 @@ and plays every game too: the override makes parsing faster, nothing more."""
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import json
 import os
@@ -30,7 +29,7 @@ import pytest
 import yaml
 
 from bench.generated_client import GAMES as PLAYERS
-from bench.generated_client import event_page, model_named
+from bench.generated_client import event_page, imported, model_named
 from tests.support.http import REPO_ROOT, serving
 
 PACKAGE = "chronicle_client"
@@ -105,9 +104,7 @@ def test_a_generated_feed_picks_each_event_by_its_type(generated):
     as each event's own model, a redacted one as `RedactedEvent`."""
     document = yaml.safe_load((REPO_ROOT / "openapi.yaml").read_text())
     feeds = document["components"]["schemas"]["Feed"]["discriminator"]["mapping"]
-    sys.path.insert(0, str(generated))
-    try:
-        models = importlib.import_module(f"{PACKAGE}.models")
+    with imported(generated, f"{PACKAGE}.models") as models:
         for ruleset in feeds:
             feed = model_named(models, f"Feed_{ruleset}")
             source = inspect.getsource(sys.modules[feed.__module__])
@@ -128,10 +125,6 @@ def test_a_generated_feed_picks_each_event_by_its_type(generated):
             ]
             assert [type(e) for e in parsed.events] == wanted
             assert models.RedactedEvent in wanted
-    finally:
-        sys.path.remove(str(generated))
-        for module in [m for m in sys.modules if m.split(".")[0] == PACKAGE]:
-            del sys.modules[module]
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,6 @@ is dropped on the way)."""
 
 from __future__ import annotations
 
-import importlib
 import subprocess
 import sys
 import typing
@@ -25,6 +24,7 @@ from typing import Any
 import pytest
 import yaml
 
+from bench.generated_client import imported
 from tests.support import conformance as kit
 from tests.support.http import REPO_ROOT
 
@@ -62,13 +62,8 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         timeout=300,
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    sys.path.insert(0, str(root))
-    try:
-        yield importlib.import_module(f"{PACKAGE}._internal")
-    finally:
-        sys.path.remove(str(root))
-        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(f"{PACKAGE}.")]:
-            del sys.modules[name]
+    with imported(root, f"{PACKAGE}._internal") as models:
+        yield models
 
 
 def feed_model(models: Any, ruleset: str) -> Any:
