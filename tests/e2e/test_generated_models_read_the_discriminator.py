@@ -26,6 +26,7 @@ import yaml
 
 from bench.generated_client import imported
 from tests.support import conformance as kit
+from tests.support.api import nested_of_type
 from tests.support.http import REPO_ROOT
 
 PACKAGE = "chronicle_models"
@@ -81,18 +82,6 @@ def feed_model(models: Any, ruleset: str) -> Any:
     return found[0]
 
 
-def tagged_unions(schema: Any) -> Iterator[dict[str, Any]]:
-    """Every tagged union in a pydantic core schema, at any depth."""
-    if isinstance(schema, dict):
-        if schema.get("type") == "tagged-union":
-            yield schema
-        for value in schema.values():
-            yield from tagged_unions(value)
-    elif isinstance(schema, list):
-        for value in schema:
-            yield from tagged_unions(value)
-
-
 def fixed_type(event: Any) -> str | None:
     """The `type` the picked model fixes with a `Literal`, or None for one that fixes none."""
     field = type(event).model_fields.get("type")
@@ -106,7 +95,7 @@ def fixed_type(event: Any) -> str | None:
 def test_each_rulesets_feed_looks_its_events_up_by_type(models, ruleset):
     mapping = SCHEMAS[f"TypedEvent_{ruleset}"]["discriminator"]["mapping"]
     core = feed_model(models, ruleset).__pydantic_core_schema__
-    tags = [set(union["choices"]) for union in tagged_unions(core)]
+    tags = [set(union["choices"]) for union in nested_of_type(core, "tagged-union")]
     assert set(mapping) in tags, f"no tagged union on `type` with {ruleset}'s {len(mapping)} types"
 
 

@@ -97,16 +97,22 @@ def sse_frames(chunks: Iterable[bytes | str]) -> Iterator[SseFrame]:
             yield parse_frame(block)
 
 
+def nested_of_type(value: Any, kind: str) -> Iterator[dict[str, Any]]:
+    """Every object whose `type` is `kind` anywhere inside `value` (a response body, a schema),
+    at any depth."""
+    if isinstance(value, dict):
+        if value.get("type") == kind:
+            yield value
+        for item in value.values():
+            yield from nested_of_type(item, kind)
+    elif isinstance(value, list):
+        for item in value:
+            yield from nested_of_type(item, kind)
+
+
 def toy_bids_seen(body: Any) -> Iterator[dict[str, Any]]:
     """Every ToyBidSealed event anywhere inside a response body."""
-    if isinstance(body, dict):
-        if body.get("type") == "ToyBidSealed":
-            yield body
-        for value in body.values():
-            yield from toy_bids_seen(value)
-    elif isinstance(body, list):
-        for value in body:
-            yield from toy_bids_seen(value)
+    return nested_of_type(body, "ToyBidSealed")
 
 
 def everything_asked(
