@@ -137,12 +137,22 @@ def click_place(driver: Any, place: str) -> None:
     chain.perform()
 
 
-def click_css(driver: Any, selector: str) -> None:
+def click_css(driver: Any, selector: str, tries: int = 3) -> None:
+    """Click the element `selector` finds. The page redraws as the game's stream moves on (a
+    bot's move, a seat joining), which can replace the element between finding and clicking
+    it: then the one drawn in its place is clicked, as a person would click what is shown."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
 
-    element = driver.find_element(By.CSS_SELECTOR, selector)
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    element.click()
+    for attempt in range(tries):
+        element = driver.find_element(By.CSS_SELECTOR, selector)
+        try:
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+            element.click()
+            return
+        except StaleElementReferenceException:
+            if attempt == tries - 1:
+                raise
 
 
 def action_selector(key: str, within: str = "#actions") -> str:
