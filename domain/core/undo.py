@@ -3,6 +3,8 @@ the table, the undo step it may take back, and the events an undo or a rewind de
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from domain.core.errors import GameOver, IllegalAction
@@ -70,7 +72,15 @@ def undo_step(ruleset: Ruleset[S], game: Game[S], seat: int) -> UndoStep | None:
 
 def scope_key(ruleset: Ruleset[S], state: S) -> str:
     """The undo scope as a canonical string, so that it survives a snapshot unchanged."""
-    return plain_repr(ruleset.undo_scope(state))
+    return _scope_repr(ruleset.undo_scope(state))
+
+
+@lru_cache(maxsize=4096)
+def _scope_repr(scope: Hashable) -> str:
+    """`plain_repr` of a scope, remembered: a game has few scopes (a turn, a seat), each met
+    at every command of that turn. A ruleset's scopes hold the same types in the same places,
+    so scopes equal as values (the cache's key) have one string."""
+    return plain_repr(scope)
 
 
 _AS_IS = frozenset({str, int, float, bool, type(None)})
