@@ -50,13 +50,21 @@ def generate(spec: Path, into: Path, templates: Path | None = None) -> Path:
     arguments = ["--path", str(spec), "--meta", "none", "--output-path", str(into / PACKAGE)]
     if templates is not None:
         arguments += ["--custom-template-path", str(templates)]
-    subprocess.run(
-        [str(generator), "generate", *arguments, "--config", str(config)],
-        check=True,
-        capture_output=True,
-        timeout=600,
+    generated(
+        [str(generator), "generate", *arguments, "--config", str(config)], "openapi-python-client"
     )
     return into
+
+
+def generated(command: list[str], generator: str) -> None:
+    """Run a generator; a failure, or a warning that it left something out, stops with what
+    it printed."""
+    run = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    printed = run.stdout[-3000:] + run.stderr[-3000:]
+    if run.returncode != 0:
+        raise RuntimeError(f"{generator} failed:\n{printed}")
+    if "Warning" in run.stdout:
+        raise RuntimeError(f"{generator} left something out:\n{printed}")
 
 
 def generate_pydantic(spec: Path, into: Path) -> Path:
@@ -66,7 +74,7 @@ def generate_pydantic(spec: Path, into: Path) -> Path:
     arguments = ["--input", str(spec), "--input-file-type", "openapi", "--use-annotated"]
     arguments += ["--output-model-type", "pydantic_v2.BaseModel", "--formatters", "builtin"]
     arguments += ["--target-python-version", "3.11", "--output", str(into / MODELS)]
-    subprocess.run([str(generator), *arguments], check=True, capture_output=True, timeout=600)
+    generated([str(generator), *arguments], "datamodel-code-generator")
     return into
 
 

@@ -14,22 +14,19 @@ is dropped on the way)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import typing
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from bench.generated_client import imported
+from bench.generated_client import MODELS as PACKAGE
+from bench.generated_client import generate_pydantic, imported
 from tests.support import conformance as kit
 from tests.support.api import nested_of_type
 from tests.support.http import REPO_ROOT
 
-PACKAGE = "chronicle_models"
 GAMES_PER_RULESET = 6
 DOCUMENT = yaml.safe_load((REPO_ROOT / "openapi.yaml").read_text())
 SCHEMAS = DOCUMENT["components"]["schemas"]
@@ -39,30 +36,7 @@ RULESETS = list(SCHEMAS["Feed"]["discriminator"]["mapping"])
 @pytest.fixture(scope="module")
 def models(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """The pydantic models generated from openapi.yaml, imported."""
-    root = tmp_path_factory.mktemp("generated-models")
-    generator = Path(sys.executable).with_name("datamodel-codegen")
-    run = subprocess.run(
-        [
-            str(generator),
-            "--input",
-            str(REPO_ROOT / "openapi.yaml"),
-            "--input-file-type",
-            "openapi",
-            "--output-model-type",
-            "pydantic_v2.BaseModel",
-            "--target-python-version",
-            "3.11",
-            "--use-annotated",
-            "--formatters",
-            "builtin",
-            "--output",
-            str(root / PACKAGE),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    root = generate_pydantic(REPO_ROOT / "openapi.yaml", tmp_path_factory.mktemp("models"))
     with imported(root, f"{PACKAGE}._internal") as models:
         yield models
 
