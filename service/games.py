@@ -454,7 +454,9 @@ class GameService:
             raise
         if not outcome.duplicate and outcome.events:
             self._schedule_steps(game_id, outcome.version, outcome.system_step_due)
-            if snapshot_due(self.snapshot_every, outcome.events[0].version, outcome.version):
+            if not outcome.system_step_due and snapshot_due(
+                self.snapshot_every, outcome.events[0].version, outcome.version
+            ):  # a due step's job writes a snapshot after it anyway
                 self._schedule(self.scheduler.snapshot, game_id, outcome.version)
         return outcome
 
@@ -759,23 +761,36 @@ class GameService:
         game ends. Safe to run twice at once: each step is appended only at the version it was
         decided at, so a step another runner took first is not taken again."""
         taken = 0
+        rules, game = self.load(game_id)
         for _ in range(max_steps * 2):
-            rules, game = self.load(game_id)
             due = self._system_step(rules, game)
             if due is None or taken >= max_steps:
                 break
             try:
-                self.handle(game_id, WORKER, due, expected_version=game.version)
+                outcome = self.handle(game_id, WORKER, due, expected_version=game.version)
             except VersionConflict:
+                rules, game = self.load(game_id)
                 continue
             taken += 1
-            self.write_snapshot(game_id)
+            game = self._state_after(game_id, outcome.version)
+            self._save_snapshot(rules, game_id, game)
         return taken
+
+    def _state_after(self, game_id: str, version: int) -> Game[Any]:
+        """The game as this process's own append left it at `version` (read again only if the
+        cache has let it go since)."""
+        cached = self.cache.get(game_id)
+        if cached is not None and cached.version == version:
+            return cached
+        return self.load_at(game_id, version)[1]
 
     # --- snapshots ------------------------------------------------------------------------
 
     def write_snapshot(self, game_id: str, version: int | None = None) -> int:
         rules, game = self.load(game_id) if version is None else self.load_at(game_id, version)
+        return self._save_snapshot(rules, game_id, game)
+
+    def _save_snapshot(self, rules: Ruleset[Any], game_id: str, game: Game[Any]) -> int:
         body = encode_game(rules, game)
         self.store.save_snapshot(game_id, game.version, canonical_json(body), state_hash(body))
         return game.version
