@@ -449,8 +449,9 @@ class GameService:
         except RuleViolation as violation:
             entry = rule_entry(self.ruleset_of(game_id), violation.rule)
             raise CommandRefused(violation, entry, self.store.version(game_id)) from None
-        except GameBusy:
-            self._schedule_steps(game_id, self.store.version(game_id), True)
+        except GameBusy as busy:
+            version = self.store.version(game_id) if busy.version is None else busy.version
+            self._schedule_steps(game_id, version, True)
             raise
         if not outcome.duplicate and outcome.events:
             self._schedule_steps(game_id, outcome.version, outcome.system_step_due)
@@ -555,7 +556,7 @@ class GameService:
                 continue
             if actor not in (SYSTEM, WORKER) and self._system_step(rules, game) is not None:
                 if fresh:
-                    raise GameBusy(game_id)
+                    raise GameBusy(game_id, game.version)
                 continue
             chance = (
                 ScriptedChance(game.chance_script, game.draws)
@@ -1004,9 +1005,10 @@ class GameBusy(Exception):
     """The game cannot take a seat's command now: it is contended, or a system step (such as
     closing an epoch) must run first."""
 
-    def __init__(self, game_id: str) -> None:
+    def __init__(self, game_id: str, version: int | None = None) -> None:
         super().__init__(f"game {game_id} is busy; retry shortly")
         self.game_id = game_id
+        self.version = version  # where a due step was found (None: contended, not read)
 
 
 class VersionOutOfRange(Exception):
