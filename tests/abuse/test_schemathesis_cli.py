@@ -32,7 +32,10 @@ EXAMPLES_PER_OPERATION = 5  # bounds the run time (~1-2 min on a quiet machine)
 
 @pytest.fixture(scope="module")
 def server(redis_url: str) -> Iterator[str]:
-    with serving(redis_url, CHRONICLE_QUEUE=f"st-cli-{uuid.uuid4().hex[:8]}") as base:
+    # a keep-alive every second: a stream schemathesis let go is noticed and closed at once
+    with serving(
+        redis_url, CHRONICLE_QUEUE=f"st-cli-{uuid.uuid4().hex[:8]}", CHRONICLE_SSE_HEARTBEAT_S="1"
+    ) as base:
         yield base
 
 
