@@ -15,6 +15,7 @@ from typing import Any
 
 from domain.core.geometry import Box
 from tests.support.browser import jpeg_screenshot
+from tests.support.words import NOT_WORDS, SLUG
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -248,13 +249,7 @@ def unclickable(found: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]
     return [(c["label"], c["args"]) for c in found if c["unclickable"]]
 
 
-BAD_WORDS = [
-    (re.compile(r"p\. \?"), "a page placeholder"),
-    (re.compile(r"(?<![\w.])-1\b"), "-1"),
-    (re.compile(r"\b(None|null|undefined|NaN)\b"), "a missing value"),
-    (re.compile(r"\b(seat|colour) \d"), "a bare seat number"),
-    (re.compile(r",\s*[,.;:)]|,\s*$|:\s*[,.;]"), "an empty field"),
-]
+BAD_WORDS = [(pattern, what) for pattern, what in NOT_WORDS if what != SLUG]
 
 TEXT_JS = """
 const parts = ['#actions', '#log', '#dashboard', '#status', '#chooser'];
