@@ -45,8 +45,9 @@ def write_snapshot(game_id: str) -> int:
 
 
 def run_system_steps(game_id: str) -> int:
-    """Run the game's due system steps (e.g. closing an epoch); returns how many ran."""
-    return game_service(redis_url()).run_system_steps(game_id)
+    """Run the game's due system steps (e.g. closing an epoch); returns how many ran. A bot's
+    seat the step leaves awaited is asked for at once, not by the table watch seconds later."""
+    return table_service().run_system_steps(game_id)
 
 
 def verify_replay(game_id: str) -> dict[str, object]:

@@ -6,8 +6,10 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -47,11 +49,14 @@ def serving(redis_url: str, *, web_workers: int = 1, **env: str) -> Iterator[str
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
+    said = drained(process)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
         while True:
-            assert process.poll() is None, process.stderr.read().decode()[-2000:]  # type: ignore[union-attr]
+            if process.poll() is not None:
+                time.sleep(0.2)  # what it said last, read
+                raise AssertionError(b"".join(said).decode(errors="replace")[-2000:])
             assert time.monotonic() < deadline, "the server did not come up"
             try:
                 if requests.get(base + "/healthz", timeout=2).status_code == 200:
@@ -67,3 +72,18 @@ def serving(redis_url: str, *, web_workers: int = 1, **env: str) -> Iterator[str
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def drained(process: subprocess.Popen[bytes]) -> deque[bytes]:
+    """The last lines the server wrote to its stderr, read as they come by a thread of their
+    own: a pipe nobody reads fills up (64 KB) and then stops whichever of the server's threads
+    logs next, which once froze a worker's table watch in the middle of a test."""
+    said: deque[bytes] = deque(maxlen=200)
+
+    def read() -> None:
+        assert process.stderr is not None
+        for line in process.stderr:
+            said.append(line)
+
+    threading.Thread(target=read, name="server-stderr", daemon=True).start()
+    return said
