@@ -56,6 +56,10 @@ NOTIFY_GRACE_S = float(os.environ.get("CHRONICLE_NOTIFY_GRACE_S", "5"))
 """How long after an append the worker's watch takes its notifications as lost (the request
 that made it normally sends them within milliseconds) and sends them from the log."""
 
+UNKNOWN_RULESET_WAIT_S = 300.0
+"""How long the watch leaves a game of a ruleset this server lacks before it looks again (a
+server sharing the Redis that has the ruleset sends its notifications meanwhile)."""
+
 
 class SeatNotPlayable(Exception):
     """A person's command for a seat that a bot plays since the seat left the game."""
@@ -692,6 +696,21 @@ def fire_timeouts(service: GameService, game_id: str) -> int:
     return fired
 
 
+def catch_up_or_wait(service: GameService, game_id: str, mark: str, now_s: float) -> int:
+    """The watch's catch-up of one game; a game of a ruleset this server lacks waits
+    `UNKNOWN_RULESET_WAIT_S` on the list, logged in one line."""
+    try:
+        return catch_up_notifications(service, game_id, mark)
+    except (UnknownRuleset, RulesetRevisionUnavailable) as unknown:
+        players_of(service).postpone_notified(game_id, now_s + UNKNOWN_RULESET_WAIT_S)
+        log.warning(
+            "game %s's notifications wait %g s: %s", game_id, UNKNOWN_RULESET_WAIT_S, unknown
+        )
+    except Exception:
+        log.warning("could not catch up on game %s's notifications", game_id, exc_info=True)
+    return 0
+
+
 def watch_tables(service: GameService, now_s: float) -> dict[str, int]:
     """One round of the worker's watch: fire the clocks run out, ask again for bot moves that
     nobody took (a lost job, a killed worker), and send the notifications an append left
@@ -703,10 +722,7 @@ def watch_tables(service: GameService, now_s: float) -> dict[str, int]:
         service.scheduler.bots(game_id, service.store.version(game_id))
     caught_up = 0
     for game_id, mark in store.notify_due(now_s - NOTIFY_GRACE_S):
-        try:
-            caught_up += catch_up_notifications(service, game_id, mark)
-        except Exception:
-            log.warning("could not catch up on game %s's notifications", game_id, exc_info=True)
+        caught_up += catch_up_or_wait(service, game_id, mark, now_s)
     return {"timed_out": timed_out, "bots_requeued": len(stale), "notified": caught_up}
 
 

@@ -209,6 +209,10 @@ class PlayerStore:
         """Off the catch-up list, unless an append marked it again after `mark`."""
         return bool(self._forget(keys=[NOTIFY_DUE], args=[game_id, mark]))
 
+    def postpone_notified(self, game_id: str, until_s: float) -> None:
+        """Still on the catch-up list, but not due before `until_s`."""
+        self.redis.zadd(NOTIFY_DUE, {game_id: f"{until_s:.6f}"}, xx=True)
+
     def notify_due(self, before_s: float, limit: int = 200) -> list[tuple[str, str]]:
         """(game, mark) of the games on the catch-up list marked before `before_s`."""
         found = self.redis.zrangebyscore(NOTIFY_DUE, "-inf", before_s, 0, limit, withscores=True)

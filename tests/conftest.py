@@ -96,3 +96,24 @@ def rq_worker(toy_env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+LONGEST_FIRST = (
+    "test_web_table_rulesets.py",
+    "test_web_table.py",
+    "test_fuzz.py",
+    "test_bench.py",
+    "test_generated_client.py",
+    "test_schemathesis_cli.py",
+    "test_spec_conformance.py",
+)
+"""The files of a minute or more, started first: in their alphabetical place at the end, the
+whole browser games ran on one worker while the other sat idle."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        name = item.path.name
+        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
+
+    items.sort(key=rank)

@@ -6,9 +6,12 @@ often either runs."""
 from __future__ import annotations
 
 import json
+import logging
+import time
 
 import pytest
 
+from domain.core.errors import UnknownRuleset
 from domain.core.messages import Command
 from service import tables
 from service.games import GameService
@@ -94,3 +97,29 @@ def test_the_catch_up_leaves_a_gone_game_and_a_game_marked_again_meanwhile(servi
     )
     assert store.notify_mark("no-such-game") is None
     assert not service.store.redis.exists(keys.meta("no-such-game"))
+
+
+def test_a_game_of_a_ruleset_this_server_lacks_waits_on_the_list_without_a_traceback(
+    service, store, vault, caplog
+) -> None:
+    game_id, _, _ = a_played_table(service)
+    players = PlayerStore(service.store.redis)
+    mark = players.mark_unnotified(game_id, service.store.version(game_id))
+    service.store.redis.hset(keys.meta(game_id), "notified", 0)
+
+    def no_ruleset(name: str) -> SealedBids:
+        raise UnknownRuleset(name)
+
+    elsewhere = GameService(store, vault, rulesets=no_ruleset)
+    now = time.time()
+    with caplog.at_level(logging.WARNING, logger="chronicle.tables"):
+        assert tables.catch_up_or_wait(elsewhere, game_id, mark, now) == 0
+    assert players.notify_mark(game_id) == str(float(f"{now + tables.UNKNOWN_RULESET_WAIT_S:.6f}"))
+    assert [(r.getMessage(), r.exc_info) for r in caplog.records] == [
+        (f"game {game_id}'s notifications wait 300 s: no ruleset named 'toy-sealed-bids'", None)
+    ]
+    waited = players.notify_mark(game_id)
+    assert waited is not None
+    assert tables.catch_up_or_wait(service, game_id, waited, now + 300) > 0  # a server with it
+    assert players.notify_mark(game_id) is None
+    assert players.notified_up_to(game_id) == service.store.version(game_id)
