@@ -107,8 +107,9 @@ LONGEST_FIRST = (
     "test_schemathesis_cli.py",
     "test_spec_conformance.py",
 )
-"""The files of a minute or more, started first: in their alphabetical place at the end, the
-whole browser games ran on one worker while the other sat idle."""
+"""The files of a minute or more, started first (with `--dist worksteal`, an idle worker takes
+the short tests queued last from the other): in their alphabetical place at the end, the whole
+browser games ran on one worker while the other sat idle."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
