@@ -26,6 +26,9 @@ from service.wiring import check_redis_url
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
 SSE_HEARTBEAT_S = 15.0
+BUSY_HOLD_MS = 250
+"""How long a command that finds a step due (an epoch closing on the worker, 5-25 ms) waits
+for it before it is refused as `game_busy`."""
 
 
 def create_app(redis_url: str | None = None, **config: Any) -> Flask:
@@ -42,6 +45,7 @@ def create_app(redis_url: str | None = None, **config: Any) -> Flask:
         QUEUE=settings.queue,
         SSE_HEARTBEAT_S=float(os.environ.get("CHRONICLE_SSE_HEARTBEAT_S", SSE_HEARTBEAT_S)),
         SYSTEM_STEPS=os.environ.get("CHRONICLE_SYSTEM_STEPS", "worker"),
+        BUSY_HOLD_MS=int(os.environ.get("CHRONICLE_BUSY_HOLD_MS", BUSY_HOLD_MS)),
     )
     app.config.update(config)
     check_redis_url(app.config["REDIS_URL"])

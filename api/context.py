@@ -26,7 +26,7 @@ def games() -> GameService:
             scheduler = InlineScheduler(base)
         else:
             scheduler = QueueScheduler(config["REDIS_URL"], config["QUEUE"], every)
-        found = base.scheduled(scheduler, every)
+        found = base.scheduled(scheduler, every, int(config["BUSY_HOLD_MS"]) / 1000)
         current_app.extensions["chronicle.games"] = found
     return found
 

@@ -187,8 +187,10 @@ def post_command(game_id: str) -> ResponseReturnValue:
     """Plays a command as the seat whose token is given (a seat acts only as itself; the admin
     token cannot act). Post back any entry of the legal-actions list as it is. With
     `expected_version` the command is refused (409, with `current_version`) if the game has
-    moved on. A command the rules refuse is a 422 naming the rule; while the game runs a step
-    no seat takes (such as closing an epoch) commands are a 409 `game_busy`: retry shortly.
+    moved on. A command the rules refuse is a 422 naming the rule. While the game runs a step
+    no seat takes (such as closing an epoch), a command waits for the step up to a quarter of a
+    second and is then decided on the game it left; a step still running by then makes it a
+    409 `game_busy`: retry shortly.
     The answer lists the events the command produced, as this seat may see them."""
     token = bearer_token()
     caller, credential = access().seat_to_confirm(game_id, token)

@@ -123,6 +123,14 @@ SETTINGS = (
         metavar="{worker,inline}",
     ),
     Setting(
+        "CHRONICLE_BUSY_HOLD_MS",
+        "--busy-hold-ms",
+        "how long a command that finds an epoch closing waits for it before it is a 409 "
+        "game_busy (default 250)",
+        int,
+        "MS",
+    ),
+    Setting(
         "CHRONICLE_SWEEP_EVERY_S",
         "--sweep-every-s",
         "seconds between the worker's sweeps for games stuck closing (default 30)",

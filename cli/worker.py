@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from rq import SimpleWorker, Worker
 
     from service.rulesets import load_all_and_settle
-    from workers.queue import queue
+    from workers.queue import queue, urgent_queue
     from workers.scheduling import start_sweeper, start_table_watch
 
     q = queue(url, args.queue or settings.queue)
@@ -51,6 +51,6 @@ def run(args: argparse.Namespace) -> int:
     # process, whose game cache stays warm, instead of forking a child for each.
     load_all_and_settle()
     kind = Worker if args.fork_per_job else SimpleWorker
-    worker = kind([q], connection=q.connection)
+    worker = kind([urgent_queue(url, q.name), q], connection=q.connection)
     worker.work(burst=args.burst, with_scheduler=True)
     return 0

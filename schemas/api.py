@@ -14,12 +14,13 @@ from schemas.commands import CommandField
 from schemas.common import StrictSchema
 
 GAME_STATUSES = ("open", "active", "closing", "finished")
-"""`closing`: a step no seat takes is being run (the worker closing an epoch); commands are a
-409 `game_busy` meanwhile (retry after `Retry-After`)."""
+"""`closing`: a step no seat takes is being run (the worker closing an epoch); a command waits
+for it up to a quarter of a second, then is a 409 `game_busy` (retry after `Retry-After`)."""
 STATUS_TEXT = (
     "`open` (a table whose seats wait to be claimed), `active` (seats play), "
     "`closing` (the worker is running a step no seat takes, such as "
-    "closing an epoch: commands get 409 `game_busy` until it is done) or `finished`."
+    "closing an epoch: a command waits for it up to a quarter of a second, then gets 409 "
+    "`game_busy`) or `finished`."
 )
 
 MAX_VERSION = 2**53

@@ -168,6 +168,7 @@ class GameService:
         cache: StateCache | None = None,
         scheduler: Scheduler | None = None,
         snapshot_every: int = 0,
+        busy_hold_s: float = 0.0,
     ) -> None:
         self.store = store
         self.vault = vault
@@ -175,12 +176,22 @@ class GameService:
         self.cache = cache or StateCache()
         self.scheduler: Scheduler = scheduler or NoScheduler()
         self.snapshot_every = snapshot_every
+        self.busy_hold_s = busy_hold_s
 
-    def scheduled(self, scheduler: Scheduler, snapshot_every: int) -> GameService:
+    def scheduled(
+        self, scheduler: Scheduler, snapshot_every: int, busy_hold_s: float = 0.0
+    ) -> GameService:
         """This service (its store, vault, rulesets and cache) with what follows a command, due
-        steps and snapshots, handed to `scheduler`."""
+        steps and snapshots, handed to `scheduler`; a command that finds a step due waits up to
+        `busy_hold_s` for it to be taken before it is refused as busy."""
         return GameService(
-            self.store, self.vault, self.rulesets, self.cache, scheduler, snapshot_every
+            self.store,
+            self.vault,
+            self.rulesets,
+            self.cache,
+            scheduler,
+            snapshot_every,
+            busy_hold_s,
         )
 
     # --- creating -------------------------------------------------------------------------
@@ -435,24 +446,29 @@ class GameService:
         """A command from a seat (or the admin's rewind), as the API takes it: decided and
         appended (`handle`), then what it made due handed to the scheduler. A refusal by the
         rules is a `CommandRefused` carrying the rule's catalogue entry and the version it was
-        judged at; while a step no seat takes is due, `GameBusy` (the step is asked for again).
-        `credential`: (role, token hash) the append must find still issued (`CredentialChanged`
-        if not)."""
+        judged at. While a step no seat takes is due, the step is asked for and the command
+        waits up to `busy_hold_s` for it to be taken, then is decided again; `GameBusy` if the
+        step is still due by then. `credential`: (role, token hash) the append must find still
+        issued (`CredentialChanged` if not)."""
         if not isinstance(command, Command):
             command = Command.from_dict(command)
         if isinstance(actor, int) and not by_bot and command.type not in SEATING_COMMANDS:
             tables.require_person_seat(self, game_id, actor)
-        try:
-            outcome = self.handle(
-                game_id, actor, command, expected_version, idempotency_key, credential
-            )
-        except RuleViolation as violation:
-            entry = rule_entry(self.ruleset_of(game_id), violation.rule)
-            raise CommandRefused(violation, entry, self.store.version(game_id)) from None
-        except GameBusy as busy:
-            version = self.store.version(game_id) if busy.version is None else busy.version
-            self._schedule_steps(game_id, version, True)
-            raise
+        held_until = time.monotonic() + self.busy_hold_s
+        while True:
+            try:
+                outcome = self.handle(
+                    game_id, actor, command, expected_version, idempotency_key, credential
+                )
+                break
+            except RuleViolation as violation:
+                entry = rule_entry(self.ruleset_of(game_id), violation.rule)
+                raise CommandRefused(violation, entry, self.store.version(game_id)) from None
+            except GameBusy as busy:
+                version = self.store.version(game_id) if busy.version is None else busy.version
+                self._schedule_steps(game_id, version, True)
+                if not self._moved_on(game_id, version, held_until):
+                    raise
         if not outcome.duplicate and outcome.events:
             self._schedule_steps(game_id, outcome.version, outcome.system_step_due)
             if not outcome.system_step_due and snapshot_due(
@@ -460,6 +476,14 @@ class GameService:
             ):  # a due step's job writes a snapshot after it anyway
                 self._schedule(self.scheduler.snapshot, game_id, outcome.version)
         return outcome
+
+    def _moved_on(self, game_id: str, version: int, deadline: float) -> bool:
+        """Whether the game moves past `version` (its due step appended) before `deadline`, a
+        `time.monotonic()`: a blocking read of its stream until then."""
+        left_ms = int(1000 * (deadline - time.monotonic()))
+        return left_ms > 0 and bool(
+            self.store.read_after(game_id, version, block_ms=left_ms, count=1)
+        )
 
     def order_rewind(self, game_id: str, to_version: int) -> CommandOutcome:
         """The admin takes the game back to how it stood after `to_version`."""

@@ -54,6 +54,12 @@ def queue(url: str | None = None, name: str | None = None) -> Queue:
     )
 
 
+def urgent_queue(url: str | None = None, name: str | None = None) -> Queue:
+    """The queue of the jobs a seat waits on (a game's due steps, its bots' moves), which a
+    worker takes before those of `queue(url, name)` (snapshots, replays, webhooks)."""
+    return queue(url, f"{name or os.environ.get('CHRONICLE_QUEUE', DEFAULT_QUEUE)}-urgent")
+
+
 def system_job_id(game_id: str, version: int, attempt: str = "") -> str:
     """Derived from the game and the version the step is due at (plus the sweep, if any)."""
     return f"system-{game_id}-{version}{attempt}"
@@ -66,7 +72,7 @@ def enqueue_system_steps(
     done: seats refused while the step runs each ask again, and enqueueing the same job id
     anew would run it twice and take it out of RQ's registry of finished jobs. A failed job
     (its retries spent) is queued again."""
-    q = queue(url, queue_name)
+    q = urgent_queue(url, queue_name)
     job_id = system_job_id(game_id, version, attempt)
     try:
         existing = Job.fetch(job_id, connection=q.connection)
@@ -113,7 +119,7 @@ class QueueScheduler:
         """One bots job per game at a time: while one waits or runs (its loop plays every bot
         move due, the ones its own moves make due included), no other is queued; a move a
         finished job missed is asked for again by the worker's table watch."""
-        q = queue(self.url, self.queue_name)
+        q = urgent_queue(self.url, self.queue_name)
         job_id = f"bots-{game_id}"
         try:
             existing = Job.fetch(job_id, connection=q.connection)
@@ -158,4 +164,11 @@ def enqueue_job(url: str, queue_name: str | None, function: str, *args: Any, job
     return queue(url, queue_name).enqueue(function, *args, job_id=job_id)
 
 
-__all__ = ["QueueScheduler", "enqueue_job", "queue", "queue_connection", "snapshot_due"]
+__all__ = [
+    "QueueScheduler",
+    "enqueue_job",
+    "queue",
+    "queue_connection",
+    "snapshot_due",
+    "urgent_queue",
+]

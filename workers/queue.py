@@ -3,6 +3,6 @@ worker share)."""
 
 from __future__ import annotations
 
-from service.jobs import DEFAULT_QUEUE, queue, queue_connection, redis_url
+from service.jobs import DEFAULT_QUEUE, queue, queue_connection, redis_url, urgent_queue
 
-__all__ = ["DEFAULT_QUEUE", "queue", "queue_connection", "redis_url"]
+__all__ = ["DEFAULT_QUEUE", "queue", "queue_connection", "redis_url", "urgent_queue"]

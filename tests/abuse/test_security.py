@@ -140,7 +140,10 @@ def observable(redis_url: str, a: dict[str, Any], queue_name: str) -> Any:
         meta.status,
         meta.extra.get("seed_revealed"),
         [g for g in sandboxes if store.meta(g).extra["sandbox_of"] == a["game_id"]],
-        Queue(queue_name, connection=raw_redis_client(redis_url)).count,
+        [
+            Queue(q, connection=raw_redis_client(redis_url)).count
+            for q in (queue_name, f"{queue_name}-urgent")
+        ],
     )
 
 

@@ -27,7 +27,7 @@ from service.games import recorded_from
 from service.rulesets import ruleset
 from tests.support.browser import chromium_binary, dump_dom
 from tests.support.http import serving
-from workers.queue import queue
+from workers.queue import urgent_queue
 
 HOTW = "hotw-2024"
 PLAYERS = ["ann", "bob", "cy", "di"]
@@ -50,7 +50,11 @@ def queue_name() -> str:
 
 @pytest.fixture(scope="module")
 def server(redis_url: str, queue_name: str) -> Iterator[str]:
-    with serving(redis_url, web_workers=2, CHRONICLE_QUEUE=queue_name) as base:
+    # no hold: a command that finds the epoch closing is told `game_busy` at once, which the
+    # probes below look for (tests/e2e/test_api_system_steps.py holds commands for the step)
+    with serving(
+        redis_url, web_workers=2, CHRONICLE_QUEUE=queue_name, CHRONICLE_BUSY_HOLD_MS="0"
+    ) as base:
         yield base
 
 
@@ -217,7 +221,7 @@ def the_worker_closed_every_epoch_in_rq(
 ) -> None:
     """Each command of the worker is a finished RQ job named after the game and the version it
     started from (contracts §5: exactly once)."""
-    finished = set(FinishedJobRegistry(queue=queue(redis_url, queue_name)).get_job_ids())
+    finished = set(FinishedJobRegistry(queue=urgent_queue(redis_url, queue_name)).get_job_ids())
     starts = sorted(
         {
             r.version - 1

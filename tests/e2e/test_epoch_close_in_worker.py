@@ -17,7 +17,7 @@ from rq.registry import FinishedJobRegistry, StartedJobRegistry
 from domain.core.messages import Command
 from service.games import GameBusy, GameService
 from tests.support.toy import SealedBidsClosedBySystem
-from workers.queue import queue
+from workers.queue import urgent_queue
 from workers.scheduling import enqueue_system_steps
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -75,7 +75,7 @@ def test_a_duplicate_close_job_appends_nothing(closing_game, redis_url, toy_env)
     enqueue_system_steps(redis_url, name, game_id, version, "-again")
     worker = start_worker(toy_env, name, CHRONICLE_SWEEP_EVERY_S="0")
     try:
-        registry = FinishedJobRegistry(queue=queue(redis_url, name))
+        registry = FinishedJobRegistry(queue=urgent_queue(redis_url, name))
         wait_until(lambda: len(registry.get_job_ids()) == 2, 30, "both jobs finish")
     finally:
         stop(worker)
@@ -99,7 +99,7 @@ def test_a_worker_killed_mid_close_leaves_nothing_half_done_and_the_round_closes
     )
     try:
         job = enqueue_system_steps(redis_url, name, game_id, version)
-        started = StartedJobRegistry(queue=queue(redis_url, name))
+        started = StartedJobRegistry(queue=urgent_queue(redis_url, name))
         wait_until(lambda: job.id in started.get_job_ids(), 30, "the worker takes the job")
         time.sleep(1.0)  # the job has decided the close and now waits before appending
     finally:
