@@ -367,8 +367,10 @@ class Crowd:
     Every game is created in the store before the clock starts. Paced, each client sends a
     command every `interval_s` and its latency runs from when the command was due (open loop:
     a server that falls behind is charged for the wait it causes); unpaced, each sends the next
-    command when the last is answered. A `game_busy` refusal (the worker closing an epoch) is
-    retried after 2 ms and starts that client's schedule again; only accepted commands count."""
+    command when the last is answered. A command that finds its game's epoch closing waits for
+    the close in the server, and the wait is in its latency; a `game_busy` refusal (a close still
+    running after that wait) is retried after 2 ms and starts that client's schedule again; only
+    accepted commands count."""
 
     def __init__(self, url: str, store: EventStore, scripts: list[list[Script]]) -> None:
         parsed = urlsplit(url)
