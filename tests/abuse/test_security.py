@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from rq import Queue
 
 import tests.support.toy  # noqa: F401  (registers the toy rulesets in this process)
 from api.app import create_app
-from service.wiring import game_service, raw_redis_client
+from service.wiring import game_service
 from store import keys
 from tests.support.abuse import TOY, bearer, error_body
+from workers.queue import queue, urgent_queue
 
 HAND_WRITTEN_POSITION = {  # round 2 of 2 of a 3-seat toy game; seat 1 has sealed 3 chips
     "setup": {"ruleset": TOY, "players": ["ann", "bob", "cy"], "options": {"rounds": 2}},
@@ -140,10 +140,7 @@ def observable(redis_url: str, a: dict[str, Any], queue_name: str) -> Any:
         meta.status,
         meta.extra.get("seed_revealed"),
         [g for g in sandboxes if store.meta(g).extra["sandbox_of"] == a["game_id"]],
-        [
-            Queue(q, connection=raw_redis_client(redis_url)).count
-            for q in (queue_name, f"{queue_name}-urgent")
-        ],
+        [q.count for q in (queue(redis_url, queue_name), urgent_queue(redis_url, queue_name))],
     )
 
 
