@@ -114,7 +114,28 @@ def narrate(rules: Any, event: Mapping[str, Any], players: Sequence[str]) -> str
             else:
                 cleaned[key] = value
         event = {**event, "data": cleaned}
-    return plain_words(event, players, _names_with(rules.names()), None, _namer(rules, players))
+    return plain_words(event, players, _names_with(rules.names()), TELLERS, _namer(rules, players))
+
+
+def route_worker_moved(event: Mapping[str, Any], namer: Namer) -> str:
+    """`Route worker moved: Ann's Worker along Trade Route 1, from its space 1 to its space 2`
+    (the spaces counted from 1 along the route, as on the table), or onto the route's Rest
+    space, or home from its far end."""
+    data = event["data"]
+    route = f"Trade Route {int(data['route'])}"
+    if data.get("home"):
+        way = f"home from the far end of {route}"
+    elif data.get("rest"):
+        way = f"onto the Rest space of {route}"
+    else:
+        spaces = f"from its space {int(data['frm']) + 1} to its space {int(data['to']) + 1}"
+        way = f"along {route}, {spaces}"
+    forced = " (a forced move)" if data.get("forced") else ""
+    return f"Route worker moved: {namer.seat(data['seat'])}'s Worker {way}{forced}."
+
+
+TELLERS = {"patchistory.RouteWorkerMoved": route_worker_moved}
+"""Events whose fields the generic sentence would misread (a route's space index as a seat)."""
 
 
 def _names_with(names: Mapping[str, str]) -> Mapping[str, str]:

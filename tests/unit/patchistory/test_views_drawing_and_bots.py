@@ -98,6 +98,29 @@ def test_a_sealed_bid_is_told_by_the_tiles_place_at_the_auction_and_its_coin():
     assert "number" not in said and "offer" not in said
 
 
+def test_a_worker_on_a_trade_route_is_told_by_its_route_and_spaces_never_by_a_player():
+    """The event's `to` is a space of the route, not a seat: the log once read "to bob"."""
+    from domain.patchistory.words import narrate
+
+    def said(**data: object) -> str:
+        base = {"seat": 0, "route": 1, "frm": 0, "to": 1, "rest": False, "home": False}
+        event = {"type": "patchistory.RouteWorkerMoved", "data": {**base, **data}}
+        return narrate(RULES, event, ["ann", "bob", "cy"])
+
+    assert (
+        said()
+        == "Route worker moved: ann's Worker along Trade Route 1, from its space 1 to its space 2."
+    )
+    assert (
+        said(frm=2, to=2, rest=True)
+        == "Route worker moved: ann's Worker onto the Rest space of Trade Route 1."
+    )
+    assert said(home=True, forced=True).endswith(
+        "home from the far end of Trade Route 1 (a forced move)."
+    )
+    assert not any(name in said(to=t) for t in range(3) for name in ("bob", "cy", "player"))
+
+
 def test_the_auction_is_drawn_above_the_civilizations_while_it_is_bid_on():
     import dataclasses
     import re
