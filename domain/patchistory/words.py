@@ -134,8 +134,30 @@ def route_worker_moved(event: Mapping[str, Any], namer: Namer) -> str:
     return f"Route worker moved: {namer.seat(data['seat'])}'s Worker {way}{forced}."
 
 
-TELLERS = {"patchistory.RouteWorkerMoved": route_worker_moved}
-"""Events whose fields the generic sentence would misread (a route's space index as a seat)."""
+PLACES = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def prosperity_scored(event: Mapping[str, Any], namer: Namer) -> str:
+    """`Prosperity scored: Highest Food production, 3 Votes (3 Culture for first place): Ann
+    first, gains 3 Culture; Bob second, no Culture; Cy fourth, loses 1 Culture`."""
+    data = event["data"]
+    told = []
+    for seat, (place, gain) in enumerate(zip(data["ranks"], data["culture"], strict=True)):
+        change = (
+            "no Culture" if not gain else f"{'gains' if gain > 0 else 'loses'} {abs(gain)} Culture"
+        )
+        told.append(f"{namer.seat(seat)} {PLACES[int(place) - 1]}, {change}")
+    votes = f"{data['votes']} Votes ({data['value']} Culture for first place)"
+    head = f"{namer.thing(data['card'])}, {votes}"
+    return f"Prosperity scored: {head}: {'; '.join(told)}."
+
+
+TELLERS = {
+    "patchistory.RouteWorkerMoved": route_worker_moved,
+    "patchistory.ProsperityScored": prosperity_scored,
+}
+"""Events whose fields the generic sentence would misread (a route's space index as a seat) or
+list bare (each seat's place and Culture as two lists of numbers)."""
 
 
 def _names_with(names: Mapping[str, str]) -> Mapping[str, str]:

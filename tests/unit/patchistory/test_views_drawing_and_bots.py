@@ -121,6 +121,20 @@ def test_a_worker_on_a_trade_route_is_told_by_its_route_and_spaces_never_by_a_pl
     assert not any(name in said(to=t) for t in range(3) for name in ("bob", "cy", "player"))
 
 
+def test_a_prosperity_card_scored_tells_each_players_place_and_culture_in_words():
+    from domain.patchistory.words import narrate
+
+    card = next(iter(RULES.pack.prosperity.values()))
+    data = {"card": card.id, "votes": 3, "value": 3, "ranks": [2, 1, 3], "culture": [1, 3, -1]}
+    said = narrate(
+        RULES, {"type": "patchistory.ProsperityScored", "data": data}, ["ann", "bob", "cy"]
+    )
+    assert said == (
+        f"Prosperity scored: {card.name}, 3 Votes (3 Culture for first place): ann second, gains "
+        "1 Culture; bob first, gains 3 Culture; cy third, loses 1 Culture."
+    )
+
+
 def test_the_auction_is_drawn_above_the_civilizations_while_it_is_bid_on():
     import dataclasses
     import re
