@@ -70,6 +70,9 @@ FAULT_PAUSE_BEFORE_APPEND_S = float(os.environ.get("CHRONICLE_FAULT_PAUSE_BEFORE
 FAULT_PAUSE_AFTER_APPEND_S = float(os.environ.get("CHRONICLE_FAULT_PAUSE_AFTER_APPEND_S", "0"))
 REWIND_COMMANDS = frozenset({PROPOSE_REWIND, ORDER_REWIND})
 MAX_SYSTEM_STEPS = 100
+TAIL_CHEAPER_THAN_SNAPSHOT = 48
+"""Events a process folds rather than load a newer snapshot: reading and folding one costs
+about 16 µs, loading a mid-game snapshot about 0.7 ms."""
 log = logging.getLogger("chronicle.service")
 
 
@@ -470,12 +473,26 @@ class GameService:
                 if not self._moved_on(game_id, version, held_until):
                     raise
         if not outcome.duplicate and outcome.events:
+            if outcome.system_step_due and self.scheduler.steps_elsewhere:
+                self._snapshot_for_the_step(game_id, outcome.version)
             self._schedule_steps(game_id, outcome.version, outcome.system_step_due)
             if not outcome.system_step_due and snapshot_due(
                 self.snapshot_every, outcome.events[0].version, outcome.version
             ):  # a due step's job writes a snapshot after it anyway
                 self._schedule(self.scheduler.snapshot, game_id, outcome.version)
         return outcome
+
+    def _snapshot_for_the_step(self, game_id: str, version: int) -> None:
+        """Leave a snapshot of the state this process holds where a step became due, for the
+        worker that takes the step: it loads that instead of folding every event since it last
+        saw the game (a few hundred, between two epoch closes)."""
+        game = self.cache.get(game_id)
+        if game is None or game.version != version:
+            return
+        try:
+            self._save_snapshot(self.rules_of(game), game_id, game)
+        except Exception:  # the worker folds the events instead
+            log.warning("could not snapshot game %s for its step", game_id, exc_info=True)
 
     def _moved_on(self, game_id: str, version: int, deadline: float) -> bool:
         """Whether the game moves past `version` (its due step appended) before `deadline`, a
@@ -786,7 +803,7 @@ class GameService:
         game ends. Safe to run twice at once: each step is appended only at the version it was
         decided at, so a step another runner took first is not taken again."""
         taken = 0
-        rules, game = self.load(game_id)
+        rules, game = self._load_newest(game_id)
         for _ in range(max_steps * 2):
             due = self._system_step(rules, game)
             if due is None or taken >= max_steps:
@@ -800,6 +817,20 @@ class GameService:
             game = self._state_after(game_id, outcome.version)
             self._save_snapshot(rules, game_id, game)
         return taken
+
+    def _load_newest(self, game_id: str) -> tuple[Ruleset[Any], Game[Any]]:
+        """The current game, from its newest snapshot when that is further ahead of the state
+        this process holds than folding the events between is cheap."""
+        cached = self.cache.get(game_id)
+        if cached is None:
+            return self.load(game_id)
+        newest = self.store.newest_snapshot_version(game_id)
+        if newest is None or newest - cached.version <= TAIL_CHEAPER_THAN_SNAPSHOT:
+            return self.load(game_id)
+        rules = self.rules_of(cached)
+        game = self._load_from_snapshot(rules, game_id, None)
+        self.cache.put(game_id, game)
+        return rules, game
 
     def _state_after(self, game_id: str, version: int) -> Game[Any]:
         """The game as this process's own append left it at `version` (read again only if the

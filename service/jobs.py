@@ -94,6 +94,8 @@ def enqueue_system_steps(
 class QueueScheduler:
     """Runs a game's due steps and its snapshots on an RQ worker."""
 
+    steps_elsewhere = True
+
     def __init__(self, url: str, queue_name: str | None, snapshot_every: int) -> None:
         self.url = url
         self.queue_name = queue_name

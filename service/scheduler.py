@@ -29,6 +29,9 @@ _playing = _Playing()
 
 
 class Scheduler(Protocol):
+    steps_elsewhere: bool
+    """Whether due steps run in another process, which loads the game from the store."""
+
     def system_steps(self, game_id: str, version: int) -> None:
         """Run, or have run, the game's steps due at `version`."""
 
@@ -45,6 +48,8 @@ class Scheduler(Protocol):
 
 class InlineScheduler:
     """Runs the steps and writes the snapshots in the calling process."""
+
+    steps_elsewhere = False
 
     def __init__(self, service: GameService) -> None:
         self.service = service
@@ -78,6 +83,8 @@ class InlineScheduler:
 class NoScheduler:
     """Schedules nothing (tools that drive the service themselves, such as the golden corpus's
     recorder, which runs each due step as its own command)."""
+
+    steps_elsewhere = False
 
     def system_steps(self, game_id: str, version: int) -> None:
         return None

@@ -810,6 +810,10 @@ class EventStore:
             return None
         return self.snapshot(game_id, int(versions[0]))
 
+    def newest_snapshot_version(self, game_id: str) -> int | None:
+        newest = self.redis.zrevrange(keys.snapshot_index(game_id), 0, 0)
+        return int(newest[0]) if newest else None
+
     def snapshot(self, game_id: str, version: int) -> Snapshot | None:
         raw = self.redis.hget(keys.snapshots(game_id), str(version))
         if raw is None:

@@ -1,0 +1,92 @@
+"""The command that makes a step due (an epoch close) leaves a snapshot of its state there, and
+the worker that takes the step loads that snapshot instead of folding every event since it last
+saw the game; on a real redis-server."""
+
+from __future__ import annotations
+
+import random
+import uuid
+
+from domain.core.kernel import replay
+from domain.core.messages import Command
+from service.games import TAIL_CHEAPER_THAN_SNAPSHOT, GameService, StateCache
+from service.jobs import QueueScheduler
+from service.rulesets import ruleset
+from tests.support.toy import SealedBidsClosedBySystem
+
+RULES = SealedBidsClosedBySystem()
+
+
+def service(store, vault, scheduler=None) -> GameService:
+    plain = GameService(store, vault, rulesets=lambda name: RULES, cache=StateCache())
+    return plain if scheduler is None else plain.scheduled(scheduler, 0)
+
+
+def bid_round(web: GameService, game_id: str) -> None:
+    for seat in (0, 1):
+        web.play(game_id, seat, Command.of("bid", chips=0))
+
+
+def reads_of(store) -> list[tuple[int, int | None]]:
+    """Record where each read of the events starts and ends, passing it on to the store."""
+    started: list[tuple[int, int | None]] = []
+    read = store.read
+
+    def recording(game_id, from_version=1, to_version=None, *args, **kwargs):
+        started.append((from_version, to_version))
+        return read(game_id, from_version, to_version, *args, **kwargs)
+
+    store.read = recording
+    return started
+
+
+def test_the_seat_whose_command_makes_the_round_close_due_leaves_a_snapshot_there(
+    store, vault, redis_url
+):
+    web = service(store, vault, QueueScheduler(redis_url, f"q-{uuid.uuid4().hex[:8]}", 0))
+    created = web.create_game(RULES.name, ["a", "b"], {"rounds": 3})
+    bid_round(web, created.game_id)
+    due_at = store.version(created.game_id)
+    assert web.system_step_due(created.game_id)
+    assert store.snapshot_versions(created.game_id) == [due_at]
+    _, game = service(store, vault).load_at(created.game_id, due_at)
+    assert game == replay(RULES, web.events(created.game_id))
+
+
+def test_a_worker_that_last_saw_the_game_at_its_start_loads_the_snapshot_to_close_the_epoch(
+    store, vault, redis_url
+):
+    rules = ruleset("hotw-2024")
+    scheduler = QueueScheduler(redis_url, f"q-{uuid.uuid4().hex[:8]}", 0)
+    web = GameService(store, vault, cache=StateCache()).scheduled(scheduler, 0)
+    game_id = web.create_game(rules.name, ["ann", "bob", "cy"], seed=b"s" * 32).game_id
+    worker = GameService(store, vault, cache=StateCache())
+    worker.run_system_steps(game_id)
+    held = worker.cache.get(game_id).version
+    choose = random.Random(7)
+    while (game := web.load(game_id)[1]) and rules.system_action(game.state) is None:
+        seat = min(rules.awaited_seats(game.state))
+        web.play(game_id, seat, choose.choice(list(rules.legal_actions(game.state, seat))))
+    due_at = store.version(game_id)
+    assert due_at > held + TAIL_CHEAPER_THAN_SNAPSHOT
+    assert store.snapshot_versions(game_id) == [due_at]
+    reads = reads_of(worker.store)
+    assert worker.run_system_steps(game_id) >= 1
+    assert reads[0][0] == due_at + 1, "read only what follows the snapshot"
+    assert worker.cache.get(game_id) == replay(rules, web.events(game_id))
+
+
+def test_a_worker_a_few_events_behind_folds_them_instead_of_loading_a_snapshot(
+    store, vault, redis_url
+):
+    web = service(store, vault, QueueScheduler(redis_url, f"q-{uuid.uuid4().hex[:8]}", 0))
+    created = web.create_game(RULES.name, ["a", "b"], {"rounds": 3})
+    worker = service(store, vault)
+    bid_round(web, created.game_id)
+    assert worker.run_system_steps(created.game_id) == 1
+    held = worker.cache.get(created.game_id).version
+    bid_round(web, created.game_id)
+    reads = reads_of(worker.store)
+    assert worker.run_system_steps(created.game_id) == 1
+    assert reads[0][0] == held + 1
+    assert worker.cache.get(created.game_id) == replay(RULES, web.events(created.game_id))
