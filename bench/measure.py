@@ -45,6 +45,8 @@ WEB_WORKER_CLASS = os.environ.get("CHRONICLE_BENCH_WORKER_CLASS", "gthread")
 """gthread (keep-alive, WEB_THREADS threads per process) or sync (one request per process at a
 time, a connection per request)."""
 Progress = Callable[[str], None]
+TURNS = 4
+"""The saturated API and the floor app each run in this many alternating turns."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -180,13 +182,6 @@ class Served:
             spent["redis"] = cpu_seconds(self.redis)
         spent["clients"] = time.process_time()
         return spent
-
-
-def cpu_per_command(
-    before: dict[str, float], after: dict[str, float], commands: int
-) -> dict[str, float]:
-    spent = {k: round(1000 * (after[k] - before[k]) / max(commands, 1), 3) for k in after}
-    return {**spent, "total": round(sum(spent.values()), 3)}
 
 
 def server_cpu(spent: dict[str, float]) -> float:
@@ -399,21 +394,26 @@ class Crowd:
         for seat in self.seats:
             seat.connection.close()
 
-    def play(self, seconds: float | None = None, rate: float | None = None) -> dict[str, float]:
-        """Until every game ends or `seconds` pass; `rate`: commands a second offered in all."""
+    def play(self, seconds: float | None = None, rate: float | None = None) -> dict[str, Any]:
+        """Until every game ends or `seconds` pass; `rate`: commands a second offered in all.
+        Nothing is sent after `seconds`, and the answers still due are awaited (and counted),
+        so that `play` may be called again to go on with the same games."""
         interval = len(self.seats) / rate if rate else 0.0
         selector = selectors.DefaultSelector()
         waiting: list[tuple[float, int]] = []
         started = time.perf_counter()
         for n, seat in enumerate(self.seats):
-            seat.next_at = started + (n * interval / len(self.seats))
-            heapq.heappush(waiting, (seat.next_at, n))
             selector.register(seat.connection, selectors.EVENT_READ, n)
+            if not seat.done:
+                seat.next_at = started + (n * interval / len(self.seats))
+                heapq.heappush(waiting, (seat.next_at, n))
         deadline = started + seconds if seconds else float("inf")
         in_flight = 0
-        while (waiting or in_flight) and time.perf_counter() < deadline:
+        latencies: list[float] = []
+        busy = 0
+        while in_flight or (waiting and time.perf_counter() < deadline):
             now = time.perf_counter()
-            while waiting and waiting[0][0] <= now:
+            while waiting and waiting[0][0] <= now < deadline:
                 _, n = heapq.heappop(waiting)
                 seat = self.seats[n]
                 seat.sent_at = time.perf_counter()
@@ -421,7 +421,9 @@ class Crowd:
                 seat.connection.sendall(seat.request())
                 in_flight += 1
             timeout = max(0.0, waiting[0][0] - time.perf_counter()) if waiting else 1.0
-            for key, _ in selector.select(min(timeout, deadline - time.perf_counter())):
+            if time.perf_counter() < deadline:
+                timeout = min(timeout, deadline - time.perf_counter())
+            for key, _ in selector.select(timeout):
                 seat = self.seats[key.data]
                 chunk = seat.connection.recv(65536)
                 if not chunk:
@@ -434,11 +436,13 @@ class Crowd:
                 at = time.perf_counter()
                 status, body = answer
                 if status == 201:
+                    latencies.append(at - seat.due)
                     seat.latencies.append(at - seat.due)
                     seat.next_at = seat.next_at + interval if interval else at
                     seat.advance()
                 elif status == 409 and b"game_busy" in body:
-                    seat.busy += 1  # the rules pause this game: its schedule starts again
+                    busy += 1  # the rules pause this game: its schedule starts again
+                    seat.busy += 1
                     seat.next_at = at + 0.002
                 else:
                     raise RuntimeError(f"command refused: {status} {body[:300]!r}")
@@ -446,14 +450,26 @@ class Crowd:
                     heapq.heappush(waiting, (seat.next_at, key.data))
         elapsed = time.perf_counter() - started
         selector.close()
-        latencies = [lat for seat in self.seats for lat in seat.latencies]
-        return {
-            "cmds_per_s": len(latencies) / elapsed,
-            "p50_ms": 1000 * statistics.median(latencies),
-            "p99_ms": 1000 * percentile(latencies, 0.99),
-            "busy_retries": sum(seat.busy for seat in self.seats),
-            "commands": len(latencies),
-        }
+        return {**summary(latencies, elapsed), "busy_retries": busy}
+
+
+def summary(latencies: list[float], elapsed: float) -> dict[str, Any]:
+    """Commands a second, p50 and p99 (ms) of the accepted commands' latencies, over `elapsed`
+    seconds; the latencies and the time are kept for `combined`."""
+    return {
+        "cmds_per_s": len(latencies) / elapsed,
+        "p50_ms": 1000 * statistics.median(latencies),
+        "p99_ms": 1000 * percentile(latencies, 0.99),
+        "commands": len(latencies),
+        "elapsed_s": elapsed,
+        "latencies": latencies,
+    }
+
+
+def combined(turns: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several runs of the same clients as one: their commands over their summed time."""
+    latencies = [lat for turn in turns for lat in turn["latencies"]]
+    return summary(latencies, sum(turn["elapsed_s"] for turn in turns))
 
 
 def game_service_for(store: EventStore) -> GameService:
@@ -464,18 +480,29 @@ def scripts_for(rules: Ruleset[Any], players: int, count: int, first_seed: int) 
     return [scripted_game(rules, players, first_seed + n) for n in range(count)]
 
 
-def single_client(url: str, store: EventStore, scripts: list[Script]) -> dict[str, float]:
-    crowd = Crowd(url, store, [scripts])
-    try:
-        played = crowd.play()
-    finally:
-        crowd.close()
-    latencies = crowd.seats[0].latencies
+def one_client_in_turn(
+    url: str, store: EventStore, scripts: list[Script], appends: int
+) -> dict[str, float]:
+    """One API client's games and raw Lua appends, in turn: a game, then `appends /
+    len(scripts)` appends, and so on, so that a spell in which the host takes CPU falls on
+    both alike. The client's rate is its commands over the sum of their latencies."""
+    latencies: list[float] = []
+    appended_in = 0.0
+    share = max(1, appends // len(scripts))
+    for script in scripts:
+        crowd = Crowd(url, store, [[script]])
+        try:
+            crowd.play()
+        finally:
+            crowd.close()
+        latencies += crowd.seats[0].latencies
+        appended_in += share / append_rate(store, share)
     return {
         "api_single_client_cmds_per_s": len(latencies) / sum(latencies),
-        "api_p50_ms": played["p50_ms"],
-        "api_p99_ms": played["p99_ms"],
+        "api_p50_ms": 1000 * statistics.median(latencies),
+        "api_p99_ms": 1000 * percentile(latencies, 0.99),
         "api_single_client_commands": len(latencies),
+        "redis_append_per_s": round(share * len(scripts) / appended_in),
     }
 
 
@@ -489,6 +516,46 @@ def concurrent_clients(
         return crowd.play(seconds, rate)
     finally:
         crowd.close()
+
+
+def saturated_in_turn(
+    servers: dict[str, Served],
+    store: EventStore,
+    crowd: list[list[Script]],
+    seconds: float,
+    turns: int,
+) -> dict[str, tuple[dict[str, Any], dict[str, float]]]:
+    """Each server driven flat out by the same clients for `seconds` in all, in `turns`
+    alternating turns, so that a spell in which the host takes CPU falls on each alike rather
+    than on whichever ran then. For each: the combined run and its CPU a command. A server's
+    own processes (web, worker) are counted from its first turn to its last, so work it leaves
+    running into another's turn (a close, a snapshot) is still its own; Redis, which they
+    share, and the load generator are counted turn by turn."""
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in servers}
+    shared = {name: {"redis": 0.0, "clients": 0.0} for name in servers}
+    crowds = {name: Crowd(served.url, store, crowd) for name, served in servers.items()}
+    try:
+        first = {name: served.cpu() for name, served in servers.items()}
+        for _ in range(turns):
+            for name, served in servers.items():
+                before = served.cpu()
+                runs[name].append(crowds[name].play(seconds / turns))  # the same games go on
+                after = served.cpu()
+                for key in shared[name]:
+                    shared[name][key] += after.get(key, 0.0) - before.get(key, 0.0)
+    finally:
+        for clients in crowds.values():
+            clients.close()
+    measured = {}
+    for name, served in servers.items():
+        last = served.cpu()
+        whole = combined(runs[name])
+        spent = {k: v - first[name][k] for k, v in last.items() if k not in shared[name]}
+        spent.update({k: v for k, v in shared[name].items() if k in last})
+        commands = max(int(whole["commands"]), 1)
+        per = {k: round(1000 * v / commands, 3) for k, v in spent.items()}
+        measured[name] = (whole, {**per, "total": round(sum(per.values()), 3)})
+    return measured
 
 
 def long_game(url: str, store: EventStore, script: Script) -> str:
@@ -562,8 +629,6 @@ def run(
             redis_url = server.url
         try:
             store = EventStore.from_url(redis_url)
-            say("raw Lua CAS appends")
-            results["redis_append_per_s"] = round(append_rate(store, 500 if quick else 3000))
             results["redis_fsync"] = store.redis.config_get("appendfsync").get("appendfsync")
             say("scripting games for the API clients")
             scripts = scripts_for(rules, crowd_players, 8 if quick else 16, 500)
@@ -571,22 +636,36 @@ def run(
             rounds = 2 if quick else 4
             crowd = [[scripts[(n + k) % len(scripts)] for k in range(rounds)] for n in range(32)]
             redis_pid = server.process.pid if server and server.process else None
-            with api_server(
-                redis_url, web_workers=WEB_WORKERS, threads=WEB_THREADS, redis_pid=redis_pid
-            ) as served:
+            with (
+                api_server(
+                    redis_url, web_workers=WEB_WORKERS, threads=WEB_THREADS, redis_pid=redis_pid
+                ) as served,
+                api_server(
+                    redis_url,
+                    web_workers=WEB_WORKERS,
+                    threads=WEB_THREADS,
+                    app="bench.floor_app:app",
+                    worker=False,
+                    redis_pid=redis_pid,
+                ) as floor,
+            ):
                 url = served.url
-                say("warming up the API processes")
+                say("warming up the API and the floor (a bare Flask app, one Lua append a command)")
                 concurrent_clients(url, store, crowd, 2, None)
-                say("one API client")
-                results.update(single_client(url, store, scripts[: 2 if quick else 4]))
-                say("32 API clients over 32 games, as fast as answered")
-                before = served.cpu()
-                flat_out = concurrent_clients(url, store, crowd, 5 if quick else 10, None)
+                concurrent_clients(floor.url, store, crowd, 1, None)
+                say("one API client and raw Lua CAS appends, in turn")
+                alone = scripts[: 2 if quick else 4]
+                results.update(one_client_in_turn(url, store, alone, 500 if quick else 3000))
+                say("32 clients as fast as answered, the API and the floor in turn")
+                measured = saturated_in_turn(
+                    {"api": served, "floor": floor}, store, crowd, 5 if quick else 10, TURNS
+                )
+                flat_out, results["api_saturated_cpu_ms_per_cmd"] = measured["api"]
+                bare, results["api_floor_cpu_ms_per_cmd"] = measured["floor"]
                 results["api_saturated_cmds_per_s"] = flat_out["cmds_per_s"]
                 results["api_saturated_p99_ms"] = flat_out["p99_ms"]
-                results["api_saturated_cpu_ms_per_cmd"] = cpu_per_command(
-                    before, served.cpu(), int(flat_out["commands"])
-                )
+                results["api_floor_cmds_per_s"] = round(bare["cmds_per_s"], 3)
+                results["saturated_turns"] = TURNS
                 half = flat_out["cmds_per_s"] / 2
                 say(f"32 API clients, open loop at half that: {half:.0f} commands/s offered")
                 paced = concurrent_clients(url, store, crowd, 5 if quick else 15, half)
@@ -603,22 +682,6 @@ def run(
                 results["long_game_players"] = long_players
                 results["long_game_events"] = store.version(game_id)
                 results["long_game_snapshots"] = len(store.snapshot_versions(game_id))
-            say("the floor: a bare Flask app, one Lua append a command, as fast as answered")
-            with api_server(
-                redis_url,
-                web_workers=WEB_WORKERS,
-                threads=WEB_THREADS,
-                app="bench.floor_app:app",
-                worker=False,
-                redis_pid=redis_pid,
-            ) as floor:
-                concurrent_clients(floor.url, store, crowd, 1, None)  # warm up
-                before = floor.cpu()
-                bare = concurrent_clients(floor.url, store, crowd, 5 if quick else 10, None)
-                results["api_floor_cmds_per_s"] = round(bare["cmds_per_s"], 3)
-                results["api_floor_cpu_ms_per_cmd"] = cpu_per_command(
-                    before, floor.cpu(), int(bare["commands"])
-                )
         finally:
             if server is not None:
                 server.stop()

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bench.measure import TARGETS, whole_answer
+from bench.measure import TARGETS, combined, summary, whole_answer
 
 ROOT = Path(__file__).resolve().parents[2]
 FIELDS = (
@@ -122,6 +122,16 @@ def test_a_target_whose_measurement_was_not_taken_is_not_judged() -> None:
     only_fold = {"fold_events_per_s": 200_000.0}
     assert targets(only_fold) == {"fold_events_per_s": True}
     assert len(target_lines({**only_fold, "targets": targets(only_fold)})) == 1
+
+
+def test_turns_taken_in_alternation_count_as_one_run_their_commands_over_their_summed_time():
+    first = summary([0.001, 0.003], elapsed=0.5)
+    second = summary([0.002, 0.002, 0.010], elapsed=1.5)
+    whole = combined([first, second])
+    assert whole["commands"] == 5
+    assert whole["cmds_per_s"] == pytest.approx(5 / 2.0)
+    assert whole["p50_ms"] == pytest.approx(2.0)
+    assert whole["p99_ms"] > 9.0
 
 
 def test_an_answer_is_whole_only_once_its_body_has_arrived():
