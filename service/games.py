@@ -478,7 +478,7 @@ class GameService:
             self._schedule_steps(game_id, outcome.version, outcome.system_step_due)
             if not outcome.system_step_due and snapshot_due(
                 self.snapshot_every, outcome.events[0].version, outcome.version
-            ):  # a due step's job writes a snapshot after it anyway
+            ):  # one is written where the step became due, or after it
                 self._schedule(self.scheduler.snapshot, game_id, outcome.version)
         return outcome
 
@@ -803,7 +803,9 @@ class GameService:
         game ends. Safe to run twice at once: each step is appended only at the version it was
         decided at, so a step another runner took first is not taken again."""
         taken = 0
-        rules, game = self._load_newest(game_id)
+        newest = self.store.newest_snapshot_version(game_id)
+        rules, game = self._load_newest(game_id, newest)
+        due_at = game.version
         for _ in range(max_steps * 2):
             due = self._system_step(rules, game)
             if due is None or taken >= max_steps:
@@ -815,17 +817,19 @@ class GameService:
                 continue
             taken += 1
             game = self._state_after(game_id, outcome.version)
+        if taken and newest != due_at:  # else the seat that made the steps due left one there
             self._save_snapshot(rules, game_id, game)
         return taken
 
-    def _load_newest(self, game_id: str) -> tuple[Ruleset[Any], Game[Any]]:
-        """The current game, from its newest snapshot when that is further ahead of the state
+    def _load_newest(self, game_id: str, newest: int | None) -> tuple[Ruleset[Any], Game[Any]]:
+        """The current game, from its `newest` snapshot when that is further ahead of the state
         this process holds than folding the events between is cheap."""
         cached = self.cache.get(game_id)
-        if cached is None:
-            return self.load(game_id)
-        newest = self.store.newest_snapshot_version(game_id)
-        if newest is None or newest - cached.version <= TAIL_CHEAPER_THAN_SNAPSHOT:
+        if (
+            cached is None
+            or newest is None
+            or newest - cached.version <= TAIL_CHEAPER_THAN_SNAPSHOT
+        ):
             return self.load(game_id)
         rules = self.rules_of(cached)
         game = self._load_from_snapshot(rules, game_id, None)

@@ -12,6 +12,7 @@ from domain.core.messages import Command
 from service.games import TAIL_CHEAPER_THAN_SNAPSHOT, GameService, StateCache
 from service.jobs import QueueScheduler
 from service.rulesets import ruleset
+from service.scheduler import InlineScheduler
 from tests.support.toy import SealedBidsClosedBySystem
 
 RULES = SealedBidsClosedBySystem()
@@ -74,6 +75,7 @@ def test_a_worker_that_last_saw_the_game_at_its_start_loads_the_snapshot_to_clos
     assert worker.run_system_steps(game_id) >= 1
     assert reads[0][0] == due_at + 1, "read only what follows the snapshot"
     assert worker.cache.get(game_id) == replay(rules, web.events(game_id))
+    assert store.snapshot_versions(game_id) == [due_at], "one snapshot for the close, not two"
 
 
 def test_a_worker_a_few_events_behind_folds_them_instead_of_loading_a_snapshot(
@@ -90,3 +92,15 @@ def test_a_worker_a_few_events_behind_folds_them_instead_of_loading_a_snapshot(
     assert worker.run_system_steps(created.game_id) == 1
     assert reads[0][0] == held + 1
     assert worker.cache.get(created.game_id) == replay(RULES, web.events(created.game_id))
+
+
+def test_a_round_closed_where_no_snapshot_was_left_is_snapshotted_after_the_close(store, vault):
+    alone = service(store, vault, InlineScheduler(service(store, vault)))
+    created = alone.create_game(RULES.name, ["a", "b"], {"rounds": 3})
+    bid_round(alone, created.game_id)
+    assert not alone.system_step_due(created.game_id)
+    closed_at = store.version(created.game_id)
+    assert store.snapshot_versions(created.game_id) == [closed_at]
+    assert [r.event.type for r in alone.events(created.game_id, closed_at, closed_at)] == [
+        "ToyRoundClosed"
+    ]
