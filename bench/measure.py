@@ -527,12 +527,15 @@ def saturated_in_turn(
 ) -> dict[str, tuple[dict[str, Any], dict[str, float]]]:
     """Each server driven flat out by the same clients for `seconds` in all, in `turns`
     alternating turns, so that a spell in which the host takes CPU falls on each alike rather
-    than on whichever ran then. For each: the combined run and its CPU a command. A server's
+    than on whichever ran then. For each: the combined run (with `cpus_busy`, the CPUs its
+    processes and the clients kept busy while it ran: well under the machine's count means
+    they waited, on each other or on a host that took the CPUs) and its CPU a command. A server's
     own processes (web, worker) are counted from its first turn to its last, so work it leaves
     running into another's turn (a close, a snapshot) is still its own; Redis, which they
     share, and the load generator are counted turn by turn."""
     runs: dict[str, list[dict[str, Any]]] = {name: [] for name in servers}
     shared = {name: {"redis": 0.0, "clients": 0.0} for name in servers}
+    busy = dict.fromkeys(servers, 0.0)
     crowds = {name: Crowd(served.url, store, crowd) for name, served in servers.items()}
     try:
         first = {name: served.cpu() for name, served in servers.items()}
@@ -543,6 +546,7 @@ def saturated_in_turn(
                 after = served.cpu()
                 for key in shared[name]:
                     shared[name][key] += after.get(key, 0.0) - before.get(key, 0.0)
+                busy[name] += sum(after[key] - before[key] for key in after)
     finally:
         for clients in crowds.values():
             clients.close()
@@ -550,6 +554,7 @@ def saturated_in_turn(
     for name, served in servers.items():
         last = served.cpu()
         whole = combined(runs[name])
+        whole["cpus_busy"] = busy[name] / max(whole["elapsed_s"], 1e-9)
         spent = {k: v - first[name][k] for k, v in last.items() if k not in shared[name]}
         spent.update({k: v for k, v in shared[name].items() if k in last})
         commands = max(int(whole["commands"]), 1)
@@ -666,6 +671,8 @@ def run(
                 results["api_saturated_p99_ms"] = flat_out["p99_ms"]
                 results["api_floor_cmds_per_s"] = round(bare["cmds_per_s"], 3)
                 results["saturated_turns"] = TURNS
+                results["api_saturated_cpus_busy"] = round(flat_out["cpus_busy"], 2)
+                results["api_floor_cpus_busy"] = round(bare["cpus_busy"], 2)
                 half = flat_out["cmds_per_s"] / 2
                 say(f"32 API clients, open loop at half that: {half:.0f} commands/s offered")
                 paced = concurrent_clients(url, store, crowd, 5 if quick else 15, half)
@@ -789,8 +796,14 @@ def target_lines(results: dict[str, Any]) -> list[str]:
         if key == "api_saturated_vs_floor":
             extra = (
                 f" ({results['api_saturated_cmds_per_s']:.0f} / "
-                f"{results['api_floor_cmds_per_s']:.0f} cmds/s)"
+                f"{results['api_floor_cmds_per_s']:.0f} cmds/s"
             )
+            if "api_saturated_cpus_busy" in results:
+                extra += (
+                    f"; {results['api_saturated_cpus_busy']:.2f} / "
+                    f"{results['api_floor_cpus_busy']:.2f} CPUs busy"
+                )
+            extra += ")"
         elif key == "api_half_load_p99_ms":
             extra = f" (at {results['api_half_load_offered_cmds_per_s']:.0f} cmds/s offered)"
         elif key == "api_cpu_vs_floor":

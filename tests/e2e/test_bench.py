@@ -116,6 +116,14 @@ def test_cpu_a_command_is_judged_against_the_floors_without_the_load_generator(b
     assert line.startswith("met" if bench["targets"]["api_cpu_vs_floor"] else "MISSED")
 
 
+def test_the_saturated_line_says_how_many_cpus_each_server_kept_busy_at_most_the_machines(bench):
+    cpus = bench["machine"]["cpus"]
+    for name in ("api_saturated_cpus_busy", "api_floor_cpus_busy"):
+        assert 0 < bench[name] <= cpus * 1.05, name
+    line = next(x for x in bench["target_lines"] if "api_saturated_vs_floor" in x)
+    assert f"{bench['api_saturated_cpus_busy']:.2f} / {bench['api_floor_cpus_busy']:.2f}" in line
+
+
 def test_a_target_whose_measurement_was_not_taken_is_not_judged() -> None:
     from bench.measure import target_lines, targets
 
