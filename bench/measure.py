@@ -46,6 +46,8 @@ WEB_WORKER_CLASS = os.environ.get("CHRONICLE_BENCH_WORKER_CLASS", "gthread")
 time, a connection per request)."""
 Progress = Callable[[str], None]
 TURNS = 4
+ANSWER_WITHIN_S = 30
+"""How long after a run's end its clients wait for the answers still due."""
 """The saturated API and the floor app each run in this many alternating turns."""
 
 
@@ -420,9 +422,12 @@ class Crowd:
                 seat.due = min(seat.next_at, seat.sent_at) if interval else seat.sent_at
                 seat.connection.sendall(seat.request())
                 in_flight += 1
-            timeout = max(0.0, waiting[0][0] - time.perf_counter()) if waiting else 1.0
-            if time.perf_counter() < deadline:
-                timeout = min(timeout, deadline - time.perf_counter())
+            now = time.perf_counter()
+            if now > deadline + ANSWER_WITHIN_S:
+                raise RuntimeError(f"{in_flight} command(s) unanswered {ANSWER_WITHIN_S} s on")
+            timeout = 1.0  # past the deadline, or nothing to send: only answers to wait for
+            if waiting and now < deadline:
+                timeout = min(max(0.0, waiting[0][0] - now), deadline - now)
             for key, _ in selector.select(timeout):
                 seat = self.seats[key.data]
                 chunk = seat.connection.recv(65536)
