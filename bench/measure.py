@@ -34,6 +34,7 @@ from domain.core.ruleset import Ruleset
 from service.auth import IssuedTokens
 from service.chance import HmacSource, commitment
 from service.games import GameService
+from service.jobs import queue, urgent_queue
 from service.rulesets import ruleset
 from store.redis_store import EventStore, SecretVault
 from store.server import RedisServer, free_port
@@ -46,9 +47,9 @@ WEB_WORKER_CLASS = os.environ.get("CHRONICLE_BENCH_WORKER_CLASS", "gthread")
 time, a connection per request)."""
 Progress = Callable[[str], None]
 TURNS = 4
+"""The saturated API and the floor app each run in this many alternating turns."""
 ANSWER_WITHIN_S = 30
 """How long after a run's end its clients wait for the answers still due."""
-"""The saturated API and the floor app each run in this many alternating turns."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -173,6 +174,20 @@ class Served:
     web: int
     worker: int | None = None
     redis: int | None = None
+    redis_url: str | None = None
+
+    def settle(self, within_s: float = 5.0) -> None:
+        """Wait until the worker has run the jobs the clients left it (its queues empty, none
+        running), at most `within_s`: what it does for one server's turn is not done in the
+        next server's."""
+        if self.worker is None or self.redis_url is None:
+            return
+        queues = [urgent_queue(self.redis_url), queue(self.redis_url)]
+        deadline = time.monotonic() + within_s
+        while time.monotonic() < deadline:
+            if all(q.count == 0 and q.started_job_registry.count == 0 for q in queues):
+                return
+            time.sleep(0.01)
 
     def cpu(self) -> dict[str, float]:
         """CPU seconds so far: the web server (master and workers), the RQ worker, Redis and
@@ -247,7 +262,7 @@ def api_server(
             if time.monotonic() > deadline:
                 raise RuntimeError("the API did not come up")
             time.sleep(0.1)
-        yield Served(url, web.pid, rq.pid if rq else None, redis_pid)
+        yield Served(url, web.pid, rq.pid if rq else None, redis_pid, redis_url)
     finally:
         for process in processes:
             process.terminate()
@@ -463,7 +478,7 @@ def summary(latencies: list[float], elapsed: float) -> dict[str, Any]:
     seconds; the latencies and the time are kept for `combined`."""
     return {
         "cmds_per_s": len(latencies) / elapsed,
-        "p50_ms": 1000 * statistics.median(latencies),
+        "p50_ms": 1000 * percentile(latencies, 0.5),
         "p99_ms": 1000 * percentile(latencies, 0.99),
         "commands": len(latencies),
         "elapsed_s": elapsed,
@@ -535,9 +550,9 @@ def saturated_in_turn(
     than on whichever ran then. For each: the combined run (with `cpus_busy`, the CPUs its
     processes and the clients kept busy while it ran: well under the machine's count means
     they waited, on each other or on a host that took the CPUs) and its CPU a command. A server's
-    own processes (web, worker) are counted from its first turn to its last, so work it leaves
-    running into another's turn (a close, a snapshot) is still its own; Redis, which they
-    share, and the load generator are counted turn by turn."""
+    own processes (web, worker) are counted from its first turn to its last; Redis, which they
+    share, and the load generator turn by turn, each turn ending once the server's worker has
+    run what the turn left it (a close, a snapshot)."""
     runs: dict[str, list[dict[str, Any]]] = {name: [] for name in servers}
     shared = {name: {"redis": 0.0, "clients": 0.0} for name in servers}
     busy = dict.fromkeys(servers, 0.0)
@@ -548,6 +563,7 @@ def saturated_in_turn(
             for name, served in servers.items():
                 before = served.cpu()
                 runs[name].append(crowds[name].play(seconds / turns))  # the same games go on
+                served.settle()
                 after = served.cpu()
                 for key in shared[name]:
                     shared[name][key] += after.get(key, 0.0) - before.get(key, 0.0)

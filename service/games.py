@@ -801,40 +801,56 @@ class GameService:
     def run_system_steps(self, game_id: str, max_steps: int = MAX_SYSTEM_STEPS) -> int:
         """Run every system step that is due, one command each, until a seat is awaited or the
         game ends. Safe to run twice at once: each step is appended only at the version it was
-        decided at, so a step another runner took first is not taken again."""
+        decided at, so a step another runner took first is not taken again. The game is then
+        snapshotted, unless the seat that made the steps due left a usable snapshot there."""
         taken = 0
-        newest = self.store.newest_snapshot_version(game_id)
-        rules, game = self._load_newest(game_id, newest)
-        due_at = game.version
+        rules, game, newest = self._load_newest(game_id)
+        due_at, settled = game.version, True
         for _ in range(max_steps * 2):
             due = self._system_step(rules, game)
-            if due is None or taken >= max_steps:
+            if due is None:
+                break
+            if taken >= max_steps:
+                settled = False
                 break
             try:
                 outcome = self.handle(game_id, WORKER, due, expected_version=game.version)
             except VersionConflict:
                 rules, game = self.load(game_id)
+                settled = False
                 continue
             taken += 1
             game = self._state_after(game_id, outcome.version)
-        if taken and newest != due_at:  # else the seat that made the steps due left one there
+        if taken and not (settled and newest == due_at):
             self._save_snapshot(rules, game_id, game)
         return taken
 
-    def _load_newest(self, game_id: str, newest: int | None) -> tuple[Ruleset[Any], Game[Any]]:
-        """The current game, from its `newest` snapshot when that is further ahead of the state
-        this process holds than folding the events between is cheap."""
+    def _load_newest(self, game_id: str) -> tuple[Ruleset[Any], Game[Any], int | None]:
+        """The current game, from its newest snapshot when that is further ahead of the state
+        this process holds than folding the events between is cheap; and the version of that
+        snapshot, None if it is marked untrusted (or, once loaded, fails its hash)."""
+        newest = self.store.newest_snapshot_version(game_id)
+        if newest is not None and newest in self.store.untrusted_snapshots(game_id):
+            newest = None
         cached = self.cache.get(game_id)
         if (
             cached is None
             or newest is None
             or newest - cached.version <= TAIL_CHEAPER_THAN_SNAPSHOT
         ):
-            return self.load(game_id)
+            return *self.load(game_id), newest
         rules = self.rules_of(cached)
-        game = self._load_from_snapshot(rules, game_id, None)
+        snapshot = self.store.snapshot(game_id, newest)
+        base = self._game_from_snapshot(rules, game_id, snapshot) if snapshot else None
+        if base is None:
+            return *self.load(game_id), None
+        tail = [recorded_from(s) for s in self.store.read(game_id, base.version + 1)]
+        try:
+            game = replay(rules, tail, base) if tail else base
+        except NeedsEarlierBase:
+            return *self.load(game_id), newest
         self.cache.put(game_id, game)
-        return rules, game
+        return rules, game, newest
 
     def _state_after(self, game_id: str, version: int) -> Game[Any]:
         """The game as this process's own append left it at `version` (read again only if the

@@ -54,28 +54,47 @@ def test_the_seat_whose_command_makes_the_round_close_due_leaves_a_snapshot_ther
     assert game == replay(RULES, web.events(created.game_id))
 
 
-def test_a_worker_that_last_saw_the_game_at_its_start_loads_the_snapshot_to_close_the_epoch(
-    store, vault, redis_url
-):
+def first_epoch_close_due(store, vault, redis_url):
+    """A hotw-2024 game played by its seats up to its first epoch close, with a worker that last
+    saw it at its start; the rules, the API's service, the worker's, the game, and the versions
+    the worker holds and the close is due at."""
     rules = ruleset("hotw-2024")
     scheduler = QueueScheduler(redis_url, f"q-{uuid.uuid4().hex[:8]}", 0)
     web = GameService(store, vault, cache=StateCache()).scheduled(scheduler, 0)
     game_id = web.create_game(rules.name, ["ann", "bob", "cy"], seed=b"s" * 32).game_id
     worker = GameService(store, vault, cache=StateCache())
     worker.run_system_steps(game_id)
-    held = worker.cache.get(game_id).version
     choose = random.Random(7)
     while (game := web.load(game_id)[1]) and rules.system_action(game.state) is None:
         seat = min(rules.awaited_seats(game.state))
         web.play(game_id, seat, choose.choice(list(rules.legal_actions(game.state, seat))))
-    due_at = store.version(game_id)
+    held, due_at = worker.cache.get(game_id).version, store.version(game_id)
     assert due_at > held + TAIL_CHEAPER_THAN_SNAPSHOT
+    return rules, web, worker, game_id, held, due_at
+
+
+def test_a_worker_that_last_saw_the_game_at_its_start_loads_the_snapshot_to_close_the_epoch(
+    store, vault, redis_url
+):
+    rules, web, worker, game_id, _, due_at = first_epoch_close_due(store, vault, redis_url)
     assert store.snapshot_versions(game_id) == [due_at]
     reads = reads_of(worker.store)
     assert worker.run_system_steps(game_id) >= 1
     assert reads[0][0] == due_at + 1, "read only what follows the snapshot"
     assert worker.cache.get(game_id) == replay(rules, web.events(game_id))
     assert store.snapshot_versions(game_id) == [due_at], "one snapshot for the close, not two"
+
+
+def test_a_snapshot_marked_untrusted_is_not_loaded_and_the_close_is_snapshotted_after_it(
+    store, vault, redis_url
+):
+    rules, web, worker, game_id, held, due_at = first_epoch_close_due(store, vault, redis_url)
+    store.mark_snapshot_untrusted(game_id, due_at)
+    reads = reads_of(worker.store)
+    assert worker.run_system_steps(game_id) >= 1
+    assert reads[0][0] == held + 1, "the events since the worker last saw the game, folded"
+    assert worker.cache.get(game_id) == replay(rules, web.events(game_id))
+    assert store.snapshot_versions(game_id) == [due_at, store.version(game_id)]
 
 
 def test_a_worker_a_few_events_behind_folds_them_instead_of_loading_a_snapshot(
