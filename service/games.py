@@ -828,7 +828,7 @@ class GameService:
     def _load_newest(self, game_id: str) -> tuple[Ruleset[Any], Game[Any], int | None]:
         """The current game, from its newest snapshot when that is further ahead of the state
         this process holds than folding the events between is cheap; and the version of that
-        snapshot, None if it is marked untrusted (or, once loaded, fails its hash)."""
+        snapshot, None if it is marked untrusted."""
         newest = self.store.newest_snapshot_version(game_id)
         if newest is not None and newest in self.store.untrusted_snapshots(game_id):
             newest = None
@@ -840,15 +840,7 @@ class GameService:
         ):
             return *self.load(game_id), newest
         rules = self.rules_of(cached)
-        snapshot = self.store.snapshot(game_id, newest)
-        base = self._game_from_snapshot(rules, game_id, snapshot) if snapshot else None
-        if base is None:
-            return *self.load(game_id), None
-        tail = [recorded_from(s) for s in self.store.read(game_id, base.version + 1)]
-        try:
-            game = replay(rules, tail, base) if tail else base
-        except NeedsEarlierBase:
-            return *self.load(game_id), newest
+        game = self._load_from_snapshot(rules, game_id, None)
         self.cache.put(game_id, game)
         return rules, game, newest
 
