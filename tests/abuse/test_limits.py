@@ -9,7 +9,6 @@ import re
 import uuid
 from typing import Any
 
-import pytest
 import yaml
 from flask import Flask
 
@@ -82,16 +81,19 @@ def test_a_token_past_its_limit_is_refused_and_anonymous_reads_are_not(redis_url
         assert client.get(path).status_code == 200, "a spectator is not charged to the token"
 
 
-@pytest.mark.parametrize("limit", ["20/second"])
-def test_every_request_of_one_address_is_limited(redis_url: str, limit: str) -> None:
-    app = limited_app(redis_url, address=limit)
-    address = f"10.{uuid.uuid4().int % 250}.2.1"
+def test_every_request_of_one_address_is_limited(redis_url: str) -> None:
+    """The window is a minute, not a second: forty requests take far less than a minute on any
+    host, so the count does not depend on how fast this machine answers them (a 1-second
+    moving window let 27 through on a slow CI host)."""
+    app = limited_app(redis_url, address="20/minute")
+    draw = uuid.uuid4().int  # an address no other run counted on in the last minute
+    address = f"10.{draw % 250}.{draw // 250 % 250}.2"
     with app.test_client() as client:
         answers = [
             client.get("/rulesets", environ_base={"REMOTE_ADDR": address}).status_code
             for _ in range(40)
         ]
-    assert 429 in answers and answers.count(200) <= 20
+    assert answers == [200] * 20 + [429] * 20
 
 
 def test_every_operation_declares_its_429_and_answers_it_with_retry_after(redis_url: str) -> None:
