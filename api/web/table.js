@@ -717,11 +717,16 @@
     const box = $('#board');
     const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest('#board [data-land], #board [data-water]');
     const focusedPlace = focused ? (focused.dataset.land || focused.dataset.water) : null;
-    if (picture && picture.ok) {
+    const shown = box.querySelector(':scope > svg');
+    if (picture && picture.ok && shown && picture.body === t.boardText) {
+      clearPreview(shown);  // the same drawing: the one shown stays, with its focus and hover
+    } else if (picture && picture.ok) {
       const svg = parseSvg(picture.body);
       if (svg) {
         fill(box, svg);
         wireBoard(t, svg);
+        t.boardText = picture.body;
+        t.boardMarks = [];
       }
     } else if (picture) {
       fill(box, errorBox(picture, 'The board cannot be drawn: '));
@@ -838,11 +843,11 @@
     const focusWasHere = box.contains(document.activeElement);
     fill(box, );
     const status = t.summary.status;
-    if (!t.token) {
-      if (!t.refused) box.append(el('p', {class: 'muted', text: 'You are watching: open a seat\'s join link to play it.'}));
+    if (!t.token || !t.legal) {
+      markTargets(t, $('#board svg'), new Map());  // a kept board offers nothing it offered before
+      if (!t.token && !t.refused) box.append(el('p', {class: 'muted', text: 'You are watching: open a seat\'s join link to play it.'}));
       return;
     }
-    if (!t.legal) return;
     if (status === 'closing') {
       box.append(el('p', {class: 'notice', role: 'status', text: 'The rules are closing the epoch; the table goes on in a moment.'}));
     }
@@ -936,6 +941,19 @@
 
   function markTargets(t, svg, targets) {
     if (!svg) return;
+    // A drawing kept from the last position still carries what that marking did: undo it all
+    // (listeners included), latest first, so no place plays an action of a position gone by.
+    for (const undo of (t.boardMarks || []).reverse()) undo();
+    t.boardMarks = [];
+    const listen = (node, type, handler) => {
+      node.addEventListener(type, handler);
+      t.boardMarks.push(() => node.removeEventListener(type, handler));
+    };
+    const mark = (node, name, value) => {
+      const was = node.getAttribute(name);
+      node.setAttribute(name, value);
+      t.boardMarks.push(() => (was === null ? node.removeAttribute(name) : node.setAttribute(name, was)));
+    };
     for (const node of svg.querySelectorAll('.target')) {
       node.classList.remove('target');
       node.removeAttribute('tabindex');
@@ -954,28 +972,29 @@
     for (const [place, actions] of targets) {
       const node = placeNode(svg, t.seat, place);
       if (!node) continue;
-      if (!node.dataset.name) node.dataset.name = place.startsWith('square:') ? `the square ${place.slice(7)}` : place.startsWith('offer:') ? `Tile #${Number(place.slice(6)) + 1} at the Auction` : place;
+      if (!node.dataset.name) mark(node, 'data-name', place.startsWith('square:') ? `the square ${place.slice(7)}` : place.startsWith('offer:') ? `Tile #${Number(place.slice(6)) + 1} at the Auction` : place);
       if (actions.some((a) => a.command.type === 'patch')) {
-        node.addEventListener('mouseenter', () => previewPatch(t, svg, node, actions));
-        node.addEventListener('focus', () => previewPatch(t, svg, node, actions));
-        node.addEventListener('mouseleave', () => clearPreview(svg));
-        node.addEventListener('blur', () => clearPreview(svg));
+        listen(node, 'mouseenter', () => previewPatch(t, svg, node, actions));
+        listen(node, 'focus', () => previewPatch(t, svg, node, actions));
+        listen(node, 'mouseleave', () => clearPreview(svg));
+        listen(node, 'blur', () => clearPreview(svg));
       }
       node.classList.add('target');
-      node.setAttribute('tabindex', '0');
-      node.setAttribute('role', 'button');
+      t.boardMarks.push(() => node.classList.remove('target'));
+      mark(node, 'tabindex', '0');
+      mark(node, 'role', 'button');
       const kinds = actions.length === 1 ? wordsOf(t.info, actions[0]).words : [...new Set(actions.map((a) => humanise(a.command.type)))].join(' or ');
       // a spot showing text of its own (a Tile) is named by it; the others by their name
-      if (node.querySelector('text')) node.setAttribute('title', `${node.dataset.name}: ${kinds}`);
-      else node.setAttribute('aria-label', `${node.dataset.name}: ${kinds}`);
-      node.dataset.actions = String(actions.length);
+      if (node.querySelector('text')) mark(node, 'title', `${node.dataset.name}: ${kinds}`);
+      else mark(node, 'aria-label', `${node.dataset.name}: ${kinds}`);
+      mark(node, 'data-actions', String(actions.length));
       const activate = (event) => {
         event.preventDefault();
         if (actions.length === 1) play(t, actions[0]);
         else openChooser(t, node, actions);
       };
-      node.addEventListener('click', activate);
-      node.addEventListener('keydown', (event) => {
+      listen(node, 'click', activate);
+      listen(node, 'keydown', (event) => {
         if (event.key === 'Enter' || event.key === ' ') activate(event);
       });
     }

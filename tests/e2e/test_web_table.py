@@ -78,7 +78,7 @@ def server(redis_url: str) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with browser_session() as driver:
+    with browser_session(network_log=True) as driver:  # sent_requests reads it
         yield driver
 
 

@@ -343,3 +343,78 @@ def test_each_board_reads_at_1400_px_and_leaves_room_on_narrow_windows(
             assert not faults, (name, width, height, faults)
     finally:
         driver.set_window_size(1400, 1000)
+
+
+TAG_BOARD_JS = "document.querySelector('#board svg').dataset.taggedAt = arguments[0];"
+BOARD_NOW_JS = """
+const svg = document.querySelector('#board svg');
+const places = Array.from(svg.querySelectorAll('[data-land], [data-water]'));
+const id = (n) => n.dataset.land || n.dataset.water;
+return {
+  tagged: svg.dataset.taggedAt || null,
+  places: places.map(id),
+  targets: Array.from(svg.querySelectorAll('.target')).map(id),
+  stale: Array.from(svg.querySelectorAll(
+    '[tabindex]:not(.target), [role="button"]:not(.target), [data-actions]:not(.target)'
+  )).map(id),
+};
+"""
+
+
+def test_a_move_that_leaves_the_board_as_it_was_keeps_the_drawing_with_only_the_new_choices(
+    server, browser
+):
+    """The table redraws its board only when the drawing changed: after a move that leaves it as
+    it was (about a third of Brief's), the page keeps the drawing it shows (no parse, no
+    repaint, the focus and the pointer's hover kept) and moves its clickable places to the new
+    position - exactly the places the seat's legal actions name, none left over from before -
+    and a click on one of them plays it."""
+    driver, rng = browser, random.Random(7)
+    game = requests.post(
+        f"{server}/games", json={"ruleset": "brief-2009", "players": ["ann", "bob"]}, timeout=10
+    ).json()
+    base, tokens = f"{server}/games/{game['game_id']}", game["seat_tokens"]
+    seats = [{"Authorization": f"Bearer {token}"} for token in tokens]
+    driver.get(f"{server}/#game={game['game_id']}&token={tokens[0]}")
+    wait_ready(driver, "table")
+    kept = redrawn = clicked = 0
+    for move in range(200):
+        if kept >= 4 and redrawn >= 4 and clicked:
+            break
+        board = requests.get(f"{base}/board", headers=seats[0], timeout=10).text
+        driver.execute_script(TAG_BOARD_JS, str(move))
+        legal = [requests.get(f"{base}/legal-actions", headers=h, timeout=10).json() for h in seats]
+        seat = next(s for s, found in enumerate(legal) if found["actions"])
+        played = requests.post(
+            f"{base}/commands", json=rng.choice(legal[seat]["actions"]), headers=seats[seat]
+        )
+        assert played.status_code == 201, played.text
+        version = requests.get(base, timeout=10).json()["version"]
+        wait_until(
+            driver,
+            lambda d, at=version: (
+                dataset(d).get("ready") == "true" and int(dataset(d)["version"]) == at
+            ),
+            what=f"the page at version {version}",
+        )
+        now = driver.execute_script(BOARD_NOW_JS)
+        same = requests.get(f"{base}/board", headers=seats[0], timeout=10).text == board
+        assert (now["tagged"] == str(move)) == same, f"kept {now['tagged']}, unchanged {same}"
+        kept, redrawn = kept + same, redrawn + (not same)
+        mine = requests.get(f"{base}/legal-actions", headers=seats[0], timeout=10).json()
+        named = {
+            value
+            for action in mine["actions"]
+            for value in action["command"].values()
+            if isinstance(value, str) and value in set(now["places"])
+        }
+        assert sorted(now["targets"]) == sorted(named), f"move {move}"
+        assert now["stale"] == [], f"marks left from an earlier position: {now['stale']}"
+        if same and named and not clicked:
+            click_place(driver, sorted(named)[0])
+            if by_css(driver, "#chooser"):  # the place offers several actions: the first
+                click_css(driver, "#chooser button.action")
+            assert settled_after(driver, version) == "played", "a kept board's place plays"
+            assert not by_css(driver, "#message .error")
+            clicked += 1
+    assert kept >= 4 and redrawn >= 4 and clicked, (kept, redrawn, clicked)

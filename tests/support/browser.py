@@ -90,8 +90,11 @@ def screenshot(binary: str, url: str, path: Path) -> Path:
     return path
 
 
-def selenium_driver(width: int = 1500, height: int = 1000) -> Any:
-    """A Selenium WebDriver on headless Debian Chromium through Debian's chromedriver."""
+def selenium_driver(width: int = 1500, height: int = 1000, network_log: bool = False) -> Any:
+    """A Selenium WebDriver on headless Debian Chromium through Debian's chromedriver;
+    `network_log`: keep the DevTools network log that `sent_requests` reads (chromedriver then
+    relays every network and page event of every window, which a whole game's test pays for at
+    each move, so only the modules that read it ask for it)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
@@ -105,7 +108,8 @@ def selenium_driver(width: int = 1500, height: int = 1000) -> Any:
     options.add_argument("--disable-renderer-backgrounding")
     options.add_argument("--disable-background-timer-throttling")
     options.add_argument("--disable-backgrounding-occluded-windows")
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
+    logs = {"browser": "ALL", **({"performance": "ALL"} if network_log else {})}
+    options.set_capability("goog:loggingPrefs", logs)
     service = Service(executable_path=chromedriver_binary(), log_output=subprocess.DEVNULL)
     driver = webdriver.Chrome(options=options, service=service)
     driver.set_page_load_timeout(60)
@@ -138,7 +142,9 @@ def sent_requests(driver: Any) -> list[dict[str, Any]]:
 
 
 @contextmanager
-def browser_session(width: int = 1500, height: int = 1000) -> Iterator[Any]:
+def browser_session(
+    width: int = 1500, height: int = 1000, network_log: bool = False
+) -> Iterator[Any]:
     """A headless Chromium driven by Selenium for one test module, quit afterwards. Without
     Debian's chromium and chromium-driver (and no root to install them) the module fails: the
     web table is a feature, and a skipped test would stand in for it."""
@@ -149,7 +155,7 @@ def browser_session(width: int = 1500, height: int = 1000) -> Iterator[Any]:
         chromedriver_binary()
     except (RuntimeError, OSError, subprocess.SubprocessError) as exc:
         pytest.fail(f"the browser tests need Debian's chromium and chromium-driver ({exc})")
-    driver = selenium_driver(width, height)
+    driver = selenium_driver(width, height, network_log)
     try:
         yield driver
     finally:
