@@ -128,8 +128,8 @@ def jpeg_screenshot(driver: Any, path: Path, quality: int = 60) -> Path:
 
 
 def sent_requests(driver: Any) -> list[dict[str, Any]]:
-    """Every request the browser sent since the last call (DevTools network log): its URL and
-    headers. Reading the log empties it."""
+    """Every request the browser sent since the last call (DevTools network log, kept by a
+    session opened with `network_log=True`): its URL and headers. Reading the log empties it."""
     import json
 
     found = []
