@@ -804,15 +804,13 @@ class EventStore:
         return bool(saved)
 
     def latest_snapshot(self, game_id: str, at_most: int | None = None) -> Snapshot | None:
+        version = self.newest_snapshot_version(game_id, at_most)
+        return None if version is None else self.snapshot(game_id, version)
+
+    def newest_snapshot_version(self, game_id: str, at_most: int | None = None) -> int | None:
         high = "+inf" if at_most is None else at_most
         versions = self.redis.zrevrangebyscore(keys.snapshot_index(game_id), high, "-inf", 0, 1)
-        if not versions:
-            return None
-        return self.snapshot(game_id, int(versions[0]))
-
-    def newest_snapshot_version(self, game_id: str) -> int | None:
-        newest = self.redis.zrevrange(keys.snapshot_index(game_id), 0, 0)
-        return int(newest[0]) if newest else None
+        return int(versions[0]) if versions else None
 
     def snapshot(self, game_id: str, version: int) -> Snapshot | None:
         raw = self.redis.hget(keys.snapshots(game_id), str(version))
