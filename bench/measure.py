@@ -325,7 +325,6 @@ class Seat:
     sent_at: float = 0.0
     answer: bytearray = field(default_factory=bytearray)
     latencies: list[float] = field(default_factory=list)
-    busy: int = 0
     done: bool = False
 
     def request(self) -> bytes:
@@ -462,7 +461,6 @@ class Crowd:
                     seat.advance()
                 elif status == 409 and b"game_busy" in body:
                     busy += 1  # the rules pause this game: its schedule starts again
-                    seat.busy += 1
                     seat.next_at = at + 0.002
                 else:
                     raise RuntimeError(f"command refused: {status} {body[:300]!r}")
