@@ -373,7 +373,7 @@ def _undo_bookkeeping(
     if not isinstance(actor, int):
         return (), "", last
     undoable, barrier = game.undoable, game.barrier_command
-    this = command_key(actor, command_id)
+    this = f"{actor} {command_id}"  # command_key, inlined: this runs for every command folded
     top = undoable[-1] if undoable else None
     continues_top = top is not None and top.command_id == command_id and top.seat == actor
     if not continues_top and this != barrier and 0 <= actor < len(last):
@@ -424,20 +424,30 @@ def _folded_command(
     bookkeeping done once. The command's first event opens or extends an undo step (or hits a
     barrier), and each later one only extends that step to its version, unless it is a barrier
     itself."""
-    first, final = run[0], run[-1]
-    command_id = first.command_id
+    first = run[0]
     undoable, barrier, last = _undo_bookkeeping(ruleset, game, first)
-    this = command_key(first.actor, command_id)
-    if barrier != this and any(is_barrier(r) for r in run[1:]):
-        undoable, barrier = (), this
-    elif undoable and len(run) > 1:
-        top = undoable[-1]
-        extended = UndoStep(top.seat, command_id, top.from_version, final.version, top.scope)
-        undoable = (*undoable[:-1], extended)
-    draws = game.draws + sum(len(r.event.draws) for r in run)
+    draws = game.draws + len(first.event.draws)
+    if len(run) > 1:
+        final = run[-1]
+        this = command_key(first.actor, first.command_id)
+        later_barrier = False
+        for recorded in run[1:]:
+            draws += len(recorded.event.draws)
+            later_barrier = later_barrier or is_barrier(recorded)
+        if barrier != this and later_barrier:
+            undoable, barrier = (), this
+        elif undoable:
+            top = undoable[-1]
+            extended = UndoStep(
+                top.seat, first.command_id, top.from_version, final.version, top.scope
+            )
+            undoable = (*undoable[:-1], extended)
     after = _next_game(
-        game, final.version, draws, state, undoable, barrier, last, game.created_through
+        game, run[-1].version, draws, state, undoable, barrier, last, game.created_through
     )
+    seating = game.seating
+    if seating is None or seating.clock is None:
+        return after
     return clocked(ruleset, after, True, first)
 
 
@@ -461,17 +471,27 @@ def replay(ruleset: Ruleset[S], events: Iterable[Recorded], game: Game[S] | None
         if earliest <= game.version:
             raise NeedsEarlierBase(earliest)
     kept = [r for r in log if not is_skipped(r.version, ranges)] if ranges else log
+    evolve = ruleset.evolve
     at, end = 0, len(kept)
     while at < end:
         recorded = kept[at]
-        if game is None or not _starts_seat_command(recorded):
+        actor, event = recorded.actor, recorded.event
+        if game is None or not isinstance(actor, int) or _is_kernel_event(event):
             game = fold(ruleset, game, recorded)
             at += 1
             continue
-        state = ruleset.evolve(game.state, recorded.event)
+        state = evolve(game.state, event)
+        command_id = recorded.command_id
         after = at + 1
-        while after < end and _continues_command(kept[after], recorded):
-            state = ruleset.evolve(state, kept[after].event)
+        while after < end:
+            following = kept[after]
+            if (
+                following.command_id != command_id
+                or following.actor != actor
+                or _is_kernel_event(following.event)
+            ):
+                break
+            state = evolve(state, following.event)
             after += 1
         game = _folded_command(ruleset, game, kept[at:after], state)
         at = after
@@ -490,15 +510,3 @@ def fold_in_history(
     if isinstance(recorded.event, ActionsUndone | GameRewound):
         return replay(ruleset, history)
     return fold(ruleset, game, recorded)
-
-
-def _starts_seat_command(recorded: Recorded) -> bool:
-    return isinstance(recorded.actor, int) and not _is_kernel_event(recorded.event)
-
-
-def _continues_command(recorded: Recorded, first: Recorded) -> bool:
-    return (
-        recorded.command_id == first.command_id
-        and recorded.actor == first.actor
-        and not _is_kernel_event(recorded.event)
-    )

@@ -137,14 +137,14 @@ class Proposal:
     accepted: frozenset[int]
 
 
+_TAKING_BACK = (ActionsUndone, GameRewound)
+
+
 def skipped_ranges(events: Iterable[Recorded]) -> list[tuple[int, int]]:
     """The version ranges that undos and rewinds in `events` take out of the history."""
-    ranges: list[tuple[int, int]] = []
-    for recorded in events:
-        ev = recorded.event
-        if isinstance(ev, ActionsUndone | GameRewound):
-            ranges.append(ev.skipped)
-    return ranges
+    return [
+        recorded.event.skipped for recorded in events if isinstance(recorded.event, _TAKING_BACK)
+    ]
 
 
 def is_skipped(version: int, ranges: list[tuple[int, int]]) -> bool:
