@@ -390,14 +390,19 @@ class GameService:
         game_id: str,
         at: int | None,
         pending: tuple[Recorded, ...] = (),
+        newest: tuple[int, set[int]] | None = None,
     ) -> Game[Any]:
         """The game after `at` (None: all stored events, then `pending` ones not yet stored),
         from the latest usable snapshot. A snapshot taken inside a range that a later undo or
-        rewind took back cannot serve: the load then starts from an earlier one."""
+        rewind took back cannot serve: the load then starts from an earlier one. `newest`: the
+        newest snapshot's version and the untrusted versions, when the caller has read them."""
         bound = at
-        untrusted: set[int] | None = None
+        first, untrusted = newest if newest is not None else (None, None)
         while True:
-            snapshot = self.store.latest_snapshot(game_id, bound)
+            if first is not None:
+                snapshot, first = self.store.snapshot(game_id, first), None
+            else:
+                snapshot = self.store.latest_snapshot(game_id, bound)
             if snapshot is not None:
                 untrusted = (
                     self.store.untrusted_snapshots(game_id) if untrusted is None else untrusted
@@ -830,19 +835,20 @@ class GameService:
         this process holds than folding the events between is cheap; and the version of that
         snapshot, None if it is marked untrusted."""
         newest = self.store.newest_snapshot_version(game_id)
-        if newest is not None and newest in self.store.untrusted_snapshots(game_id):
-            newest = None
+        untrusted = self.store.untrusted_snapshots(game_id) if newest is not None else set()
+        usable = None if newest is None or newest in untrusted else newest
         cached = self.cache.get(game_id)
         if (
-            cached is None
-            or newest is None
-            or newest - cached.version <= TAIL_CHEAPER_THAN_SNAPSHOT
+            newest is None
+            or usable is None
+            or cached is None
+            or usable - cached.version <= TAIL_CHEAPER_THAN_SNAPSHOT
         ):
-            return *self.load(game_id), newest
+            return *self.load(game_id), usable
         rules = self.rules_of(cached)
-        game = self._load_from_snapshot(rules, game_id, None)
+        game = self._load_from_snapshot(rules, game_id, None, newest=(newest, untrusted))
         self.cache.put(game_id, game)
-        return rules, game, newest
+        return rules, game, usable
 
     def _state_after(self, game_id: str, version: int) -> Game[Any]:
         """The game as this process's own append left it at `version` (read again only if the

@@ -85,6 +85,21 @@ def test_a_worker_that_last_saw_the_game_at_its_start_loads_the_snapshot_to_clos
     assert store.snapshot_versions(game_id) == [due_at], "one snapshot for the close, not two"
 
 
+def test_the_worker_finds_where_the_snapshot_is_once_for_the_close(store, vault, redis_url):
+    _, _, worker, game_id, _, _ = first_epoch_close_due(store, vault, redis_url)
+    asked: list[str] = []
+    for name in ("newest_snapshot_version", "untrusted_snapshots", "snapshot"):
+        read = getattr(worker.store, name)
+
+        def counted(*args, _read=read, _name=name, **kwargs):
+            asked.append(_name)
+            return _read(*args, **kwargs)
+
+        setattr(worker.store, name, counted)
+    assert worker.run_system_steps(game_id) >= 1
+    assert asked == ["newest_snapshot_version", "untrusted_snapshots", "snapshot"]
+
+
 def test_a_snapshot_marked_untrusted_is_not_loaded_and_the_close_is_snapshotted_after_it(
     store, vault, redis_url
 ):
