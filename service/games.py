@@ -839,14 +839,13 @@ class GameService:
         usable = None if newest is None or newest in untrusted else newest
         cached = self.cache.get(game_id)
         if (
-            newest is None
-            or usable is None
+            usable is None
             or cached is None
             or usable - cached.version <= TAIL_CHEAPER_THAN_SNAPSHOT
         ):
             return *self.load(game_id), usable
         rules = self.rules_of(cached)
-        game = self._load_from_snapshot(rules, game_id, None, newest=(newest, untrusted))
+        game = self._load_from_snapshot(rules, game_id, None, newest=(usable, untrusted))
         self.cache.put(game_id, game)
         return rules, game, usable
 

@@ -373,7 +373,7 @@ def _undo_bookkeeping(
     if not isinstance(actor, int):
         return (), "", last
     undoable, barrier = game.undoable, game.barrier_command
-    this = f"{actor} {command_id}"  # command_key, inlined: this runs for every command folded
+    this = command_key(actor, command_id)
     top = undoable[-1] if undoable else None
     continues_top = top is not None and top.command_id == command_id and top.seat == actor
     if not continues_top and this != barrier and 0 <= actor < len(last):
@@ -445,9 +445,6 @@ def _folded_command(
     after = _next_game(
         game, run[-1].version, draws, state, undoable, barrier, last, game.created_through
     )
-    seating = game.seating
-    if seating is None or seating.clock is None:
-        return after
     return clocked(ruleset, after, True, first)
 
 
