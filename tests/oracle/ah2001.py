@@ -25,6 +25,12 @@ Checked, for every event:
   player terminates or the Empire's strength runs out.
 - `PreEminenceTaken`, `EpochBegan`, `GameEnded`: at each epoch's end the one player with the
   most points takes a marker; a tie for the most takes none.
+- Allies (revision 11): "any armies bought with the coins may only be used to expand into
+  unoccupied Lands. These armies may not be used to attack": the oracle counts each Empire's
+  coins (Allies' and other cards') and the armies Allies' coins return to its pool (a fort
+  takes an Allies coin first, a saved army another card's coin first; an army entering an
+  unoccupied land is one of Allies' while any is in the pool), and reports an attack, a
+  replaced or reinforced army or a fleet manned while the pool holds only such armies.
 
 Where today's engine departs from the text on a ruling the lead is fixing under issue 32 (items
 1-4 and 6-12), the problem is tagged with the item (`[issue32.N]`); `AWAITING_LEAD_FIX` lists
@@ -55,6 +61,7 @@ DIFFICULT = frozenset({"forest", "mountains"})
 WALL_SIDE_AREA = "china"
 """The Great Wall stands in the Chinese land of each border it runs along: the Mongols attack
 Wei River "defended behind the Great Wall of China" (Chapter V example)."""
+ALLIES = "allies"
 ATTACKER_LOST, BOTH_LOST, DEFENDER_LOST = "attacker_lost", "both_lost", "defender_lost"
 FORT_LOST, FORT_AND_ATTACKER_LOST = "fort_lost", "fort_and_attacker_lost"
 FORT_AND_DEFENDER_LOST = "fort_and_defender_lost"
@@ -148,6 +155,9 @@ class Ah2001Oracle(EventChecks):
     scored_this_epoch: set[int] = field(default_factory=set)
     owed_count: set[int] = field(default_factory=set)
     """Variant: players whose Empire terminated counting nothing while they had points."""
+    coins: dict[tuple[Any, ...], list[int]] = field(default_factory=dict)
+    """Allies: each Empire's [other cards' coins, Allies' coins, armies Allies' coins bought
+    still in its pool], by (seat, Empire, card)."""
 
     def _seen(self, kind: str, event: Any, after: Any) -> None:
         self.previous = (kind, event, after)
@@ -239,6 +249,8 @@ class Ah2001Oracle(EventChecks):
         if cell.owner != event.defender or event.defender == event.seat:
             found.append(f"the defender is seat {cell.owner}, the event says {event.defender}")
         continuing = self._continuing(event)
+        if event.first_round:
+            found += self._allies_attack(before, f"an attack on {event.land}")
         if not event.attack_dice and not event.defence_dice:
             found += self._treachery(before, event, continuing, fort)
         else:
@@ -415,7 +427,51 @@ class Ah2001Oracle(EventChecks):
             how = "after a tie" if event.land in self.tied else "entering it vacant"
             self.pending_sack[event.land] = f"[issue32.2] {how}, "
         self.tied.discard(event.land)
+        if cell.owner is None:
+            purse = self._purse(before)
+            purse[2] = max(0, purse[2] - 1)
+            return []
+        if start:
+            return []
+        return self._allies_attack(before, f"an army placed over one in {event.land}")
+
+    # --- Allies ----------------------------------------------------------------------------
+
+    def _purse(self, state: Any) -> list[int]:
+        turn = state.turn
+        return self.coins.setdefault((turn.seat, turn.empire, turn.card), [0, 0, 0])
+
+    def _only_allies_left(self, state: Any) -> bool:
+        """The pool holds no army but those Allies' coins bought."""
+        allied = self._purse(state)[2]
+        return allied > 0 and state.turn.pool <= allied
+
+    def _EventCardPlayed(self, before: Any, event: Any, after: Any) -> list[str]:
+        self._purse(before)[1 if event.card == ALLIES else 0] += event.coins
         return []
+
+    def _FleetReallocated(self, before: Any, event: Any, after: Any) -> list[str]:
+        self._purse(before)[0] += 1  # Reallocation: "divert naval resources"
+        return []
+
+    def _CoinSpent(self, before: Any, event: Any, after: Any) -> list[str]:
+        purse = self._purse(before)
+        if event.for_fort:
+            purse[1 if purse[1] else 0] -= 1
+        elif purse[0]:
+            purse[0] -= 1
+        else:
+            purse[1] -= 1
+            purse[2] += 1
+        return [] if min(purse) >= 0 else [f"a coin spent that no card gave ({purse})"]
+
+    def _allies_attack(self, before: Any, what: str) -> list[str]:
+        if self._only_allies_left(before):
+            return [f"{what} with the pool's armies all bought with Allies' coins"]
+        return []
+
+    def _FleetManned(self, before: Any, event: Any, after: Any) -> list[str]:
+        return self._allies_attack(before, f"a fleet manned in {event.water}")
 
     def _TargetChosen(self, before: Any, event: Any, after: Any) -> list[str]:
         if event.card == "barbarians" and not before.turn.picks:

@@ -31,6 +31,7 @@ from domain.hotw.editions.ah2001.empires import (
 )
 from domain.hotw.editions.ah2001.event_cards import card_actions
 from domain.hotw.editions.ah2001.expansion import end_expansion, expansion_actions, may_place_army
+from domain.hotw.editions.ah2001.invariants import invariant_failures
 from domain.hotw.editions.ah2001.lesser_events import targeting_actions, targeting_step
 from domain.hotw.editions.ah2001.model import Ah2001State, Stage
 from domain.hotw.editions.ah2001.revisions import REVISIONS
@@ -181,6 +182,9 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         """The Empire can do nothing more than end its expansion (read no further than the
         second action listed)."""
         return list(islice(self.listed(state, seat), 2)) == [END_EXPANSION]
+
+    def invariant_failures(self, state: Ah2001State) -> list[str]:
+        return invariant_failures(self.tables, state)
 
     # folding and reading
 

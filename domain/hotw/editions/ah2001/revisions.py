@@ -32,6 +32,10 @@ TERMINATION_CHOSEN = 9
 MINOR_BEFORE_OR_AFTER = 10
 """Simultaneous empires: a Minor Empire moves before or after its main Empire each round."""
 
+ALLIES_IN_THE_DECK = 11
+"""The Lesser deck holds the two Allies cards (49 cards of 22 types): their coins buy armies
+that only expand into unoccupied lands."""
+
 REVISIONS = (
     FIRST_REVISION,
     Revision(
@@ -99,6 +103,14 @@ REVISIONS = (
         "move right after its main Empire (before, it had to move first, and letting the main "
         "Empire go first forfeited its attempt).",
         ("ah2001.variant.minor-empire",),
+    ),
+    Revision(
+        ALLIES_IN_THE_DECK,
+        'The Lesser deck holds the two Allies cards its table prints last ("Event Cards (22 '
+        'Greater Events, 49 Lesser Events)"): two coins, and an army a coin of theirs returns '
+        "to the pool may only expand into an unoccupied land (before, the deck held 47 cards "
+        "of 21 types).",
+        ("ah2001.events.allies", "ah2001.events.lesser-kinds"),
     ),
 )
 NEWEST = REVISIONS[-1].number

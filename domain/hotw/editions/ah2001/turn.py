@@ -161,5 +161,12 @@ def _placed(t: Ah2001Tables, s: Ah2001State, e: ArmyPlaced) -> Ah2001State:
     turn = s.turn
     assert turn is not None
     lands = turn.lands if e.land in turn.lands else (*turn.lands, e.land)
-    turn = evolved(turn, pool=turn.pool - 1, lands=lands, capital=turn.capital and not e.capital)
+    allied = 1 if turn.allied > 0 and cell.owner is None else 0  # ah2001.events.allies
+    turn = evolved(
+        turn,
+        pool=turn.pool - 1,
+        allied=turn.allied - allied,
+        lands=lands,
+        capital=turn.capital and not e.capital,
+    )
     return evolved(with_cell(s, e.land, placed), turn=turn)

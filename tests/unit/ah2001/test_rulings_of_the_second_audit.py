@@ -1,0 +1,114 @@
+"""The Avalon Hill 2001 rulings a second audit found departing from the text (issue 49), fixed
+together in revision 11: the Allies cards in the Lesser deck, Migrants placing both their
+armies, and the Active Empire choosing which manned fleets Naval Control reclaims. Games
+created under an earlier revision keep the rulings they were played with."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from domain.core.errors import RuleViolation
+from domain.core.messages import Command
+from domain.hotw.editions.ah2001 import events as ev
+from domain.hotw.editions.ah2001.model import Ah2001State, Cell
+from domain.hotw.editions.ah2001.revisions import ALLIES_IN_THE_DECK
+from tests.unit.ah2001.test_engine import RULES, before_expansion, of
+from tests.unit.ah2001.test_rulings import act_at
+from tests.unit.ah2001.test_tables import rulebook
+
+# --- 1. The Allies cards --------------------------------------------------------------------------
+
+
+def types_of(cards: list) -> set[str]:
+    """A card's type is its kind, the coin cards' their own (Population Explosion, Civil
+    Service)."""
+    return {c.id if c.kind == "coins" else c.kind for c in cards}
+
+
+def test_the_rule_text_counts_49_lesser_events_of_22_types_allies_the_last_row() -> None:
+    text = rulebook()
+    assert "Event Cards (22 Greater Events, 49 Lesser Events)" in text
+    assert "There are 22 types of Lesser Events" in text
+    assert "All\tAllies\t2\tThe Active Empire receives two coins" in text
+
+
+def test_event_cards_are_22_greater_events_and_49_lesser_events_of_22_types() -> None:
+    """The Contents: "Event Cards (22 Greater Events, 49 Lesser Events)"; Chapter IV: "There
+    are 22 types of Lesser Events"; the table's last row: "All | Allies | 2"."""
+    tables = RULES.at_revision(ALLIES_IN_THE_DECK).tables
+    assert len(tables.deck("greater")) == 22
+    assert len(tables.deck("lesser")) == 49
+    assert tables.deck("lesser").count("allies") == 2
+    assert len(types_of([c for c in tables.in_force if c.deck == "lesser"])) == 22
+
+
+def test_games_created_before_the_allies_keep_their_47_lesser_cards() -> None:
+    tables = RULES.at_revision(ALLIES_IN_THE_DECK - 1).tables
+    assert len(tables.deck("lesser")) == 47 and "allies" not in tables.deck("lesser")
+    assert "allies" not in tables.events_by_id
+
+
+north = Command.of("place_army", land="northern-apennines", via="land")
+
+
+def allies_played(**turn: object) -> Ah2001State:
+    """The Romans (seat 0) played Allies and began in Southern Apennines; they hold Northern
+    Apennines too, and seat 1 holds Danubia next to it (Central Europe lies vacant)."""
+    state = before_expansion("romans", 3, ("allies",), **turn)
+    events, state = act_at(ALLIES_IN_THE_DECK, state, Command.of("play_event", card="allies"))
+    (played,) = of(events, ev.EventCardPlayed)
+    assert (played.coins, played.rule) == (2, "ah2001.events.allies")
+    assert "ah2001.events.coins" in played.cites
+    _, state = act_at(ALLIES_IN_THE_DECK, state, Command.of("begin_expansion"))
+    _, state = act_at(ALLIES_IN_THE_DECK, state, north)
+    return replace(state, lands={**state.lands, "danubia": Cell(1, 2)})
+
+
+def lose_every_army_but(state: Ah2001State, left: int) -> Ah2001State:
+    """The pool spent but for `left` armies, one of them lost in combat (a coin may save it)."""
+    assert state.turn is not None
+    return replace(state, turn=replace(state.turn, pool=left, lost=1))
+
+
+def placements(state: Ah2001State) -> set[str]:
+    return {str(c.arg("land")) for c in RULES.legal_actions(state, 0) if c.type == "place_army"}
+
+
+def test_armies_bought_with_the_allies_coins_may_only_expand_into_unoccupied_lands() -> None:
+    """Allies: "These coins may be used normally except that any armies bought with the coins
+    may only be used to expand into unoccupied Lands. These armies may not be used to
+    attack." """
+    state = lose_every_army_but(allies_played(), 0)
+    events, state = act_at(ALLIES_IN_THE_DECK, state, Command.of("recover_army"))
+    assert of(events, ev.CoinSpent)[0].rule == "ah2001.events.coins.save-army"
+    assert state.turn is not None and (state.turn.pool, state.turn.allied) == (1, 1)
+    offered = placements(state)
+    assert "danubia" not in offered and "central-europe" in offered
+    attack = Command.of("place_army", land="danubia", via="land")
+    assert not RULES.is_legal(state, 0, attack)
+    assert RULES.refusal(state, 0, attack).rule == "ah2001.events.allies"
+    with pytest.raises(RuleViolation):
+        act_at(ALLIES_IN_THE_DECK, state, attack)
+    vacant = Command.of("place_army", land="central-europe", via="land")
+    _, state = act_at(ALLIES_IN_THE_DECK, state, vacant)
+    assert state.land("central-europe").owner == 0
+    assert state.turn is not None and (state.turn.pool, state.turn.allied) == (0, 0)
+
+
+def test_the_allies_coins_may_be_used_normally_for_a_fort() -> None:
+    """ "These coins may be used normally": a fort bought with one stands as any fort, and
+    the army another card's coin saves attacks as any army."""
+    state = allies_played()
+    _, state = act_at(ALLIES_IN_THE_DECK, state, Command.of("buy_fort"))
+    assert state.turn is not None and (state.turn.coins, state.turn.allied_coins) == (1, 1)
+    assert state.turn.free_forts == 1
+
+
+def test_a_coin_of_another_card_saves_an_army_free_to_attack() -> None:
+    state = allies_played(coins=1)  # one coin of another card, before Allies' two
+    state = lose_every_army_but(state, 0)
+    _, state = act_at(ALLIES_IN_THE_DECK, state, Command.of("recover_army"))
+    assert state.turn is not None and (state.turn.allied, state.turn.allied_coins) == (0, 2)
+    assert "danubia" in placements(state)
