@@ -31,6 +31,10 @@ Checked, for every event:
   takes an Allies coin first, a saved army another card's coin first; an army entering an
   unoccupied land is one of Allies' while any is in the pool), and reports an attack, a
   replaced or reinforced army or a fleet manned while the pool holds only such armies.
+- Migrants (revision 11): "Place two armies ... in any two Lands in North America. These
+  armies must occupy vacant Lands": `ArmiesLanded` and the card's `CardResolved` land both
+  armies unless fewer vacant lands of the area were left than armies (then, the catalogue's
+  reading, as many as the player likes of those there are).
 
 Where today's engine departs from the text on a ruling the lead is fixing under issue 32 (items
 1-4 and 6-12), the problem is tagged with the item (`[issue32.N]`); `AWAITING_LEAD_FIX` lists
@@ -472,6 +476,41 @@ class Ah2001Oracle(EventChecks):
 
     def _FleetManned(self, before: Any, event: Any, after: Any) -> list[str]:
         return self._allies_attack(before, f"a fleet manned in {event.water}")
+
+    # --- Migrants ----------------------------------------------------------------------------
+
+    def _migrants(self, card: str) -> tuple[str, int] | None:
+        """The area and armies of a Migrants card (None: another card)."""
+        (printed,) = [c for c in self.tables.events if c.id == card]
+        if printed.kind != "migrants":
+            return None
+        return str(printed.effect["area"]), int(printed.effect["armies"])
+
+    def _vacant(self, state: Any, area: str) -> int:
+        lands = self.tables.board.lands
+        return sum(
+            1 for land in lands.values() if land.area == area and state.land(land.id).owner is None
+        )
+
+    def _ArmiesLanded(self, before: Any, event: Any, after: Any) -> list[str]:
+        migrants = self._migrants(before.turn.pending)
+        if migrants is None:
+            return []
+        area, armies = migrants
+        vacant = self._vacant(before, area)
+        if len(event.lands) < armies <= vacant:
+            return [f"Migrants placed {len(event.lands)} armies with {vacant} vacant lands left"]
+        return []
+
+    def _CardResolved(self, before: Any, event: Any, after: Any) -> list[str]:
+        migrants = self._migrants(event.card)
+        landed = self.previous is not None and self.previous[0] == "ArmiesLanded"
+        if migrants is None or landed:
+            return []
+        vacant = self._vacant(before, migrants[0])
+        if vacant >= migrants[1]:
+            return [f"Migrants placed no army with {vacant} vacant lands left"]
+        return []
 
     def _TargetChosen(self, before: Any, event: Any, after: Any) -> list[str]:
         if event.card == "barbarians" and not before.turn.picks:

@@ -13,7 +13,7 @@ from domain.core.errors import RuleViolation
 from domain.core.messages import Command
 from domain.hotw.editions.ah2001 import events as ev
 from domain.hotw.editions.ah2001.model import Ah2001State, Cell
-from domain.hotw.editions.ah2001.revisions import ALLIES_IN_THE_DECK
+from domain.hotw.editions.ah2001.revisions import ALLIES_IN_THE_DECK, MIGRANTS_PLACE_TWO
 from tests.unit.ah2001.test_engine import RULES, before_expansion, of
 from tests.unit.ah2001.test_rulings import act_at
 from tests.unit.ah2001.test_tables import rulebook
@@ -112,3 +112,69 @@ def test_a_coin_of_another_card_saves_an_army_free_to_attack() -> None:
     _, state = act_at(ALLIES_IN_THE_DECK, state, Command.of("recover_army"))
     assert state.turn is not None and (state.turn.allied, state.turn.allied_coins) == (0, 2)
     assert "danubia" in placements(state)
+
+
+# --- 2. Migrants place two armies -----------------------------------------------------------------
+
+NORTH_AMERICA = (
+    "appalachia",
+    "california",
+    "canada",
+    "central-america",
+    "great-lakes",
+    "great-plains",
+    "mexican-valley",
+    "rocky-mountains",
+)
+
+
+def migrants_played(revision: int, vacant: tuple[str, ...]) -> Ah2001State:
+    """Seat 0 (the Han, Epoch III) plays Migrants: North America; seat 1 holds every land of
+    North America but `vacant`."""
+    state = before_expansion("han-dynasty", 3, ("migrants-north-america",))
+    held = {land: Cell(1, 2) for land in NORTH_AMERICA if land not in vacant}
+    state = replace(state, lands=held)
+    played = Command.of("play_event", card="migrants-north-america")
+    _, state = act_at(revision, state, played)
+    return state
+
+
+STOP = Command.of("stop_targeting")
+
+
+def test_migrants_place_two_armies_from_epoch_i_in_any_two_vacant_lands_in_north_america() -> None:
+    """Migrants: North America: "Place two armies from Epoch I in any two Lands in North
+    America. These armies must occupy vacant Lands." (Disaster, by contrast: "Choose up to
+    two".)"""
+    state = migrants_played(MIGRANTS_PLACE_TWO, ("canada", "great-plains", "california"))
+    assert STOP not in RULES.legal_actions(state, 0)
+    assert RULES.refusal(state, 0, STOP).rule == "ah2001.events.migrants"
+    _, state = act_at(MIGRANTS_PLACE_TWO, state, Command.of("choose_target", target="canada"))
+    legal = RULES.legal_actions(state, 0)
+    assert STOP not in legal  # two vacant lands are left for the second army
+    with pytest.raises(RuleViolation):
+        act_at(MIGRANTS_PLACE_TWO, state, STOP)
+    assert {str(c.arg("target")) for c in legal} == {"great-plains", "california"}
+    events, state = act_at(
+        MIGRANTS_PLACE_TWO, state, Command.of("choose_target", target="california")
+    )
+    (landed,) = of(events, ev.ArmiesLanded)
+    assert (landed.lands, landed.figure) == (("canada", "california"), 1)
+
+
+def test_migrants_stop_short_only_when_fewer_vacant_lands_are_left_than_armies() -> None:
+    """Reading (ah2001.events.migrants): with one vacant land the player places one army
+    there, or none."""
+    state = migrants_played(MIGRANTS_PLACE_TWO, ("canada",))
+    assert STOP in RULES.legal_actions(state, 0)
+    _, state = act_at(MIGRANTS_PLACE_TWO, state, Command.of("choose_target", target="canada"))
+    assert state.land("canada").owner == 0 and state.turn is not None
+    assert state.turn.pending is None  # no vacant land left: the card has acted
+
+
+def test_games_created_before_the_fix_let_migrants_stop_after_one_army() -> None:
+    state = migrants_played(MIGRANTS_PLACE_TWO - 1, ("canada", "great-plains", "california"))
+    rules = RULES.at_revision(MIGRANTS_PLACE_TWO - 1)
+    assert STOP in rules.legal_actions(state, 0)
+    _, state = act_at(MIGRANTS_PLACE_TWO - 1, state, Command.of("choose_target", target="canada"))
+    assert STOP in rules.legal_actions(state, 0)

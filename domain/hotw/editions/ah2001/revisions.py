@@ -36,6 +36,9 @@ ALLIES_IN_THE_DECK = 11
 """The Lesser deck holds the two Allies cards (49 cards of 22 types): their coins buy armies
 that only expand into unoccupied lands."""
 
+MIGRANTS_PLACE_TWO = 11
+"""Migrants place both their armies while vacant lands of their area are left."""
+
 REVISIONS = (
     FIRST_REVISION,
     Revision(
@@ -109,8 +112,10 @@ REVISIONS = (
         'The Lesser deck holds the two Allies cards its table prints last ("Event Cards (22 '
         'Greater Events, 49 Lesser Events)"): two coins, and an army a coin of theirs returns '
         "to the pool may only expand into an unoccupied land (before, the deck held 47 cards "
-        "of 21 types).",
-        ("ah2001.events.allies", "ah2001.events.lesser-kinds"),
+        'of 21 types). Migrants "Place two armies": they stop short only when fewer vacant '
+        "lands of their area are left than armies to place (before, the player could stop "
+        "after one).",
+        ("ah2001.events.allies", "ah2001.events.lesser-kinds", "ah2001.events.migrants"),
     ),
 )
 NEWEST = REVISIONS[-1].number
