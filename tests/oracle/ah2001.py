@@ -35,6 +35,11 @@ Checked, for every event:
   armies must occupy vacant Lands": `ArmiesLanded` and the card's `CardResolved` land both
   armies unless fewer vacant lands of the area were left than armies (then, the catalogue's
   reading, as many as the player likes of those there are).
+- Naval Control's reclaim (revision 11): "fleets with armies are removed from the board
+  starting with the oldest Epoch first. The Active Empire ... decides which fleets to take
+  within this Epoch": `FleetsReclaimed` (the rules, no choice) takes every fleet of the oldest
+  epoch at once, and `FleetReclaimed` (the player's choice) one fleet of the oldest epoch
+  among two or more.
 
 Where today's engine departs from the text on a ruling the lead is fixing under issue 32 (items
 1-4 and 6-12), the problem is tagged with the item (`[issue32.N]`); `AWAITING_LEAD_FIX` lists
@@ -476,6 +481,31 @@ class Ah2001Oracle(EventChecks):
 
     def _FleetManned(self, before: Any, event: Any, after: Any) -> list[str]:
         return self._allies_attack(before, f"a fleet manned in {event.water}")
+
+    # --- Naval Control's reclaim ---------------------------------------------------------------
+
+    def _oldest(self, state: Any) -> set[str]:
+        if not state.seas:
+            return set()
+        oldest = min(held.figure for held in state.seas.values())
+        return {water for water, held in state.seas.items() if held.figure == oldest}
+
+    def _FleetsReclaimed(self, before: Any, event: Any, after: Any) -> list[str]:
+        oldest = self._oldest(before)
+        if set(event.waters) != oldest:
+            return [
+                f"the rules took the fleets {sorted(event.waters)}, not the oldest epoch's "
+                f"{sorted(oldest)} whole: within an epoch the Active Empire decides"
+            ]
+        return []
+
+    def _FleetReclaimed(self, before: Any, event: Any, after: Any) -> list[str]:
+        oldest = self._oldest(before)
+        if event.water not in oldest:
+            return [f"{event.water} taken back before the oldest epoch's {sorted(oldest)}"]
+        if len(oldest) < 2:
+            return [f"{event.water} chosen where the oldest epoch left no choice"]
+        return []
 
     # --- Migrants ----------------------------------------------------------------------------
 

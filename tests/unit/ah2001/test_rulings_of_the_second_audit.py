@@ -9,12 +9,18 @@ from dataclasses import replace
 
 import pytest
 
+from domain.core.chance import Chance, ScriptedFaces
 from domain.core.errors import RuleViolation
 from domain.core.messages import Command
 from domain.hotw.editions.ah2001 import events as ev
-from domain.hotw.editions.ah2001.model import Ah2001State, Cell
-from domain.hotw.editions.ah2001.revisions import ALLIES_IN_THE_DECK, MIGRANTS_PLACE_TWO
-from tests.unit.ah2001.test_engine import RULES, before_expansion, of
+from domain.hotw.editions.ah2001.context import Ctx
+from domain.hotw.editions.ah2001.model import Ah2001State, Cell, SeaHeld, Stage
+from domain.hotw.editions.ah2001.revisions import (
+    ALLIES_IN_THE_DECK,
+    MIGRANTS_PLACE_TWO,
+    RECLAIM_CHOSEN,
+)
+from tests.unit.ah2001.test_engine import RULES, SETUP, before_expansion, of
 from tests.unit.ah2001.test_rulings import act_at
 from tests.unit.ah2001.test_tables import rulebook
 
@@ -178,3 +184,88 @@ def test_games_created_before_the_fix_let_migrants_stop_after_one_army() -> None
     assert STOP in rules.legal_actions(state, 0)
     _, state = act_at(MIGRANTS_PLACE_TWO - 1, state, Command.of("choose_target", target="canada"))
     assert STOP in rules.legal_actions(state, 0)
+
+
+# --- 3. Naval Control: the Active Empire chooses which fleets are reclaimed -----------------------
+
+
+def macedonia_called(revision: int, counters: int = 1) -> Ah2001State:
+    """Epoch III, naval control: Macedonia (seat 0; three seas of navigation) is called next
+    with `counters` fleet counters left; fleets with armies hold the North Sea (seat 1, Epoch
+    I), and the Bay of Bengal, the Caribbean and the Sea of Japan (seat 2, Epoch II)."""
+    state = RULES.at_revision(revision).initial_state(SETUP)
+    seas = {
+        "north-sea": SeaHeld(1, 1),
+        "bay-of-bengal": SeaHeld(2, 2),
+        "caribbean-sea": SeaHeld(2, 2),
+        "sea-of-japan": SeaHeld(2, 2),
+    }
+    return replace(
+        state,
+        epoch=3,
+        stage=Stage.TURNS,
+        options=frozenset({"naval_control"}),
+        holders={"macedonia": 0},
+        call_index=1,
+        seas=seas,
+        supply={**state.supply, "counters": counters},
+    )
+
+
+def proceed(revision: int, state: Ah2001State) -> tuple[list, Ah2001State]:
+    """The rules run on by themselves from `state` (as after the last Empire's turn)."""
+    rules = RULES.at_revision(revision)
+    ctx = Ctx(rules.tables, state, Chance(ScriptedFaces(()), 0))
+    rules.proceed(ctx)
+    return ctx.events, ctx.state
+
+
+def test_the_active_empire_decides_which_fleets_to_take_within_the_oldest_epoch() -> None:
+    """Naval Control: "fleets with armies are removed from the board starting with the oldest
+    Epoch first. The Active Empire (who needs the fleet markers) decides which fleets to take
+    within this Epoch and in what order." Macedonia lacks two counters: the North Sea (Epoch I)
+    goes first, then its player chooses one of Epoch II's three."""
+    events, state = proceed(RECLAIM_CHOSEN, macedonia_called(RECLAIM_CHOSEN))
+    (forced,) = of(events, ev.FleetsReclaimed)
+    assert forced.waters == ("north-sea",) and forced.rule == "ah2001.option.naval-control"
+    assert not of(events, ev.TurnBegan) and state.turn is None
+    assert RULES.awaited_seats(state) == {0}
+    assert RULES.legal_actions(state, 0) == [
+        Command.of("reclaim_fleet", water=w)
+        for w in ("bay-of-bengal", "caribbean-sea", "sea-of-japan")
+    ]
+    assert RULES.legal_actions(state, 2) == []
+    refused = RULES.refusal(state, 0, Command.of("reclaim_fleet", water="north-sea"))
+    assert refused.rule == "ah2001.option.naval-control"
+    events, state = act_at(RECLAIM_CHOSEN, state, Command.of("reclaim_fleet", water="sea-of-japan"))
+    (chosen,) = of(events, ev.FleetReclaimed)
+    assert (chosen.seat, chosen.water) == (0, "sea-of-japan")
+    (began,) = of(events, ev.TurnBegan)
+    assert len(began.fleets) == 3 and state.turn is not None and state.turn.seat == 0
+    assert set(state.seas) == {"bay-of-bengal", "caribbean-sea"}
+
+
+def test_a_whole_oldest_epoch_needed_leaves_without_a_choice() -> None:
+    state = replace(
+        macedonia_called(RECLAIM_CHOSEN, counters=0),
+        seas={
+            "north-sea": SeaHeld(1, 1),
+            "bay-of-bengal": SeaHeld(2, 2),
+            "caribbean-sea": SeaHeld(2, 2),
+        },
+    )
+    events, state = proceed(RECLAIM_CHOSEN, state)
+    assert [e.waters for e in of(events, ev.FleetsReclaimed)] == [
+        ("north-sea",),
+        ("bay-of-bengal", "caribbean-sea"),
+    ]
+    assert of(events, ev.TurnBegan) and not state.seas
+
+
+def test_games_created_before_the_fix_reclaim_within_an_epoch_alphabetically() -> None:
+    revision = RECLAIM_CHOSEN - 1
+    events, state = proceed(revision, macedonia_called(revision))
+    (reclaimed,) = of(events, ev.FleetsReclaimed)
+    assert reclaimed.waters == ("north-sea", "bay-of-bengal")
+    assert set(state.seas) == {"caribbean-sea", "sea-of-japan"}
+    assert of(events, ev.TurnBegan)

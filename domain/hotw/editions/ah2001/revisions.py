@@ -39,6 +39,9 @@ that only expand into unoccupied lands."""
 MIGRANTS_PLACE_TWO = 11
 """Migrants place both their armies while vacant lands of their area are left."""
 
+RECLAIM_CHOSEN = 11
+"""Naval Control: the Active Empire chooses which fleets of the oldest epoch are taken back."""
+
 REVISIONS = (
     FIRST_REVISION,
     Revision(
@@ -114,8 +117,16 @@ REVISIONS = (
         "to the pool may only expand into an unoccupied land (before, the deck held 47 cards "
         'of 21 types). Migrants "Place two armies": they stop short only when fewer vacant '
         "lands of their area are left than armies to place (before, the player could stop "
-        "after one).",
-        ("ah2001.events.allies", "ah2001.events.lesser-kinds", "ah2001.events.migrants"),
+        'after one). Naval Control: "The Active Empire ... decides which fleets to take '
+        'within this Epoch and in what order": short of fleet counters, it chooses each '
+        "fleet it takes back within the oldest epoch that has more than it needs (before, "
+        "the seas' alphabetical order chose).",
+        (
+            "ah2001.events.allies",
+            "ah2001.events.lesser-kinds",
+            "ah2001.events.migrants",
+            "ah2001.option.naval-control",
+        ),
     ),
 )
 NEWEST = REVISIONS[-1].number
