@@ -78,6 +78,7 @@ class EventSchema(_Strict):
     before_first_army = fields.Boolean(required=True)
     effect = fields.Dict(required=True)
     erratum = fields.String(load_default="")
+    since_revision = fields.Integer(load_default=1, strict=True, validate=validate.Range(min=1))
 
     @post_load
     def _make(self, data: dict[str, Any], **_: Any) -> EventCardKind:

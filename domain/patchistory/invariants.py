@@ -10,7 +10,7 @@ from domain.patchistory.pack import PatchPack
 
 
 def failures(pack: PatchPack, state: PState) -> list[str]:
-    found: list[str] = vote_failures(pack, state)
+    found: list[str] = vote_failures(pack, state) + unknown_cards(pack, state)
     if not state.civs or not state.civs[0].capital:
         return found
     total_workers = pack.number("start", "workers")
@@ -73,4 +73,23 @@ def vote_failures(pack: PatchPack, state: PState) -> list[str]:
     unknown = [card for card in state.vote_cards if card not in pack.prosperity]
     if unknown:
         found.append(f"unknown Prosperity Cards in the Vote: {unknown}")
+    return found
+
+
+def unknown_cards(pack: PatchPack, state: PState) -> list[str]:
+    """A Building Tile in a hand or a Prosperity card the pack does not have (a sandbox's
+    position is refused naming it, rather than failing on a later request)."""
+    found = []
+    for seat, civ in enumerate(state.civs):
+        name = state.names[seat] if seat < len(state.names) else f"player {seat + 1}"
+        found += [
+            f"{name}'s hand holds the Building Tile {tile!r}, which the pack does not have"
+            for tile in civ.hand
+            if tile not in pack.buildings
+        ]
+        found += [
+            f"{name} holds the Prosperity card {card!r}, which the pack does not have"
+            for card in civ.prosperity
+            if card not in pack.prosperity
+        ]
     return found

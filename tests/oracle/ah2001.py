@@ -25,6 +25,21 @@ Checked, for every event:
   player terminates or the Empire's strength runs out.
 - `PreEminenceTaken`, `EpochBegan`, `GameEnded`: at each epoch's end the one player with the
   most points takes a marker; a tie for the most takes none.
+- Allies (revision 11): "any armies bought with the coins may only be used to expand into
+  unoccupied Lands. These armies may not be used to attack": the oracle counts each Empire's
+  coins (Allies' and other cards') and the armies Allies' coins return to its pool (a fort
+  takes an Allies coin first, a saved army another card's coin first; an army entering an
+  unoccupied land is one of Allies' while any is in the pool), and reports an attack, a
+  replaced or reinforced army or a fleet manned while the pool holds only such armies.
+- Migrants (revision 11): "Place two armies ... in any two Lands in North America. These
+  armies must occupy vacant Lands": `ArmiesLanded` and the card's `CardResolved` land both
+  armies unless fewer vacant lands of the area were left than armies (then, the catalogue's
+  reading, as many as the player likes of those there are).
+- Naval Control's reclaim (revision 11): "fleets with armies are removed from the board
+  starting with the oldest Epoch first. The Active Empire ... decides which fleets to take
+  within this Epoch": `FleetsReclaimed` (the rules, no choice) takes every fleet of the oldest
+  epoch at once, and `FleetReclaimed` (the player's choice) one fleet of the oldest epoch
+  among two or more.
 
 Where today's engine departs from the text on a ruling the lead is fixing under issue 32 (items
 1-4 and 6-12), the problem is tagged with the item (`[issue32.N]`); `AWAITING_LEAD_FIX` lists
@@ -55,6 +70,7 @@ DIFFICULT = frozenset({"forest", "mountains"})
 WALL_SIDE_AREA = "china"
 """The Great Wall stands in the Chinese land of each border it runs along: the Mongols attack
 Wei River "defended behind the Great Wall of China" (Chapter V example)."""
+ALLIES = "allies"
 ATTACKER_LOST, BOTH_LOST, DEFENDER_LOST = "attacker_lost", "both_lost", "defender_lost"
 FORT_LOST, FORT_AND_ATTACKER_LOST = "fort_lost", "fort_and_attacker_lost"
 FORT_AND_DEFENDER_LOST = "fort_and_defender_lost"
@@ -148,6 +164,9 @@ class Ah2001Oracle(EventChecks):
     scored_this_epoch: set[int] = field(default_factory=set)
     owed_count: set[int] = field(default_factory=set)
     """Variant: players whose Empire terminated counting nothing while they had points."""
+    coins: dict[tuple[Any, ...], list[int]] = field(default_factory=dict)
+    """Allies: each Empire's [other cards' coins, Allies' coins, armies Allies' coins bought
+    still in its pool], by (seat, Empire, card)."""
 
     def _seen(self, kind: str, event: Any, after: Any) -> None:
         self.previous = (kind, event, after)
@@ -239,6 +258,8 @@ class Ah2001Oracle(EventChecks):
         if cell.owner != event.defender or event.defender == event.seat:
             found.append(f"the defender is seat {cell.owner}, the event says {event.defender}")
         continuing = self._continuing(event)
+        if event.first_round:
+            found += self._allies_attack(before, f"an attack on {event.land}")
         if not event.attack_dice and not event.defence_dice:
             found += self._treachery(before, event, continuing, fort)
         else:
@@ -415,6 +436,110 @@ class Ah2001Oracle(EventChecks):
             how = "after a tie" if event.land in self.tied else "entering it vacant"
             self.pending_sack[event.land] = f"[issue32.2] {how}, "
         self.tied.discard(event.land)
+        if cell.owner is None:
+            purse = self._purse(before)
+            purse[2] = max(0, purse[2] - 1)
+            return []
+        if start:
+            return []
+        return self._allies_attack(before, f"an army placed over one in {event.land}")
+
+    # --- Allies ----------------------------------------------------------------------------
+
+    def _purse(self, state: Any) -> list[int]:
+        turn = state.turn
+        return self.coins.setdefault((turn.seat, turn.empire, turn.card), [0, 0, 0])
+
+    def _only_allies_left(self, state: Any) -> bool:
+        """The pool holds no army but those Allies' coins bought."""
+        allied = self._purse(state)[2]
+        return allied > 0 and state.turn.pool <= allied
+
+    def _EventCardPlayed(self, before: Any, event: Any, after: Any) -> list[str]:
+        self._purse(before)[1 if event.card == ALLIES else 0] += event.coins
+        return []
+
+    def _FleetReallocated(self, before: Any, event: Any, after: Any) -> list[str]:
+        self._purse(before)[0] += 1  # Reallocation: "divert naval resources"
+        return []
+
+    def _CoinSpent(self, before: Any, event: Any, after: Any) -> list[str]:
+        purse = self._purse(before)
+        if event.for_fort:
+            purse[1 if purse[1] else 0] -= 1
+        elif purse[0]:
+            purse[0] -= 1
+        else:
+            purse[1] -= 1
+            purse[2] += 1
+        return [] if min(purse) >= 0 else [f"a coin spent that no card gave ({purse})"]
+
+    def _allies_attack(self, before: Any, what: str) -> list[str]:
+        if self._only_allies_left(before):
+            return [f"{what} with the pool's armies all bought with Allies' coins"]
+        return []
+
+    def _FleetManned(self, before: Any, event: Any, after: Any) -> list[str]:
+        return self._allies_attack(before, f"a fleet manned in {event.water}")
+
+    # --- Naval Control's reclaim ---------------------------------------------------------------
+
+    def _oldest(self, state: Any) -> set[str]:
+        if not state.seas:
+            return set()
+        oldest = min(held.figure for held in state.seas.values())
+        return {water for water, held in state.seas.items() if held.figure == oldest}
+
+    def _FleetsReclaimed(self, before: Any, event: Any, after: Any) -> list[str]:
+        oldest = self._oldest(before)
+        if set(event.waters) != oldest:
+            return [
+                f"the rules took the fleets {sorted(event.waters)}, not the oldest epoch's "
+                f"{sorted(oldest)} whole: within an epoch the Active Empire decides"
+            ]
+        return []
+
+    def _FleetReclaimed(self, before: Any, event: Any, after: Any) -> list[str]:
+        oldest = self._oldest(before)
+        if event.water not in oldest:
+            return [f"{event.water} taken back before the oldest epoch's {sorted(oldest)}"]
+        if len(oldest) < 2:
+            return [f"{event.water} chosen where the oldest epoch left no choice"]
+        return []
+
+    # --- Migrants ----------------------------------------------------------------------------
+
+    def _migrants(self, card: str) -> tuple[str, int] | None:
+        """The area and armies of a Migrants card (None: another card)."""
+        (printed,) = [c for c in self.tables.events if c.id == card]
+        if printed.kind != "migrants":
+            return None
+        return str(printed.effect["area"]), int(printed.effect["armies"])
+
+    def _vacant(self, state: Any, area: str) -> int:
+        lands = self.tables.board.lands
+        return sum(
+            1 for land in lands.values() if land.area == area and state.land(land.id).owner is None
+        )
+
+    def _ArmiesLanded(self, before: Any, event: Any, after: Any) -> list[str]:
+        migrants = self._migrants(before.turn.pending)
+        if migrants is None:
+            return []
+        area, armies = migrants
+        vacant = self._vacant(before, area)
+        if len(event.lands) < armies <= vacant:
+            return [f"Migrants placed {len(event.lands)} armies with {vacant} vacant lands left"]
+        return []
+
+    def _CardResolved(self, before: Any, event: Any, after: Any) -> list[str]:
+        migrants = self._migrants(event.card)
+        landed = self.previous is not None and self.previous[0] == "ArmiesLanded"
+        if migrants is None or landed:
+            return []
+        vacant = self._vacant(before, migrants[0])
+        if vacant >= migrants[1]:
+            return [f"Migrants placed no army with {vacant} vacant lands left"]
         return []
 
     def _TargetChosen(self, before: Any, event: Any, after: Any) -> list[str]:

@@ -13,7 +13,10 @@ from typing import Any
 
 import pytest
 
+from domain.hotw.editions.ah2001.combat import BattleFought
+from domain.hotw.editions.ah2001.event_cards import CoinSpent, EventCardPlayed
 from domain.hotw.editions.ah2001.model import Ah2001State, Cell, Player, Stage, Turn
+from domain.hotw.editions.ah2001.optional import FleetsReclaimed
 from service.rulesets import ruleset
 from tests.oracle.ah2001 import (
     ATTACKER_LOST,
@@ -122,6 +125,16 @@ CASES: dict[str, tuple[Callable[[Any, Any], bool], Callable[[Any, Any], Any], st
         lambda b, e: replace(e, result=ATTACKER_LOST),
         "at sea, the text gives",
     ),
+    "naval control: the active empire decides which fleets to take within this epoch": (
+        kind("FleetReclaimed"),
+        lambda b, e: FleetsReclaimed(rule=e.rule, waters=(e.water,)),
+        "within an epoch the Active Empire decides",
+    ),
+    "migrants: place two armies in any two vacant lands, not one": (
+        lambda b, e: type(e).__name__ == "ArmiesLanded" and len(e.lands) == 2,
+        lambda b, e: replace(e, lands=e.lands[:1]),
+        "Migrants placed 1 armies",
+    ),
     "the first round of an attack costs a pool army, a later one none": (
         battle(continuing=lambda b, e: not e.first_round),
         lambda b, e: replace(e, first_round=True),
@@ -183,3 +196,30 @@ def test_the_purple_players_areas_score_dominance_presence_and_control() -> None
     assert 2 * level(2, [1]) == 4  # North Africa: dominance doubles the base 2
     assert 3 * level(2, [3]) == 3  # Middle East: two against three is presence
     assert 2 * level(4, []) == 6  # India: control triples the base 2
+
+
+def test_armies_bought_with_the_allies_coins_may_not_be_used_to_attack() -> None:
+    """Allies: "any armies bought with the coins may only be used to expand into unoccupied
+    Lands. These armies may not be used to attack": the oracle counts the army a coin of
+    Allies returned to the pool, and names an attack made with it."""
+    oracle = Ah2001Oracle(TABLES)
+    before = position({"southern-apennines": 0, "northern-apennines": 1}, ("southern-apennines",))
+    played = EventCardPlayed(rule="ah2001.events.allies", seat=0, card="allies", coins=2)
+    assert oracle.observe(before, played, before) == []
+    saved = CoinSpent(rule="ah2001.events.coins.save-army", seat=0, for_fort=False)
+    assert oracle.observe(before, saved, before) == []
+    one_left = replace(before, turn=replace(before.turn, pool=1))
+    attack = BattleFought(
+        rule="ah2001.combat.when",
+        seat=0,
+        land="northern-apennines",
+        defender=1,
+        via="land",
+        attack_dice=(6, 2),
+        defence_dice=(1,),
+        attack=6,
+        defence=1,
+        result=DEFENDER_LOST,
+    )
+    found = oracle.observe(one_left, attack, one_left)
+    assert any("bought with Allies' coins" in problem for problem in found), found

@@ -17,6 +17,7 @@ from domain.core.messages import Command, event, private_to
 from domain.hotw.editions.ah2001.context import (
     COMMANDS,
     FOLDS,
+    NAVAL_CONTROL,
     Ah2001Event,
     Ctx,
     refused,
@@ -26,9 +27,11 @@ from domain.hotw.editions.ah2001.model import (
     Ah2001State,
     Stage,
 )
+from domain.hotw.editions.ah2001.optional import fleets_to_choose
 from domain.hotw.editions.ah2001.pre_eminence import end_epoch
+from domain.hotw.editions.ah2001.revisions import RECLAIM_CHOSEN
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, EmpireStats
-from domain.hotw.editions.ah2001.turn import begin_turn
+from domain.hotw.editions.ah2001.turn import begin_turn, wanted_fleets
 
 
 def drawer(state: Ah2001State) -> int | None:
@@ -165,8 +168,27 @@ def call_next(ctx: Ctx) -> bool:
     if holder is None:
         ctx.emit(EmpireSkipped(rule=rule("epoch.call-order"), empire=spec.id))
         return True
-    begin_turn(ctx, holder, spec)
-    return True
+    return begin_turn(ctx, holder, spec)
+
+
+def reclaim_choice(tables: Ah2001Tables, state: Ah2001State) -> tuple[int, tuple[str, ...]]:
+    """ah2001.option.naval-control from revision 11: the holder of the Empire called next, if
+    it must choose which fleets with armies of the oldest epoch leave for the fleet counters
+    it lacks, and the fleets it chooses among (nobody, no fleet: no choice to make)."""
+    none: tuple[int, tuple[str, ...]] = (-1, ())
+    if NAVAL_CONTROL not in state.options or not state.seas or not tables.since(RECLAIM_CHOSEN):
+        return none
+    if state.stage is not Stage.TURNS or state.turn is not None:
+        return none
+    order = calling_order(tables, state.epoch)
+    if state.call_index >= len(order):
+        return none
+    spec = order[state.call_index]
+    holder = state.holders.get(spec.card)
+    if holder is None:
+        return none
+    choices = fleets_to_choose(state, wanted_fleets(tables, spec))
+    return (holder, choices) if choices else none
 
 
 # --- vocabulary: the events of this chapter, and how each changes the state ----------------

@@ -8,7 +8,7 @@ and refusals, and its events with their folds (`context.FOLDS`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
@@ -17,9 +17,10 @@ from domain.core.catalogue import RulesCatalogue
 from domain.core.chance import Chance
 from domain.core.errors import RuleViolation
 from domain.core.messages import Command, Event
+from domain.core.narration import Namer, action_words, plain_words
 from domain.core.ruleset import CommandSpec, Ruleset, Setup
 from domain.hotw import codec
-from domain.hotw.editions.ah2001 import events, view
+from domain.hotw.editions.ah2001 import events, view, words
 from domain.hotw.editions.ah2001.building import monument_actions, monument_step
 from domain.hotw.editions.ah2001.context import COMMANDS, SIMULTANEOUS, Ctx, refused
 from domain.hotw.editions.ah2001.empires import (
@@ -28,11 +29,14 @@ from domain.hotw.editions.ah2001.empires import (
     drawer,
     drawing_actions,
     drawing_step,
+    reclaim_choice,
 )
 from domain.hotw.editions.ah2001.event_cards import card_actions
 from domain.hotw.editions.ah2001.expansion import end_expansion, expansion_actions, may_place_army
+from domain.hotw.editions.ah2001.invariants import invariant_failures
 from domain.hotw.editions.ah2001.lesser_events import targeting_actions, targeting_step
 from domain.hotw.editions.ah2001.model import Ah2001State, Stage
+from domain.hotw.editions.ah2001.optional import reclaim_actions
 from domain.hotw.editions.ah2001.revisions import REVISIONS
 from domain.hotw.editions.ah2001.setup import initial_state, set_up
 from domain.hotw.editions.ah2001.simultaneous_rounds import next_round, round_actions, round_step
@@ -82,7 +86,8 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             return frozenset() if seat is None else frozenset({seat})
         if state.turn is not None and state.stage in (Stage.TURNS, Stage.MONUMENTS):
             return frozenset({state.turn.seat})
-        return frozenset()
+        seat, _ = reclaim_choice(self.tables, state)
+        return frozenset() if seat < 0 else frozenset({seat})
 
     def undo_scope(self, state: Ah2001State) -> Any:
         """A seat undoes within one Empire's move: its turn (the epoch's calling position) and,
@@ -100,7 +105,8 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         if state.stage is Stage.DRAWING:
             return drawing_actions(state, seat)
         turn = state.turn
-        assert turn is not None
+        if turn is None:
+            return reclaim_actions(reclaim_choice(self.tables, state)[1])
         if state.stage is Stage.MONUMENTS:
             return monument_actions(self.tables, state)
         if turn.pending is not None:
@@ -182,6 +188,9 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         second action listed)."""
         return list(islice(self.listed(state, seat), 2)) == [END_EXPANSION]
 
+    def invariant_failures(self, state: Ah2001State) -> list[str]:
+        return invariant_failures(self.tables, state)
+
     # folding and reading
 
     def evolve(self, state: Ah2001State, event: Event) -> Ah2001State:
@@ -220,6 +229,15 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             found |= {card.id: card.name for card in tables.events}
             known = self._ah_names = found
         return known
+
+    def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
+        return plain_words(event, players, self.names(), words.TELLERS)
+
+    def action_words(
+        self, state: Ah2001State, command: Mapping[str, Any], players: Sequence[str]
+    ) -> tuple[str, str]:
+        namer = Namer(players, self.names())
+        return words.action_words(command, namer) or action_words(command, namer)
 
     def card_texts(self) -> Mapping[str, str]:
         names = self.names()

@@ -70,6 +70,7 @@ PLAYABLE_KINDS = frozenset(
         "civil-war",
         "barbarians",
         "plague",
+        "allies",
     }
 )
 """The kinds of card a player plays (the others act by themselves)."""
@@ -362,6 +363,8 @@ def _card_played(t: Ah2001Tables, s: Ah2001State, e: EventCardPlayed) -> Ah2001S
         changes["jihad_losses"] = 0
     if card.kind == "reallocation":
         changes["reallocating"] = True
+    if card.kind == "allies":
+        changes["allied_coins"] = turn.allied_coins + e.coins
     if card.kind in t.targets.kinds:
         changes["pending"] = card.id
         changes["picks"] = ()
@@ -410,9 +413,23 @@ def _coin(t: Ah2001Tables, s: Ah2001State, e: CoinSpent) -> Ah2001State:
     assert turn is not None
     if t.since(COINS_TAKE_COUNTERS):
         s = with_supply(s, counters=1)  # the coin's counter goes back to the supply
+    allied = allied_coin_spent(turn, e.for_fort)
+    spent = {"coins": turn.coins - 1, "allied_coins": turn.allied_coins - allied}
     if e.for_fort:
-        return with_turn(s, coins=turn.coins - 1, free_forts=turn.free_forts + 1)
-    return with_turn(s, coins=turn.coins - 1, lost=turn.lost - 1, pool=turn.pool + 1)
+        return with_turn(s, **spent, free_forts=turn.free_forts + 1)
+    return with_turn(
+        s, **spent, lost=turn.lost - 1, pool=turn.pool + 1, allied=turn.allied + allied
+    )
+
+
+def allied_coin_spent(turn: Turn, for_fort: bool) -> int:
+    """ah2001.events.allies reading: whether the coin spent is one of Allies' (1) or another
+    card's (0): a fort takes an Allies coin first, an army saved another card's coin first,
+    so the player keeps the freest coins and armies."""
+    others = turn.coins - turn.allied_coins
+    if for_fort:
+        return 1 if turn.allied_coins > 0 else 0
+    return 0 if others > 0 else 1
 
 
 @event

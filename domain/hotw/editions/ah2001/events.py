@@ -36,7 +36,12 @@ from domain.hotw.editions.ah2001.lesser_events import (
     TargetChosen,
     TreacheryNamed,
 )
-from domain.hotw.editions.ah2001.optional import FleetManned, FleetsReclaimed, NavalBattleFought
+from domain.hotw.editions.ah2001.optional import (
+    FleetManned,
+    FleetReclaimed,
+    FleetsReclaimed,
+    NavalBattleFought,
+)
 from domain.hotw.editions.ah2001.pre_eminence import GameEnded, PreEminenceTaken
 from domain.hotw.editions.ah2001.sack import LandSacked
 from domain.hotw.editions.ah2001.scoring import TurnScored
@@ -91,6 +96,7 @@ __all__ = [
     "FleetAdded",
     "FleetManned",
     "FleetReallocated",
+    "FleetReclaimed",
     "FleetsReclaimed",
     "FortBuilt",
     "GameEnded",

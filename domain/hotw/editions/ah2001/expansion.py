@@ -71,6 +71,14 @@ def targets(tables: Ah2001Tables, state: Ah2001State) -> Iterator[tuple[str, Via
             yield land, Via.SEA
 
 
+def may_enter(state: Ah2001State, land: str) -> bool:
+    """ah2001.events.allies: while the pool holds only armies Allies' coins bought, an army
+    goes into an unoccupied land only (never an attack, nor over an army of its own colour)."""
+    turn = state.turn
+    assert turn is not None
+    return turn.free_armies > 0 or state.land(land).owner is None
+
+
 def may_place_army(tables: Ah2001Tables, state: Ah2001State, command: Command) -> bool:
     """Whether `targets` would offer the command's land and way, found from the land itself
     rather than by going round every land next to the Empire."""
@@ -81,6 +89,8 @@ def may_place_army(tables: Ah2001Tables, state: Ah2001State, command: Command) -
         return False
     board = tables.board
     if land not in board.lands or via not in (Via.LAND.value, Via.SEA.value):
+        return False
+    if not may_enter(state, land):
         return False
     held = set(turn.lands)
     if land in held:
@@ -106,9 +116,10 @@ def expansion_actions(tables: Ah2001Tables, state: Ah2001State, seat: int) -> It
     assert turn is not None
     if turn.pool > 0:
         for land, via in targets(tables, state):
-            yield Command.of("place_army", land=land, via=via.value)
+            if may_enter(state, land):
+                yield Command.of("place_army", land=land, via=via.value)
     yield from fort_actions(tables, state, seat)
-    if turn.pool > 0 and NAVAL_CONTROL in state.options and turn.outer is None:
+    if turn.free_armies > 0 and NAVAL_CONTROL in state.options and turn.outer is None:
         yield from naval_actions(tables, state)
     yield from coin_actions(state)
     yield Command.of("end_expansion")
@@ -127,6 +138,8 @@ def why_not_place(
             key = "expand.barren"
         elif held_by_turn(state, land):
             key = "expand.one-army"
+        elif not may_enter(state, land):
+            key = "events.allies"
     return refused(
         "an army goes next to one of the Active Empire's armies or over its fleets, "
         "never into a barren land or a land it holds",

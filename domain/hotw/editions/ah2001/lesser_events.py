@@ -44,7 +44,7 @@ from domain.hotw.editions.ah2001.model import (
     Ah2001State,
     Cell,
 )
-from domain.hotw.editions.ah2001.revisions import PESTILENCE_ANY_LAND
+from domain.hotw.editions.ah2001.revisions import MIGRANTS_PLACE_TWO, PESTILENCE_ANY_LAND
 from domain.hotw.editions.ah2001.sack import sack_on_entry
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, EventCardKind
 
@@ -160,10 +160,25 @@ def targeting_actions(tables: Ah2001Tables, state: Ah2001State) -> Iterator[Comm
     turn = state.turn
     assert turn is not None and turn.pending is not None
     pending = card(tables, turn.pending)
-    for target in target_options(tables, state, pending):
+    options = target_options(tables, state, pending)
+    for target in options:
         yield Command.of("choose_target", target=target)
-    if pending.kind in tables.targets.up_to:
+    if may_stop(tables, state, pending, len(options)):
         yield Command.of("stop_targeting")
+
+
+def may_stop(tables: Ah2001Tables, state: Ah2001State, pending: EventCardKind, left: int) -> bool:
+    """An `up to` card may stop early. Migrants, from revision 11, "Place two armies ... These
+    armies must occupy vacant Lands": they stop short only when fewer vacant lands are left
+    in the area than armies still to place (ah2001.events.migrants)."""
+    if pending.kind not in tables.targets.up_to:
+        return False
+    if pending.kind == "migrants" and tables.since(MIGRANTS_PLACE_TWO):
+        turn = state.turn
+        assert turn is not None
+        limit = tables.targets.limit(pending.kind) or 0
+        return left < limit - len(turn.picks)
+    return True
 
 
 def targeting_step(ctx: Ctx) -> bool:
@@ -189,6 +204,14 @@ def why_not_choose(
 def why_not_stop(
     tables: Ah2001Tables, state: Ah2001State, seat: int, command: Command
 ) -> RuleViolation:
+    turn = state.turn
+    pending = turn.pending if turn is not None and turn.seat == seat else None
+    if pending is not None and card(tables, pending).kind == "migrants":
+        return refused(
+            "Migrants place two armies while vacant lands of the area are left",
+            "events.migrants",
+            command,
+        )
     return refused("this card names all its targets", "events.lesser-kinds", command)
 
 

@@ -133,6 +133,16 @@ class Turn:
     order: str = added_later("")
     """Simultaneous empires, a Minor Empire's place in its round (rule 10): "" before its main
     Empire, "waiting" for its main Empire to move first, "after" moving after it."""
+    allied_coins: int = added_later(0)
+    """Of `coins`, those the Allies card gave (ah2001.events.allies)."""
+    allied: int = added_later(0)
+    """Of the pool, the armies Allies' coins returned: they only expand into unoccupied lands
+    and never attack (ah2001.events.allies)."""
+
+    @property
+    def free_armies(self) -> int:
+        """The pool's armies that may attack, replace an older army or man a fleet."""
+        return self.pool - self.allied
 
 
 @dataclass(frozen=True)

@@ -81,13 +81,73 @@ def man_fleet(ctx: Ctx, seat: int, command: Command) -> None:
 
 def reclaim_fleets(ctx: Ctx, wanted: int) -> None:
     """Fleets with armies leave the board, the oldest epoch's first, until the Active
-    Empire has its fleet counters (ah2001.option.naval-control reading: within an epoch,
-    in the seas' alphabetical order)."""
+    Empire has its fleet counters (before revision 11: within an epoch, in the seas'
+    alphabetical order)."""
     missing = wanted - ctx.state.supply.get("counters", 0)
     if missing <= 0 or not ctx.state.seas:
         return
     oldest = sorted(ctx.state.seas, key=lambda w: (ctx.state.seas[w].figure, w))
     ctx.emit(FleetsReclaimed(rule=rule("option.naval-control"), waters=tuple(oldest[:missing])))
+
+
+def oldest_fleets(state: Ah2001State) -> tuple[str, ...]:
+    """The seas held by the fleets with armies of the oldest epoch that has any."""
+    if not state.seas:
+        return ()
+    oldest = min(held.figure for held in state.seas.values())
+    return tuple(sorted(w for w, held in state.seas.items() if held.figure == oldest))
+
+
+def fleets_to_choose(state: Ah2001State, wanted: int) -> tuple[str, ...]:
+    """The fleets the Active Empire chooses among, one at a time, to get the `wanted` fleet
+    counters it lacks (from revision 11): those of the oldest epoch, when that epoch holds more
+    fleets than counters are still missing (empty: nothing to choose)."""
+    missing = wanted - state.supply.get("counters", 0)
+    oldest = oldest_fleets(state)
+    return oldest if 0 < missing < len(oldest) else ()
+
+
+def reclaim_whole_epochs(ctx: Ctx, wanted: int) -> bool:
+    """ah2001.option.naval-control from revision 11: "fleets with armies are removed from the
+    board starting with the oldest Epoch first": every fleet of each oldest epoch that must
+    go, all of them, leaves; False when the Active Empire must now choose within an epoch
+    (`reclaim_fleet`)."""
+    while True:
+        missing = wanted - ctx.state.supply.get("counters", 0)
+        oldest = oldest_fleets(ctx.state)
+        if missing <= 0 or not oldest:
+            return True
+        if len(oldest) > missing:
+            return False
+        ctx.emit(FleetsReclaimed(rule=rule("option.naval-control"), waters=oldest))
+
+
+def reclaim_actions(choices: tuple[str, ...]) -> Iterator[Command]:
+    for water in choices:
+        yield Command.of("reclaim_fleet", water=water)
+
+
+def why_not_reclaim(
+    tables: Ah2001Tables, state: Ah2001State, seat: int, command: Command
+) -> RuleViolation:
+    return refused(
+        "the Active Empire short of fleet counters takes a fleet with an army of the oldest "
+        "epoch that has any, when that epoch holds more than it needs",
+        "option.naval-control",
+        command,
+    )
+
+
+@COMMANDS.declares(
+    "reclaim_fleet",
+    "Naval Control option: take back this fleet with an army, of the oldest epoch, for a "
+    "fleet counter the Empire lacks.",
+    Arg("water", "A sea id.", ids=lambda t: tuple(sorted(t.board.waters))),
+    why_not=why_not_reclaim,
+)
+def reclaim_fleet(ctx: Ctx, seat: int, command: Command) -> None:
+    water = str(command.arg("water"))
+    ctx.emit(FleetReclaimed(rule=rule("option.naval-control"), seat=seat, water=water))
 
 
 def fight_for_seas(ctx: Ctx, seat: int) -> None:
@@ -134,6 +194,22 @@ class FleetsReclaimed(Ah2001Event):
 def _reclaimed(t: Ah2001Tables, s: Ah2001State, e: FleetsReclaimed) -> Ah2001State:
     seas = {w: h for w, h in s.seas.items() if w not in e.waters}
     return with_supply(evolved(s, seas=seas), counters=len(e.waters))
+
+
+@event
+class FleetReclaimed(Ah2001Event):
+    """The Active Empire, short of fleet counters, chose this fleet with an army (of the
+    oldest epoch that has any) to leave the board (ah2001.option.naval-control, from
+    revision 11)."""
+
+    seat: int
+    water: str
+
+
+@FOLDS.handles(FleetReclaimed)
+def _reclaimed_one(t: Ah2001Tables, s: Ah2001State, e: FleetReclaimed) -> Ah2001State:
+    seas = {w: h for w, h in s.seas.items() if w != e.water}
+    return with_supply(evolved(s, seas=seas), counters=1)
 
 
 @event

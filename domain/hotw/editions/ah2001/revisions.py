@@ -32,6 +32,16 @@ TERMINATION_CHOSEN = 9
 MINOR_BEFORE_OR_AFTER = 10
 """Simultaneous empires: a Minor Empire moves before or after its main Empire each round."""
 
+ALLIES_IN_THE_DECK = 11
+"""The Lesser deck holds the two Allies cards (49 cards of 22 types): their coins buy armies
+that only expand into unoccupied lands."""
+
+MIGRANTS_PLACE_TWO = 11
+"""Migrants place both their armies while vacant lands of their area are left."""
+
+RECLAIM_CHOSEN = 11
+"""Naval Control: the Active Empire chooses which fleets of the oldest epoch are taken back."""
+
 REVISIONS = (
     FIRST_REVISION,
     Revision(
@@ -99,6 +109,24 @@ REVISIONS = (
         "move right after its main Empire (before, it had to move first, and letting the main "
         "Empire go first forfeited its attempt).",
         ("ah2001.variant.minor-empire",),
+    ),
+    Revision(
+        ALLIES_IN_THE_DECK,
+        'The Lesser deck holds the two Allies cards its table prints last ("Event Cards (22 '
+        'Greater Events, 49 Lesser Events)"): two coins, and an army a coin of theirs returns '
+        "to the pool may only expand into an unoccupied land (before, the deck held 47 cards "
+        'of 21 types). Migrants "Place two armies": they stop short only when fewer vacant '
+        "lands of their area are left than armies to place (before, the player could stop "
+        'after one). Naval Control: "The Active Empire ... decides which fleets to take '
+        'within this Epoch and in what order": short of fleet counters, it chooses each '
+        "fleet it takes back within the oldest epoch that has more than it needs (before, "
+        "the seas' alphabetical order chose).",
+        (
+            "ah2001.events.allies",
+            "ah2001.events.lesser-kinds",
+            "ah2001.events.migrants",
+            "ah2001.option.naval-control",
+        ),
     ),
 )
 NEWEST = REVISIONS[-1].number

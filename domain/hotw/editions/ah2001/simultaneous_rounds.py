@@ -36,7 +36,7 @@ from domain.hotw.editions.ah2001.context import (
     with_supply,
 )
 from domain.hotw.editions.ah2001.event_cards import coin_actions
-from domain.hotw.editions.ah2001.expansion import targets
+from domain.hotw.editions.ah2001.expansion import may_enter, targets
 from domain.hotw.editions.ah2001.model import (
     Ah2001State,
     Turn,
@@ -76,14 +76,15 @@ def round_actions(tables: Ah2001Tables, state: Ah2001State, seat: int) -> Iterat
     if turn.pool > 0:
         if turn.started and not holds_any(state):
             start = start_land_of(tables, turn)
-            if start is not None and may_attempt:
+            if start is not None and may_attempt and may_enter(state, start):
                 yield Command.of("place_army", land=start, via="land")
         else:
             for land, via in targets(tables, state):
-                if held_by_turn(state, land) or may_attempt:
+                if (held_by_turn(state, land) or may_attempt) and may_enter(state, land):
                     yield Command.of("place_army", land=land, via=via.value)
     yield from fort_actions(tables, state, seat)
-    if turn.pool > 0 and NAVAL_CONTROL in state.options and turn.card is None and may_attempt:
+    free = turn.free_armies > 0
+    if free and NAVAL_CONTROL in state.options and turn.card is None and may_attempt:
         yield from naval_actions(tables, state)
     yield from coin_actions(state)
     if may_attempt and main_moves_later(tables, state) is not None:

@@ -44,6 +44,8 @@ class EventCardKind:
     before_first_army: bool
     effect: Mapping[str, Any]
     erratum: str = ""
+    since_revision: int = 1
+    """The revision of the rules whose games hold this card (Allies: 11)."""
 
     def playable_in(self, epoch: int) -> bool:
         """ah2001.events.epochs."""
@@ -161,6 +163,7 @@ class Ah2001Tables:
     events_by_id: Mapping[str, tuple[EventCardKind, ...]] = field(
         init=False, compare=False, repr=False
     )
+    """Every Event card of this revision's decks with each id (one, in a valid pack)."""
 
     def __post_init__(self) -> None:
         by_epoch = {
@@ -169,13 +172,20 @@ class Ah2001Tables:
         object.__setattr__(self, "empires_by_epoch", by_epoch)
         empires = {x.id: tuple(y for y in self.empires if y.id == x.id) for x in self.empires}
         object.__setattr__(self, "empires_by_id", empires)
-        events = {x.id: tuple(y for y in self.events if y.id == x.id) for x in self.events}
+        held = self.in_force
+        events = {x.id: tuple(y for y in held if y.id == x.id) for x in held}
         object.__setattr__(self, "events_by_id", events)
 
     def since(self, revision: int) -> bool:
         """Whether a rule introduced at `revision` holds in this game (a revision gate)."""
         return self.revision >= revision
 
+    @property
+    def in_force(self) -> tuple[EventCardKind, ...]:
+        """The Event cards of this revision's decks (a card printed later is not in the decks
+        of games created before its revision: ah2001.events.lesser-kinds)."""
+        return tuple(e for e in self.events if e.since_revision <= self.revision)
+
     def deck(self, name: str) -> tuple[str, ...]:
         """Every card of the `greater` or `lesser` deck, one id per copy."""
-        return tuple(e.id for e in self.events if e.deck == name for _ in range(e.count))
+        return tuple(e.id for e in self.in_force if e.deck == name for _ in range(e.count))

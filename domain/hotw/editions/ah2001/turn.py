@@ -22,7 +22,12 @@ from domain.hotw.editions.ah2001.model import (
     Cell,
     Turn,
 )
-from domain.hotw.editions.ah2001.optional import fight_for_seas, reclaim_fleets
+from domain.hotw.editions.ah2001.optional import (
+    fight_for_seas,
+    reclaim_fleets,
+    reclaim_whole_epochs,
+)
+from domain.hotw.editions.ah2001.revisions import RECLAIM_CHOSEN
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, EmpireStats
 
 
@@ -35,12 +40,16 @@ def pool_size(
     return max(0, min(strength, figures - state.figures_out(seat, figure)))
 
 
-def begin_turn(ctx: Ctx, seat: int, spec: EmpireStats) -> None:
-    """ah2001.epoch.call-order: the holder of the called Empire's card plays its turn."""
+def begin_turn(ctx: Ctx, seat: int, spec: EmpireStats) -> bool:
+    """ah2001.epoch.call-order: the holder of the called Empire's card plays its turn; False
+    while it must first choose which fleets Naval Control takes back (revision 11)."""
     board = ctx.tables.board
     wanted = tuple(sorted(board.navigation(spec.navigation)))
     if NAVAL_CONTROL in ctx.state.options:
-        reclaim_fleets(ctx, len(wanted))
+        if not ctx.tables.since(RECLAIM_CHOSEN):
+            reclaim_fleets(ctx, len(wanted))
+        elif not reclaim_whole_epochs(ctx, len(wanted)):
+            return False
     state = ctx.state
     armies = pool_size(ctx.tables, state, seat, spec.strength)
     fleets = wanted[: state.supply.get("counters", 0)]
@@ -63,6 +72,12 @@ def begin_turn(ctx: Ctx, seat: int, spec: EmpireStats) -> None:
     )
     if NAVAL_CONTROL in ctx.state.options:
         fight_for_seas(ctx, seat)
+    return True
+
+
+def wanted_fleets(tables: Ah2001Tables, spec: EmpireStats) -> int:
+    """How many fleet counters the Empire's navigation asks for (ah2001.turn.fleets)."""
+    return len(tables.board.navigation(spec.navigation))
 
 
 def place_start(ctx: Ctx, seat: int, start_land: str) -> None:
@@ -161,5 +176,12 @@ def _placed(t: Ah2001Tables, s: Ah2001State, e: ArmyPlaced) -> Ah2001State:
     turn = s.turn
     assert turn is not None
     lands = turn.lands if e.land in turn.lands else (*turn.lands, e.land)
-    turn = evolved(turn, pool=turn.pool - 1, lands=lands, capital=turn.capital and not e.capital)
+    allied = 1 if turn.allied > 0 and cell.owner is None else 0  # ah2001.events.allies
+    turn = evolved(
+        turn,
+        pool=turn.pool - 1,
+        allied=turn.allied - allied,
+        lands=lands,
+        capital=turn.capital and not e.capital,
+    )
     return evolved(with_cell(s, e.land, placed), turn=turn)

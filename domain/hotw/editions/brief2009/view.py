@@ -257,4 +257,10 @@ def invariant_failures(tables: BriefTables, state: BriefState) -> list[str]:
     for land in standing:
         if turn is None or state.land(land).colour != turn.colour:
             failures.append(f"{land}: a standing army of another colour than the active one")
+    failures += [
+        f"{player.name}'s hand holds the Event card {card!r}, which the pack does not have"
+        for player in state.players
+        for card in player.hand
+        if card not in tables.events_by_id
+    ]
     return failures

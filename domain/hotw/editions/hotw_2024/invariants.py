@@ -73,4 +73,21 @@ def invariant_failures(pack: HotwPack, state: HotwState) -> list[str]:
         failures.append(f"fleets not conserved ({fleets})")
     if state.stage is Stage.OVER and state.result is None:
         failures.append("game over without a result")
-    return failures
+    return failures + unknown_cards(pack, state)
+
+
+def unknown_cards(pack: HotwPack, state: HotwState) -> list[str]:
+    """An Event or Empire card in a hand that the pack does not have (a sandbox's position is
+    refused naming it, rather than failing on a later request)."""
+    events: set[str] = {card.id for card in pack.cards.all_events()}
+    empires: set[str] = {card.id for card in pack.cards.all_empires()}
+    found = []
+    for player in state.players:
+        held = [("Event", c, events) for c in (player.event_card, *player.event_cards) if c]
+        held += [("Empire", c, empires) for c in player.empire_cards]
+        found += [
+            f"{player.name}'s hand holds the {kind} card {card!r}, which the pack does not have"
+            for kind, card, known in held
+            if card not in known
+        ]
+    return found
