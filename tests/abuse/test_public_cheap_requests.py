@@ -37,9 +37,7 @@ def test_four_clients_fetching_the_spec_barely_move_another_clients_median(
 
         def fetch_the_spec_again_and_again() -> None:
             while not stop.is_set():
-                status, headers, body = request(
-                    base, "GET", "/openapi.yaml", source="127.0.0.3"
-                )
+                status, headers, body = request(base, "GET", "/openapi.yaml", source="127.0.0.3")
                 if status == 429:  # past the address's limit: as polite clients do
                     time.sleep(float(headers["retry-after"]))
                     continue
