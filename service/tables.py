@@ -224,20 +224,57 @@ def claim_seat(
         expected = meta.extra.get("invitation_hash", "")
         if not invitation or not hmac.compare_digest(token_hash(invitation), expected):
             raise InvitationRefused("this table is private: its invitation is needed to join")
-    _, game = service.load(game_id)
-    seating = game.seating
-    if seat is None:
-        open_seats = seating.open_seats if seating is not None else ()
-        seat = open_seats[0] if open_seats else 0
-    command = Command.of(CLAIM_SEAT, seat=seat, player=player.player_id, name=player.name)
-    service.play(game_id, "system", command)
+    seat = _append_claim(service, game_id, player, seat)
+    # from here on the seat is this player's, whatever follows: the answer carries its token
     token = new_token(game_id)
     TokenHashes(service.store.redis).replace(game_id, seat_role(seat), token_hash(token))
     players_of(service).add_game(player.player_id, game_id)
-    _, game = service.load(game_id)
-    if game.seating is not None and not game.seating.open_seats and not game.seating.started:
-        start_table(service, game_id, "random")
+    start_when_full(service, game_id)
     return seat, token
+
+
+CLAIM_ATTEMPTS = 8
+"""How often a claim of "the first open seat" tries the next one when another claimant took
+the one it chose in the meantime."""
+
+
+def _append_claim(service: GameService, game_id: str, player: Player, seat: int | None) -> int:
+    """Append `player`'s claim of `seat` (None: the first seat open when the claim is decided),
+    or raise the refusal with nothing appended."""
+    from service.games import CommandRefused
+
+    for attempt in range(CLAIM_ATTEMPTS):
+        _, game = service.load(game_id)
+        open_seats = game.seating.open_seats if game.seating is not None else ()
+        chosen = seat if seat is not None else (open_seats[0] if open_seats else 0)
+        command = Command.of(CLAIM_SEAT, seat=chosen, player=player.player_id, name=player.name)
+        try:
+            service.play(game_id, "system", command)
+            return chosen
+        except CommandRefused as refused:
+            taken = refused.violation.context.get("reason") == "seat_taken"
+            if seat is not None or not taken or attempt + 1 == CLAIM_ATTEMPTS:
+                raise
+    raise AssertionError("unreachable")
+
+
+def start_when_full(service: GameService, game_id: str) -> None:
+    """Start the table once no seat is open. When the last claims race, each of them may find
+    the table full and start it: the first start is the table's, and the others' refusal
+    ("already started") is no failure of their claims."""
+    from service.games import CommandRefused, GameBusy
+
+    _, game = service.load(game_id)
+    seating = game.seating
+    if seating is None or seating.open_seats or seating.started:
+        return
+    try:
+        start_table(service, game_id, "random")
+    except CommandRefused as refused:
+        if refused.violation.context.get("reason") != "started":
+            raise
+    except GameBusy:  # a step is due: only a started game has one
+        log.info("table %s was started by another claim meanwhile", game_id)
 
 
 def start_table(service: GameService, game_id: str, strategy: str) -> int:
