@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import urllib3
+
 from bots.base import make_bot
 from domain.core.errors import RulesetRevisionUnavailable, RuleViolation, UnknownRuleset
 from domain.core.kernel import Game
@@ -34,13 +36,14 @@ from domain.core.seating import (
     table_clock,
 )
 from domain.core.table import ADMIN
-from service import tickets
+from service import tickets, webhooks
 from service.auth import new_token, seat_role, token_hash
+from service.webhooks import WebhookRefused
 from store import keys
 from store.players import Player, PlayerStore
 from store.redis_store import GameNotFound, TokenHashes, VersionConflict
 
-__all__ = ["Player"]
+__all__ = ["Player", "WebhookRefused"]
 
 if TYPE_CHECKING:
     from service.games import CreatedGame, GameService
@@ -620,8 +623,6 @@ def deliver(service: GameService, owner: str, hook_id: str, payload: str, attemp
     """POST one notification to a webhook, signed (`X-Chronicle-Signature`: HMAC-SHA256 of the
     body with the webhook's secret); logs the attempt; raises on failure (the queue retries
     with backoff). Returns the HTTP status."""
-    import requests
-
     store = players_of(service)
     hook = store.webhooks(owner).get(hook_id)
     if hook is None:
@@ -639,22 +640,22 @@ def deliver(service: GameService, owner: str, hook_id: str, payload: str, attemp
     if notice_id:
         headers["X-Chronicle-Notification"] = notice_id
     try:
-        check_webhook_url(hook["url"], (), bool(hook.get("allow_private", False)))
+        where = webhooks.target(hook["url"], (), bool(hook.get("allow_private", False)))
     except WebhookRefused as refused:
         store.log_delivery(owner, hook_id, {**entry, "ok": False, "error": f"refused: {refused}"})
         return 0
     try:
-        answer = requests.post(hook["url"], data=body, headers=headers, timeout=5)
-    except requests.RequestException as exc:
-        store.log_delivery(owner, hook_id, {**entry, "ok": False, "error": type(exc).__name__})
-        raise
-    ok = 200 <= answer.status_code < 300
-    store.log_delivery(owner, hook_id, {**entry, "ok": ok, "status": answer.status_code})
+        status = webhooks.post(where, body, headers)
+    except urllib3.exceptions.HTTPError as exc:
+        store.log_delivery(owner, hook_id, {**entry, "ok": False, "error": "no answer"})
+        raise RuntimeError(f"webhook not reached: {type(exc).__name__}") from None
+    ok = 200 <= status < 300
+    store.log_delivery(owner, hook_id, {**entry, "ok": ok, "status": status})
     if ok and notice_id:
         store.hook_sent(owner, hook_id, notice_id, now=True)
     if not ok:
-        raise RuntimeError(f"webhook answered {answer.status_code}")
-    return answer.status_code
+        raise RuntimeError(f"webhook answered {status}")
+    return status
 
 
 # --- the worker: bots and clocks ---------------------------------------------------------------
@@ -766,65 +767,17 @@ def watch_tables(service: GameService, now_s: float) -> dict[str, int]:
 # --- what the API asks ------------------------------------------------------------------------
 
 
-class WebhookRefused(Exception):
-    """A webhook URL Chronicle will not POST to."""
-
-
-RESOLVE_TIMEOUT_S = 2.0
-_resolver = None
-
-
-def _resolve(host: str, port: int, timeout_s: float) -> set[str]:
-    """The host's addresses, or WebhookRefused if they are not known within `timeout_s`: a
-    name that never resolves must not hold a request (or a worker) for the resolver's minute."""
-    import concurrent.futures
-    import socket
-
-    global _resolver
-    if _resolver is None:
-        _resolver = concurrent.futures.ThreadPoolExecutor(4, thread_name_prefix="resolve")
-    asked = _resolver.submit(socket.getaddrinfo, host, port)
-    try:
-        return {info[4][0] for info in asked.result(timeout=timeout_s)}
-    except concurrent.futures.TimeoutError:
-        raise WebhookRefused(f"the host {host!r} did not resolve in {timeout_s:g} s") from None
-    except (OSError, UnicodeError):
-        raise WebhookRefused(f"the host {host!r} cannot be resolved") from None
-
-
 def check_webhook_url(
     url: str,
     own_hosts: Sequence[str],
     allow_private: bool,
-    timeout_s: float = RESOLVE_TIMEOUT_S,
+    timeout_s: float = webhooks.RESOLVE_TIMEOUT_S,
 ) -> None:
     """Only http(s) URLs to a named host; never this server itself (its admin surface), and
-    never a loopback, private, link-local or reserved address unless the operator allows it.
-    Checked when the webhook is added and again before every delivery (a name may change)."""
-    import ipaddress
-    from urllib.parse import urlsplit
-
-    try:
-        parts = urlsplit(url)
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-    except ValueError as exc:
-        raise WebhookRefused(f"not a URL: {exc}") from None
-    if parts.scheme not in ("http", "https"):
-        raise WebhookRefused("a webhook URL must be http:// or https://")
-    host = parts.hostname
-    if not host:
-        raise WebhookRefused("a webhook URL must name a host")
-    if parts.username or parts.password:
-        raise WebhookRefused("a webhook URL may not hold credentials")
-    if f"{host}:{port}".lower() in {h.lower() for h in own_hosts}:
-        raise WebhookRefused("a webhook may not point at this server itself")
-    for address in _resolve(host, port, timeout_s):
-        ip = ipaddress.ip_address(address.split("%")[0])
-        inner = not ip.is_global or ip.is_loopback or ip.is_link_local or ip.is_reserved
-        if inner and (not allow_private or ip.is_unspecified or ip.is_multicast):
-            raise WebhookRefused(
-                f"{host} resolves to {ip}, a loopback, private or reserved address: refused"
-            )
+    never an address inside (`service.webhooks`) unless the operator allows private ones.
+    Checked when the webhook is added and again at every delivery, which connects to the
+    address checked then."""
+    webhooks.target(url, own_hosts, allow_private, timeout_s)
 
 
 def seating_view(service: GameService, game_id: str) -> dict[str, Any]:

@@ -19,7 +19,9 @@ from tests.support.http import serving
 
 @contextmanager
 def served_in_public(redis_url: str, **env: str) -> Iterator[str]:
-    """`chronicle serve` on `redis_url` as anyone would run it: limits and quotas on."""
+    """`chronicle serve` on `redis_url` as anyone would run it (limits and quotas on), with
+    the tests' toy ruleset."""
+    env = {"CHRONICLE_RULESET_MODULES": "tests.support.toy", **env}
     with serving(redis_url, CHRONICLE_RATE_LIMITS="on", **env) as base:
         yield base
 
