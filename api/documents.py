@@ -50,7 +50,8 @@ def answer(found: Document, mimetype: str) -> Response:
     response = Response(found.body, mimetype=mimetype)
     response.set_etag(found.etag)
     response.headers["Cache-Control"] = REVALIDATE
-    return response.make_conditional(request)
+    response.make_conditional(request)
+    return response
 
 
 def forget_all() -> None:

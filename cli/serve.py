@@ -197,6 +197,29 @@ SETTINGS = (
         "SECONDS",
     ),
     Setting(
+        "CHRONICLE_BODY_DEADLINE_S",
+        "--body-deadline-s",
+        "seconds a request's whole body may take to arrive before it is a 408 and the "
+        "connection is closed (default 15)",
+        float,
+        "SECONDS",
+    ),
+    Setting(
+        "CHRONICLE_CONNECTIONS_PER_ADDRESS",
+        "--connections-per-address",
+        "connections one client address may hold at once in each web process; past it: 503 "
+        "(default 100; off behind trusted proxies unless set; 0: no cap)",
+        int,
+        "N",
+    ),
+    Setting(
+        "CHRONICLE_WEBHOOK_ALLOW_PRIVATE",
+        "--webhook-allow-private",
+        "on: webhooks may point at loopback, private and link-local addresses (a receiver on "
+        "your own network; default off)",
+        metavar="{on,off}",
+    ),
+    Setting(
         "CHRONICLE_TRUSTED_PROXIES",
         "--trusted-proxies",
         "reverse proxies in front whose X-Forwarded-For names the client (default 0)",
@@ -208,6 +231,7 @@ CHOICES = {
     "--redis-fsync": ("always", "everysec"),
     "--system-steps": ("worker", "inline"),
     "--rate-limits": ("on", "off"),
+    "--webhook-allow-private": ("on", "off"),
 }
 
 
@@ -505,7 +529,7 @@ def run(args: argparse.Namespace) -> int:
                 "--workers",
                 str(settings.web_workers),
                 "--worker-class",
-                "api.evented.ChronicleWorker",
+                "api.guarded.GuardedWorker",
                 "--worker-connections",
                 str(WORKER_CONNECTIONS),
                 "--keep-alive",
