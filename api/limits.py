@@ -1,8 +1,10 @@
 """Rate limits and quotas, counted in Redis so that every API process shares them (the `limits`
 library, moving windows).
 
-- Creating games (and sandboxes), per client address: `CHRONICLE_LIMIT_CREATE` (default
-  `30/minute;500/day`: the day's figure is the quota).
+- Creating games (sandboxes and tables too: each is a game), per client address:
+  `CHRONICLE_LIMIT_CREATE` (default `30/minute;500/day`: the day's figure is the quota).
+- Everything else a request stores (players, webhooks, invitations, replay jobs), per client
+  address: `CHRONICLE_LIMIT_STORE` (default `30/minute;500/day`).
 - Every request that carries a token (a seat's or an admin's), per token:
   `CHRONICLE_LIMIT_TOKEN` (default `50/second;1200/minute`).
 - Every request, per client address: `CHRONICLE_LIMIT_ADDRESS` (default `100/second`).
@@ -32,9 +34,21 @@ DEFAULTS = {
     "CHRONICLE_LIMIT_CREATE": "30/minute;500/day",
     "CHRONICLE_LIMIT_TOKEN": "50/second;1200/minute",
     "CHRONICLE_LIMIT_ADDRESS": "100/second",
+    "CHRONICLE_LIMIT_STORE": "30/minute;500/day",
 }
-CREATING = frozenset({"games.create_game", "games.create_sandbox"})
+CREATING = frozenset({"games.create_game", "games.create_sandbox", "tables.create_table"})
 """The views that create a game."""
+STORING = frozenset(
+    {
+        "tables.create_player",
+        "tables.add_player_webhook",
+        "tables.add_game_webhook",
+        "tables.invite",
+        "trust.start_replay",
+    }
+)
+"""The views that store something else that stays (a player, a webhook, a notification in
+another player's inbox, a replay job's result)."""
 
 
 def enabled_by_env() -> bool:
@@ -67,6 +81,7 @@ def install(app: Flask) -> None:
         {
             "address": app.config["CHRONICLE_LIMIT_ADDRESS"],
             "create": app.config["CHRONICLE_LIMIT_CREATE"],
+            "store": app.config["CHRONICLE_LIMIT_STORE"],
             "token": app.config["CHRONICLE_LIMIT_TOKEN"],
         },
     )
@@ -92,6 +107,8 @@ def install(app: Flask) -> None:
             within("address", address)
             if request.endpoint in CREATING and request.method == "POST":
                 within("create", address)
+            if request.endpoint in STORING and request.method == "POST":
+                within("store", address)
             if "Authorization" in request.headers:
                 within("token", token_key())
         except STORE_FAILURES:

@@ -164,6 +164,21 @@ SETTINGS = (
         metavar="LIMITS",
     ),
     Setting(
+        "CHRONICLE_LIMIT_STORE",
+        "--limit-store",
+        "players, webhooks, invitations and replay jobs one client address may make "
+        "(default 30/minute;500/day)",
+        metavar="LIMITS",
+    ),
+    Setting(
+        "CHRONICLE_PLAYER_TTL_S",
+        "--player-ttl-s",
+        "seconds after its last use that a player (its key, games list, notifications and "
+        "webhooks) is forgotten (default 7776000, 90 days; 0: never)",
+        float,
+        "SECONDS",
+    ),
+    Setting(
         "CHRONICLE_LIMIT_TOKEN",
         "--limit-token",
         "requests one token may make (default 50/second;1200/minute)",
