@@ -7,7 +7,9 @@ library, moving windows).
   address: `CHRONICLE_LIMIT_STORE` (default `30/minute;500/day`).
 - Every request that carries a token (a seat's or an admin's), per token:
   `CHRONICLE_LIMIT_TOKEN` (default `50/second;1200/minute`).
-- Every request, per client address: `CHRONICLE_LIMIT_ADDRESS` (default `100/second`).
+- Every request, per client address: `CHRONICLE_LIMIT_ADDRESS` (default `100/second`), but
+  `/healthz`, which has a bucket of its own (`CHRONICLE_LIMIT_HEALTH`, default `20/second`):
+  a monitor on a busy address is not told 429 for the address's other traffic.
 
 A refused request is a 429 with the one error body and `Retry-After` (seconds). The client
 address is the connection's peer; behind a reverse proxy, set `CHRONICLE_TRUSTED_PROXIES` to the
@@ -35,7 +37,9 @@ DEFAULTS = {
     "CHRONICLE_LIMIT_TOKEN": "50/second;1200/minute",
     "CHRONICLE_LIMIT_ADDRESS": "100/second",
     "CHRONICLE_LIMIT_STORE": "30/minute;500/day",
+    "CHRONICLE_LIMIT_HEALTH": "20/second",
 }
+HEALTH = frozenset({"health.healthz"})
 CREATING = frozenset({"games.create_game", "games.create_sandbox", "tables.create_table"})
 """The views that create a game."""
 STORING = frozenset(
@@ -82,6 +86,7 @@ def install(app: Flask) -> None:
             "address": app.config["CHRONICLE_LIMIT_ADDRESS"],
             "create": app.config["CHRONICLE_LIMIT_CREATE"],
             "store": app.config["CHRONICLE_LIMIT_STORE"],
+            "health": app.config["CHRONICLE_LIMIT_HEALTH"],
             "token": app.config["CHRONICLE_LIMIT_TOKEN"],
         },
     )
@@ -104,7 +109,7 @@ def install(app: Flask) -> None:
             return
         address = client_address()
         try:
-            within("address", address)
+            within("health" if request.endpoint in HEALTH else "address", address)
             if request.endpoint in CREATING and request.method == "POST":
                 within("create", address)
             if request.endpoint in STORING and request.method == "POST":

@@ -191,6 +191,13 @@ SETTINGS = (
         metavar="LIMITS",
     ),
     Setting(
+        "CHRONICLE_LIMIT_HEALTH",
+        "--limit-health",
+        "requests for /healthz one client address may make, counted apart from its others "
+        "(default 20/second)",
+        metavar="LIMITS",
+    ),
+    Setting(
         "CHRONICLE_SSE_HEARTBEAT_S",
         "--sse-heartbeat-s",
         "seconds between keep-alive comments on a quiet event stream (default 15)",
