@@ -20,9 +20,7 @@ from dataclasses import dataclass
 INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
 """Controls, format characters (zero-width joiners, direction marks...), private use,
 unassigned, surrogates, line and paragraph separators."""
-BLANKS = frozenset(
-    {"\u3164", "\uffa0", "\u115f", "\u1160", "\u2800", "\u034f", "\u17b4", "\u17b5"}
-)
+BLANKS = frozenset({"\u3164", "\uffa0", "\u115f", "\u1160", "\u2800", "\u034f", "\u17b4", "\u17b5"})
 """Characters that draw nothing though Unicode files them as letters or marks (Hangul fillers,
 the blank Braille pattern, the combining grapheme joiner, Khmer's inherent vowels)."""
 IGNORABLE_RANGES = (

@@ -1,11 +1,22 @@
 """The small findings of issue 50 (its Low items), each against a served stack: /healthz keeps
-answering a monitor whose address is rate-limited for its other traffic."""
+answering a monitor whose address is rate-limited for its other traffic; names that differ only
+in what draws nothing are one name; a retry runs on time after the worker is killed."""
 
 from __future__ import annotations
 
+import http.server
+import os
+import signal
 import threading
 import time
+import uuid
+from pathlib import Path
+from typing import Any
 
+import redis
+from rq.scheduler import RQScheduler
+
+from tests.support.abuse import wait_until
 from tests.support.public import request, served_in_public
 
 
@@ -66,3 +77,83 @@ def test_names_that_differ_only_by_what_draws_nothing_are_refused(redis_url: str
             base, "POST", "/players", body={"name": "\u2764\ufe0f"}, source="127.0.0.33"
         )
         assert emoji[0] == 201, "an emoji's picture form is a name"
+
+
+def workers_of(queue: str) -> list[int]:
+    """The `chronicle worker` processes serving `queue` (by their environment), without the
+    scheduler each forks."""
+    found = processes_of(queue)
+    return [pid for pid in found if parent(pid) not in found]
+
+
+def parent(pid: int) -> int:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("PPid:")))
+
+
+def processes_of(queue: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes()
+            environ = (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if b"cli.main\0worker" in command and f"CHRONICLE_QUEUE={queue}\0".encode() in environ:
+            found.append(int(entry.name))
+    return found
+
+
+def test_a_retry_runs_on_time_after_the_worker_was_killed(redis_url: str) -> None:
+    """kill -9 of the RQ worker left its scheduler's lock in Redis, and the worker started in
+    its place did not try for it again for 10 minutes: webhook retries due after 2 s ran 4 and
+    13 minutes late."""
+    from tests.abuse.test_public_webhooks import invite, new_player
+
+    queue = f"public-{uuid.uuid4().hex[:8]}"
+    attempts: list[float] = []
+
+    class FailsOnce(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            attempts.append(time.monotonic())
+            self.send_response(500 if len(attempts) == 1 else 204)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            return None
+
+    receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), FailsOnce)
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    client = redis.Redis.from_url(redis_url)
+    lock = RQScheduler.get_locking_key(queue)
+    try:
+        with served_in_public(
+            redis_url, CHRONICLE_QUEUE=queue, CHRONICLE_WEBHOOK_ALLOW_PRIVATE="on"
+        ) as base:
+            wait_until(lambda: client.get(lock), 30, "the worker's scheduler holds its lock")
+            (first,) = workers_of(queue)
+            os.kill(first, signal.SIGKILL)
+            wait_until(lambda: set(workers_of(queue)) - {first}, 30, "a new worker")
+            held_by_the_dead = client.get(lock)
+            assert held_by_the_dead is not None, "the dead scheduler's lock outlives it"
+            bob, bob_key = new_player(base, "Bob")
+            _, ada_key = new_player(base, "Ada")
+            hook = {"url": f"http://127.0.0.1:{receiver.server_address[1]}/hook"}
+            status, _, body = request(
+                base, "POST", "/players/me/webhooks", body=hook, headers=bob_key
+            )
+            assert status == 201, body
+            invite(base, ada_key, bob)
+            wait_until(lambda: len(attempts) >= 2, 40, "the retry")
+            late = attempts[1] - attempts[0]
+            assert late < 12, f"the retry due after 1-2 s ran {late:.1f} s later"
+    finally:
+        receiver.shutdown()
+        receiver.server_close()
