@@ -1,12 +1,15 @@
 """The small findings of issue 50 (its Low items), each against a served stack: /healthz keeps
 answering a monitor whose address is rate-limited for its other traffic; names that differ only
-in what draws nothing are one name; a retry runs on time after the worker is killed."""
+in what draws nothing are one name; a retry runs on time after the worker is killed; a restart
+after kill -9 of `chronicle serve` succeeds, and none of its children outlive it."""
 
 from __future__ import annotations
 
 import http.server
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -14,8 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import redis
+import requests
 from rq.scheduler import RQScheduler
 
+from bench.processes import descendants
+from store.server import free_port
+from tests.abuse.test_supervision import alive
+from tests.conftest import REPO_ROOT
 from tests.support.abuse import wait_until
 from tests.support.public import request, served_in_public
 
@@ -157,3 +165,62 @@ def test_a_retry_runs_on_time_after_the_worker_was_killed(redis_url: str) -> Non
     finally:
         receiver.shutdown()
         receiver.server_close()
+
+
+def chronicle_serve(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(REPO_ROOT),
+        "CHRONICLE_DATA_DIR": str(data_dir),
+        "CHRONICLE_QUEUE": f"restart-{port}",
+    }
+    env.pop("REDIS_URL", None)
+    return subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--web-workers", "1"],
+        env=env,
+        cwd=REPO_ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def up(base: str) -> bool:
+    try:
+        answer = requests.get(f"{base}/healthz", timeout=2)
+    except requests.RequestException:
+        return False
+    return answer.status_code == 200 and answer.json()["rq_workers"] >= 1
+
+
+def test_a_restart_after_kill_9_of_chronicle_serve_succeeds_and_leaves_no_child(
+    tmp_path: Path,
+) -> None:
+    """Its children (redis-server holding the data directory's lock among them) outlived a
+    kill -9 of `chronicle serve`, and the restart a process manager made failed."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    first = chronicle_serve(tmp_path / "data", port)
+    second = None
+    try:
+        wait_until(lambda: up(base), 90, "the first server")
+        game = {"ruleset": "hotw-2024", "players": ["Ann", "Bob", "Cy"]}
+        created = requests.post(f"{base}/games", json=game, timeout=30)
+        assert created.status_code == 201, created.text
+        game_id = created.json()["game_id"]
+        children = descendants(first.pid)
+        assert len(children) >= 3, "redis-server, the worker and gunicorn"
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+        second = chronicle_serve(tmp_path / "data", port)  # at once, as a process manager does
+        wait_until(lambda: not [p for p in children if alive(p)], 30, "the old children gone")
+        wait_until(lambda: up(base), 90, "the server started again on the same data")
+        assert second.poll() is None, "the restart did not fail"
+        assert requests.get(f"{base}/games/{game_id}", timeout=10).status_code == 200
+    finally:
+        for process in (first, second):
+            if process is not None and process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+                try:
+                    process.wait(40)
+                except subprocess.TimeoutExpired:
+                    process.kill()
