@@ -224,3 +224,32 @@ def test_a_restart_after_kill_9_of_chronicle_serve_succeeds_and_leaves_no_child(
                     process.wait(40)
                 except subprocess.TimeoutExpired:
                     process.kill()
+
+
+def test_patchistory_shows_other_players_goods_and_hands_as_hidden_not_as_none(
+    redis_url: str,
+) -> None:
+    with served_in_public(redis_url) as base:
+        counts = requests.get(f"{base}/rulesets/patchistory", timeout=30).json()["player_counts"]
+        names = ["Ann", "Bob", "Cy", "Di", "Ed"][: min(counts)]
+        game = requests.post(
+            f"{base}/games", json={"ruleset": "patchistory", "players": names}, timeout=30
+        ).json()
+        token = game["seat_tokens"][0]
+        view = requests.get(
+            f"{base}/games/{game['game_id']}/state",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=30,
+        ).json()["view"]
+        civs = view["position"]["civs"]
+        for seat, civ in enumerate(civs):
+            shown = view["players"][seat]
+            assert civ["hand_count"] == shown["building_tile_count"]
+            assert civ["prosperity_count"] == shown["prosperity_count"]
+            for hidden in ("coin", "food", "resource", "culture", "votes", "hand", "prosperity"):
+                if seat == 0:
+                    assert civ[hidden] is not None, (hidden, civ)
+                else:
+                    assert civ[hidden] is None, f"seat {seat}'s {hidden} shows as {civ[hidden]}"
+        spectator = requests.get(f"{base}/games/{game['game_id']}/state", timeout=30).json()
+        assert all(civ["coin"] is None for civ in spectator["view"]["position"]["civs"])
