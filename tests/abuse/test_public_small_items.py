@@ -201,6 +201,7 @@ def test_a_restart_after_kill_9_of_chronicle_serve_succeeds_and_leaves_no_child(
     base = f"http://127.0.0.1:{port}"
     first = chronicle_serve(tmp_path / "data", port)
     second = None
+    children: list[int] = []
     try:
         wait_until(lambda: up(base), 90, "the first server")
         game = {"ruleset": "hotw-2024", "players": ["Ann", "Bob", "Cy"]}
@@ -224,6 +225,9 @@ def test_a_restart_after_kill_9_of_chronicle_serve_succeeds_and_leaves_no_child(
                     process.wait(40)
                 except subprocess.TimeoutExpired:
                     process.kill()
+        for pid in children:  # whatever outlived its server, when the test failed
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
 
 
 def test_patchistory_shows_other_players_goods_and_hands_as_hidden_not_as_none(
