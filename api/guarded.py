@@ -81,14 +81,19 @@ def has_body(req: Any) -> bool:
     return not (isinstance(reader, LengthReader) and reader.length == 0)
 
 
-def read_whole_body(req: Any, deadline_s: float) -> None:
+def read_whole_body(req: Any, sock: Any, deadline_s: float) -> None:
     """Read the request's body (up to one byte past the app's limit, which the app refuses)
-    within `deadline_s`, and hand the app what was read."""
+    within `deadline_s`, and hand the app what was read. A client that asked to be told to go
+    on (`Expect: 100-continue`) is told first, as gunicorn would before the app reads."""
     if not has_body(req):
         return
     declared = next((v for k, v in req.headers if k == "CONTENT-LENGTH"), None)
     if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         return  # the app refuses it (413) without reading it
+    if getattr(req, "_expected_100_continue", False):  # the client waits for our go-ahead
+        req._expected_100_continue = False
+        with gevent.Timeout(REFUSAL_WAIT_S, SlowBody):
+            sock.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
     chunks, size = [], 0
     with gevent.Timeout(deadline_s, SlowBody):
         while size <= MAX_BODY_BYTES:
@@ -133,7 +138,7 @@ class GuardedWorker(ChronicleWorker):  # type: ignore[misc]
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
         try:
-            read_whole_body(req, self.deadline_s)
+            read_whole_body(req, sock, self.deadline_s)
         except SlowBody:
             send_and_close(sock, TOO_SLOW)
             raise StopIteration("the body did not arrive in time") from None

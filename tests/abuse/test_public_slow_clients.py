@@ -85,7 +85,8 @@ def test_thousands_of_slow_uploads_from_one_address_leave_another_address_served
     redis_url: str,
 ) -> None:
     with served_in_public(redis_url) as base:
-        quiet = timed(base, "/healthz", source="127.0.0.2", count=100)
+        # a monitor's pace, within /healthz's own limit (20 a second)
+        quiet = timed(base, "/healthz", source="127.0.0.2", count=100, pause_s=0.1)
         uploads = [slow_upload(base) for _ in range(SLOW_UPLOADS)]
         opened_at = time.monotonic()
         stop = threading.Event()
@@ -108,3 +109,20 @@ def test_thousands_of_slow_uploads_from_one_address_leave_another_address_served
         assert refused + timed_out == SLOW_UPLOADS, "every slow upload was answered and closed"
         assert len(loaded) >= 100
         assert p99(loaded) <= 2 * max(p99(quiet), 0.01), (p99(quiet), p99(loaded))
+
+
+def test_a_client_that_waits_for_100_continue_is_told_to_go_on_and_served(
+    redis_url: str,
+) -> None:
+    with served_in_public(redis_url) as base:
+        where = urlsplit(base)
+        body = b'{"name": "Ada"}'
+        with socket.create_connection((where.hostname, where.port), timeout=10) as sock:
+            sock.sendall(
+                b"POST /players HTTP/1.1\r\nHost: chronicle\r\nContent-Type: application/json\r\n"
+                b"Expect: 100-continue\r\nContent-Length: %d\r\n\r\n" % len(body)
+            )
+            assert sock.recv(4096).startswith(b"HTTP/1.1 100 Continue"), "told to go on"
+            sock.sendall(body)
+            answer = sock.recv(65536)
+        assert answer.startswith(b"HTTP/1.1 201"), answer[:300]

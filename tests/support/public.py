@@ -54,11 +54,13 @@ def request(
         connection.close()
 
 
-def timed(base: str, path: str, *, source: str, count: int) -> list[float]:
-    """Seconds each of `count` GETs of `path` from `source` took, one after another (each must
-    answer 200)."""
+def timed(base: str, path: str, *, source: str, count: int, pause_s: float = 0.0) -> list[float]:
+    """Seconds each of `count` GETs of `path` from `source` took, one after another, `pause_s`
+    apart (each must answer 200)."""
     taken = []
-    for _ in range(count):
+    for n in range(count):
+        if n and pause_s:
+            time.sleep(pause_s)
         started = time.perf_counter()
         status, _, text = request(base, "GET", path, source=source)
         taken.append(time.perf_counter() - started)
