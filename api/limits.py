@@ -1,11 +1,15 @@
 """Rate limits and quotas, counted in Redis so that every API process shares them (the `limits`
 library, moving windows).
 
-- Creating games (and sandboxes), per client address: `CHRONICLE_LIMIT_CREATE` (default
-  `30/minute;500/day`: the day's figure is the quota).
+- Creating games (sandboxes and tables too: each is a game), per client address:
+  `CHRONICLE_LIMIT_CREATE` (default `30/minute;500/day`: the day's figure is the quota).
+- Everything else a request stores (players, webhooks, invitations, replay jobs), per client
+  address: `CHRONICLE_LIMIT_STORE` (default `30/minute;500/day`).
 - Every request that carries a token (a seat's or an admin's), per token:
   `CHRONICLE_LIMIT_TOKEN` (default `50/second;1200/minute`).
-- Every request, per client address: `CHRONICLE_LIMIT_ADDRESS` (default `100/second`).
+- Every request, per client address: `CHRONICLE_LIMIT_ADDRESS` (default `100/second`), but
+  `/healthz`, which has a bucket of its own (`CHRONICLE_LIMIT_HEALTH`, default `20/second`):
+  a monitor on a busy address is not told 429 for the address's other traffic.
 
 A refused request is a 429 with the one error body and `Retry-After` (seconds). The client
 address is the connection's peer; behind a reverse proxy, set `CHRONICLE_TRUSTED_PROXIES` to the
@@ -32,9 +36,23 @@ DEFAULTS = {
     "CHRONICLE_LIMIT_CREATE": "30/minute;500/day",
     "CHRONICLE_LIMIT_TOKEN": "50/second;1200/minute",
     "CHRONICLE_LIMIT_ADDRESS": "100/second",
+    "CHRONICLE_LIMIT_STORE": "30/minute;500/day",
+    "CHRONICLE_LIMIT_HEALTH": "20/second",
 }
-CREATING = frozenset({"games.create_game", "games.create_sandbox"})
+HEALTH = frozenset({"health.healthz"})
+CREATING = frozenset({"games.create_game", "games.create_sandbox", "tables.create_table"})
 """The views that create a game."""
+STORING = frozenset(
+    {
+        "tables.create_player",
+        "tables.add_player_webhook",
+        "tables.add_game_webhook",
+        "tables.invite",
+        "trust.start_replay",
+    }
+)
+"""The views that store something else that stays (a player, a webhook, a notification in
+another player's inbox, a replay job's result)."""
 
 
 def enabled_by_env() -> bool:
@@ -67,6 +85,8 @@ def install(app: Flask) -> None:
         {
             "address": app.config["CHRONICLE_LIMIT_ADDRESS"],
             "create": app.config["CHRONICLE_LIMIT_CREATE"],
+            "store": app.config["CHRONICLE_LIMIT_STORE"],
+            "health": app.config["CHRONICLE_LIMIT_HEALTH"],
             "token": app.config["CHRONICLE_LIMIT_TOKEN"],
         },
     )
@@ -89,9 +109,11 @@ def install(app: Flask) -> None:
             return
         address = client_address()
         try:
-            within("address", address)
+            within("health" if request.endpoint in HEALTH else "address", address)
             if request.endpoint in CREATING and request.method == "POST":
                 within("create", address)
+            if request.endpoint in STORING and request.method == "POST":
+                within("store", address)
             if "Authorization" in request.headers:
                 within("token", token_key())
         except STORE_FAILURES:

@@ -8,12 +8,12 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, Response
 
 from api.docs import route
+from api.documents import answer, document
 from api.inputs import negotiated
 
 bp = Blueprint("reference", __name__)
@@ -196,12 +196,10 @@ def render(spec: dict[str, Any]) -> str:
     )
 
 
-@lru_cache(maxsize=1)
-def reference_html() -> str:
+def reference_html(rulesets: Sequence[str]) -> str:
     from api.openapi import build_spec
-    from service.rulesets import served_rulesets
 
-    return render(build_spec(served_rulesets()).to_dict())
+    return render(build_spec(rulesets).to_dict())
 
 
 @route(
@@ -217,12 +215,15 @@ def reference_html() -> str:
 )
 def openapi_document() -> Response:
     """Generated from the same schemas that validate requests and shape responses; it documents
-    the commands and options of every ruleset this server plays."""
+    the commands and options of every ruleset this server plays. Built once per process and
+    sent with an `ETag`: send it back in `If-None-Match` for a bodiless 304."""
     from api.openapi import spec_yaml
     from service.rulesets import served_rulesets
 
     mimetype = negotiated("application/yaml", ("text/plain",))
-    return Response(spec_yaml(served_rulesets()), mimetype=mimetype)
+    served = tuple(served_rulesets())
+    found = document(("openapi.yaml", served), lambda: spec_yaml(served).encode())
+    return answer(found, mimetype)
 
 
 @route(
@@ -236,5 +237,9 @@ def openapi_document() -> Response:
     store=False,
 )
 def docs() -> Response:
-    """Every endpoint with its parameters, bodies and errors, and every schema."""
-    return Response(reference_html(), mimetype="text/html")
+    """Every endpoint with its parameters, bodies and errors, and every schema (with an `ETag`,
+    like the OpenAPI document)."""
+    from service.rulesets import served_rulesets
+
+    served = tuple(served_rulesets())
+    return answer(document(("docs", served), lambda: reference_html(served).encode()), "text/html")

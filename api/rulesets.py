@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from flask import Blueprint
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, current_app
 from flask.typing import ResponseReturnValue
+from marshmallow import Schema
 
 from api.context import queries
 from api.docs import route
+from api.documents import answer, document
 from schemas.api import RulesetDetailSchema, RulesetListSchema
 from schemas.instances import one
 from service.errors import UnknownRuleset
@@ -26,8 +31,11 @@ bp = Blueprint("rulesets", __name__)
 )
 def list_rulesets() -> ResponseReturnValue:
     """Every registered ruleset: its name (to pass when creating a game), title, the player
-    counts it supports, and its options with their types, defaults and allowed values."""
-    return one(RulesetListSchema).dump({"rulesets": queries().rulesets()})
+    counts it supports, and its options with their types, defaults and allowed values (with
+    an `ETag`: send it back in `If-None-Match` for a bodiless 304)."""
+    served = tuple(available())
+    found = document(("rulesets", served), lambda: as_json(RulesetListSchema, rulesets_body))
+    return answer(found, "application/json")
 
 
 @route(
@@ -48,4 +56,17 @@ def get_ruleset(name: str) -> ResponseReturnValue:
     play."""
     if name not in available():
         raise UnknownRuleset(name)
-    return one(RulesetDetailSchema).dump(queries().ruleset_detail(name))
+    served = tuple(available())
+    detail = document(
+        ("ruleset", name, served),
+        lambda: as_json(RulesetDetailSchema, lambda: queries().ruleset_detail(name)),
+    )
+    return answer(detail, "application/json")
+
+
+def rulesets_body() -> dict[str, Any]:
+    return {"rulesets": queries().rulesets()}
+
+
+def as_json(schema: type[Schema], body: Callable[[], dict[str, Any]]) -> bytes:
+    return current_app.json.dumps(one(schema).dump(body())).encode()

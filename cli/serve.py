@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ctypes
 import fcntl
 import os
 import secrets
@@ -164,6 +165,21 @@ SETTINGS = (
         metavar="LIMITS",
     ),
     Setting(
+        "CHRONICLE_LIMIT_STORE",
+        "--limit-store",
+        "players, webhooks, invitations and replay jobs one client address may make "
+        "(default 30/minute;500/day)",
+        metavar="LIMITS",
+    ),
+    Setting(
+        "CHRONICLE_PLAYER_TTL_S",
+        "--player-ttl-s",
+        "seconds after its last use that a player (its key, games list, notifications and "
+        "webhooks) is forgotten (default 7776000, 90 days; 0: never)",
+        float,
+        "SECONDS",
+    ),
+    Setting(
         "CHRONICLE_LIMIT_TOKEN",
         "--limit-token",
         "requests one token may make (default 50/second;1200/minute)",
@@ -173,6 +189,13 @@ SETTINGS = (
         "CHRONICLE_LIMIT_ADDRESS",
         "--limit-address",
         "requests one client address may make (default 100/second)",
+        metavar="LIMITS",
+    ),
+    Setting(
+        "CHRONICLE_LIMIT_HEALTH",
+        "--limit-health",
+        "requests for /healthz one client address may make, counted apart from its others "
+        "(default 20/second)",
         metavar="LIMITS",
     ),
     Setting(
@@ -197,6 +220,29 @@ SETTINGS = (
         "SECONDS",
     ),
     Setting(
+        "CHRONICLE_BODY_DEADLINE_S",
+        "--body-deadline-s",
+        "seconds a request's whole body may take to arrive before it is a 408 and the "
+        "connection is closed (default 15)",
+        float,
+        "SECONDS",
+    ),
+    Setting(
+        "CHRONICLE_CONNECTIONS_PER_ADDRESS",
+        "--connections-per-address",
+        "connections one client address may hold at once in each web process; past it: 503 "
+        "(default 100; off behind trusted proxies unless set; 0: no cap)",
+        int,
+        "N",
+    ),
+    Setting(
+        "CHRONICLE_WEBHOOK_ALLOW_PRIVATE",
+        "--webhook-allow-private",
+        "on: webhooks may point at loopback, private and link-local addresses (a receiver on "
+        "your own network; default off)",
+        metavar="{on,off}",
+    ),
+    Setting(
         "CHRONICLE_TRUSTED_PROXIES",
         "--trusted-proxies",
         "reverse proxies in front whose X-Forwarded-For names the client (default 0)",
@@ -208,6 +254,7 @@ CHOICES = {
     "--redis-fsync": ("always", "everysec"),
     "--system-steps": ("worker", "inline"),
     "--rate-limits": ("on", "off"),
+    "--webhook-allow-private": ("on", "off"),
 }
 
 
@@ -314,23 +361,65 @@ def check_redis_version(data_dir: Path, running: str) -> str | None:
     )
 
 
+PR_SET_PDEATHSIG = 1
+"""prctl(2): the signal a process gets when its parent dies."""
+
+
+def die_with(parent: int, signum: int = signal.SIGTERM) -> Callable[[], None]:
+    """What a child runs before it execs: it is sent `signum` when `parent` dies, however it
+    dies (a kill -9 of `chronicle serve` included), so no child outlives it. Linux only; a
+    child that finds its parent gone already exits."""
+
+    def arrange() -> None:
+        if sys.platform.startswith("linux"):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return arrange
+
+
+ORPHANS_WAIT_S = 20.0
+"""How long a start waits for the data directory's lock when the server that took it is dead
+(its children, told by the kernel, are still stopping: redis-server flushing its AOF)."""
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def lock_data_dir(data_dir: Path) -> int:
     """Lock the data directory for this server's life (an fcntl lock on its `serve.lock`, which
     the embedded redis-server inherits, so that even an orphaned one keeps it): a second
-    `chronicle serve` on it must not open the same AOF. Returns the lock's file descriptor."""
+    `chronicle serve` on it must not open the same AOF. Returns the lock's file descriptor.
+    When the server that holds it is dead, its children are stopping with it: the lock is
+    waited for, up to `ORPHANS_WAIT_S`."""
     data_dir.mkdir(parents=True, exist_ok=True)
     path = data_dir / LOCK_NAME
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        holder = os.pread(fd, 64, 0).decode(errors="replace").strip()
+    deadline = time.monotonic() + ORPHANS_WAIT_S
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except BlockingIOError:
+            holder = os.pread(fd, 64, 0).decode(errors="replace").strip()
+            if holder.isdigit() and not alive(int(holder)) and time.monotonic() < deadline:
+                time.sleep(0.1)
+                continue
         os.close(fd)
         raise DataDirInUse(
             f"the data directory {data_dir} is in use by another chronicle serve"
             + (f" (pid {holder})" if holder else "")
             + f": its lock {path} is held. Stop that server, or give another --data-dir."
-        ) from None
+        )
     os.ftruncate(fd, 0)
     os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
     return fd
@@ -381,7 +470,11 @@ class Supervisor:
 
     def _start(self, child: Child) -> None:
         child.process = subprocess.Popen(
-            child.argv, env=child.env, stdin=subprocess.DEVNULL, start_new_session=True
+            child.argv,
+            env=child.env,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=die_with(os.getpid()),
         )
         child.started_at = time.monotonic()
         child.restart_at = None
@@ -485,6 +578,7 @@ def run(args: argparse.Namespace) -> int:
                 fsync=settings.redis_fsync,
                 inherited_fds=(lock,) if lock is not None else (),
                 password=data_dir_password(data_dir),
+                before_exec=die_with(os.getpid()),
             ).start()
             url = supervisor.redis.url
             shown = url.replace(f":{supervisor.redis.password}@", ":***@")
@@ -505,7 +599,7 @@ def run(args: argparse.Namespace) -> int:
                 "--workers",
                 str(settings.web_workers),
                 "--worker-class",
-                "api.evented.ChronicleWorker",
+                "api.guarded.GuardedWorker",
                 "--worker-connections",
                 str(WORKER_CONNECTIONS),
                 "--keep-alive",

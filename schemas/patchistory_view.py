@@ -96,7 +96,10 @@ VIEW: dict[str, Any] = closed(
     final=nullable(array(INT)),
     position={
         "type": "object",
-        "description": "The whole state with what the viewer may not see blanked (for bots).",
+        "description": "The whole state as the viewer may know it (for bots): another "
+        "player's Goods (`coin`, `food`, `resource`, `culture`, `votes`), Building Tiles "
+        "(`hand`) and Prosperity Cards (`prosperity`) are null, hidden behind their screen, and "
+        "every player's `hand_count` and `prosperity_count` are given, as the table shows them.",
     },
 )
 

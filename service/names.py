@@ -20,8 +20,33 @@ from dataclasses import dataclass
 INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
 """Controls, format characters (zero-width joiners, direction marks...), private use,
 unassigned, surrogates, line and paragraph separators."""
-BLANKS = frozenset({"\u3164", "\uffa0", "\u115f", "\u1160", "\u2800"})
-"""Letters that draw nothing (Hangul fillers, the blank Braille pattern)."""
+BLANKS = frozenset({"\u3164", "\uffa0", "\u115f", "\u1160", "\u2800", "\u034f", "\u17b4", "\u17b5"})
+"""Characters that draw nothing though Unicode files them as letters or marks (Hangul fillers,
+the blank Braille pattern, the combining grapheme joiner, Khmer's inherent vowels)."""
+IGNORABLE_RANGES = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+"""Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): what a renderer shows
+as nothing. Variation selectors are among them: a name may hold them (an emoji's text or
+picture form), but two names that differ only by them are the same name."""
+BASE_CATEGORIES = ("L", "N", "S", "P")
+"""What a mark can sit on: letters, digits, symbols, punctuation."""
 LOOK_ALIKES = str.maketrans(
     {
         # Cyrillic
@@ -57,11 +82,26 @@ def invisible(name: str) -> list[str]:
     ]
 
 
+def ignorable(ch: str) -> bool:
+    code = ord(ch)
+    return any(low <= code <= high for low, high in IGNORABLE_RANGES)
+
+
+def without_base(name: str) -> bool:
+    """Whether the name begins with a mark (which would sit on whatever is shown before it)
+    or has no character a mark can sit on (a lone combining accent)."""
+    shown = [ch for ch in name if not ignorable(ch) and not ch.isspace()]
+    if not shown or unicodedata.category(shown[0]).startswith("M"):
+        return True
+    return not any(unicodedata.category(ch)[0] in BASE_CATEGORIES for ch in shown)
+
+
 def skeleton(name: str) -> str:
     """What a name looks like: compatibility forms folded (full-width, ligatures), accents as
-    separate marks, case and look-alike letters folded, runs of spaces as one."""
+    separate marks, case and look-alike letters folded, what draws nothing dropped, runs of
+    spaces as one."""
     folded = unicodedata.normalize("NFKD", name).casefold().translate(LOOK_ALIKES)
-    return " ".join(folded.split())
+    return " ".join("".join(ch for ch in folded if not ignorable(ch)).split())
 
 
 def problems(names: Sequence[str]) -> list[NameProblem]:
@@ -77,6 +117,11 @@ def problems(names: Sequence[str]) -> list[NameProblem]:
         if hidden:
             found.append(
                 NameProblem(seat, f"The name holds characters nobody sees: {', '.join(hidden)}.")
+            )
+            continue
+        if without_base(name):
+            found.append(
+                NameProblem(seat, "A name must start with a letter, digit or symbol, not a mark.")
             )
             continue
         key = skeleton(name)

@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import urllib3
+
 from bots.base import make_bot
 from domain.core.errors import RulesetRevisionUnavailable, RuleViolation, UnknownRuleset
 from domain.core.kernel import Game
@@ -34,13 +36,14 @@ from domain.core.seating import (
     table_clock,
 )
 from domain.core.table import ADMIN
-from service import tickets
+from service import tickets, webhooks
 from service.auth import new_token, seat_role, token_hash
+from service.webhooks import WebhookRefused
 from store import keys
 from store.players import Player, PlayerStore
 from store.redis_store import GameNotFound, TokenHashes, VersionConflict
 
-__all__ = ["Player"]
+__all__ = ["Player", "WebhookRefused"]
 
 if TYPE_CHECKING:
     from service.games import CreatedGame, GameService
@@ -224,20 +227,57 @@ def claim_seat(
         expected = meta.extra.get("invitation_hash", "")
         if not invitation or not hmac.compare_digest(token_hash(invitation), expected):
             raise InvitationRefused("this table is private: its invitation is needed to join")
-    _, game = service.load(game_id)
-    seating = game.seating
-    if seat is None:
-        open_seats = seating.open_seats if seating is not None else ()
-        seat = open_seats[0] if open_seats else 0
-    command = Command.of(CLAIM_SEAT, seat=seat, player=player.player_id, name=player.name)
-    service.play(game_id, "system", command)
+    seat = _append_claim(service, game_id, player, seat)
+    # from here on the seat is this player's, whatever follows: the answer carries its token
     token = new_token(game_id)
     TokenHashes(service.store.redis).replace(game_id, seat_role(seat), token_hash(token))
     players_of(service).add_game(player.player_id, game_id)
-    _, game = service.load(game_id)
-    if game.seating is not None and not game.seating.open_seats and not game.seating.started:
-        start_table(service, game_id, "random")
+    start_when_full(service, game_id)
     return seat, token
+
+
+CLAIM_ATTEMPTS = 8
+"""How often a claim of "the first open seat" tries the next one when another claimant took
+the one it chose in the meantime."""
+
+
+def _append_claim(service: GameService, game_id: str, player: Player, seat: int | None) -> int:
+    """Append `player`'s claim of `seat` (None: the first seat open when the claim is decided),
+    or raise the refusal with nothing appended."""
+    from service.games import CommandRefused
+
+    for attempt in range(CLAIM_ATTEMPTS):
+        _, game = service.load(game_id)
+        open_seats = game.seating.open_seats if game.seating is not None else ()
+        chosen = seat if seat is not None else (open_seats[0] if open_seats else 0)
+        command = Command.of(CLAIM_SEAT, seat=chosen, player=player.player_id, name=player.name)
+        try:
+            service.play(game_id, "system", command)
+            return chosen
+        except CommandRefused as refused:
+            taken = refused.violation.context.get("reason") == "seat_taken"
+            if seat is not None or not taken or attempt + 1 == CLAIM_ATTEMPTS:
+                raise
+    raise AssertionError("unreachable")
+
+
+def start_when_full(service: GameService, game_id: str) -> None:
+    """Start the table once no seat is open. When the last claims race, each of them may find
+    the table full and start it: the first start is the table's, and the others' refusal
+    ("already started") is no failure of their claims."""
+    from service.games import CommandRefused, GameBusy
+
+    _, game = service.load(game_id)
+    seating = game.seating
+    if seating is None or seating.open_seats or seating.started:
+        return
+    try:
+        start_table(service, game_id, "random")
+    except CommandRefused as refused:
+        if refused.violation.context.get("reason") != "started":
+            raise
+    except GameBusy:  # a step is due: only a started game has one
+        log.info("table %s was started by another claim meanwhile", game_id)
 
 
 def start_table(service: GameService, game_id: str, strategy: str) -> int:
@@ -583,8 +623,6 @@ def deliver(service: GameService, owner: str, hook_id: str, payload: str, attemp
     """POST one notification to a webhook, signed (`X-Chronicle-Signature`: HMAC-SHA256 of the
     body with the webhook's secret); logs the attempt; raises on failure (the queue retries
     with backoff). Returns the HTTP status."""
-    import requests
-
     store = players_of(service)
     hook = store.webhooks(owner).get(hook_id)
     if hook is None:
@@ -602,22 +640,22 @@ def deliver(service: GameService, owner: str, hook_id: str, payload: str, attemp
     if notice_id:
         headers["X-Chronicle-Notification"] = notice_id
     try:
-        check_webhook_url(hook["url"], (), bool(hook.get("allow_private", False)))
+        where = webhooks.target(hook["url"], (), bool(hook.get("allow_private", False)))
     except WebhookRefused as refused:
         store.log_delivery(owner, hook_id, {**entry, "ok": False, "error": f"refused: {refused}"})
         return 0
     try:
-        answer = requests.post(hook["url"], data=body, headers=headers, timeout=5)
-    except requests.RequestException as exc:
-        store.log_delivery(owner, hook_id, {**entry, "ok": False, "error": type(exc).__name__})
-        raise
-    ok = 200 <= answer.status_code < 300
-    store.log_delivery(owner, hook_id, {**entry, "ok": ok, "status": answer.status_code})
+        status = webhooks.post(where, body, headers)
+    except urllib3.exceptions.HTTPError as exc:
+        store.log_delivery(owner, hook_id, {**entry, "ok": False, "error": "no answer"})
+        raise RuntimeError(f"webhook not reached: {type(exc).__name__}") from None
+    ok = 200 <= status < 300
+    store.log_delivery(owner, hook_id, {**entry, "ok": ok, "status": status})
     if ok and notice_id:
         store.hook_sent(owner, hook_id, notice_id, now=True)
     if not ok:
-        raise RuntimeError(f"webhook answered {answer.status_code}")
-    return answer.status_code
+        raise RuntimeError(f"webhook answered {status}")
+    return status
 
 
 # --- the worker: bots and clocks ---------------------------------------------------------------
@@ -729,65 +767,17 @@ def watch_tables(service: GameService, now_s: float) -> dict[str, int]:
 # --- what the API asks ------------------------------------------------------------------------
 
 
-class WebhookRefused(Exception):
-    """A webhook URL Chronicle will not POST to."""
-
-
-RESOLVE_TIMEOUT_S = 2.0
-_resolver = None
-
-
-def _resolve(host: str, port: int, timeout_s: float) -> set[str]:
-    """The host's addresses, or WebhookRefused if they are not known within `timeout_s`: a
-    name that never resolves must not hold a request (or a worker) for the resolver's minute."""
-    import concurrent.futures
-    import socket
-
-    global _resolver
-    if _resolver is None:
-        _resolver = concurrent.futures.ThreadPoolExecutor(4, thread_name_prefix="resolve")
-    asked = _resolver.submit(socket.getaddrinfo, host, port)
-    try:
-        return {info[4][0] for info in asked.result(timeout=timeout_s)}
-    except concurrent.futures.TimeoutError:
-        raise WebhookRefused(f"the host {host!r} did not resolve in {timeout_s:g} s") from None
-    except (OSError, UnicodeError):
-        raise WebhookRefused(f"the host {host!r} cannot be resolved") from None
-
-
 def check_webhook_url(
     url: str,
     own_hosts: Sequence[str],
     allow_private: bool,
-    timeout_s: float = RESOLVE_TIMEOUT_S,
+    timeout_s: float = webhooks.RESOLVE_TIMEOUT_S,
 ) -> None:
     """Only http(s) URLs to a named host; never this server itself (its admin surface), and
-    never a loopback, private, link-local or reserved address unless the operator allows it.
-    Checked when the webhook is added and again before every delivery (a name may change)."""
-    import ipaddress
-    from urllib.parse import urlsplit
-
-    try:
-        parts = urlsplit(url)
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-    except ValueError as exc:
-        raise WebhookRefused(f"not a URL: {exc}") from None
-    if parts.scheme not in ("http", "https"):
-        raise WebhookRefused("a webhook URL must be http:// or https://")
-    host = parts.hostname
-    if not host:
-        raise WebhookRefused("a webhook URL must name a host")
-    if parts.username or parts.password:
-        raise WebhookRefused("a webhook URL may not hold credentials")
-    if f"{host}:{port}".lower() in {h.lower() for h in own_hosts}:
-        raise WebhookRefused("a webhook may not point at this server itself")
-    for address in _resolve(host, port, timeout_s):
-        ip = ipaddress.ip_address(address.split("%")[0])
-        inner = not ip.is_global or ip.is_loopback or ip.is_link_local or ip.is_reserved
-        if inner and (not allow_private or ip.is_unspecified or ip.is_multicast):
-            raise WebhookRefused(
-                f"{host} resolves to {ip}, a loopback, private or reserved address: refused"
-            )
+    never an address inside (`service.webhooks`) unless the operator allows private ones.
+    Checked when the webhook is added and again at every delivery, which connects to the
+    address checked then."""
+    webhooks.target(url, own_hosts, allow_private, timeout_s)
 
 
 def seating_view(service: GameService, game_id: str) -> dict[str, Any]:

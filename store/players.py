@@ -6,6 +6,7 @@ indexes of tables: the lobby of public games with open seats, and the clocks' de
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,6 +18,20 @@ from store.keys import PREFIX
 from store.keys import meta as game_meta
 
 DELIVERIES_KEPT = 200
+PLAYER_TTL_S = 90 * 24 * 3600.0
+"""A player nobody has used for this long (`CHRONICLE_PLAYER_TTL_S`) is forgotten: every key
+of theirs carries this expiry, pushed back whenever their key is used."""
+PLAYER_PARTS = ("", "games", "inbox", "webhooks", "delivered", "delivered-at")
+"""The player's own keys (a webhook's delivery log carries the expiry from each entry)."""
+GAME_OWNER = "game-"
+"""The owner of a game's webhooks (service.tables.game_owner): no player, never expired."""
+_touched: dict[str, float] = {}
+"""When this process last pushed each player's expiry back (at most once a tenth of it)."""
+
+
+def player_ttl_s() -> int:
+    """The expiry in whole seconds (0: never)."""
+    return max(0, round(float(os.environ.get("CHRONICLE_PLAYER_TTL_S", PLAYER_TTL_S))))
 
 
 def player_key(player_id: str, part: str = "") -> str:
@@ -111,12 +126,42 @@ class PlayerStore:
             mapping={"name": name, "key_hash": key_hash, "created_at": created_at},
         )
         pipe.set(key_index(key_hash), player_id)
+        ttl = player_ttl_s()
+        if ttl:
+            pipe.expire(player_key(player_id), ttl)
+            pipe.expire(key_index(key_hash), ttl)
         pipe.execute()
+        _touched[player_id] = time.monotonic()
         return Player(player_id, name, created_at)
 
     def by_key_hash(self, key_hash: str) -> Player | None:
         player_id = self.redis.get(key_index(key_hash))
-        return None if player_id is None else self.get(str(player_id))
+        player = None if player_id is None else self.get(str(player_id))
+        if player is not None:
+            self.touch(player.player_id, key_hash)
+        return player
+
+    def touch(self, player_id: str, key_hash: str) -> None:
+        """The player was used: everything of theirs lives another `player_ttl_s()`."""
+        ttl = player_ttl_s()
+        now = time.monotonic()
+        if not ttl or now - _touched.get(player_id, -ttl) < ttl / 10:
+            return
+        _touched[player_id] = now
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.expire(key_index(key_hash), ttl)
+        for part in PLAYER_PARTS:
+            pipe.expire(player_key(player_id, part), ttl)
+        for hook_id in self.redis.hkeys(player_key(player_id, "webhooks")):
+            pipe.expire(player_key(player_id, f"webhook:{hook_id}:deliveries"), ttl)
+        pipe.execute()
+
+    def _expires(self, player_id: str, part: str) -> None:
+        """A key of the player's just written lives as long as the player (a game's webhooks,
+        kept under the owner `game-<id>`, as long as the game)."""
+        ttl = player_ttl_s()
+        if ttl and not player_id.startswith(GAME_OWNER):
+            self.redis.expire(player_key(player_id, part), ttl)
 
     def get(self, player_id: str) -> Player | None:
         raw = self.redis.hgetall(player_key(player_id))
@@ -141,6 +186,7 @@ class PlayerStore:
 
     def add_game(self, player_id: str, game_id: str) -> None:
         self.redis.zadd(player_key(player_id, "games"), {game_id: time.time()}, nx=True)
+        self._expires(player_id, "games")
 
     def games(self, player_id: str, offset: int, limit: int) -> tuple[list[str], int]:
         key = player_key(player_id, "games")
@@ -152,6 +198,7 @@ class PlayerStore:
     def notify(self, player_id: str, kind: str, body: Mapping[str, Any]) -> str:
         payload = json.dumps({"kind": kind, **body}, sort_keys=True, separators=(",", ":"))
         entry = self.redis.xadd(player_key(player_id, "inbox"), {"kind": kind, "body": payload})
+        self._expires(player_id, "inbox")
         return str(entry)
 
     def inbox(
@@ -182,6 +229,8 @@ class PlayerStore:
             ],
             args=[notice_id, kind, payload, now, now - DELIVERED_KEPT_S],
         )
+        for part in ("inbox", "delivered", "delivered-at"):
+            self._expires(player_id, part)
         return bool(int(new)), str(entry)
 
     # --- the notifications of a game's log -------------------------------------------------
@@ -226,6 +275,7 @@ class PlayerStore:
 
     def add_webhook(self, owner: str, hook_id: str, hook: Mapping[str, Any]) -> None:
         self.redis.hset(player_key(owner, "webhooks"), hook_id, json.dumps(dict(hook)))
+        self._expires(owner, "webhooks")
 
     def webhooks(self, owner: str) -> dict[str, dict[str, Any]]:
         raw = self.redis.hgetall(player_key(owner, "webhooks"))
@@ -244,6 +294,8 @@ class PlayerStore:
         pipe = self.redis.pipeline(transaction=False)
         pipe.lpush(key, json.dumps(dict(entry), sort_keys=True))
         pipe.ltrim(key, 0, DELIVERIES_KEPT - 1)
+        if player_ttl_s() and not owner.startswith(GAME_OWNER):
+            pipe.expire(key, player_ttl_s())
         pipe.execute()
 
     def deliveries(self, owner: str, hook_id: str) -> list[dict[str, Any]]:

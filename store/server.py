@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
@@ -52,6 +53,8 @@ class RedisServer:
     password: str | None = None
     """Clients must give it (`requirepass`, set in a 0600 config file, never on the command
     line where other users could read it)."""
+    before_exec: Callable[[], None] | None = None
+    """What the child runs before redis-server starts (`chronicle serve`: die with it)."""
     process: subprocess.Popen[bytes] | None = field(default=None, init=False)
 
     @property
@@ -120,6 +123,7 @@ class RedisServer:
             start_new_session=True,
             pass_fds=self.inherited_fds,
             umask=0o077,  # its AOF, RDB and log: readable by this user only
+            preexec_fn=self.before_exec,
         )
         self._wait_until_ready(timeout)
         return self

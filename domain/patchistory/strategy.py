@@ -14,7 +14,7 @@ from domain.core.messages import Command
 from domain.core.ruleset import Ruleset
 from domain.patchistory import territory as terr
 from domain.patchistory.model import PState, decode
-from domain.patchistory.views import seat_state
+from domain.patchistory.views import known_position, seat_state
 
 
 class FirstOutcomes:
@@ -35,7 +35,7 @@ class PatchStrategy:
         if isinstance(given, Mapping):
             body = given.get("view", given)
             if isinstance(body, Mapping) and "position" in body:
-                return decode(PState, body["position"])
+                return decode(PState, known_position(body["position"]))
         raise TypeError(f"not a Patchistory position: {type(given).__name__}")
 
     def outcomes(self, state: PState, seat: int, command: Command) -> list[tuple[float, PState]]:

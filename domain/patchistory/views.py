@@ -169,5 +169,45 @@ def view(pack: PatchPack, state: PState, viewer: int | None) -> dict[str, Any]:
             "buildings_removed": len(state.removed),
         },
         "final": list(state.final) if state.final else None,
-        "position": encode(seen),
+        "position": counted(position_seen(seen, viewer), state),
     }
+
+
+HIDDEN_BEHIND_SCREEN = (*GOODS_KEPT, "hand", "prosperity")
+"""What another player's screen hides in the position (patchistory.hidden.screen): shown as
+`null`, with the counts the table shows (`hand_count`, `prosperity_count`) beside them."""
+
+
+def position_seen(seen: PState, viewer: int | None) -> dict[str, Any]:
+    """The position `viewer` may know, encoded: another player's Goods, Building Tiles and
+    Prosperity Cards are `null` (hidden, not none), and how many Tiles and Cards they hold is
+    given, as the table shows it."""
+    position: dict[str, Any] = encode(seen)
+    for seat, civ in enumerate(position["civs"]):
+        if seat == viewer:
+            continue
+        for name in HIDDEN_BEHIND_SCREEN:
+            civ[name] = None
+    return position
+
+
+def counted(position: dict[str, Any], state: PState) -> dict[str, Any]:
+    """The position with each player's count of Building Tiles and Prosperity Cards."""
+    for seat, civ in enumerate(position["civs"]):
+        civ["hand_count"] = len(state.civs[seat].hand)
+        civ["prosperity_count"] = len(state.civs[seat].prosperity)
+    return position
+
+
+def known_position(position: dict[str, Any]) -> dict[str, Any]:
+    """A position as a viewer got it, ready to decode: what is hidden takes its blank value
+    (the cut `seat_state` makes), the counts go."""
+    civs = [
+        {
+            name: value
+            for name, value in civ.items()
+            if value is not None and name not in ("hand_count", "prosperity_count")
+        }
+        for civ in position["civs"]
+    ]
+    return {**position, "civs": civs}
