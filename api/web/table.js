@@ -1480,7 +1480,9 @@
       e.data_used.length ? [el('h3', {text: 'Data used'}), el('ul', {}, e.data_used.map((d) => el('li', {},
         `${humanise(d.what)}: ${d.name} — ${[d.printed ? 'printed in the rulebook' : '', d.reconstructed ? 'reconstructed' : ''].filter(Boolean).join(', ') || 'from the data pack'}`)))] : null,
       el('h3', {text: 'Inputs'}),
-      el('div', {class: 'state-view'}, definitionList(r.info, e.inputs.data)),
+      el('div', {class: 'state-view'}, e.inputs.words
+        ? el('dl', {}, e.inputs.words.flatMap((w) => [el('dt', {text: w.label}), el('dd', {text: w.value})]))
+        : definitionList(r.info, e.inputs.data)),
       e.inputs.draws.length ? el('ul', {}, e.inputs.draws.map((d) => el('li', {text: `${drawText(d)} (chance draw #${d.k})`}))) : null,
       e.before ? el('p', {class: 'muted', text: `Just before it (version ${e.before.version}) the game awaited ${e.before.awaiting.map((s) => r.summary.players[s] || s).join(', ') || 'nobody'}.`}) : null);
     box.querySelector('h2').setAttribute('tabindex', '-1');

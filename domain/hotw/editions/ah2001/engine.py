@@ -8,7 +8,7 @@ and refusals, and its events with their folds (`context.FOLDS`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
@@ -17,6 +17,7 @@ from domain.core.catalogue import RulesCatalogue
 from domain.core.chance import Chance
 from domain.core.errors import RuleViolation
 from domain.core.messages import Command, Event
+from domain.core.narration import plain_words
 from domain.core.ruleset import CommandSpec, Ruleset, Setup
 from domain.hotw import codec
 from domain.hotw.editions.ah2001 import events, view
@@ -220,6 +221,11 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             found |= {card.id: card.name for card in tables.events}
             known = self._ah_names = found
         return known
+
+    def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
+        from domain.hotw.editions.ah2001.narration import TELLERS
+
+        return plain_words(event, players, self.names(), TELLERS)
 
     def card_texts(self) -> Mapping[str, str]:
         names = self.names()

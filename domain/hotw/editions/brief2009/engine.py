@@ -16,7 +16,15 @@ from domain.core.catalogue import RulesCatalogue
 from domain.core.chance import Chance
 from domain.core.errors import RuleViolation
 from domain.core.messages import Command, Event
-from domain.core.narration import SEAT_KEYS, SEATS_KEYS, Namer, action_words, listed, plain_words
+from domain.core.narration import (
+    SEAT_KEYS,
+    SEATS_KEYS,
+    Namer,
+    action_words,
+    fields_in_words,
+    listed,
+    plain_words,
+)
 from domain.core.ruleset import CommandSpec, Ruleset, Setup
 from domain.core.turns import Sequential, TurnModel, TurnTaking
 from domain.hotw import codec
@@ -266,7 +274,14 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
         return table_svg(self.tables.board, self.view(state, viewer), self.names())
 
     def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
-        return plain_words(event, players, self.names(), None, brief_namer(players, self.names()))
+        from domain.hotw.editions.brief2009.narration import TELLERS
+
+        return plain_words(
+            event, players, self.names(), TELLERS, brief_namer(players, self.names())
+        )
+
+    def data_words(self, event: Mapping[str, Any], players: Sequence[str]) -> list[dict[str, str]]:
+        return fields_in_words(event, brief_namer(players, self.names()))
 
     def action_words(
         self, state: BriefState, command: Mapping[str, Any], players: Sequence[str]
