@@ -476,6 +476,10 @@ def sentence_tellers(
     return {f"{prefix}{kind}": teller(text) for kind, text in sentences.items()}
 
 
+UNSHOWN_DATA = {"TableOpened": frozenset({"holders"}), "SeatClaimed": frozenset({"player"})}
+"""Fields Explain leaves out: the players' ids behind a table's names (never shown)."""
+
+
 def fields_in_words(event: Mapping[str, Any], namer: Namer) -> list[dict[str, str]]:
     """Each field of an event's data as a label and its value in words (seats by their
     players, ids by their names, yes or no for a flag): what Explain shows as its inputs."""
@@ -483,11 +487,17 @@ def fields_in_words(event: Mapping[str, Any], namer: Namer) -> list[dict[str, st
     if not isinstance(data, Mapping):
         return []
     told = []
+    hidden = UNSHOWN_DATA.get(str(event.get("type")), frozenset())
     for key, value in data.items():
-        if key in SKIPPED_KEYS:
+        if key in SKIPPED_KEYS or key in hidden:
             continue
+        if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+            value = [v for v in value if v]  # a table's names: its open seats have none
         label = namer.key(key)
         said = namer.field(key, value)
+        flags = isinstance(value, Mapping) and all(isinstance(v, bool) for v in value.values())
+        if flags and value:
+            said = listed([namer.key(str(k)) for k, on in value.items() if on]) or "none"
         if value == "" or value == [] or value is None:
             said = "none"
         told.append({"label": label[:1].upper() + label[1:], "value": said})

@@ -29,7 +29,7 @@ NOT_SENTENCES = [
         "a seat or slot number",
     ),
     (re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{8,}\b"), "a hex id"),
-    (re.compile(r",\s*and\s*[,.;]|\band\s*[,.;]|,\s*,"), "an empty list item"),
+    (re.compile(r",\s*and\s*[,.;]|\band\s*([,.;]|$)|,\s*,"), "an empty list item"),
     (re.compile(r"\.(txt|ya?ml|json|ndjson|py)\b"), "a file name"),
     (re.compile(r"\b(from|to) seat\b|\bfigure \d"), "a field's name with its value"),
 ]
