@@ -98,3 +98,23 @@ def test_explain_gives_a_seating_events_inputs_in_words(api, redis_url) -> None:
     claimed = next(e for e in narrative["entries"] if e["type"] == "SeatClaimed")
     inputs = api.get(f"/games/{game_id}/events/{claimed['version']}/explain").get_json()["inputs"]
     assert {"label": "Seat", "value": "Bob"} in inputs["words"]
+
+
+def test_the_lobbys_option_help_and_the_rules_cited_read_in_words(api) -> None:
+    """What `GET /rulesets` says of each option, and where Explain says a rule stands: no rule
+    id, no repository path, no file name."""
+    from tests.unit.test_words_not_ids import RULE_ID
+
+    wrong = []
+    for listed in api.get("/rulesets").get_json()["rulesets"]:
+        for option in listed["options"]:
+            text = option["description"]
+            found = ["a rule id"] if RULE_ID.search(text) else []
+            found += [what for pattern, what in NOT_SENTENCES if pattern.search(text)]
+            found += ["a path"] if "/" in text else []
+            wrong += [f"{listed['name']} {option['name']}: {text!r}: {what}" for what in found]
+    assert wrong == [], "\n".join(wrong)
+    rules = ruleset("hotw-ah2001")
+    variant = [entry for entry in rules.pack.rules if entry.id.startswith("ah2001.variant.")]
+    assert variant and all(".txt" not in e.citation and ".txt" not in e.heading for e in variant)
+    assert any(e.citation.startswith("Simultaneous Empires variant, rule") for e in variant)
