@@ -36,8 +36,7 @@ class Hotw2024(HotwRuleset):
             "dice",
             bool,
             True,
-            "Play invasions with dice, or without them; every player uses the "
-            "same system",
+            "Play invasions with dice, or without them; every player uses the same system",
             rule="hotw24.setup.dice",
         ),
         OptionSpec(
