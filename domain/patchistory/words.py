@@ -91,6 +91,15 @@ def where(row: int, col: int) -> str:
     return f"the square {step} of the Capital's top left square"
 
 
+def near_capital(row: int, col: int) -> str:
+    """Where a Tile's top left square goes, briefly, for its button: `the Capital`, `one
+    southeast of the Capital`, `two north and one west of the Capital`."""
+    if not row and not col:
+        return "the Capital"
+    step = compass(row, col).replace(" squares", "").replace(" square", "")
+    return f"{step} of the Capital"
+
+
 def _namer(rules: Any, players: Sequence[str]) -> Namer:
     return Namer(players, rules.names(), SEAT_KEYS, SEATS_KEYS)
 
@@ -223,11 +232,8 @@ def _action_words(
         short = what + (f", {coin} Coin" if coin is not None else "")
     elif kind == "patch":
         side = rules.names().get(str(command.get("side")), str(command.get("side"))) + " side"
-        layer = "over" if command.get("layer") == "over" else "under"
-        short = (
-            f"{side}, its top left square on {where(int(command['row']), int(command['col']))}"
-            f", {layer} the squares it overlaps"
-        )
+        layer = "on top" if command.get("layer") == "over" else "underneath"
+        short = f"{side} at {near_capital(int(command['row']), int(command['col']))}, {layer}"
     elif kind == "move_worker":
         row, col = int(command["row"]), int(command["col"])
         rows, cols = int(command["to_row"]) - row, int(command["to_col"]) - col

@@ -241,3 +241,58 @@ def test_every_event_type_a_ruleset_declares_is_told_in_a_sentence_from_real_gam
     assert sorted(declared - set(told) - unreached) == [], "event types no real game here tells"
     assert unreached <= set(HOTW_TELLERS) | set(PATCH_TELLERS), "each has a sentence of its own"
     assert not unreached & set(told), "reached now: take it out of UNREACHED"
+
+
+# --- what a player needs to decide (issue 48, point 5) ------------------------------------------
+
+
+def labels_until(name: str, wanted: set[str], players=("ann", "bob", "cy"), **options):
+    """The words of every legal action of `wanted` types a random game of `name` offers."""
+    rules = ruleset(name)
+    table = Table(rules, players, b"d" * 32, **options)
+    rng, found = random.Random(48), []
+    for _ in range(400):
+        if rules.is_over(table.state):
+            break
+        if rules.system_action(table.state) is not None:
+            table.resolve()
+            continue
+        seat = min(rules.awaited_seats(table.state))
+        actions = list(rules.legal_actions(table.state, seat))
+        found += [
+            rules.action_words(table.state, a.as_dict(), list(players))
+            for a in actions
+            if a.as_dict()["type"] in wanted
+        ]
+        table.play(seat, rng.choice(actions))
+    return found
+
+
+def test_keeping_or_passing_an_ah2001_empire_card_names_the_empire_its_strength_and_start():
+    said = labels_until("hotw-ah2001", {"keep_empire", "pass_empire"})
+    assert said and all("strength" in short and "starts in" in short for _, short in said)
+    empires = {e.name for e in ruleset("hotw-ah2001").tables.empires}
+    assert all(any(name in words for name in empires) for words, _ in said)
+
+
+def test_an_ah2001_event_card_says_what_it_does():
+    rules = ruleset("hotw-ah2001")
+    texts = rules.card_texts()
+    for card in rules.tables.events:
+        entry = rules.pack.rules.get(f"ah2001.events.{card.id}") or rules.pack.rules.get(
+            f"ah2001.events.{card.kind}"
+        )
+        assert entry is not None and entry.text in texts[card.id], card.id
+
+
+def test_choosing_a_hotw_2024_empire_card_shows_its_people_and_start_land():
+    said = labels_until("hotw-2024", {"choose_empire_card"})
+    assert said and all(re.search(r"\d+ people, starts in [A-Z]", w) for w, _ in said)
+
+
+def test_a_patchistory_patch_button_reads_briefly():
+    said = labels_until("patchistory", {"patch"}, players=("ann", "bob"))
+    assert said
+    for _, short in said:
+        assert re.fullmatch(r"(White|Black) side at .+, (on top|underneath)", short), short
+        assert len(short) <= 70 and "top left square" not in short

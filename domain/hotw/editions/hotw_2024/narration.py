@@ -226,3 +226,19 @@ def card_texts(pack: HotwPack, names: Mapping[str, str]) -> dict[str, str]:
     for honor in pack.cards.honors:
         texts[honor.id] = f"Honor: {honor.text}"
     return texts
+
+
+def empire_card_brief(pack: HotwPack, names: Mapping[str, str], card_id: str) -> str:
+    """What an Empire card brings, for the button that chooses it: `4 people, starts in Tigris`
+    (each Empire of a card with two, by its name)."""
+    card = next((c for c in pack.cards.all_empires() if c.id == card_id), None)
+    if card is None:
+        return ""
+    parts = []
+    for spec in card.empires:
+        lands = listed([names.get(land, land) for land in spec.start_lands]) or "a land chosen"
+        line = f"{spec.people} people, starts in {lands}"
+        if spec.fleets:
+            line += f", {spec.fleets} fleet{'s' if spec.fleets > 1 else ''}"
+        parts.append(line if len(card.empires) == 1 else f"{spec.name}: {line}")
+    return "; ".join(parts)
