@@ -590,7 +590,8 @@
     } else if (typeof turn.seat === 'number') {
       by = turn.seat === t.seat ? 'you' : players[turn.seat];
     }
-    return `Now: ${name}${by ? `, played by ${by}` : ''}.`;
+    const left = typeof turn.armies_left === 'number' ? `; ${turn.armies_left} ${turn.armies_left === 1 ? 'army' : 'armies'} left to place` : '';
+    return `Now: ${name}${by ? `, played by ${by}` : ''}${left}.`;
   }
 
   /** The cards (tiles, tokens) the seat holds: [title, ids] per kind, from its view. */

@@ -296,3 +296,23 @@ def test_a_patchistory_patch_button_reads_briefly():
     for _, short in said:
         assert re.fullmatch(r"(White|Black) side at .+, (on top|underneath)", short), short
         assert len(short) <= 70 and "top left square" not in short
+
+
+@pytest.mark.parametrize("name", ["hotw-2024", "hotw-ah2001", "brief-2009"])
+def test_every_history_of_the_world_edition_says_how_many_armies_the_empire_has_left(name):
+    rules = ruleset(name)
+    table = Table(rules, ("ann", "bob", "cy"), b"a" * 32)
+    rng, seen = random.Random(5), []
+    for _ in range(300):
+        if rules.is_over(table.state):
+            break
+        if rules.system_action(table.state) is not None:
+            table.resolve()
+            continue
+        seat = min(rules.awaited_seats(table.state))
+        turn = rules.view(table.state, seat)["turn"]
+        if turn is not None:
+            seen.append(turn["armies_left"])
+        table.play(seat, rng.choice(list(rules.legal_actions(table.state, seat))))
+    assert seen and all(isinstance(n, int) and n >= 0 for n in seen)
+    assert len(set(seen)) > 1, "the count goes down as armies are placed"
