@@ -316,3 +316,22 @@ def test_every_history_of_the_world_edition_says_how_many_armies_the_empire_has_
         table.play(seat, rng.choice(list(rules.legal_actions(table.state, seat))))
     assert seen and all(isinstance(n, int) and n >= 0 for n in seen)
     assert len(set(seen)) > 1, "the count goes down as armies are placed"
+
+
+def test_patchistory_draws_its_heroes_wonders_and_special_features_with_their_names():
+    rules = ruleset("patchistory")
+    table = Table(rules, ("ann", "bob", "cy"), b"f" * 32)
+    rng = random.Random(2)
+    while not rules.is_over(table.state):
+        if rules.system_action(table.state) is not None:
+            table.resolve()
+            continue
+        seat = min(rules.awaited_seats(table.state))
+        table.play(seat, rng.choice(list(rules.legal_actions(table.state, seat))))
+    svg = ET.fromstring(rules.draw_board(table.state, None))
+    features = [r for r in svg.iter(f"{SVG}rect") if r.get("class") == "feature"]
+    named = [t for t in svg.iter(f"{SVG}text") if t.get("class") == "feature-name"]
+    assert features and len(named) == len(features)
+    assert all(r.get("fill") != "none" for r in features), "filled, not an empty outline"
+    kinds = {r.get("data-kind") for r in features}
+    assert kinds <= {"hero", "wonder", "special"} and len(kinds) >= 2
