@@ -112,8 +112,14 @@
     return rulesetCache.get(name);
   }
 
+  /** An id the pack does not name, read as words with capitals: `central-america` → `Central America`. */
+  function idWords(value) {
+    const words = value.replace(/[-_]/g, ' ');
+    return /^[a-z0-9]+([-_][a-z0-9]+)+$/.test(value) ? words.replace(/\b[a-z]/g, (c) => c.toUpperCase()) : words;
+  }
+
   function nameOf(info, value) {
-    if (typeof value === 'string') return (info.names && info.names[value]) || value.replace(/[-_]/g, ' ');
+    if (typeof value === 'string') return (info.names && info.names[value]) || idWords(value);
     if (Array.isArray(value)) return value.map((v) => nameOf(info, v)).join(', ');
     if (value === true) return 'yes';
     if (value === false) return 'no';
@@ -190,14 +196,19 @@
     return {label, words: `${humanise(action.command.type)}: ${label}`};
   }
 
-  function definitionList(info, object, depth = 0) {
+  /** View fields that hold a seat: shown by its player's name (`players`: the table's names). */
+  const VIEW_SEAT_KEYS = ['seat', 'owner', 'defender', 'enemy', 'winner', 'first', 'next', 'start', 'start_player', 'holder', 'from_seat', 'to_seat'];
+
+  function definitionList(info, object, depth = 0, players = null) {
     const list = el('dl');
     for (const [key, value] of Object.entries(object || {})) {
       list.append(el('dt', {text: humanise(key)}));
-      if (value && typeof value === 'object' && !Array.isArray(value) && depth < 2) {
-        list.append(el('dd', {}, definitionList(info, value, depth + 1)));
+      if (players && VIEW_SEAT_KEYS.includes(key) && typeof value === 'number') {
+        list.append(el('dd', {text: players[value] || 'nobody'}));
+      } else if (value && typeof value === 'object' && !Array.isArray(value) && depth < 2) {
+        list.append(el('dd', {}, definitionList(info, value, depth + 1, players)));
       } else if (Array.isArray(value) && value.some((v) => v && typeof v === 'object') && depth < 2) {
-        list.append(el('dd', {}, value.map((v) => (v && typeof v === 'object' ? definitionList(info, v, depth + 1) : el('span', {text: nameOf(info, v)})))));
+        list.append(el('dd', {}, value.map((v) => (v && typeof v === 'object' ? definitionList(info, v, depth + 1, players) : el('span', {text: nameOf(info, v)})))));
       } else {
         list.append(el('dd', {text: nameOf(info, value)}));
       }
@@ -755,7 +766,7 @@
       });
       fill(box, details);
     }
-    if (state && state.ok) fill(details.querySelector('.state-view'), definitionList(t.info, state.body.view));
+    if (state && state.ok) fill(details.querySelector('.state-view'), definitionList(t.info, state.body.view, 0, t.summary.players));
   }
 
   function wireBoard(t, svg) {

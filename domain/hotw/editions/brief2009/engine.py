@@ -245,11 +245,16 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
         texts: dict[str, str] = {}
         for e in self.tables.empires:
             texts[e.id] = (
-                f"Empire of Epoch {e.epoch} (called {e.order}): strength {e.strength}, starts in "
+                f"{names.get(e.id, e.id)}, Empire of Epoch {e.epoch}, the {ordinal(e.order)} "
+                f"called: strength {e.strength}, starts in "
                 f"{names.get(e.start_land, e.start_land)}"
                 + (", with a capital" if e.capital else "")
                 + (f", fleets in {listed([names.get(f, f) for f in e.fleets])}" if e.fleets else "")
-                + (f"; Feature: {e.feature.replace('-', ' ')}" if e.feature else "")
+                + (
+                    f"; Feature: {names.get(e.feature, e.feature.replace('-', ' '))}"
+                    if e.feature
+                    else ""
+                )
             )
         for c in self.tables.events:
             timing = (
@@ -293,6 +298,12 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
 
     def command_schemas(self) -> tuple[CommandSpec, ...]:
         return COMMANDS.specs(self.tables)
+
+
+def ordinal(n: int) -> str:
+    """`1st`, `2nd`, `3rd`, `7th`, `11th`, `22nd`."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 BRIEF_COLOUR_KEYS = frozenset(
