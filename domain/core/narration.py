@@ -476,8 +476,13 @@ def sentence_tellers(
     return {f"{prefix}{kind}": teller(text) for kind, text in sentences.items()}
 
 
-UNSHOWN_DATA = {"TableOpened": frozenset({"holders"}), "SeatClaimed": frozenset({"player"})}
-"""Fields Explain leaves out: the players' ids behind a table's names (never shown)."""
+UNSHOWN_DATA = {
+    "TableOpened": frozenset({"holders"}),
+    "SeatClaimed": frozenset({"player"}),
+    "SeedRevealed": frozenset({"seed"}),
+}
+"""Fields Explain's words leave out: the players' ids behind a table's names, and the seed
+(in the event's data alone, where an audit reads it)."""
 
 
 def fields_in_words(event: Mapping[str, Any], namer: Namer) -> list[dict[str, str]]:

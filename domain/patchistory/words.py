@@ -437,8 +437,9 @@ def sentence_fields(data: Mapping[str, Any], namer: Namer) -> dict[str, str]:
     goods = [f"{data[k]} {GOODS[k]}" for k in ("food", "coin", "resource") if data.get(k)]
     said["goods"] = listed(goods) or "nothing"
     said["accepted_words"] = "accepted" if data.get("accepted") else "refused"
+    giver = namer.seat(data["giver"]) if "giver" in data else ""
     said["culture_words"] = (
-        f", and {data['culture']} Culture changed hands" if data.get("culture") else ""
+        f"; {giver} gains {data['culture']} Culture" if data.get("culture") and giver else ""
     )
     said["demand_words"] = GOODS.get(str(data.get("demand")), str(data.get("demand")))
     said["bonus_words"] = f" (+{data['bonus']})" if data.get("bonus") else ""
