@@ -480,9 +480,10 @@ UNSHOWN_DATA = {
     "TableOpened": frozenset({"holders"}),
     "SeatClaimed": frozenset({"player"}),
     "SeedRevealed": frozenset({"seed"}),
+    "GameCreated": frozenset({"seed_commitment", "pack_digest"}),
 }
-"""Fields Explain's words leave out: the players' ids behind a table's names, and the seed
-(in the event's data alone, where an audit reads it)."""
+"""Fields Explain's words leave out: the players' ids behind a table's names, and the seed, its
+commitment and the pack's digest (hex for an audit, in the event's data alone)."""
 
 
 def fields_in_words(event: Mapping[str, Any], namer: Namer) -> list[dict[str, str]]:
