@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from schemas.hotw_view import INT, SEAT, STR, array, closed, counts, nullable
+from schemas.hotw_view import INT, SEAT, STR, array, closed, counts, described, nullable
 from schemas.views import register_view
 
 BOOL = {"type": "boolean"}
@@ -63,6 +63,7 @@ TURN = closed(
     seat=SEAT,
     empire=STR,
     pool=INT,
+    armies_left=described(INT, "Armies the Active Empire has left to place (its pool)."),
     fleets=array(STR),
     lands=array(STR),
     monuments_due=INT,

@@ -512,8 +512,21 @@ class DataUsedSchema(Schema):
     rule = fields.String(metadata={"description": "For numbers: the rule that prints them."})
 
 
+class DataWordsSchema(Schema):
+    label = fields.String(required=True, metadata={"description": "The field, in words."})
+    value = fields.String(
+        required=True,
+        metadata={"description": "Its value in words: seats by their players, ids by names."},
+    )
+
+
 class InputsSchema(Schema):
     data = fields.Dict(required=True, metadata={"description": "The event's data (as seen)."})
+    words = fields.List(
+        fields.Nested(DataWordsSchema),
+        required=True,
+        metadata={"description": "Each field of `data` as people read it, in its order."},
+    )
     draws = fields.List(fields.Nested(DrawSchema), required=True)
     scripted = fields.Boolean(
         required=True,

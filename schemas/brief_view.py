@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from schemas.hotw_view import BOOL, INT, SEAT, STR, array, closed, counts, nullable
+from schemas.hotw_view import BOOL, INT, SEAT, STR, array, closed, counts, described, nullable
 from schemas.views import register_view
 
 COLOUR = {
@@ -92,6 +92,7 @@ TURN = closed(
     invasion=nullable(closed("A failed invasion waiting.", land=STR, defender=COLOUR, via=STR)),
     overrun=nullable(closed("Unused invasion points.", land=STR, defender=COLOUR, points=INT)),
     monuments_due=INT,
+    armies_left=described(INT, "Armies left in the Arrays of the Forces still expanding."),
 )
 
 BONUS = closed(

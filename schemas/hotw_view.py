@@ -24,6 +24,10 @@ def nullable(schema: dict[str, Any]) -> dict[str, Any]:
     return {"anyOf": [schema, {"type": "null"}]}
 
 
+def described(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {**schema, "description": description}
+
+
 def closed(description: str, **properties: dict[str, Any]) -> dict[str, Any]:
     """An object with exactly these properties, all present."""
     return {
@@ -80,6 +84,7 @@ TURN = closed(
     phase=STR,
     pool=POOL,
     event_pool=POOL,
+    armies_left=described(INT, "Armies (people) the Empire has left to place, both pools."),
     fleets=array(STR),
     event_fleets=array(STR),
     leader_active=BOOL,

@@ -429,6 +429,7 @@ class GameQueries:
             "redacted": bool(seen.get("redacted")),
             "inputs": {
                 "data": data,
+                "words": rules.data_words(seen, list(self.store.meta(game_id).players)),
                 "draws": [{"k": k, "n": n, "result": r} for k, n, r in seen.get("draws", [])],
                 "scripted": bool(seen.get("scripted")),
                 "context": data.get("context") if isinstance(data, dict) else None,

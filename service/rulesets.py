@@ -189,8 +189,8 @@ def rule_entry(rules: Ruleset[Any], rule_id: str) -> dict[str, Any] | None:
     entry = catalogue.get(rule_id) if catalogue is not None else None
     if entry is None:
         return None
-    fields = ("id", "page", "section", "text", "reading", "departs_from", "citation")
-    return {name: getattr(entry, name, "") for name in fields}
+    fields = ("id", "page", "text", "reading", "departs_from", "citation")
+    return {**{name: getattr(entry, name, "") for name in fields}, "section": entry.heading}
 
 
 def served_rulesets() -> list[str]:

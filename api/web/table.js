@@ -112,8 +112,14 @@
     return rulesetCache.get(name);
   }
 
+  /** An id the pack does not name, read as words with capitals: `central-america` → `Central America`. */
+  function idWords(value) {
+    const words = value.replace(/[-_]/g, ' ');
+    return /^[a-z0-9]+([-_][a-z0-9]+)+$/.test(value) ? words.replace(/\b[a-z]/g, (c) => c.toUpperCase()) : words;
+  }
+
   function nameOf(info, value) {
-    if (typeof value === 'string') return (info.names && info.names[value]) || value.replace(/[-_]/g, ' ');
+    if (typeof value === 'string') return (info.names && info.names[value]) || idWords(value);
     if (Array.isArray(value)) return value.map((v) => nameOf(info, v)).join(', ');
     if (value === true) return 'yes';
     if (value === false) return 'no';
@@ -190,14 +196,19 @@
     return {label, words: `${humanise(action.command.type)}: ${label}`};
   }
 
-  function definitionList(info, object, depth = 0) {
+  /** View fields that hold a seat: shown by its player's name (`players`: the table's names). */
+  const VIEW_SEAT_KEYS = ['seat', 'owner', 'defender', 'enemy', 'winner', 'first', 'next', 'start', 'start_player', 'holder', 'from_seat', 'to_seat'];
+
+  function definitionList(info, object, depth = 0, players = null) {
     const list = el('dl');
     for (const [key, value] of Object.entries(object || {})) {
       list.append(el('dt', {text: humanise(key)}));
-      if (value && typeof value === 'object' && !Array.isArray(value) && depth < 2) {
-        list.append(el('dd', {}, definitionList(info, value, depth + 1)));
+      if (players && VIEW_SEAT_KEYS.includes(key) && typeof value === 'number') {
+        list.append(el('dd', {text: players[value] || 'nobody'}));
+      } else if (value && typeof value === 'object' && !Array.isArray(value) && depth < 2) {
+        list.append(el('dd', {}, definitionList(info, value, depth + 1, players)));
       } else if (Array.isArray(value) && value.some((v) => v && typeof v === 'object') && depth < 2) {
-        list.append(el('dd', {}, value.map((v) => (v && typeof v === 'object' ? definitionList(info, v, depth + 1) : el('span', {text: nameOf(info, v)})))));
+        list.append(el('dd', {}, value.map((v) => (v && typeof v === 'object' ? definitionList(info, v, depth + 1, players) : el('span', {text: nameOf(info, v)})))));
       } else {
         list.append(el('dd', {text: nameOf(info, value)}));
       }
@@ -590,7 +601,8 @@
     } else if (typeof turn.seat === 'number') {
       by = turn.seat === t.seat ? 'you' : players[turn.seat];
     }
-    return `Now: ${name}${by ? `, played by ${by}` : ''}.`;
+    const left = typeof turn.armies_left === 'number' ? `; ${turn.armies_left} ${turn.armies_left === 1 ? 'army' : 'armies'} left to place` : '';
+    return `Now: ${name}${by ? `, played by ${by}` : ''}${left}.`;
   }
 
   /** The cards (tiles, tokens) the seat holds: [title, ids] per kind, from its view. */
@@ -754,7 +766,7 @@
       });
       fill(box, details);
     }
-    if (state && state.ok) fill(details.querySelector('.state-view'), definitionList(t.info, state.body.view));
+    if (state && state.ok) fill(details.querySelector('.state-view'), definitionList(t.info, state.body.view, 0, t.summary.players));
   }
 
   function wireBoard(t, svg) {
@@ -1480,7 +1492,9 @@
       e.data_used.length ? [el('h3', {text: 'Data used'}), el('ul', {}, e.data_used.map((d) => el('li', {},
         `${humanise(d.what)}: ${d.name} — ${[d.printed ? 'printed in the rulebook' : '', d.reconstructed ? 'reconstructed' : ''].filter(Boolean).join(', ') || 'from the data pack'}`)))] : null,
       el('h3', {text: 'Inputs'}),
-      el('div', {class: 'state-view'}, definitionList(r.info, e.inputs.data)),
+      el('div', {class: 'state-view'}, e.inputs.words
+        ? el('dl', {}, e.inputs.words.flatMap((w) => [el('dt', {text: w.label}), el('dd', {text: w.value})]))
+        : definitionList(r.info, e.inputs.data)),
       e.inputs.draws.length ? el('ul', {}, e.inputs.draws.map((d) => el('li', {text: `${drawText(d)} (chance draw #${d.k})`}))) : null,
       e.before ? el('p', {class: 'muted', text: `Just before it (version ${e.before.version}) the game awaited ${e.before.awaiting.map((s) => r.summary.players[s] || s).join(', ') || 'nobody'}.`}) : null);
     box.querySelector('h2').setAttribute('tabindex', '-1');

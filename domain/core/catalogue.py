@@ -5,6 +5,7 @@ Events and rule violations cite these ids; the API's explain endpoint shows the 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -26,14 +27,20 @@ class RuleEntry:
     """The module of domain/ that implements the clause (one hop from a rule to its code)."""
 
     @property
+    def heading(self) -> str:
+        """The section as people read it: without the name of the file its text comes from
+        ("Simultaneous Empires variant, rules 3-5", not "... (hotw-variant-....txt), ...")."""
+        return re.sub(r"\s*\([\w.-]+\.(?:txt|ya?ml|md)\)", "", self.section)
+
+    @property
     def citation(self) -> str:
         """Where the rulebook says it, for people: its page ("p. 5", with the section when
         there is one), or its section heading where the text prints no page; never a
         placeholder."""
         page = "" if self.page in ("", "?") else f"p. {self.page}"
-        if page and self.section:
-            return f"{page}, {self.section}"
-        return page or self.section
+        if page and self.heading:
+            return f"{page}, {self.heading}"
+        return page or self.heading
 
 
 @dataclass(frozen=True)

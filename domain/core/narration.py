@@ -14,8 +14,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 SEAT_KEYS = frozenset(
-    {"seat", "from_seat", "to_seat", "enemy", "owner", "winner", "first", "next", "start"}
-)
+    {"seat", "from_seat", "to_seat", "enemy", "owner", "winner", "first", "next", "start",
+     "defender", "giver"}
+)  # fmt: skip
 """Data fields that hold a seat number (a negative one: nobody)."""
 SEATS_KEYS = frozenset({"order", "known_by", "ranking", "winners", "seats"})
 """Data fields that hold a list of seats (or of groups of seats, best first)."""
@@ -191,7 +192,7 @@ def _created(event: Mapping[str, Any], namer: Namer) -> str:
 def _seed(event: Mapping[str, Any], namer: Namer) -> str:
     data = event.get("data") or {}
     early = " early, by the admin" if data.get("early") else ""
-    return f"The chance seed was revealed{early}: anyone can now re-verify every roll and draw."
+    return f"The chance seed was revealed{early}: anyone can now verify every roll and draw again."
 
 
 def _undone(event: Mapping[str, Any], namer: Namer) -> str:
@@ -245,7 +246,121 @@ def _scripted(event: Mapping[str, Any], namer: Namer) -> str:
     )
 
 
+STRATEGY_WORDS = {
+    "random": "a bot that plays any legal move",
+    "greedy": "a bot that looks one move ahead",
+}
+"""The bots a seat may be handed to (`domain.core.seating.BOT_STRATEGIES`), in words."""
+
+
+def _bot(strategy: Any) -> str:
+    return STRATEGY_WORDS.get(str(strategy), "a bot")
+
+
+def _clock_words(clock: Any) -> str:
+    """A table's clock in words: none, a time bank or a deadline for each move."""
+    if not isinstance(clock, Mapping) or clock.get("kind", "none") == "none":
+        return "without a clock"
+    if clock.get("kind") == "bank":
+        initial, more = int(clock.get("initial_ms", 0)), int(clock.get("increment_ms", 0))
+        gain = f", gaining {duration(more)} a move" if more else ""
+        return f"with a time bank of {duration(initial)} a player{gain}"
+    return f"with {duration(int(clock.get('per_move_ms', 0)))} for each move"
+
+
+def duration(ms: int) -> str:
+    """`90 seconds`, `5 minutes`, `2 hours`, `3 days`."""
+    seconds = ms // 1000
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            return counted(seconds // size, unit)
+    return counted(seconds, "second")
+
+
+def counted(n: Any, noun: str, plural: str | None = None) -> str:
+    """`1 army`, `2 armies` (`plural` when the noun does not just take an s)."""
+    many = plural or (
+        noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s"
+    )
+    return f"{n} {noun if n == 1 else many}"
+
+
+def _table_opened(event: Mapping[str, Any], namer: Namer) -> str:
+    data = event.get("data") or {}
+    seated = [str(n) for n in data.get("names", ()) if n]
+    open_seats = len(data.get("open_seats", ()))
+    who = f"{listed(seated)} {'sits' if len(seated) == 1 else 'sit'} down and " if seated else ""
+    seats = f"{open_seats} seat is" if open_seats == 1 else f"{open_seats} seats are"
+    listing = (
+        "listed in the lobby for anyone to claim"
+        if data.get("listing") == "public"
+        else "kept private, for those invited"
+    )
+    then = (
+        "a bot takes over the seat of a player whose time runs out"
+        if data.get("on_timeout") == "bot"
+        else "a player whose time runs out resigns"
+    )
+    clock = _clock_words(data.get("clock"))
+    if clock == "without a clock":
+        return f"The table opened: {who}{seats} open, {listing}; it plays without a clock."
+    return f"The table opened: {who}{seats} open, {listing}; it plays {clock}, and {then}."
+
+
+def _seat_claimed(event: Mapping[str, Any], namer: Namer) -> str:
+    data = event.get("data") or {}
+    name = str(data.get("name") or "") or namer.seat(data.get("seat"))
+    return f"{name} took a seat at the table."
+
+
+def _table_started(event: Mapping[str, Any], namer: Namer) -> str:
+    data = event.get("data") or {}
+    bots = [namer.seat(s) for s in data.get("bot_seats", ())]
+    if not bots:
+        return "Play began, every seat held by a person."
+    bot = _bot(data.get("strategy"))
+    return f"Play began: {bot} plays for {listed(bots)}."
+
+
+def _handed_to_bot(event: Mapping[str, Any], namer: Namer) -> str:
+    data = event.get("data") or {}
+    return f"{namer.seat(data.get('seat'))} handed their seat to {_bot(data.get('strategy'))}."
+
+
+def _taken_back(event: Mapping[str, Any], namer: Namer) -> str:
+    data = event.get("data") or {}
+    return f"{namer.seat(data.get('seat'))} took their seat back from the bot."
+
+
+def _resigned(event: Mapping[str, Any], namer: Namer) -> str:
+    data = event.get("data") or {}
+    return (
+        f"{namer.seat(data.get('seat'))} resigned: {_bot(data.get('strategy'))} plays their "
+        "pieces, and they rank last."
+    )
+
+
+def _timed_out(event: Mapping[str, Any], namer: Namer) -> str:
+    data = event.get("data") or {}
+    who = namer.seat(data.get("seat"))
+    if data.get("then") == "resign":
+        return f"{who}'s time ran out: they resign and rank last."
+    return f"{who}'s time ran out: {_bot(data.get('strategy'))} plays for them now."
+
+
+def _abandoned(event: Mapping[str, Any], namer: Namer) -> str:
+    return "No person is left at the table: the game ends here."
+
+
 KERNEL_TELLERS: dict[str, Teller] = {
+    "TableOpened": _table_opened,
+    "SeatClaimed": _seat_claimed,
+    "TableStarted": _table_started,
+    "SeatHandedToBot": _handed_to_bot,
+    "SeatTakenBack": _taken_back,
+    "SeatResigned": _resigned,
+    "SeatTimedOut": _timed_out,
+    "TableAbandoned": _abandoned,
     "GameCreated": _created,
     "SeedRevealed": _seed,
     "ActionsUndone": _undone,
@@ -307,3 +422,89 @@ def action_words(command: Mapping[str, Any], namer: Namer) -> tuple[str, str]:
         return head, head
     short = ", ".join(parts)
     return f"{head}: {short}", short
+
+
+def dice(value: Any) -> str:
+    """Faces rolled, as `[5, 4]` reads: `5 and 4` (`no dice` for none)."""
+    if not isinstance(value, list | tuple) or not value:
+        return "no dice"
+    return listed([str(v) for v in value])
+
+
+def ranked(ranking: Any, namer: Namer) -> str:
+    """A ranking (groups of seats, best first) in words: `bob first, ann and cy tied second`."""
+    told = []
+    for place, group in zip(PLACES, ranking, strict=False):
+        seats = group if isinstance(group, list | tuple) else [group]
+        names = listed([namer.seat(s) for s in seats])
+        told.append(f"{names} {'tied ' if len(seats) > 1 else ''}{place}")
+    return listed(told)
+
+
+def per_seat(values: Any, namer: Namer, unit: str = "") -> str:
+    """One number per seat, each by its player: `ann 162 gold, bob 159 gold and cy 178 gold`."""
+    said = f" {unit}" if unit else ""
+    return listed([f"{namer.seat(seat)} {value}{said}" for seat, value in enumerate(values)])
+
+
+Fields = Callable[[Mapping[str, Any], Namer], Mapping[str, str]]
+
+
+class _Filled(dict[str, str]):
+    """The values a sentence fills in; an unknown field raises KeyError (the generic form then)."""
+
+
+def sentence_tellers(
+    family: str, sentences: Mapping[str, str], fields: Fields
+) -> dict[str, Teller]:
+    """A teller for each `<family>.<Type>` from its sentence, its `{fields}` filled in by
+    `fields` (each data field in words by default, by the namer). A player's name is left as
+    the player wrote it, even at the head of a sentence."""
+
+    def teller(template: str) -> Teller:
+        def tell(event: Mapping[str, Any], namer: Namer) -> str:
+            data = event.get("data")
+            if not isinstance(data, Mapping):
+                raise ValueError("no data")
+            filled = _Filled({key: namer.field(key, value) for key, value in data.items()})
+            filled.update(fields(data, namer))
+            return template.format_map(filled)
+
+        return tell
+
+    prefix = f"{family}." if family else ""
+    return {f"{prefix}{kind}": teller(text) for kind, text in sentences.items()}
+
+
+UNSHOWN_DATA = {
+    "TableOpened": frozenset({"holders"}),
+    "SeatClaimed": frozenset({"player"}),
+    "SeedRevealed": frozenset({"seed"}),
+    "GameCreated": frozenset({"seed_commitment", "pack_digest"}),
+}
+"""Fields Explain's words leave out: the players' ids behind a table's names, and the seed, its
+commitment and the pack's digest (hex for an audit, in the event's data alone)."""
+
+
+def fields_in_words(event: Mapping[str, Any], namer: Namer) -> list[dict[str, str]]:
+    """Each field of an event's data as a label and its value in words (seats by their
+    players, ids by their names, yes or no for a flag): what Explain shows as its inputs."""
+    data = event.get("data")
+    if not isinstance(data, Mapping):
+        return []
+    told = []
+    hidden = UNSHOWN_DATA.get(str(event.get("type")), frozenset())
+    for key, value in data.items():
+        if key in SKIPPED_KEYS or key in hidden:
+            continue
+        if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+            value = [v for v in value if v]  # a table's names: its open seats have none
+        label = namer.key(key)
+        said = namer.field(key, value)
+        flags = isinstance(value, Mapping) and all(isinstance(v, bool) for v in value.values())
+        if flags and value:
+            said = listed([namer.key(str(k)) for k, on in value.items() if on]) or "none"
+        if value == "" or value == [] or value is None:
+            said = "none"
+        told.append({"label": label[:1].upper() + label[1:], "value": said})
+    return told

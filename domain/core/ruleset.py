@@ -23,7 +23,7 @@ from domain.core.errors import (
     UnknownRuleset,
 )
 from domain.core.messages import Command, Event, Seat, registered_event_classes
-from domain.core.narration import Namer, action_words, plain_words
+from domain.core.narration import Namer, action_words, fields_in_words, plain_words
 from domain.core.strategy import Strategy
 
 S = TypeVar("S")
@@ -406,6 +406,11 @@ class Ruleset(ABC, Generic[S]):
         told in a sentence for people following the game. By default the kernel's events in
         words of their own, any other as its type and data in words (`names` for ids)."""
         return plain_words(event, players, self.names())
+
+    def data_words(self, event: Mapping[str, Any], players: Sequence[str]) -> list[dict[str, str]]:
+        """Each field of an event's data as `{label, value}` in words (seats by their players,
+        ids by their names): the inputs Explain shows."""
+        return fields_in_words(event, Namer(players, self.names()))
 
     def action_words(
         self, state: S, command: Mapping[str, Any], players: Sequence[str]

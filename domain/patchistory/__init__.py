@@ -21,7 +21,7 @@ class Patchistory(PatchistoryRuleset):
             CAPITAL_SIDE,
             str,
             "equality",
-            "The Capital Tiles' side everyone uses (patchistory.setup.capital-side)",
+            "The Capital Tiles' side everyone uses",
             allowed=("equality", "liberty"),
             rule="patchistory.setup.capital-side",
         ),

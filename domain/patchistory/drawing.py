@@ -110,7 +110,7 @@ def civ_svg(pack: PatchPack, state: PState, seat: int, x: int, y: int) -> list[s
     for worker in civ.workers:
         px, py = at(worker)
         out.append(
-            f'<circle class="worker" cx="{px + CELL - 8}" cy="{py + 8}" r="5.5" '
+            f'<circle class="worker" cx="{px + CELL - 5}" cy="{py + CELL // 2}" r="4.5" '
             f'fill="{colour}" stroke="#000"><title>a Worker</title></circle>'
         )
     out += _tracks(pack, state, seat, colour, oy + WINDOW * CELL)
@@ -181,12 +181,39 @@ def _features(pack: PatchPack, civ: Any, view: Mapping[Any, Any], at: Place) -> 
         ys = [at(c)[1] for c in cells]
         fx, fy = min(xs), min(ys)
         w, h = max(xs) - fx + CELL, max(ys) - fy + CELL
+        about = f"{feature.name} ({KIND_NAMES.get(feature.kind, feature.kind)})"
+        if feature.text:
+            about += f": {feature.text}"
         out.append(
             f'<rect class="feature" data-kind="{escape(feature.kind)}" '
             f'data-feature="{escape(feature.id)}" '
-            f'x="{fx + 2}" y="{fy + 2}" width="{w - 4}" height="{h - 4}" fill="none" '
-            f'stroke="{FEATURE[feature.kind]}" stroke-width="3"><title>{escape(feature.name)}'
-            f" ({escape(feature.kind)})</title></rect>"
+            f'x="{fx + 2}" y="{fy + 2}" width="{w - 4}" height="{h - 4}" '
+            f'fill="{FEATURE[feature.kind]}" fill-opacity="0.12" '
+            f'stroke="{FEATURE[feature.kind]}" stroke-width="3"><title>{escape(about)}'
+            "</title></rect>"
+        )
+        out += _feature_words(feature, fx, fy, w, h)
+    return out
+
+
+KIND_NAMES = {"hero": "Hero", "wonder": "Wonder", "special": "Special Feature"}
+
+
+def _feature_words(feature: Any, fx: int, fy: int, w: int, h: int) -> list[str]:
+    """What a Feature is, written inside its outline: its name (cut to fit) and, below it, what
+    it yields once shown whole."""
+    fits = max(3, (w - 8) // 6)
+    name = feature.name if len(feature.name) <= fits else feature.name[: fits - 1] + "…"
+    colour = FEATURE.get(feature.kind, "#333")
+    out = [
+        f'<text class="feature-name" x="{fx + 5}" y="{fy + h // 2 - 1}" font-size="9"'
+        f' font-weight="bold" fill="{colour}">{escape(name)}</text>'
+    ]
+    yields = _icons(dict(feature.yields))
+    if yields and h >= CELL:
+        out.append(
+            f'<text class="feature-yields" x="{fx + 5}" y="{fy + h // 2 + 10}" font-size="9"'
+            f' fill="{colour}">{escape(yields)}</text>'
         )
     return out
 

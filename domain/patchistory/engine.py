@@ -232,6 +232,9 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
     def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
         return words.narrate(self, event, players)
 
+    def data_words(self, event: Mapping[str, Any], players: Sequence[str]) -> list[dict[str, str]]:
+        return words.data_words(self, event, players)
+
     def action_words(
         self, state: PState, command: Mapping[str, Any], players: Sequence[str]
     ) -> tuple[str, str]:

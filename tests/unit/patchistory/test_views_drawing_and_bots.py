@@ -107,14 +107,9 @@ def test_a_worker_on_a_trade_route_is_told_by_its_route_and_spaces_never_by_a_pl
         event = {"type": "patchistory.RouteWorkerMoved", "data": {**base, **data}}
         return narrate(RULES, event, ["ann", "bob", "cy"])
 
-    assert (
-        said()
-        == "Route worker moved: ann's Worker along Trade Route 1, from its space 1 to its space 2."
-    )
-    assert (
-        said(frm=2, to=2, rest=True)
-        == "Route worker moved: ann's Worker onto the Rest space of Trade Route 1."
-    )
+    assert said() == "ann's Worker moved along Trade Route 1, from its space 1 to its space 2."
+    rest = said(frm=2, to=2, rest=True)
+    assert rest == "ann's Worker moved onto the Rest space of Trade Route 1."
     assert said(home=True, forced=True).endswith(
         "home from the far end of Trade Route 1 (a forced move)."
     )
@@ -130,8 +125,8 @@ def test_a_prosperity_card_scored_tells_each_players_place_and_culture_in_words(
         RULES, {"type": "patchistory.ProsperityScored", "data": data}, ["ann", "bob", "cy"]
     )
     assert said == (
-        f"Prosperity scored: {card.name}, 3 Votes (3 Culture for first place): ann second, gains "
-        "1 Culture; bob first, gains 3 Culture; cy third, loses 1 Culture."
+        f"The Vote on {card.name}, 3 Votes (3 Culture for first place), was scored: ann second, "
+        "gains 1 Culture; bob first, gains 3 Culture; cy third, loses 1 Culture."
     )
 
 

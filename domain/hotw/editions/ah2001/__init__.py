@@ -33,7 +33,7 @@ class HotwAh2001(Ah2001Ruleset):
             NO_PRE_EMINENCE,
             bool,
             False,
-            "Optional rule: no pre-eminence markers are awarded (ah2001.option.no-pre-eminence)",
+            "Optional rule: no pre-eminence markers are awarded",
             rule="ah2001.option.no-pre-eminence",
         ),
         OptionSpec(
@@ -41,7 +41,7 @@ class HotwAh2001(Ah2001Ruleset):
             bool,
             False,
             "Optional rule: every player is dealt one Minor Empire card and two other Greater "
-            "Events (ah2001.option.minor-empires)",
+            "Events",
             rule="ah2001.option.minor-empires",
         ),
         OptionSpec(
@@ -49,7 +49,7 @@ class HotwAh2001(Ah2001Ruleset):
             bool,
             False,
             "Optional rule: up to three figures of a player in a land - three armies, or two "
-            "and a fort; the extra figures only absorb losses (ah2001.option.multiple-armies)",
+            "and a fort; the extra figures only absorb losses",
             rule="ah2001.option.multiple-armies",
         ),
         OptionSpec(
@@ -57,8 +57,7 @@ class HotwAh2001(Ah2001Ruleset):
             bool,
             False,
             "Optional rule: an Active Empire may put pool armies on its fleets in seas; those "
-            "fleets stay, score one point per sea and must be fought by other players' fleets "
-            "(ah2001.option.naval-control)",
+            "fleets stay, score one point per sea and must be fought by other players' fleets",
             rule="ah2001.option.naval-control",
         ),
         OptionSpec(
@@ -66,8 +65,7 @@ class HotwAh2001(Ah2001Ruleset):
             bool,
             False,
             "Variant: the epoch's Empires play pseudo-simultaneously, one expansion attempt "
-            "each per round (shared/rules/hotw-variant-simultaneous-empires.txt; "
-            "ah2001.variant.*)",
+            "each per round (the Simultaneous Empires variant)",
             rule="ah2001.variant.simultaneous",
         ),
     )

@@ -17,7 +17,7 @@ from domain.core.catalogue import RulesCatalogue
 from domain.core.chance import Chance
 from domain.core.errors import RuleViolation
 from domain.core.messages import Command, Event
-from domain.core.narration import Namer, action_words, plain_words
+from domain.core.narration import Namer, plain_words
 from domain.core.ruleset import CommandSpec, Ruleset, Setup
 from domain.hotw import codec
 from domain.hotw.editions.ah2001 import events, view, words
@@ -231,13 +231,34 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
         return known
 
     def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
-        return plain_words(event, players, self.names(), words.TELLERS)
+        from domain.hotw.editions.ah2001.narration import TELLERS
+
+        return plain_words(event, players, self.names(), {**TELLERS, **words.TELLERS})
 
     def action_words(
         self, state: Ah2001State, command: Mapping[str, Any], players: Sequence[str]
     ) -> tuple[str, str]:
-        namer = Namer(players, self.names())
-        return words.action_words(command, namer) or action_words(command, namer)
+        """Keeping or passing the Empire card drawn names the card (the drawer has seen it),
+        with its strength and start land."""
+        own = words.action_words(command, Namer(players, self.names()))
+        if own is not None:
+            return own
+        said, short = super().action_words(state, command, players)
+        kind = command.get("type")
+        drawing = state.drawing
+        drawn = drawing.drawn if drawing is not None else None
+        if kind not in ("keep_empire", "pass_empire") or drawn is None:
+            return said, short
+        stats = [e for e in self.tables.empires if drawn in (e.card, e.id)]
+        names = self.names()
+        card = names.get(drawn, drawn)
+        if stats:
+            start = names.get(stats[0].start_land, stats[0].start_land)
+            card += f" (strength {stats[0].strength}, starts in {start})"
+        if kind == "keep_empire":
+            return f"Keep the Empire card {card}", card
+        to = Namer(players, names).seat(command.get("to"))
+        return f"Pass the Empire card {card} to {to}", f"{card} to {to}"
 
     def card_texts(self) -> Mapping[str, str]:
         names = self.names()
@@ -259,9 +280,21 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
                 if len(epochs) == 1
                 else f"Epochs {epochs[0]} to {epochs[-1]}"
             )
-            kind = c.kind.replace("_", " ").replace("-", " ")
-            texts[c.id] = f"{deck} Event ({kind}), played in {when}" + (
-                ", before the first army" if c.before_first_army else ""
+            entry = self.pack.rules.get(f"ah2001.events.{c.id}") or self.pack.rules.get(
+                f"ah2001.events.{c.kind}"
+            )
+            does = f": {entry.text}" if entry is not None else ""
+            effect = c.effect
+            if "strength" in effect and "start_land" in effect:
+                start = names.get(str(effect["start_land"]), str(effect["start_land"]))
+                does += f" {c.name}: strength {effect['strength']}, starts in {start}."
+            elif "land" in effect or "area" in effect:
+                where = str(effect.get("land") or effect.get("area"))
+                does += f" Here: {names.get(where, where.replace('-', ' ').title())}."
+            texts[c.id] = (
+                f"{deck} Event, played in {when}"
+                + (", before the first army" if c.before_first_army else "")
+                + does
             )
         return texts
 

@@ -59,6 +59,7 @@ def view(state: Ah2001State, viewer: int | None, awaited: frozenset[int]) -> dic
             "seat": state.turn.seat,
             "empire": state.turn.empire,
             "pool": state.turn.pool,
+            "armies_left": state.turn.pool,
             "fleets": list(state.turn.fleets),
             "lands": list(state.turn.lands),
             "monuments_due": state.turn.monuments_due,

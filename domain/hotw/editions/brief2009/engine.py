@@ -16,7 +16,15 @@ from domain.core.catalogue import RulesCatalogue
 from domain.core.chance import Chance
 from domain.core.errors import RuleViolation
 from domain.core.messages import Command, Event
-from domain.core.narration import SEAT_KEYS, SEATS_KEYS, Namer, action_words, listed, plain_words
+from domain.core.narration import (
+    SEAT_KEYS,
+    SEATS_KEYS,
+    Namer,
+    action_words,
+    fields_in_words,
+    listed,
+    plain_words,
+)
 from domain.core.ruleset import CommandSpec, Ruleset, Setup
 from domain.core.turns import Sequential, TurnModel, TurnTaking
 from domain.hotw import codec
@@ -237,11 +245,16 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
         texts: dict[str, str] = {}
         for e in self.tables.empires:
             texts[e.id] = (
-                f"Empire of Epoch {e.epoch} (called {e.order}): strength {e.strength}, starts in "
+                f"{names.get(e.id, e.id)}, Empire of Epoch {e.epoch}, the {ordinal(e.order)} "
+                f"called: strength {e.strength}, starts in "
                 f"{names.get(e.start_land, e.start_land)}"
                 + (", with a capital" if e.capital else "")
                 + (f", fleets in {listed([names.get(f, f) for f in e.fleets])}" if e.fleets else "")
-                + (f"; Feature: {e.feature.replace('-', ' ')}" if e.feature else "")
+                + (
+                    f"; Feature: {names.get(e.feature, e.feature.replace('-', ' '))}"
+                    if e.feature
+                    else ""
+                )
             )
         for c in self.tables.events:
             timing = (
@@ -266,7 +279,14 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
         return table_svg(self.tables.board, self.view(state, viewer), self.names())
 
     def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
-        return plain_words(event, players, self.names(), None, brief_namer(players, self.names()))
+        from domain.hotw.editions.brief2009.narration import TELLERS
+
+        return plain_words(
+            event, players, self.names(), TELLERS, brief_namer(players, self.names())
+        )
+
+    def data_words(self, event: Mapping[str, Any], players: Sequence[str]) -> list[dict[str, str]]:
+        return fields_in_words(event, brief_namer(players, self.names()))
 
     def action_words(
         self, state: BriefState, command: Mapping[str, Any], players: Sequence[str]
@@ -278,6 +298,12 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
 
     def command_schemas(self) -> tuple[CommandSpec, ...]:
         return COMMANDS.specs(self.tables)
+
+
+def ordinal(n: int) -> str:
+    """`1st`, `2nd`, `3rd`, `7th`, `11th`, `22nd`."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 BRIEF_COLOUR_KEYS = frozenset(

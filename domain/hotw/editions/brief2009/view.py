@@ -198,6 +198,7 @@ def turn_view(state: BriefState) -> dict[str, Any] | None:
             "points": turn.overrun.points,
         },
         "monuments_due": turn.monuments_due,
+        "armies_left": sum(f.array for f in turn.forces if not f.stopped),
     }
 
 

@@ -36,8 +36,7 @@ class Hotw2024(HotwRuleset):
             "dice",
             bool,
             True,
-            "play invasions with dice (true) or without dice (false); every player uses the "
-            "same system (hotw24.intro.one-system, hotw24.setup.dice)",
+            "Play invasions with dice, or without them; every player uses the same system",
             rule="hotw24.setup.dice",
         ),
         OptionSpec(
@@ -45,15 +44,14 @@ class Hotw2024(HotwRuleset):
             bool,
             False,
             "Option 1: the player with most gold takes the Event cards, secretly keeps one and "
-            "passes the rest down the gold order (hotw24.option1.event-selection)",
+            "passes the rest down the gold order",
         ),
         OptionSpec(
             Option.HIDDEN_EMPIRE_CARDS.value,
             bool,
             False,
             "Option 2: the player with least gold takes the Empire cards, secretly keeps one and "
-            "passes the rest up the gold order; each stays secret until its turn "
-            "(hotw24.option2.hidden-empires)",
+            "passes the rest up the gold order; each stays secret until its turn",
         ),
         OptionSpec(
             Option.INVASION_AND_CONQUEST.value,
@@ -61,14 +59,14 @@ class Hotw2024(HotwRuleset):
             False,
             "Option 3: the Enemy's dice depend on terrain and forts, ties go to the Empire, "
             "frustrated invasions may go on with the Invasion modifier, successes earn conquest "
-            "points; only with dice (hotw24.option3.dice)",
+            "points; only with dice",
         ),
         OptionSpec(
             Option.PAIRED_AREA_TOKENS.value,
             bool,
             False,
             "Option 4: each player secretly holds one Paired Area token, played in any Conclude "
-            "the turn phase for gold in both its areas (hotw24.option4.paired-tokens)",
+            "the turn phase for gold in both its areas",
         ),
     )
     variant_options = {option.value: Variant(option.value) for option in Option}

@@ -221,6 +221,19 @@ class HotwRuleset(Ruleset[HotwState]):
     def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
         return plain_words(event, players, self.names(), TELLERS)
 
+    def action_words(
+        self, state: HotwState, command: Mapping[str, Any], players: Sequence[str]
+    ) -> tuple[str, str]:
+        """An Empire card's button says what it brings (its people and start land)."""
+        words, short = super().action_words(state, command, players)
+        if command.get("type") == "choose_empire_card":
+            from domain.hotw.editions.hotw_2024.narration import empire_card_brief
+
+            brief = empire_card_brief(self.pack, self.names(), str(command.get("card")))
+            if brief:
+                return f"{words} ({brief})", f"{short} ({brief})"
+        return words, short
+
     def card_texts(self) -> Mapping[str, str]:
         from domain.hotw.editions.hotw_2024.narration import card_texts
 

@@ -10,7 +10,7 @@ import string
 from collections.abc import Mapping
 from typing import Any
 
-from domain.core.narration import Namer, Teller, listed
+from domain.core.narration import Namer, Teller, counted, listed, ranked
 from domain.hotw.editions.hotw_2024.pack import HotwPack
 
 PHASES = {
@@ -50,36 +50,36 @@ SENTENCES: dict[str, str] = {
     "EmpireCardRevealed": "{seat}'s secret Empire is revealed: {card}.",
     "TurnBegan": "{seat} began a turn with the Empire {card}.",
     "TurnEnded": "{seat}'s turn with {card} ended.",
-    "PhaseBegan": "{seat}: phase {phase}.",
+    "PhaseBegan": "{seat}'s turn: {phase}.",
     "EventRevealed": "{seat} revealed the Event card {card}.",
     "EventCarriedOut": "{seat} carried out the Event {card}.",
     "EventConcluded": "{seat}'s Event {card} is over.",
-    "EventPoolFilled": "{seat}'s Event pool was filled: {people} people, {fleets} fleets.",
-    "EmpirePoolFilled": "{seat}'s Empire pool was filled: {people} people, {fleets} fleets{wall}.",
-    "PoolCleared": "{seat}'s unused pool went back: {people} people, {fleets} fleets.",
+    "EventPoolFilled": "{seat}'s Event pool was filled: {pool_words}.",
+    "EmpirePoolFilled": "{seat}'s Empire pool was filled: {pool_words}{wall}.",
+    "PoolCleared": "{seat}'s unused pool went back: {pool_words}.",
     "StartLandChoiceOffered": "{seat} chooses where {card} starts.",
-    "MonumentsDue": "{seat} may build {count} monuments.",
-    "MonumentsUnbuilt": "{seat} could not build {count} monuments.",
+    "MonumentsDue": "{seat} may build {count_monuments}.",
+    "MonumentsUnbuilt": "{seat} could not build {count_monuments}.",
     "AreaTokenPlayed": "{seat} played the Area token {token}.",
     "ArmiesLaidDown": "{seat}'s armies were laid down as garrisons in {lands}.",
     "FleetsRemoved": "{seat}'s fleets left {waters}.",
     "FleetPlaced": "{seat} placed a fleet in {water}{pool}.",
     "GreatWallFortPlaced": "{seat} placed a Great Wall fort in {land}.",
-    "GreatWallFortsPooled": "{seat} took {count} Great Wall forts into the pool.",
-    "GreatWallLimitReached": "{seat} reached the Great Wall's limit of {count} forts.",
+    "GreatWallFortsPooled": "{seat} took {count_forts} into the pool.",
+    "GreatWallLimitReached": "{seat} reached the Great Wall's limit of {count_forts}.",
     "GreatWallFortRemoved": "{seat}'s Great Wall fort in {land} was removed.",
     "ArmyPlaced": "{seat} placed an army in {land}{pool}.",
     "GarrisonRemoved": "{owner}'s garrison was removed from {land}.",
     "GarrisonSurrendered": "The garrison in {land} surrendered to {seat}.",
     "InvasionSucceeded": "{seat} invaded {land}, held by {enemy}{pool}, and succeeded{roll}.",
     "InvasionFrustrated": "{seat} invaded {land}, held by {enemy}{pool}, and was frustrated{roll}.",
-    "InvasionRepulsed": "{seat}'s invasion of {land}, held by {enemy}, was repulsed{roll} "
-    "(modifier {modifier}).",
+    "InvasionRepulsed": "{seat}'s invasion of {land}, held by {enemy}, was repulsed{roll}"
+    "{modifier_words}.",
     "InvasionModifierSet": "{seat}'s Invasion modifier for {land} is now +{modifier}.",
     "InvasionModifierRemoved": "{seat}'s Invasion modifier for {land} was removed.",
-    "ConquestPointsAwarded": "{seat} earned {points} conquest points in {land} against {enemy}.",
-    "LandConquered": "{seat} conquered {land} from {enemy} for {cost} conquest points.",
-    "ConquestEnded": "{seat} ended the conquest with {unspent} points unspent.",
+    "ConquestPointsAwarded": "{seat} earned {points_words} in {land} against {enemy}.",
+    "LandConquered": "{seat} conquered {land} from {enemy} for {cost_words}.",
+    "ConquestEnded": "{seat} ended the conquest with {unspent_words} unspent.",
     "LeaderUsed": "{seat} used the Leader{ignores}.",
     "LeaderRemoved": "{seat}'s Leader was removed.",
     "BuildingPlaced": "A {building} was built in {land}.",
@@ -92,7 +92,7 @@ SENTENCES: dict[str, str] = {
     "FortBuilt": "{seat} built a fort in {land}.",
     "GoldCollected": "{seat} collected {amount} gold{reason}.",
     "GoldLost": "{seat} lost {amount} gold.",
-    "PeopleRecruited": "{seat} recruited {count} people.",
+    "PeopleRecruited": "{seat} recruited {count_people}.",
     "AreaChosen": "{seat} chose the area {area}.",
     "LandChosen": "{seat} chose {land}.",
     "WaterChosen": "{seat} chose {water}.",
@@ -101,7 +101,7 @@ SENTENCES: dict[str, str] = {
     "HonorAwarded": "{seat} was awarded the Honor {honor}.",
     "HonorPlayed": "{seat} played the Honor {honor}{how}.",
     "EndgameBegan": "The Endgame began, in the order {order}.",
-    "GameEnded": "The game ended. Gold: {gold}; ranking: {ranking}.",
+    "GameEnded": "The game ended. Gold: {gold}. Ranking: {ranking}.",
 }
 
 
@@ -123,13 +123,24 @@ def _fields(data: Mapping[str, Any], namer: Namer) -> _Fields:
             fields[key] = dice(data[key])
     if data.get("empire_dice") or data.get("enemy_dice"):
         fields["roll"] = (
-            f": the Empire rolled {dice(data.get('empire_dice'))}, the Enemy"
+            f": the Empire rolled {dice(data.get('empire_dice'))} against the Enemy's"
             f" {dice(data.get('enemy_dice'))}"
         )
     else:
         fields["roll"] = " (without dice)"
     pool = data.get("pool")
-    fields["pool"] = f" (from the {pool} pool)" if pool in ("event", "empire") else ""
+    fields["pool"] = f" (from the {pool.title()} pool)" if pool in ("event", "empire") else ""
+    fields["pool_words"] = f"{counted(data.get('people', 0), 'person', 'people')}, " + counted(
+        data.get("fleets", 0), "fleet"
+    )
+    fields["count_monuments"] = counted(data.get("count", 0), "monument")
+    fields["count_people"] = counted(data.get("count", 0), "person", "people")
+    fields["count_forts"] = counted(data.get("count", 0), "Great Wall fort")
+    fields["unspent_words"] = counted(data.get("unspent", 0), "point")
+    fields["points_words"] = counted(data.get("points", 0), "conquest point")
+    fields["cost_words"] = counted(data.get("cost", 0), "conquest point")
+    modifier = data.get("modifier")
+    fields["modifier_words"] = f" (the Invasion modifier +{modifier})" if modifier else ""
     fields["face"] = " face up" if data.get("face_up") else " face down"
     gw = data.get("great_wall_forts")
     fields["wall"] = f", {gw} Great Wall forts" if gw else ""
@@ -145,13 +156,10 @@ def _fields(data: Mapping[str, Any], namer: Namer) -> _Fields:
     fields["how"] = (" for its effect" if data.get("for_effect") else "") + endgame
     ranking = data.get("ranking")
     if isinstance(ranking, list):
-        fields["ranking"] = "; ".join(
-            listed([namer.seat(s) for s in group]) if isinstance(group, list) else namer.seat(group)
-            for group in ranking
-        )
+        fields["ranking"] = ranked(ranking, namer)
     gold = data.get("gold")
     if isinstance(gold, list):
-        fields["gold"] = ", ".join(f"{namer.seat(i)} {g}" for i, g in enumerate(gold))
+        fields["gold"] = listed([f"{namer.seat(i)} {g}" for i, g in enumerate(gold)])
     return fields
 
 
@@ -218,3 +226,19 @@ def card_texts(pack: HotwPack, names: Mapping[str, str]) -> dict[str, str]:
     for honor in pack.cards.honors:
         texts[honor.id] = f"Honor: {honor.text}"
     return texts
+
+
+def empire_card_brief(pack: HotwPack, names: Mapping[str, str], card_id: str) -> str:
+    """What an Empire card brings, for the button that chooses it: `4 people, starts in Tigris`
+    (each Empire of a card with two, by its name)."""
+    card = next((c for c in pack.cards.all_empires() if c.id == card_id), None)
+    if card is None:
+        return ""
+    parts = []
+    for spec in card.empires:
+        lands = listed([names.get(land, land) for land in spec.start_lands]) or "a land chosen"
+        line = f"{spec.people} people, starts in {lands}"
+        if spec.fleets:
+            line += f", {spec.fleets} fleet{'s' if spec.fleets > 1 else ''}"
+        parts.append(line if len(card.empires) == 1 else f"{spec.name}: {line}")
+    return "; ".join(parts)

@@ -137,6 +137,7 @@ def turn_seen(state: HotwState, viewer: int | None) -> dict[str, Any] | None:
         "phase": turn.phase.value,
         "pool": _pool(turn.pool),
         "event_pool": _pool(turn.event_pool),
+        "armies_left": turn.pool.people + turn.event_pool.people,
         "fleets": list(turn.fleets),
         "event_fleets": list(turn.event_fleets),
         "leader_active": turn.leader_active,
