@@ -147,8 +147,9 @@ PEOPLE = ("Ann", "Bot 1", "Cy", "Dee", "Bot 2", "Fay")
 SEEDED = {
     "hotw-2024": [(4, {"invasion_and_conquest": True, "paired_area_tokens": True}, (13, 78))],
     "hotw-ah2001": [
-        (4, {"minor_empires": True}, (3,)),
+        (4, {"minor_empires": True}, (3, 5)),
         (3, {"simultaneous_empires": True}, (1,)),
+        (5, {}, (111,)),
         (6, {}, (107,)),
     ],
     "brief-2009": [(2, {}, (1,))],
