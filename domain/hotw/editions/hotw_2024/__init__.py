@@ -14,6 +14,7 @@ from domain.core.errors import InvalidOptions
 from domain.core.ruleset import OptionSpec, register_ruleset
 from domain.hotw.editions.hotw_2024.engine import HotwRuleset
 from domain.hotw.editions.hotw_2024.model import Variant
+from domain.hotw.editions.hotw_2024.revisions import REVISIONS
 
 
 class Option(StrEnum):
@@ -88,6 +89,7 @@ class Hotw2024(HotwRuleset):
     chance_rule = "hotw24.table.chance"
     undo_rule = "hotw24.table.undo-and-rewind"
     seat_rule = "hotw24.table.seats"
+    revisions = REVISIONS
 
     def check_option_combination(self, options: Mapping[str, Any]) -> None:
         """hotw24.option3.dice: Option 3 gives its rules for play with dice only."""
