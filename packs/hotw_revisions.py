@@ -12,8 +12,9 @@ from typing import Any
 
 from marshmallow import Schema, fields, post_load, validate
 
+from domain.hotw.editions.hotw_2024 import REVISIONS
 from domain.hotw.editions.hotw_2024.cards import Cards
-from domain.hotw.editions.hotw_2024.revisions import REVISIONS, EarlierValue
+from domain.hotw.editions.hotw_2024.revisions import EarlierValue
 from packs.base import PackProblem, read_yaml, validate_entries
 
 REVISIONS_FILE = "revisions.yaml"
