@@ -147,3 +147,14 @@ def test_two_workers_on_one_space_outside_movement_still_break_the_invariant() -
     assert invariants.failures(rules.pack, state) == []
     later = dataclasses.replace(state, phase="production")
     assert "seat 0: two Workers on one space" in invariants.failures(rules.pack, later)
+
+
+def test_the_newest_revision_is_the_one_workers_share_a_space_in() -> None:
+    from tests.unit.patchistory.support import RULES
+
+    assert RULES.revision == WORKERS_SHARE_DURING_MOVEMENT
+    described = RULES.describe()["revisions"][-1]
+    assert "Only during Movement may you have more than one Worker" in described["summary"]
+    assert described["rules"][0] == "patchistory.movement.one-per-space"
+    entry = RULES.pack.rules.get("patchistory.movement.one-per-space")
+    assert entry is not None and "revision 5" in entry.reading
