@@ -23,6 +23,7 @@ from packs.edition import load_edition
 from packs.facts import facts_about_no_file
 from packs.hotw_board import BOARD_FILES, board_problems
 from packs.hotw_cards import CARD_FILES, load_cards, load_rules_catalogue
+from packs.hotw_revisions import load_earlier
 
 RULES_FILE = "rules.yaml"
 
@@ -51,6 +52,10 @@ def _load_parts(
             load_edition(directory, rules)
         except PackError as exc:
             problems += exc.problems
+    try:
+        load_earlier(directory, cards, problems)
+    except PackError as exc:
+        problems += exc.problems
     problems += facts_about_no_file(directory, [*BOARD_FILES, *CARD_FILES])
     return board, cards, rules, list(dict.fromkeys(problems))  # facts.yaml's own, once
 
@@ -60,7 +65,9 @@ def load_pack(ruleset: str = "hotw-2024", root: Path | None = None) -> HotwPack:
     board, cards, rules, problems = _load_parts(ruleset, root)
     if problems or board is None or cards is None or rules is None:
         raise PackError(problems)
-    return HotwPack(ruleset, board, cards, rules, load_edition(pack_dir(ruleset, root), rules))
+    directory = pack_dir(ruleset, root)
+    earlier = load_earlier(directory, cards, [])  # checked by _load_parts
+    return HotwPack(ruleset, board, cards, rules, load_edition(directory, rules), earlier)
 
 
 def _per_epoch(by_epoch: Any) -> dict[str, int]:

@@ -1,12 +1,14 @@
 """What must hold of every Patchistory state (checked by selfplay and the conformance kit
-after every event): Goods never negative, Workers all accounted for and one to a space, Trade
-Routes and Building Tiles within their finite supplies, no two Seas side by side."""
+after every event): Goods never negative, Workers all accounted for and one to a space (but
+during a seat's own Movement), Trade Routes and Building Tiles within their finite supplies, no
+two Seas side by side."""
 
 from __future__ import annotations
 
 from domain.patchistory import territory as terr
 from domain.patchistory.model import PState
 from domain.patchistory.pack import PatchPack
+from domain.patchistory.revisions import WORKERS_SHARE_DURING_MOVEMENT
 
 
 def failures(pack: PatchPack, state: PState) -> list[str]:
@@ -31,7 +33,7 @@ def failures(pack: PatchPack, state: PState) -> list[str]:
         taken = [anchor.get(w) for w in civ.workers]
         if None in taken:
             found.append(f"seat {seat}: a Worker off the territory")
-        if len(set(taken)) != len(taken):
+        if len(set(taken)) != len(taken) and not sharing_allowed(pack, state, seat):
             found.append(f"seat {seat}: two Workers on one space")
         view = terr.shown(pack, civ)
         seas = {cell for cell, item in view.items() if terr.is_sea(item)}
@@ -56,6 +58,16 @@ def failures(pack: PatchPack, state: PState) -> list[str]:
         if held != len(pack.buildings):
             found.append(f"{held} Building Tiles accounted for, not {len(pack.buildings)}")
     return found
+
+
+def sharing_allowed(pack: PatchPack, state: PState, seat: int) -> bool:
+    """patchistory.movement.one-per-space: only during its Movement (since revision 5) may a
+    seat have two Workers on one space."""
+    return (
+        pack.since(WORKERS_SHARE_DURING_MOVEMENT)
+        and state.phase == "movement"
+        and state.turn == seat
+    )
 
 
 def vote_failures(pack: PatchPack, state: PState) -> list[str]:

@@ -3,13 +3,17 @@ the Transport (patchistory.movement.territory) and forward on Trade Routes
 (patchistory.movement.route), to a General route's Rest/Return space (patchistory.movement.rest),
 home from an Allied route's far end (patchistory.movement.allied); a Worker on a declared War's
 Preparation space goes to its War space (patchistory.movement.war-space), and without Transport
-the Workers on routes rest (patchistory.movement.no-transport)."""
+the Workers on routes rest (patchistory.movement.no-transport). Since revision 5 a Worker may stop
+on a space another Worker holds, and the Movement ends with one Worker per space
+(patchistory.movement.one-per-space)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
-from domain.core.declare import Arg
+from domain.core.declare import Arg, WhyNot
+from domain.core.errors import IllegalAction, RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.patchistory import territory as terr
@@ -22,10 +26,12 @@ from domain.patchistory.context import (
     rule,
     without_worker,
 )
-from domain.patchistory.model import Cell, Pending, PState, Route
+from domain.patchistory.model import Cell, Civ, Pending, PState, Route
 from domain.patchistory.pack import PatchPack
-from domain.patchistory.rounds import PhaseBegan, pass_turn, refused_by
+from domain.patchistory.revisions import WORKERS_SHARE_DURING_MOVEMENT
+from domain.patchistory.rounds import PhaseBegan, awaited, pass_turn, refused_by
 from domain.patchistory.trade_routes import ROUTE
+from domain.patchistory.words import where
 from domain.patchistory.workers import cell, cell_args
 
 
@@ -91,10 +97,122 @@ def route_target(pack: PatchPack, route: Route, seat: int, space: int, steps: in
 END = Command.of("end_movement")
 
 
+# --- Workers sharing a space (patchistory.movement.one-per-space) ------------------------------
+
+
+def shared_spaces(pack: PatchPack, civ: Civ) -> list[Cell]:
+    """The spaces (by their first square) holding more than one of the civilization's
+    Workers."""
+    anchor = terr.spaces(pack, civ)
+    held = Counter(anchor.get(w, w) for w in civ.workers)
+    return sorted(space for space, n in held.items() if n > 1)
+
+
+def may_move(state: PState, civ: Civ, at: Cell) -> bool:
+    """Whether a Worker on `at` has not moved yet this Movement (each moves once; two may
+    stand on one square, one of them moved)."""
+    return civ.workers.count(at) > state.moved.count(at)
+
+
+def unmoved(state: PState, civ: Civ) -> list[Cell]:
+    """Where the Workers not yet moved this Movement stand (a square twice for two)."""
+    return [
+        at
+        for at in dict.fromkeys(civ.workers)
+        for _ in range(max(0, civ.workers.count(at) - state.moved.count(at)))
+    ]
+
+
+def can_part(pack: PatchPack, state: PState, seat: int) -> bool:
+    """Whether every Worker of `seat` can still end the Movement on a space of its own: the
+    moved ones where they stand, each other one where it stands or one move away within the
+    Transport there is now (a matching of Workers to spaces)."""
+    civ = state.civs[seat]
+    anchor = terr.spaces(pack, civ)
+    fixed: Counter[Cell] = Counter()
+    for at in set(civ.workers):
+        fixed[anchor.get(at, at)] += min(civ.workers.count(at), state.moved.count(at))
+    if any(n > 1 for n in fixed.values()):
+        return False
+    transport = terr.statuses(pack, state, seat)["transport"]
+    options = []
+    for at in unmoved(state, civ):
+        reach = terr.reachable(pack, civ, at, transport) if transport > 0 else set()
+        options.append(({anchor.get(at, at)} | reach) - {s for s, n in fixed.items() if n})
+    return _each_has_its_own(options)
+
+
+def _each_has_its_own(options: list[set[Cell]]) -> bool:
+    """Whether each entry can be given a space of its own from its options (augmenting paths)."""
+    holder: dict[Cell, int] = {}
+
+    def give(i: int, seen: set[Cell]) -> bool:
+        for space in sorted(options[i] - seen):
+            seen.add(space)
+            if space not in holder or give(holder[space], seen):
+                holder[space] = i
+                return True
+        return False
+
+    return all(give(i, set()) for i in range(len(options)))
+
+
+def after_move(state: PState, seat: int, at: Cell, to: Cell) -> PState:
+    """The state a Worker's move from `at` to `to` leads to (as `WorkerMoved` folds it)."""
+    civ = state.civs[seat]
+    moved = civ_changed(state, seat, workers=tuple(sorted((*without_worker(civ, at), to))))
+    return evolved(moved, moved=(*state.moved, to))
+
+
+def _leaves_room(pack: PatchPack, state: PState, seat: int, at: Cell, to: Cell) -> bool:
+    """A move after which no two Workers share a space, or the Workers can still part."""
+    after = after_move(state, seat, at, to)
+    return not shared_spaces(pack, after.civs[seat]) or can_part(pack, after, seat)
+
+
+def territory_moves(pack: PatchPack, state: PState, seat: int) -> Iterator[tuple[Cell, Cell]]:
+    """Every Worker's move within the territory, in order: to a free space (before revision 5),
+    or to any space, an occupied one while every Worker can still end on a space of its own."""
+    civ = state.civs[seat]
+    if state.routes_moved:
+        return
+    transport = terr.statuses(pack, state, seat)["transport"]
+    if transport <= 0:
+        return
+    anchor = terr.spaces(pack, civ)
+    taken = {anchor.get(w, w) for w in civ.workers}
+    share = pack.since(WORKERS_SHARE_DURING_MOVEMENT)
+    check = share and bool(shared_spaces(pack, civ))
+    for at in dict.fromkeys(civ.workers):
+        if not may_move(state, civ, at):
+            continue
+        reach = terr.reachable(pack, civ, at, transport)
+        for to in sorted(reach if share else reach - taken):
+            if (
+                not share
+                or (not check and to not in taken)
+                or _leaves_room(pack, state, seat, at, to)
+            ):
+                yield at, to
+
+
+def parting_due(pack: PatchPack, state: PState, seat: int) -> bool:
+    """Two Workers share a space and a move can part them: the Movement's Trade Route moves and
+    its end wait (patchistory.movement.one-per-space)."""
+    return (
+        pack.since(WORKERS_SHARE_DURING_MOVEMENT)
+        and bool(shared_spaces(pack, state.civs[seat]))
+        and any(True for _ in territory_moves(pack, state, seat))
+    )
+
+
 def is_listed_end(pack: PatchPack, state: PState, seat: int, command: Command) -> bool:
-    """`movement_actions` ends the Movement once no Worker on a route is left to move."""
-    return command == END and not any(
-        route_to_move(pack, state, seat, route) for route in state.routes
+    """`movement_actions` ends the Movement once no Worker on a route is left to move and no
+    two Workers share a space a move can part."""
+    return (
+        command == END
+        and not any(route_to_move(pack, state, seat, route) for route in state.routes)
+        and not parting_due(pack, state, seat)
     )
 
 
@@ -108,28 +226,29 @@ def is_listed_move(pack: PatchPack, state: PState, seat: int, command: Command) 
         return False
     if command != Command.of("move_worker", row=row, col=col, to_row=to_row, to_col=to_col):
         return False
-    civ, at = state.civs[seat], (row, col)
-    if state.routes_moved or at not in civ.workers or at in state.moved:
+    civ, at, to = state.civs[seat], (row, col), (to_row, to_col)
+    if state.routes_moved or at not in civ.workers or not may_move(state, civ, at):
         return False
     transport = terr.statuses(pack, state, seat)["transport"]
-    if transport <= 0:
+    if transport <= 0 or to not in terr.reachable(pack, civ, at, transport):
         return False
     anchor = terr.spaces(pack, civ)
     taken = {anchor.get(w, w) for w in civ.workers}
-    return (to_row, to_col) in terr.reachable(pack, civ, at, transport) - taken
+    if not pack.since(WORKERS_SHARE_DURING_MOVEMENT):
+        return to not in taken
+    if to not in taken and not shared_spaces(pack, civ):
+        return True
+    return _leaves_room(pack, state, seat, at, to)
 
 
 def movement_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Command]:
-    civ = state.civs[seat]
     transport = terr.statuses(pack, state, seat)["transport"]
-    if not state.routes_moved and transport > 0:
-        anchor = terr.spaces(pack, civ)
-        taken = {anchor.get(w, w) for w in civ.workers}
-        for at in civ.workers:
-            if at in state.moved:
-                continue
-            for to in sorted(terr.reachable(pack, civ, at, transport) - taken):
-                yield Command.of("move_worker", row=at[0], col=at[1], to_row=to[0], to_col=to[1])
+    moves = list(territory_moves(pack, state, seat))
+    for at, to in moves:
+        yield Command.of("move_worker", row=at[0], col=at[1], to_row=to[0], to_col=to[1])
+    sharing = moves and pack.since(WORKERS_SHARE_DURING_MOVEMENT)
+    if sharing and shared_spaces(pack, state.civs[seat]):
+        return  # patchistory.movement.one-per-space: the Workers part first
     pending_routes = False
     for route in state.routes:
         if not route_to_move(pack, state, seat, route):
@@ -147,6 +266,33 @@ def movement_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comm
             yield Command.of("rest", route=route.id)
     if not pending_routes:
         yield END
+
+
+def refused_while_shared(key: str) -> WhyNot[PatchPack, PState]:
+    """The refusal of a command that ends the Movement within the territory (a Trade Route
+    move, the end) while two Workers share a space a move can part; else the rule `key`'s."""
+    plain = refused_by(key)
+
+    def why_not(
+        pack: PatchPack, state: PState, seat: int, command: Command
+    ) -> RuleViolation | None:
+        if (
+            seat in awaited(state)
+            and state.phase == "movement"
+            and not state.pending
+            and parting_due(pack, state, seat)
+        ):
+            shared = shared_spaces(pack, state.civs[seat])
+            return IllegalAction(
+                f"Two of your Workers share a space ({where(*shared[0])}): at the end of "
+                "Movement there may be only one Worker per space, so move one of them to a "
+                "space of its own first (your Trade Route Workers move after the territory's).",
+                rule("movement.one-per-space"),
+                {"command": command.as_dict(), "shared": [list(space) for space in shared]},
+            )
+        return plain(pack, state, seat, command)
+
+    return why_not
 
 
 # --- the commands ------------------------------------------------------------------------------
@@ -175,7 +321,7 @@ def move_worker(ctx: Ctx, seat: int, command: Command) -> None:
     "Move a Worker forward on a Trade Route.",
     Arg("route", ROUTE, kind=int, minimum=1),
     Arg("steps", "Spaces forward.", kind=int, minimum=1),
-    why_not=refused_by("movement.route"),
+    why_not=refused_while_shared("movement.route"),
 )
 def advance(ctx: Ctx, seat: int, command: Command) -> None:
     route = ctx.state.route(int(command.arg("route")))
@@ -200,7 +346,7 @@ def advance(ctx: Ctx, seat: int, command: Command) -> None:
     "rest",
     "Move a Worker to a General Trade Route's Rest/Return space.",
     Arg("route", ROUTE, kind=int, minimum=1),
-    why_not=refused_by("movement.rest"),
+    why_not=refused_while_shared("movement.rest"),
 )
 def do_rest(ctx: Ctx, seat: int, command: Command) -> None:
     route = ctx.state.route(int(command.arg("route")))
@@ -210,13 +356,29 @@ def do_rest(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(RouteWorkerMoved(rule=cite, seat=seat, route=route.id, frm=space, to=space, rest=True))
 
 
-@COMMANDS.declares("end_movement", "End your Movement.", why_not=refused_by("movement.route"))
+@COMMANDS.declares(
+    "end_movement", "End your Movement.", why_not=refused_while_shared("movement.route")
+)
 def end_movement(ctx: Ctx, seat: int, command: Command) -> None:
+    if ctx.pack.since(WORKERS_SHARE_DURING_MOVEMENT):
+        crowd_out(ctx, seat)
     civ = ctx.state.civs[seat]
     due = sum(1 for r in civ.resting if r < ctx.state.serial)
     if due:
         ctx.emit(RestOver(rule=rule("movement.rest"), seat=seat, count=due))
     pass_turn(ctx, "movement.territory", seat)
+
+
+def crowd_out(ctx: Ctx, seat: int) -> None:
+    """patchistory.movement.one-per-space reading: Workers still sharing a space that no move
+    can part (the Transport fell as they moved) leave it at the end of the Movement, all but
+    one, each for a free space of its controller's choice (patchistory.workers.return)."""
+    civ = ctx.state.civs[seat]
+    anchor = terr.spaces(ctx.pack, civ)
+    for space in shared_spaces(ctx.pack, civ):
+        standing = [w for w in civ.workers if anchor.get(w, w) == space]
+        for at in standing[1:]:
+            ctx.emit(WorkerCrowdedOut(rule=rule("movement.one-per-space"), seat=seat, at=at))
 
 
 # --- the events --------------------------------------------------------------------------------
@@ -268,6 +430,21 @@ def _route_moved(pack: PatchPack, state: PState, ev: RouteWorkerMoved) -> PState
     if not ev.forced:
         state = evolved(state, routes_moved=(*state.routes_moved, ev.route))
     return state
+
+
+@event
+class WorkerCrowdedOut(PatchEvent):
+    """At the end of its Movement a Worker still sharing a space, with no move left to part
+    them, leaves it; it comes home to a free space of its controller's choice."""
+
+    seat: int
+    at: Cell
+
+
+@FOLDS.handles(WorkerCrowdedOut)
+def _crowded_out(pack: PatchPack, state: PState, ev: WorkerCrowdedOut) -> PState:
+    state = civ_changed(state, ev.seat, workers=without_worker(state.civs[ev.seat], ev.at))
+    return evolved(state, pending=(*state.pending, Pending("return", ev.seat)))
 
 
 @event

@@ -16,6 +16,9 @@ Ziggurat, unused Votes forfeited; a Prosperity Card's loss is recorded as due (t
 at 0)."""
 WAR_ORDER_CHOSEN = 4
 """A player in two Wars at its turn chooses which to resolve first."""
+WORKERS_SHARE_DURING_MOVEMENT = 5
+"""A Worker may stop on a space another Worker holds during Movement; the Movement ends with one
+Worker per space."""
 
 REVISIONS = (
     FIRST_REVISION,
@@ -54,6 +57,16 @@ REVISIONS = (
         'to resolve first": such a player is asked (`choose_war`), before each of its Wars, '
         "which of them comes next (before, the Routes' order decided).",
         ("patchistory.war.order",),
+    ),
+    Revision(
+        WORKERS_SHARE_DURING_MOVEMENT,
+        '"At the end of Movement, be sure that there is only one Worker per space. Only during '
+        'Movement may you have more than one Worker on a space": a Worker may end its move on a '
+        "space another of your Workers holds (so two Workers can swap), while every Worker can "
+        "still end on a space of its own; Trade Route moves and the end of the Movement wait "
+        "until no two share a space (before, a Worker passed through an occupied space but "
+        "never stopped on one).",
+        ("patchistory.movement.one-per-space", "patchistory.movement.territory"),
     ),
 )
 NEWEST = REVISIONS[-1].number

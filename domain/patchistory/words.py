@@ -186,8 +186,22 @@ def prosperity_scored(event: Mapping[str, Any], namer: Namer) -> str:
     return f"The Vote on {head} was scored: {'; '.join(told)}."
 
 
+def worker_crowded_out(event: Mapping[str, Any], namer: Namer) -> str:
+    """`Worker crowded out: Ann's Worker on the square one east of the Capital's top left
+    square still shared its space when no move could part them; it comes home to a free space
+    of Ann's choice`."""
+    data = event["data"]
+    who = namer.seat(data["seat"])
+    row, col = data["at"]
+    return (
+        f"Worker crowded out: {who}'s Worker on {where(int(row), int(col))} still shared its "
+        f"space when no move could part them; it comes home to a free space of {who}'s choice."
+    )
+
+
 TELLERS = {
     "patchistory.RouteWorkerMoved": route_worker_moved,
+    "patchistory.WorkerCrowdedOut": worker_crowded_out,
     "patchistory.ProsperityScored": prosperity_scored,
 }
 """Events whose fields the generic sentence would misread (a route's space index as a seat) or

@@ -24,6 +24,13 @@ Checked, for every event:
   (rounded down) to the player coming in second ... The fourth place player forfeits Culture equal
   to half the number of Votes"; two players: the fewer-Votes card gives half, equal cards full;
   tied players "are lowered in rank according to how many players are tied".
+- Movement: "Each Worker may move a number of spaces equal to your Transport value" (once each
+  Movement); "At the end of Movement, be sure that there is only one Worker per space. Only
+  during Movement may you have more than one Worker on a space" (since revision 5 a Worker may
+  stop on an occupied square; before, never): no two Workers of a seat stand on one square when
+  its Movement ends, and a Worker sent home from a shared square at the end had shared it.
+  Squares are compared (a Hero, Wonder or Special Building is one space: Workers move onto its
+  first square, so two Workers sharing it stand on one square).
 - Production and maintenance: the Goods of Workers on Trade Routes (the space each stands on);
   "Forfeit Food equal to the highest value shown on your Descendant Track ... forfeit 3 Culture
   for every Food you are short".
@@ -51,6 +58,10 @@ FOOD_SHORT_CULTURE = 3
 MARX_FOOD = 5
 """Karl Marx's Worker Maintenance (a Hero's ability, data/patchistory/game.yaml)."""
 ROUTE_GOODS = ("coin", "food", "resource", "culture")
+SHARING_REVISION = 5
+"""The revision of Chronicle's Patchistory since which Workers may share a space in Movement."""
+SHARED = "a Worker stopped on an occupied square"
+CROWDED = "a Worker crowded out at the end of Movement"
 
 
 def lowered_ranks_valid(ranks: tuple[int, ...]) -> bool:
@@ -84,6 +95,8 @@ class PatchistoryOracle(EventChecks):
     war_choice_seen: bool = False
     sealed_auction: bool = False
     """The Auction under way is the 2-player sealed one."""
+    moved_to: list[tuple[int, int]] = field(default_factory=list)
+    """The squares the moving seat's Workers moved to this Movement."""
     revealed: tuple[tuple[int, ...], tuple[int, ...]] | None = None
     sides: dict[int, bool] = field(default_factory=dict)
 
@@ -196,6 +209,7 @@ class PatchistoryOracle(EventChecks):
         return found
 
     def _PhaseBegan(self, before: Any, event: Any, after: Any) -> list[str]:
+        self.moved_to.clear()
         self.wars_resolved_for.clear()
         self.war_choice_seen = False
         return []
@@ -258,6 +272,44 @@ class PatchistoryOracle(EventChecks):
             )
         self.wars_resolved_for[player] += 1
         return found
+
+    # --- Movement ----------------------------------------------------------------------------
+
+    def _WorkerMoved(self, before: Any, event: Any, after: Any) -> list[str]:
+        found = []
+        workers = list(before.civs[event.seat].workers)
+        frm, to = tuple(event.frm), tuple(event.to)
+        if workers.count(frm) <= self.moved_to.count(frm):
+            found.append(f"seat {event.seat} moved a Worker from {frm} twice this Movement")
+        if to in workers:
+            if self.pack.revision < SHARING_REVISION:
+                found.append(
+                    f"seat {event.seat}'s Worker stopped on {to}, where a Worker stands "
+                    f"(revision {self.pack.revision} has one Worker per space throughout)"
+                )
+            self.checked[SHARED] += 1
+        self.moved_to.append(to)
+        return found
+
+    def _TurnPassed(self, before: Any, event: Any, after: Any) -> list[str]:
+        """The end of a seat's Movement: one Worker per space."""
+        found = []
+        if before.phase == "movement":
+            workers = list(after.civs[event.seat].workers)
+            doubled = sorted({w for w in workers if workers.count(w) > 1})
+            if doubled:
+                found.append(
+                    f"seat {event.seat} ended its Movement with two Workers on {doubled[0]}"
+                )
+        self.moved_to.clear()
+        return found
+
+    def _WorkerCrowdedOut(self, before: Any, event: Any, after: Any) -> list[str]:
+        workers = list(before.civs[event.seat].workers)
+        self.checked[CROWDED] += 1
+        if workers.count(tuple(event.at)) < 2:
+            return [f"seat {event.seat}'s Worker on {tuple(event.at)} sent home, sharing nothing"]
+        return []
 
     # --- the Vote ----------------------------------------------------------------------------
 

@@ -8,11 +8,14 @@ Checked: the outcome of every invasion (dice, terrain, fort, Leader; without dic
 its modifier and conquest points), building reduction, plunder by barbarians, the gold of Raise
 revenue (buildings; presence, dominance, mastery), and Honors (the top of the stack; to the
 Enemy who frustrates an invasion, for an Honor icon on the revealed Event, to the richest
-player concluding the turn).
+player concluding the turn), and Event cards whose words choose Enemy lands ("Choose up to two
+Enemy lands next to your Friendly lands", "Choose one Enemy land with a capital"): only words
+saying "up to" let the player stop while such a land is left (Liberate, III to V).
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -28,6 +31,13 @@ PRESENCE, DOMINANCE, MASTERY = 2, 4, 6
 OPTION_3 = "invasion_and_conquest"
 FIRST_MODIFIER, LATER_MODIFIER = 2, 4
 """p11: +2 after the first frustrated invasion of a land, +4 after any further one."""
+CHOOSE_ENEMY_LANDS = re.compile(
+    r"[Cc]hoose (up to )?(one|two|three) Enemy lands?( next to your Friendly lands| with a capital)"
+)
+"""A text Event's words choosing Enemy lands: "up to", how many, and which."""
+COUNT_WORDS = {"one": 1, "two": 2, "three": 3}
+STOPPED_EARLY = "up to: stopped early"
+"""The count of Events whose words say "up to" that were stopped while a land was left."""
 
 
 def names(buildings: Any) -> set[str]:
@@ -350,6 +360,48 @@ class RulingsOracle(EventChecks):
         self.checked["revenue"] += 1
         if due is not None and due != paid:
             yield f"seat {self.revenue_seat} revenue {dict(paid)}, the rulebook gives {dict(due)}"
+
+    # --- Event cards that choose Enemy lands -----------------------------------------------
+
+    def _EffectCompleted(self, before: Any, event: Any, after: Any) -> list[str]:
+        """The card's words say how many Enemy lands are chosen: fewer only when no other such
+        land is left, or when the words say "up to"."""
+        task = before.agenda[-1] if before.agenda else None
+        if task is None or getattr(task, "source", "") != "event" or event.index != 0:
+            return []
+        card = self.pack.cards.event(task.source_id)
+        words = CHOOSE_ENEMY_LANDS.search(card.text)
+        if words is None or len(event.lands) >= COUNT_WORDS[words[2]]:
+            return []
+        left = self._enemy_lands(before, event.seat, words[3])
+        if not left:
+            return []
+        if words[1]:
+            self.checked[STOPPED_EARLY] += 1
+            self.checked[f"{STOPPED_EARLY}: {card.id}"] += 1
+            return []
+        return [
+            f"{card.id} reads '{words[0]}': stopped after {len(event.lands)} land(s) with "
+            f"{sorted(left)} left"
+        ]
+
+    def _enemy_lands(self, state: Any, seat: int, which: str) -> set[str]:
+        """Lands of another player's garrison: next to one of `seat`'s Friendly lands, or with
+        a capital."""
+        enemy = {
+            land
+            for land, value in state.lands.items()
+            if value.owner is not None and value.owner != seat
+        }
+        if "capital" in which:
+            return {land for land in enemy if CAPITAL in names(state.land(land).buildings)}
+        friendly = [
+            land
+            for land, value in state.lands.items()
+            if value.owner == seat and not value.standing
+        ]
+        board = self.pack.board
+        return {land for land in enemy if any(board.are_adjacent(land, f) for f in friendly)}
 
     # --- Honors --------------------------------------------------------------------------
 

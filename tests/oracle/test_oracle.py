@@ -21,7 +21,7 @@ from domain.hotw.editions.hotw_2024.events import (
     InvasionFrustrated,
     InvasionSucceeded,
 )
-from tests.oracle.rulings import RulingsOracle, land_gold, reduction
+from tests.oracle.rulings import STOPPED_EARLY, RulingsOracle, land_gold, reduction
 from tests.support.hotw import PACK, RULES
 
 Steps = list[tuple[Any, Any, Any]]
@@ -139,3 +139,39 @@ def test_building_reduction_takes_the_fort_and_one_step() -> None:
     assert reduction({"fort", "capital", "monument"}, True) == ({"fort", "capital"}, True)
     assert reduction({"capital", "city"}, True) == ({"capital"}, False)
     assert reduction({"monument"}, True) == ({"monument"}, False)
+
+
+def liberated_after_one_land(pack: Any) -> list[str]:
+    """Red reveals Liberate IV with two Blue garrisons next to its Friendly Tigris, chooses
+    Euphrates and stops: what the oracle reading `pack` finds in those events."""
+    from domain.core.messages import Command
+    from tests.unit.hotw.test_liberate_up_to_two import liberating, play
+
+    state = liberating(RULES, "liberate-4")
+    oracle = RulingsOracle(pack)
+    found: list[str] = []
+    for command in (Command.of("choose_land", land="euphrates"), Command.of("stop_choosing")):
+        events, _ = play(RULES, state, command)
+        for event in events:
+            after = RULES.evolve(state, event)
+            found += oracle.observe(state, event, after)
+            state = after
+    return [*found, f"checked {oracle.checked[STOPPED_EARLY]}"]
+
+
+def test_choose_up_to_two_lets_the_player_stop_after_one_land_as_the_oracle_reads_it() -> None:
+    assert liberated_after_one_land(PACK) == ["checked 1"]
+
+
+def test_the_oracle_names_a_stop_where_the_words_say_choose_two() -> None:
+    """The words decide: a Liberate IV printed "Choose two Enemy lands" may not stop at one."""
+    card = PACK.cards.event("liberate-4")
+    exact = replace(card, text=card.text.replace("Choose up to two", "Choose two"))
+    by_epoch = {
+        epoch: tuple(exact if c.id == card.id else c for c in cards)
+        for epoch, cards in PACK.cards.events_by_epoch.items()
+    }
+    pack = replace(PACK, cards=replace(PACK.cards, events_by_epoch=by_epoch))
+    found = liberated_after_one_land(pack)
+    assert any("reads 'Choose two Enemy lands next to your Friendly lands'" in p for p in found)
+    assert any("['zagros'] left" in p for p in found), found

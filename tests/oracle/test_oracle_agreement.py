@@ -53,6 +53,7 @@ LOOKED_AT = {
         "ProsperityDiscarded",
         "GoodsProduced",
         "Maintained",
+        "a Worker stopped on an occupied square",
     ),
 }
 MODULES = {

@@ -177,3 +177,47 @@ def test_the_loser_pays_what_culture_it_has_and_an_aggressor_wins_ten_in_the_sec
     oracle = PatchistoryOracle(ruleset(NAME).pack)
     state = war_position(2, (0, 3))
     assert oracle._WarResolved(state, resolved((9, 1), (0,), (13, -3)), state) == []
+
+
+# --- Movement: one Worker per space at its end (revision 5) -------------------------------------
+
+
+def movement_position(workers: tuple[tuple[int, int], ...]) -> PState:
+    from tests.unit.patchistory.support import civ_of, fresh
+
+    state = civ_of(fresh(3), 0, workers=workers, born=len(workers))
+    return replace(state, phase="movement", turn=0, passed=(), pending=(), moved=())
+
+
+def test_the_oracle_reads_a_stop_on_an_occupied_square_by_the_games_revision() -> None:
+    """ "Only during Movement may you have more than one Worker on a space": since revision 5
+    a Worker may stop where another stands; a game of revision 4 never."""
+    from domain.patchistory.movement import WorkerMoved
+
+    before = movement_position(((0, 0), (0, 1)))
+    moved = WorkerMoved(rule="patchistory.movement.territory", seat=0, frm=(0, 0), to=(0, 1))
+    after = movement_position(((0, 1), (0, 1)))
+    newest = PatchistoryOracle(ruleset(NAME).pack)
+    assert newest.observe(before, moved, after) == []
+    assert newest.checked["a Worker stopped on an occupied square"] == 1
+    old = PatchistoryOracle(ruleset(NAME).at_revision(4).pack)
+    assert any("where a Worker stands" in p for p in old.observe(before, moved, after))
+    again = WorkerMoved(rule="patchistory.movement.territory", seat=0, frm=(0, 1), to=(0, 2))
+    parted = movement_position(((0, 1), (1, 1)))  # the Worker that moved to (0, 1) alone there
+    assert any("twice" in p for p in newest.observe(parted, again, parted))
+
+
+def test_the_oracle_names_a_movement_ended_with_two_workers_on_one_square() -> None:
+    from domain.patchistory.movement import WorkerCrowdedOut
+    from domain.patchistory.rounds import TurnPassed
+
+    shared = movement_position(((0, 1), (0, 1)))
+    oracle = PatchistoryOracle(ruleset(NAME).pack)
+    ended = TurnPassed(rule="patchistory.movement.territory", seat=0, next=1)
+    assert any(
+        "ended its Movement with two Workers" in p for p in oracle.observe(shared, ended, shared)
+    )
+    alone = movement_position(((0, 1), (1, 1)))
+    out = WorkerCrowdedOut(rule="patchistory.movement.one-per-space", seat=0, at=(0, 1))
+    assert any("sharing nothing" in p for p in oracle.observe(alone, out, alone))
+    assert oracle.observe(shared, out, alone) == []

@@ -6,7 +6,9 @@ anything else). 20 chunks of 25 games so that pytest-xdist can spread them.
 
 Every event of every one of these games (1,500 in all) is also checked by the independent
 rulings oracle of tests/oracle/rulings.py: invasion outcomes, building reduction, plunder,
-revenue and Honors as the rulebook's text decides them.
+revenue and Honors as the rulebook's text decides them, and Event cards that choose Enemy lands
+as their words say (every 25 games stop a Liberate IV or V early: "Choose up to two", revision
+2).
 
 The Optional rules get the same treatment: 200 games for each on its own and 200 with all four,
 over 3-6 players, with and without dice (Option 3 only with dice)."""
@@ -19,7 +21,7 @@ import pytest
 
 from cli.selfplay import play_game
 from domain.hotw.editions.hotw_2024 import Option
-from tests.oracle.rulings import RulingsOracle
+from tests.oracle.rulings import STOPPED_EARLY, RulingsOracle
 from tests.support.hotw import PACK, RULES
 
 CHUNKS = 20
@@ -43,6 +45,7 @@ def test_random_games_finish_with_every_invariant_kept(chunk):
         checked += oracle.checked
     assert failures == []
     assert_the_oracle_looked(checked)
+    assert checked[f"{STOPPED_EARLY}: liberate-4"] + checked[f"{STOPPED_EARLY}: liberate-5"] > 0
 
 
 def assert_the_oracle_looked(checked: Counter[str]) -> None:

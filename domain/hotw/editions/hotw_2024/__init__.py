@@ -11,9 +11,24 @@ from enum import StrEnum
 from typing import Any
 
 from domain.core.errors import InvalidOptions
-from domain.core.ruleset import OptionSpec, register_ruleset
+from domain.core.ruleset import FIRST_REVISION, OptionSpec, Revision, register_ruleset
 from domain.hotw.editions.hotw_2024.engine import HotwRuleset
 from domain.hotw.editions.hotw_2024.model import Variant
+from domain.hotw.editions.hotw_2024.revisions import LIBERATE_UP_TO_TWO
+
+REVISIONS = (
+    FIRST_REVISION,
+    Revision(
+        LIBERATE_UP_TO_TWO,
+        'Liberate reads alike in Epochs III, IV and V: "Choose up to two Enemy lands next to '
+        'your Friendly lands": with Liberate IV and V too the player may stop after one land or '
+        "none (`stop_choosing`), so no other player gains an Honor it did not choose to give "
+        "(before, only Liberate III's effect carried the card's \"up to\").",
+        ("hotw24.events.effects",),
+    ),
+)
+"""The revisions of the 2024 rules as Chronicle plays them (domain/hotw/editions/hotw_2024/
+revisions.py; README "Changing a rule")."""
 
 
 class Option(StrEnum):
@@ -86,6 +101,7 @@ class Hotw2024(HotwRuleset):
     chance_rule = "hotw24.table.chance"
     undo_rule = "hotw24.table.undo-and-rewind"
     seat_rule = "hotw24.table.seats"
+    revisions = REVISIONS
 
     def check_option_combination(self, options: Mapping[str, Any]) -> None:
         """hotw24.option3.dice: Option 3 gives its rules for play with dice only."""

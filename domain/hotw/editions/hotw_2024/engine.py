@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from domain.core.chance import Chance
@@ -27,6 +28,7 @@ from domain.hotw.editions.hotw_2024.model import (
 )
 from domain.hotw.editions.hotw_2024.narration import TELLERS, names_of
 from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.revisions import cards_at
 from domain.hotw.editions.hotw_2024.rules import actions, endgame, organization
 from domain.hotw.editions.hotw_2024.rules.conquest import invade_with_conquest
 from domain.hotw.editions.hotw_2024.rules.context import Ctx, Invader
@@ -52,6 +54,11 @@ class HotwRuleset(Ruleset[HotwState]):
     def __init__(self, pack: Any = None) -> None:
         super().__init__(pack)
         self._names: Mapping[str, str] | None = None
+
+    def pack_at(self, revision: int) -> HotwPack:
+        """The pack as a game of `revision` reads it: the cards' effects as they were before
+        every later revision that changed them (data/<pack>/revisions.yaml)."""
+        return replace(self.pack, cards=cards_at(self.pack.cards, revision, self.pack.earlier))
 
     # --- creation -----------------------------------------------------------------------
 
