@@ -145,7 +145,7 @@ RULE_ID = re.compile(r"\b[a-z][a-z0-9]*\.[a-z][a-z0-9-]*(\.[a-z0-9-]+)*\b")
 PEOPLE = ("Ann", "Bot 1", "Cy", "Dee", "Bot 2", "Fay")
 """The players of every real game read here: people and bots, as a table names them."""
 SEEDED = {
-    "hotw-2024": [(4, {"invasion_and_conquest": True, "paired_area_tokens": True}, (13, 78))],
+    "hotw-2024": [(4, {"invasion_and_conquest": True, "paired_area_tokens": True}, (1, 13, 78))],
     "hotw-ah2001": [
         (4, {"minor_empires": True}, (3, 5)),
         (3, {"simultaneous_empires": True}, (1,)),
@@ -163,11 +163,12 @@ UNREACHED = {
         "patchistory.NegotiationSkipped",
         "patchistory.WarCalledOff",
         "patchistory.WarChosen",
+        "patchistory.WorkerCrowdedOut",
     },
 }
 """Events no golden game and no seeded random game of the hundreds tried reaches (hotw-2024's
 building with no room left; Patchistory's Allies on a War route, a War called off, two Wars
-at once): each has a sentence of its own all the same (checked below), until a real game
+at once; revision 5's Worker crowded out when no move can part two Workers): each has a sentence of its own all the same (checked below), until a real game
 reaches it and moves it out of here."""
 
 
