@@ -168,8 +168,9 @@ UNREACHED = {
 }
 """Events no golden game and no seeded random game of the hundreds tried reaches (hotw-2024's
 building with no room left; Patchistory's Allies on a War route, a War called off, two Wars
-at once; revision 5's Worker crowded out when no move can part two Workers): each has a sentence of its own all the same (checked below), until a real game
-reaches it and moves it out of here."""
+at once; revision 5's Worker crowded out when no move can part two Workers): each has a
+sentence of its own all the same (checked below), until a real game reaches it and moves it out
+of here."""
 
 
 DIGESTS = {"Pack digest", "Seed commitment", "Seed"}
