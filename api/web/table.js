@@ -283,7 +283,7 @@
       el('div', {class: 'field'}, el('button', {type: 'submit', class: 'create', text: `Create a game of ${ruleset.name}`})),
       el('div', {class: 'field'},
         el('button', {type: 'button', class: 'play-bots', dataset: {ruleset: ruleset.name},
-          text: 'Play against bots', on: {click: () => playAgainstBots(ruleset, Number(countSelect.value), status)}}),
+          text: 'Play against bots', on: {click: () => playAgainstBots(ruleset, Number(countSelect.value), status, form)}}),
         ' ',
         el('button', {type: 'button', class: 'open-table', dataset: {ruleset: ruleset.name},
           text: 'Open a public table', on: {click: () => openTable(ruleset, Number(countSelect.value), status, form)}})),
@@ -294,16 +294,8 @@
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       const players = $$('.players-list input', form).map((input) => input.value.trim());
-      const chosen = {};
-      for (const option of ruleset.options) {
-        const input = form.elements[`option-${option.name}`];
-        if (!input) continue;
-        if (option.type === 'boolean') chosen[option.name] = input.checked;
-        else if (option.type === 'integer') chosen[option.name] = Number(input.value);
-        else chosen[option.name] = input.value;
-      }
       fill(status, el('p', {text: 'Creating…'}));
-      const created = await call('POST', '/games', {body: {ruleset: ruleset.name, players, options: chosen}});
+      const created = await call('POST', '/games', {body: {ruleset: ruleset.name, players, options: chosenOptions(ruleset, form)}});
       fill(status, );
       if (!created.ok) {
         status.append(errorBox(created, 'The game was not created: '));
@@ -313,6 +305,20 @@
       listGames();
     });
     return form;
+  }
+
+  /** The options ticked in a ruleset's form (the variant among them), as the API takes them:
+   * every way of starting a game from the lobby sends the same ones. */
+  function chosenOptions(ruleset, form) {
+    const chosen = {};
+    for (const option of ruleset.options) {
+      const input = form.elements[`option-${option.name}`];
+      if (!input) continue;
+      if (option.type === 'boolean') chosen[option.name] = input.checked;
+      else if (option.type === 'integer') chosen[option.name] = Number(input.value);
+      else chosen[option.name] = input.value;
+    }
+    return chosen;
   }
 
   function optionField(formId, option) {
@@ -1549,12 +1555,12 @@
     return `/${fragment({game: gameId, token})}`;
   }
 
-  async function playAgainstBots(ruleset, count, status) {
+  async function playAgainstBots(ruleset, count, status, form) {
     fill(status, el('p', {text: 'Setting the table…'}));
     const player = await ensurePlayer(($('#player-name') || {}).value || 'Guest');
     const labels = [player.name, ...Array.from({length: count - 1}, (_, i) => `Bot ${i + 1}`)];
     const made = await call('POST', '/tables', {token: player.key,
-      body: {ruleset: ruleset.name, players: labels, listing: 'private', bots: 'greedy'}});
+      body: {ruleset: ruleset.name, players: labels, options: chosenOptions(ruleset, form), listing: 'private', bots: 'greedy'}});
     if (!made.ok) {
       fill(status, errorBox(made, 'The table was not set: '));
       return;
@@ -1568,7 +1574,7 @@
     const minutes = Number(form.elements.clock.value || 0);
     const clock = minutes > 0 ? {kind: 'move', per_move_ms: Math.round(minutes * 60000)} : {kind: 'none'};
     const made = await call('POST', '/tables', {token: player.key,
-      body: {ruleset: ruleset.name, players: labels, listing: 'public', clock}});
+      body: {ruleset: ruleset.name, players: labels, options: chosenOptions(ruleset, form), listing: 'public', clock}});
     if (!made.ok) {
       fill(status, errorBox(made, 'The table was not opened: '));
       return;
