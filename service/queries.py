@@ -238,6 +238,7 @@ class GameQueries:
             "viewer": viewer,
             "status": self.games.status_of(rules, game),
             "awaiting": sorted(rules.awaited_seats(game.state)),
+            "summary": rules.summary(game.state),
             "view": rules.view(game.state, viewer),
         }
 

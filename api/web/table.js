@@ -56,7 +56,35 @@
     return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
   }
 
-  /** One call of the public API; never throws: {status, ok, body}. */
+  /** What the page is waiting for, said in the header ("The server asks for a pause: going on
+   * in 3 s"; "The live feed dropped: reconnecting"), so that it never sits silent on stale text. */
+  const paceNotes = new Map();
+  function notePace(what, text) {
+    if (text) paceNotes.set(what, text);
+    else paceNotes.delete(what);
+    const box = document.getElementById('pace');
+    if (!box) return;
+    const said = [...paceNotes.values()].join(' ');
+    box.hidden = !said;
+    box.textContent = said;
+    document.body.dataset.pace = [...paceNotes.keys()].join(' ');
+  }
+
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const RETRIES = 6;
+  let waitedFor = 0;
+
+  /** How long to wait before asking again: the server's `Retry-After` (seconds), else a backoff
+   * doubling from one second (a 503 may come from a proxy that names no time). */
+  function pauseMs(response, attempt) {
+    const said = Number(response.headers.get('Retry-After'));
+    const backoff = Math.min(30, 2 ** attempt);
+    return 1000 * (Number.isFinite(said) && said >= 0 ? Math.max(said, 0.2) : backoff);
+  }
+
+  /** One call of the public API; never throws: {status, ok, body}. A 429 or a 503 is asked
+   * again after the pause the server names (a command keeps its Idempotency-Key, so it is
+   * never played twice), and the header says meanwhile what the page waits for. */
   async function call(method, path, {token = null, body = undefined, idempotent = false} = {}) {
     const headers = {Accept: 'application/json, image/svg+xml;q=0.9'};  // the board is SVG
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -66,15 +94,30 @@
       payload = JSON.stringify(body);
     }
     if (idempotent) headers['Idempotency-Key'] = newKey();
-    let response;
-    try {
-      response = await fetch(path, {method, headers, body: payload, cache: 'no-store'});
-    } catch (error) {
-      return {status: 0, ok: false, body: {code: 'network', message: `the server cannot be reached (${error.message})`}};
+    for (let attempt = 0; ; attempt += 1) {
+      let response;
+      try {
+        response = await fetch(path, {method, headers, body: payload, cache: 'no-store'});
+      } catch (error) {
+        notePace('server', null);
+        return {status: 0, ok: false, body: {code: 'network', message: `the server cannot be reached (${error.message})`}};
+      }
+      if ([429, 503].includes(response.status) && attempt < RETRIES) {
+        const ms = pauseMs(response, attempt);
+        waitedFor += 1;
+        document.body.dataset.waitedFor = String(waitedFor);
+        notePace('server', response.status === 429
+          ? `The server asks this page to slow down: it goes on by itself in ${Math.ceil(ms / 1000)} s.`
+          : `The server is busy: the page asks again in ${Math.ceil(ms / 1000)} s.`);
+        await response.text().catch(() => null);
+        await sleep(ms);
+        continue;
+      }
+      notePace('server', null);
+      const type = response.headers.get('Content-Type') || '';
+      const data = type.includes('json') ? await response.json().catch(() => null) : await response.text();
+      return {status: response.status, ok: response.ok, body: data};
     }
-    const type = response.headers.get('Content-Type') || '';
-    const data = type.includes('json') ? await response.json().catch(() => null) : await response.text();
-    return {status: response.status, ok: response.ok, body: data};
   }
 
   function params() {
@@ -394,6 +437,8 @@
 
   function stopTable() {
     if (table && table.stream) table.stream.close();
+    if (table) clearTimeout(table.streamTimer);
+    notePace('stream', null);
     if (table) table.closed = true;
     table = null;
     closeChooser();
@@ -408,8 +453,10 @@
       return;
     }
     const info = await rulesetInfo(first.body.ruleset);
-    table = {gameId, token, info, summary: first.body, seat: null, version: first.body.version, legal: null,
-      refreshing: false, dirty: false, posting: false, stream: null, closed: false, viewOpen: false};
+    table = {gameId, token, info, summary: first.body, seat: null, version: 0, shownVersion: null, legal: null,
+      refreshing: false, running: null, wantFresh: false, wantVersion: 0, wantSeating: false,
+      posting: false, stream: null, closed: false, viewOpen: false,
+      log: [], logTo: 0, seating: null, clocked: false, result: null, state: null, stateBody: null};
     const t = table;
     fill(main(), 
       el('h1', {}, `${first.body.title} — game `, el('code', {text: gameId})),
@@ -454,66 +501,110 @@
     document.body.dataset.ready = ready ? 'true' : 'false';
   }
 
-  /** Everything the table shows, fetched again; calls while one runs are folded into one more. */
-  async function refresh(t) {
-    if (t.closed) return;
-    if (t.refreshing) {
-      t.dirty = true;
-      return;
-    }
+  const SEATING_EVENTS = ['TableOpened', 'SeatClaimed', 'TableStarted', 'SeatHandedToBot', 'SeatTakenBack',
+    'SeatResigned', 'SeatTimedOut', 'TableAbandoned'];
+  const LOG_LENGTH = 25;
+
+  /** What the table shows, fetched again: one refresh at a time; what is asked while one runs
+   * (a move played, the seats changed, a newer version on the stream) makes exactly one more,
+   * unless the one running already read that version. Only what changed is fetched: the board,
+   * the view and the log when the version moved, the seats when a seating event came (or a
+   * clock runs), the result once. */
+  function refresh(t, {version = 0, seating = false} = {}) {
+    if (t.closed) return Promise.resolve();
+    t.wantSeating = t.wantSeating || seating;
+    if (version) t.wantVersion = Math.max(t.wantVersion, version);
+    else t.wantFresh = true;
+    if (!t.running) t.running = refreshing(t).finally(() => { t.running = null; markReady(); });
+    return t.running;
+  }
+
+  async function refreshing(t) {
     t.refreshing = true;
     markReady();
     try {
-      do {
-        t.dirty = false;
-        const id = encodeURIComponent(t.gameId);
-        const [summary, legal] = await Promise.all([
-          call('GET', `/games/${id}`, {token: t.token}),
-          t.token ? call('GET', `/games/${id}/legal-actions`, {token: t.token}) : Promise.resolve(null),
-        ]);
-        if (t.closed) return;
-        if (!summary.ok) {
-          fill($('#message'), errorBox(summary));
-          continue;
-        }
-        if (legal && !legal.ok && [401, 403].includes(legal.status)) {
-          // a lost or replaced link: say so, and go on watching as a spectator
-          fill($('#message'), errorBox(legal, 'This seat link does not work: '),
-            el('p', {text: 'You are watching; ask the game\'s admin for a new link.'}));
-          t.token = null;
-          t.refused = true;
-          t.dirty = true;
-          continue;
-        }
-        t.summary = summary.body;
-        t.version = summary.body.version;
-        t.legal = legal && legal.ok ? legal.body : null;
-        if (t.legal) {
-          t.seat = t.legal.seat;
-          const words = t.legal.action_words || [];
-          t.legal.actions.forEach((action, i) => { action.words = words[i] || null; });
-        }
-        const [picture, state, log] = await Promise.all([
-          t.info.board ? call('GET', `/games/${id}/board`, {token: t.token}) : Promise.resolve(null),
-          call('GET', `/games/${id}/state`, {token: t.token}),
-          call('GET', `/games/${id}/narrative?from=${Math.max(1, t.version - 24)}&limit=25`, {token: t.token}),
-        ]);
-        if (t.closed) return;
-        t.state = state && state.ok ? state.body.view : null;
-        renderStatus(t);
-        renderBoard(t, picture, state);
-        renderDashboard(t);
-        renderActions(t);
-        renderLog(t, log);
-        await renderSeating(t);
-        if (t.summary.status === 'finished') await renderResult(t);
-        document.body.dataset.version = String(t.version);
-        document.body.dataset.status = t.summary.status;
-      } while (t.dirty && !t.closed);
+      while (!t.closed && (t.wantFresh || t.wantVersion > t.version)) {
+        t.wantFresh = false;
+        await refreshOnce(t);
+      }
     } finally {
       t.refreshing = false;
-      markReady();
     }
+  }
+
+  /** One refresh. A seat asks first for its legal actions (they carry the version), a spectator
+   * for the summary; then, if the version moved, the board, the state (with the summary) and
+   * the log's new lines, all at once. */
+  async function refreshOnce(t) {
+    const id = encodeURIComponent(t.gameId);
+    const probe = t.token
+      ? await call('GET', `/games/${id}/legal-actions`, {token: t.token})
+      : await call('GET', `/games/${id}`);
+    if (t.closed) return;
+    if (t.token && !probe.ok && [401, 403].includes(probe.status)) {
+      // a lost or replaced link: say so, and go on watching as a spectator
+      fill($('#message'), errorBox(probe, 'This seat link does not work: '),
+        el('p', {text: 'You are watching; ask the game\'s admin for a new link.'}));
+      t.token = null;
+      t.refused = true;
+      t.wantFresh = true;
+      return;
+    }
+    if (!probe.ok) {
+      fill($('#message'), errorBox(probe));
+      return;
+    }
+    const version = probe.body.version;
+    if (t.token) {
+      t.legal = probe.body;
+      t.seat = t.legal.seat;
+      const words = t.legal.action_words || [];
+      t.legal.actions.forEach((action, i) => { action.words = words[i] || null; });
+    } else {
+      t.summary = probe.body;
+    }
+    const moved = version !== t.shownVersion;
+    const seatsToo = t.wantSeating || !t.seating || (moved && t.clocked);
+    t.wantSeating = false;
+    const from = Math.max(t.logTo + 1, version - LOG_LENGTH + 1, 1);
+    const [picture, state, log, seating] = await Promise.all([
+      moved && t.info.board ? call('GET', `/games/${id}/board`, {token: t.token}) : Promise.resolve(null),
+      moved ? call('GET', `/games/${id}/state`, {token: t.token}) : Promise.resolve(null),
+      moved && from <= version ? call('GET', `/games/${id}/narrative?from=${from}&limit=${LOG_LENGTH}`, {token: t.token}) : Promise.resolve(null),
+      seatsToo ? call('GET', `/games/${id}/seating`) : Promise.resolve(null),
+    ]);
+    if (t.closed) return;
+    if (state && state.ok) {
+      const b = state.body;
+      t.state = b.view;
+      t.stateBody = b;
+      t.summary = {...t.summary, version: b.version, status: b.status, awaiting: b.awaiting, summary: b.summary};
+      if (b.version !== version) t.wantFresh = true;  // the game moved between the two answers
+    }
+    t.version = t.summary.version;
+    if (log && log.ok) {
+      t.log = [...t.log.filter((entry) => entry.version < from), ...log.body.entries].slice(-LOG_LENGTH);
+      t.logTo = t.log.length ? t.log[t.log.length - 1].version : t.logTo;
+    }
+    if (seating && seating.ok) {
+      t.seating = seating.body;
+      t.clocked = seating.body.clock.kind !== 'none';
+    }
+    if (moved && (!state || state.ok) && (!picture || picture.ok)) t.shownVersion = version;
+    if (t.summary.status === 'finished' && !t.result) {
+      const [, summary] = await Promise.all([fetchResult(t), call('GET', `/games/${id}`)]);
+      if (summary.ok) t.summary = summary.body;  // the seed revealed, or soon to be
+    }
+    if (t.closed) return;
+    renderStatus(t);
+    if (picture || state) renderBoard(t, picture, state);
+    renderDashboard(t);
+    renderActions(t);
+    renderLog(t);
+    renderSeating(t);
+    if (t.result) renderResult(t);
+    document.body.dataset.version = String(t.version);
+    document.body.dataset.status = t.summary.status;
   }
 
   function renderStatus(t) {
@@ -754,10 +845,7 @@
     if (!details) {
       details = el('details', {}, el('summary', {text: t.token ? 'Everything your seat may see' : 'Everything a spectator may see'}),
         el('div', {class: 'state-view'}));
-      details.addEventListener('toggle', () => {
-        t.viewOpen = details.open;
-        if (details.open) refresh(t);
-      });
+      details.addEventListener('toggle', () => { t.viewOpen = details.open; });
       fill(box, details);
     }
     if (state && state.ok) fill(details.querySelector('.state-view'), definitionList(t.info, state.body.view));
@@ -1073,11 +1161,10 @@
     return undone;
   }
 
-  function renderLog(t, log) {
+  function renderLog(t) {
     const list = $('#log');
-    if (!log || !log.ok) return;
-    const undone = undoneVersions(log.body.entries);
-    fill(list, ...log.body.entries.slice().reverse().map((entry) => {
+    const undone = undoneVersions(t.log);
+    fill(list, ...t.log.slice().reverse().map((entry) => {
       const where = citation(entry.page, entry.section);
       const taken = undone.has(entry.version);
       const words = taken ? el('del', {text: entry.words}) : entry.words;
@@ -1088,53 +1175,103 @@
     }));
   }
 
-  async function renderResult(t) {
-    const box = $('#result');
+  async function fetchResult(t) {
     const result = await call('GET', `/games/${encodeURIComponent(t.gameId)}/result`, {token: t.token});
-    if (!result.ok) return;
-    const first = !t.result;
-    t.result = result.body;
-    if (first) renderDashboard(t);
+    if (result.ok) t.result = result.body;
+  }
+
+  function renderResult(t) {
+    const box = $('#result');
+    const result = t.result;
     box.hidden = false;
     fill(box, el('h2', {id: 'result-title', text: 'Result'}),
       el('table', {}, el('thead', {}, el('tr', {}, ['Place', 'Player', 'Score'].map((h) => el('th', {scope: 'col', text: h})))),
-        el('tbody', {}, result.body.ranking.map((row) => el('tr', {dataset: {seat: String(row.seat)}},
+        el('tbody', {}, result.ranking.map((row) => el('tr', {dataset: {seat: String(row.seat)}},
           el('td', {text: String(row.place)}), el('td', {text: row.player}), el('td', {text: String(row.score)}))))),
-      el('p', {class: 'muted', text: result.body.tie_breaks.length ? `Ties are broken by: ${result.body.tie_breaks.join('; ')}.` : 'The rules name no tie-breaker.'}));
+      el('p', {class: 'muted', text: result.tie_breaks.length ? `Ties are broken by: ${result.tie_breaks.join('; ')}.` : 'The rules name no tie-breaker.'}));
   }
 
-  /** The live feed: the game's stream (a seat opens its private feed with a stream ticket). */
+  const QUIET_MS = 250;
+  const AT_MOST_MS = 1500;
+
+  /** The stream's events, folded: the table is fetched again once the stream has been quiet for
+   * a moment, and at least every second and a half while bots play on, never once per event. */
+  function onStreamEvent(t, version, seating) {
+    if (version && version <= t.version) return;  // already shown (a move of this page's own)
+    t.streamVersion = Math.max(t.streamVersion || 0, version);
+    t.streamSeating = t.streamSeating || seating;
+    const go = () => {
+      clearTimeout(t.streamTimer);
+      t.streamTimer = null;
+      t.streamFirst = 0;
+      const want = {version: t.streamVersion || 0, seating: t.streamSeating};
+      t.streamSeating = false;
+      refresh(t, want);
+    };
+    const now = Date.now();
+    if (!t.streamFirst) t.streamFirst = now;
+    clearTimeout(t.streamTimer);
+    t.streamTimer = setTimeout(go, Math.max(0, Math.min(QUIET_MS, t.streamFirst + AT_MOST_MS - now)));
+  }
+
+  /** The live feed: the game's stream (a seat opens its private feed with a stream ticket).
+   * A stream that drops is opened again by the page itself, from the version it shows, with a
+   * fresh ticket, after a pause that doubles while it keeps failing; the header says so. */
   async function follow(t) {
     if (t.closed) return;
     if (t.stream) t.stream.close();
-    if (t.summary.status === 'finished' && t.summary.seed_revealed) return;
+    t.stream = null;
+    if (t.summary.status === 'finished' && t.summary.seed_revealed) {
+      notePace('stream', null);
+      document.body.dataset.stream = 'ended';
+      return;
+    }
     const id = encodeURIComponent(t.gameId);
     let url = `/games/${id}/stream?from=${t.version + 1}`;
     if (t.token) {
       const ticket = await call('POST', `/games/${id}/stream-tickets`, {token: t.token});
+      if (t.closed) return;
       if (!ticket.ok) {
         // a token the game refuses (401, 403) stays refused: the page says so, and stops
-        if (![401, 403, 404].includes(ticket.status)) setTimeout(() => follow(t), 3000);
+        if (![401, 403, 404].includes(ticket.status)) reconnectLater(t);
         return;
       }
       url = `${ticket.body.stream_url}&from=${t.version + 1}`;
     }
-    if (t.closed) return;
     const stream = new EventSource(url);
     t.stream = stream;
-    const onEvent = (event) => {
-      const version = Number(event.lastEventId || 0);
-      if (version > t.version || !t.version) refresh(t);
-    };
-    for (const type of t.info.event_types) stream.addEventListener(type, onEvent);
+    t.streams = (t.streams || 0) + 1;
+    document.body.dataset.streams = String(t.streams);
+    stream.addEventListener('open', () => {
+      if (t.stream !== stream) return;
+      t.streamFailures = 0;
+      notePace('stream', null);
+      document.body.dataset.stream = 'open';
+    });
+    const seatingTypes = new Set(SEATING_EVENTS);
+    for (const type of new Set([...t.info.event_types, ...SEATING_EVENTS])) {
+      stream.addEventListener(type, (event) => onStreamEvent(t, Number(event.lastEventId || 0), seatingTypes.has(type)));
+    }
     stream.addEventListener('error', () => {
       if (t.closed || t.stream !== stream) return;
       // An ended stream (the game is over), an expired ticket or a lost connection: start again
       // from what the table shows, with a fresh ticket.
       stream.close();
       t.stream = null;
-      refresh(t).then(() => setTimeout(() => follow(t), 1000));
+      refresh(t).then(() => {
+        if (t.summary.status === 'finished' && t.summary.seed_revealed) return follow(t);
+        reconnectLater(t);
+      });
     });
+  }
+
+  function reconnectLater(t) {
+    if (t.closed) return;
+    t.streamFailures = (t.streamFailures || 0) + 1;
+    const ms = Math.min(30000, 500 * 2 ** Math.min(6, t.streamFailures - 1));
+    document.body.dataset.stream = 'reconnecting';
+    notePace('stream', `The live feed dropped: reconnecting in ${Math.ceil(ms / 1000)} s (the table above is as of version ${t.version}).`);
+    setTimeout(() => follow(t), ms);
   }
 
   // --- the admin's page ------------------------------------------------------------------
@@ -1712,12 +1849,10 @@
     return h ? `${h}h ${String(m).padStart(2, '0')}m` : `${m}:${String(s % 60).padStart(2, '0')}`;
   }
 
-  async function renderSeating(t) {
+  function renderSeating(t) {
     const box = $('#seating');
-    if (!box) return;
-    const got = await call('GET', `/games/${encodeURIComponent(t.gameId)}/seating`);
-    if (!got.ok) return;
-    const s = got.body;
+    if (!box || !t.seating) return;
+    const s = t.seating;
     const skew = Date.now() - s.now_ms;
     const rows = s.seats.map((seat) => el('li', {dataset: {seat: String(seat.seat)}},
       `${seat.name || seat.label}`,
@@ -1751,7 +1886,7 @@
   async function seatAct(t, method, what, body) {
     const done = await call(method, `/games/${encodeURIComponent(t.gameId)}/${what}`, {token: t.token, body});
     if (!done.ok) fill($('#message'), errorBox(done));
-    refresh(t);
+    refresh(t, {seating: true});
   }
 
   // --- routing ----------------------------------------------------------------------------

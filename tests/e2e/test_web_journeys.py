@@ -32,7 +32,9 @@ DEFAULT_LIMITS = {"CHRONICLE_RATE_LIMITS": "on"}
 
 @pytest.fixture(scope="module")
 def server(redis_url: str) -> Iterator[str]:
-    with serving(redis_url, **DEFAULT_LIMITS) as base:
+    with serving(
+        redis_url, CHRONICLE_RULESET_MODULES="tests.support.toy", **DEFAULT_LIMITS
+    ) as base:
         yield base
 
 
@@ -77,7 +79,7 @@ def tick(driver: Any, ruleset: str, option: dict[str, Any], value: Any) -> None:
         from selenium.webdriver.common.by import By
         from selenium.webdriver.support.select import Select
 
-        Select(driver.find_element(By.CSS_SELECTOR, field)).select_by_value(value)
+        Select(driver.find_element(By.CSS_SELECTOR, field)).select_by_value(str(value))
 
 
 def configurations(info: dict[str, Any]) -> list[dict[str, Any]]:
@@ -91,7 +93,8 @@ def configurations(info: dict[str, Any]) -> list[dict[str, Any]]:
 def test_every_option_ticked_in_the_lobby_reaches_the_games_against_bots_and_public_tables(
     server, browser
 ) -> None:
-    rulesets = requests.get(f"{server}/rulesets", timeout=10).json()["rulesets"]
+    listed = requests.get(f"{server}/rulesets", timeout=10).json()["rulesets"]
+    rulesets = [info for info in listed if not info["name"].startswith("toy-")]  # the shipped
     checked = []
     for info in rulesets:
         name, options = info["name"], info["options"]
@@ -114,3 +117,144 @@ def test_every_option_ticked_in_the_lobby_reaches_the_games_against_bots_and_pub
                 checked.append((name, button))
     offered = sum(max(1, len(info["options"])) for info in rulesets)
     assert len(checked) == 2 * offered
+
+
+# --- the page holds its pace: a 429 waited out, a dropped stream opened again -------------------
+
+TOY = "toy-sealed-bids"
+
+
+@pytest.fixture(scope="module")
+def tight_server(redis_url: str) -> Iterator[str]:
+    """A server whose token limit a table trips at once: four requests a second."""
+    with serving(
+        redis_url,
+        CHRONICLE_RULESET_MODULES="tests.support.toy",
+        CHRONICLE_LIMIT_TOKEN="4/second",
+        **DEFAULT_LIMITS,
+    ) as base:
+        yield base
+
+
+def pace_note(driver: Any) -> str:
+    return str(
+        js(
+            driver,
+            "const n = document.getElementById('pace'); return n.hidden ? '' : n.textContent",
+        )
+    )
+
+
+def test_a_429_is_waited_out_by_the_page_which_says_so_and_plays_on_to_the_end(
+    tight_server, browser
+) -> None:
+    from selenium.webdriver.support.select import Select
+
+    fresh_lobby(browser, tight_server)
+    Select(browser.find_element("css selector", f"#rs-{TOY}-option-rounds")).select_by_value("2")
+    click_css(browser, f'button.play-bots[data-ruleset="{TOY}"]')
+    notes: set[str] = set()
+
+    def my_turn_or_the_end(d: Any) -> str | None:
+        if note := pace_note(d):
+            notes.add(note)
+        state = dataset(d)
+        if state.get("view") != "table" or state.get("ready") != "true":
+            return None
+        if state.get("status") == "finished":
+            return "finished"
+        return "mine" if state.get("yourTurn") == "true" else None
+
+    clicks = 0
+    while wait_until(browser, my_turn_or_the_end, 60, "my turn or the end") == "mine":
+        before = int(dataset(browser)["version"])
+        click_css(browser, "#actions button.action:not(.table)")
+        wait_until(
+            browser,
+            lambda d, before=before: my_turn_or_the_end(d) and int(dataset(d)["version"]) > before,
+            60,
+            "the move",
+        )
+        clicks += 1
+        assert clicks < 30
+    game_id = game_in_hash(browser)
+    assert (
+        requests.get(f"{tight_server}/games/{game_id}", timeout=10).json()["status"] == "finished"
+    )
+    assert int(dataset(browser).get("waitedFor", "0")) >= 1, "the server never refused the page"
+    assert any("slow down" in note for note in notes), notes
+    assert not browser.find_elements("css selector", "#message .error")
+    wait_until(browser, lambda d: not pace_note(d), 10, "the pace note gone")
+
+
+def another_player(server: str) -> dict[str, str]:
+    made = requests.post(f"{server}/players", json={"name": "Bob"}, timeout=10).json()
+    return {"Authorization": f"Bearer {made['player_key']}"}
+
+
+def open_a_table_and_go_to_it(driver: Any, server: str) -> tuple[str, dict[str, str]]:
+    """A public toy table opened in the lobby, Bob (through the API) in its other seat, and the
+    browser at the table: the game's id and Bob's seat token header."""
+    fresh_lobby(driver, server)
+    click_css(driver, f'button.open-table[data-ruleset="{TOY}"]')
+    wait_until(driver, lambda d: d.find_elements("css selector", ".opened a"), what="the table")
+    link = js(driver, "return document.querySelector('.opened a').hash")
+    game_id = link.split("game=")[1].split("&")[0]
+    claimed = requests.post(
+        f"{server}/games/{game_id}/claims", json={}, headers=another_player(server), timeout=10
+    )
+    assert claimed.status_code == 201, claimed.text
+    click_css(driver, ".opened a")
+    wait_until(driver, lambda d: dataset(d).get("stream") == "open", what="the stream open")
+    return game_id, {"Authorization": f"Bearer {claimed.json()['seat_token']}"}
+
+
+def drop_connections_to(server: str) -> None:
+    """Cut every TCP connection to the server's port, the stream's among them, as a network
+    that drops does (`ss -K`: the kernel aborts the sockets; the browser sees them fail)."""
+    import subprocess
+    from urllib.parse import urlsplit
+
+    port = str(urlsplit(server).port)
+    cut = subprocess.run(
+        ["ss", "-K", "dst", "127.0.0.1", "dport", "=", port], capture_output=True, text=True
+    )
+    assert cut.returncode == 0 and "ESTAB" in cut.stdout, cut.stdout + cut.stderr
+
+
+def bob_bids(server: str, game_id: str, bob: dict[str, str]) -> int:
+    legal = requests.get(f"{server}/games/{game_id}/legal-actions", headers=bob, timeout=10).json()
+    action = legal["actions"][0]
+    played = requests.post(
+        f"{server}/games/{game_id}/commands",
+        json=action,
+        headers={**bob, "Idempotency-Key": game_id + str(action["expected_version"])},
+        timeout=10,
+    )
+    assert played.status_code == 201, played.text
+    return int(played.json()["version"])
+
+
+def test_a_dropped_stream_is_opened_again_by_the_page_which_shows_the_moves_made_meanwhile(
+    server, browser
+) -> None:
+    game_id, bob = open_a_table_and_go_to_it(browser, server)
+    streams = int(dataset(browser)["streams"])
+    drop_connections_to(server)
+    wait_until(browser, lambda d: dataset(d).get("stream") == "reconnecting", 20, "the drop")
+    assert "reconnecting" in pace_note(browser)
+    version = bob_bids(server, game_id, bob)  # while the page is between two streams
+    wait_until(browser, lambda d: int(dataset(d).get("version", "0")) >= version, 20, "Bob's bid")
+    wait_until(browser, lambda d: dataset(d).get("stream") == "open", 20, "the stream again")
+    assert int(dataset(browser)["streams"]) > streams
+    assert not pace_note(browser)
+    handed = requests.post(
+        f"{server}/games/{game_id}/bot", json={"strategy": "greedy"}, headers=bob, timeout=10
+    )
+    assert handed.status_code < 300, handed.text
+    wait_until(  # heard on the stream opened again: no refresh of the page's own brings it
+        browser,
+        lambda d: "(bot: greedy)" in d.find_element("css selector", "#seating").text,
+        10,
+        "Bob's seat handed to a bot",
+    )
