@@ -145,6 +145,13 @@ class SeatStateSchema(StrictSchema):
     name = fields.String(required=True, metadata={"description": "The claiming player's name."})
     claimed = fields.Boolean(required=True)
     bot = fields.String(allow_none=True, required=True)
+    person = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "A person's seat still in the game (even while a bot plays it for"
+            " them): when the last one resigns, the table is abandoned and the game ends."
+        },
+    )
     left = fields.String(allow_none=True, required=True)
     deadline_ms = fields.Integer(allow_none=True, required=True)
     bank_ms = fields.Integer(allow_none=True, required=True)

@@ -807,6 +807,7 @@ def seating_view(service: GameService, game_id: str) -> dict[str, Any]:
                 "name": seating.names[seat] if seating else "",
                 "claimed": bool(seating is None or seat not in seating.open_seats),
                 "bot": controller or None,
+                "person": seat in seating.people_left() if seating else True,
                 "left": (seating.left[seat] or None) if seating else None,
                 "deadline_ms": seating.deadline_ms(seat) if seating and seat in awaited else None,
                 "bank_ms": seating.banks_ms[seat]

@@ -945,8 +945,12 @@
     if (status === 'closing') {
       box.append(el('p', {class: 'notice', role: 'status', text: 'The rules are closing the epoch; the table goes on in a moment.'}));
     }
+    const mine = t.seating && t.seat !== null ? t.seating.seats[t.seat] : null;
+    const gone = mine && mine.left ? (mine.left === 'resigned' ? 'you resigned' : 'your time ran out') : null;
     if (status === 'finished') {
-      box.append(el('p', {class: 'notice', text: 'The game is over.'}));
+      box.append(el('p', {class: 'notice', id: 'over', text: gone ? `The game is over: ${gone}, and you rank last.` : 'The game is over.'}));
+    } else if (gone) {
+      box.append(el('p', {class: 'notice', id: 'gone', text: `${gone.charAt(0).toUpperCase()}${gone.slice(1)}: a bot plays your pieces to the end, and you rank last.`}));
     } else if (!t.legal.your_turn) {
       const waiting = t.summary.awaiting.map((seat) => t.summary.players[seat]).join(', ');
       box.append(el('p', {class: 'muted', text: waiting ? `Waiting for ${waiting}.` : 'Waiting.'}));
@@ -1865,12 +1869,25 @@
     if (t.token && mine && !mine.left && t.summary.status !== 'finished' && s.started) {
       if (mine.bot) buttons.push(el('button', {type: 'button', id: 'take-back', text: 'Take my seat back', on: {click: () => seatAct(t, 'DELETE', 'bot')}}));
       else buttons.push(el('button', {type: 'button', id: 'hand-to-bot', text: 'Let a bot play for me', on: {click: () => seatAct(t, 'POST', 'bot', {strategy: 'greedy'})}}));
-      buttons.push(el('button', {type: 'button', id: 'resign', text: 'Resign', on: {click: () => { if (confirm('Resign this game? A bot plays your pieces and you rank last.')) seatAct(t, 'POST', 'resign'); }}}));
+      buttons.push(el('button', {type: 'button', id: 'resign', text: 'Resign', on: {click: () => { if (confirm(resignWords(s, t.seat))) seatAct(t, 'POST', 'resign'); }}}));
     }
     fill(box, el('h2', {id: 'seating-title', text: 'Seats and clocks'}),
       s.clock.kind !== 'none' ? el('p', {class: 'muted', text: s.clock.kind === 'move' ? `${clockText(s.clock.per_move_ms)} per move; on timeout: ${s.on_timeout}` : `bank ${clockText(s.clock.initial_ms)} + ${clockText(s.clock.increment_ms)}; on timeout: ${s.on_timeout}`}) : null,
       el('ul', {class: 'seats'}, rows), buttons);
     tickClocks();
+  }
+
+  /** What resigning does at this table (domain/core/seating.py): while another person is still
+   * in the game a bot plays the seat's pieces to the end; the last person's resignation
+   * abandons the table, and the game ends there. Either way the seat ranks last. */
+  function resignWords(seating, seat) {
+    const others = seating.seats.filter((other) => other.seat !== seat && other.person && !other.left);
+    if (others.length) {
+      const names = others.map((other) => other.name || other.label);
+      const who = names.length === 1 ? `${names[0]} plays on` : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} play on`;
+      return `Resign this game? A bot plays your pieces to the end, ${who}, and you rank last. You cannot take the seat back.`;
+    }
+    return 'Resign this game? No other person plays at this table, so the game ends now, with the scores as they stand, and you rank last.';
   }
 
   let clockTimer = null;

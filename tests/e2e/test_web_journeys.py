@@ -258,3 +258,66 @@ def test_a_dropped_stream_is_opened_again_by_the_page_which_shows_the_moves_made
         10,
         "Bob's seat handed to a bot",
     )
+
+
+# --- resigning does what the confirm says -------------------------------------------------------
+
+CONFIRM_JS = "window.confirm = (words) => { window.confirmed = words; return true; };"
+
+
+def says_your_turn(driver: Any) -> list[str]:
+    """Where the page says it is the seat's turn, or offers it a move."""
+    found = []
+    if dataset(driver).get("yourTurn") == "true":
+        found.append("the header")
+    if "Your turn" in driver.title:
+        found.append("the tab's title")
+    if "Your turn" in driver.find_element("css selector", "#dashboard").text:
+        found.append("the dashboard")
+    if driver.find_elements("css selector", "#actions button.action"):
+        found.append("live action buttons")
+    return found
+
+
+def resign(driver: Any) -> str:
+    js(driver, CONFIRM_JS)
+    click_css(driver, "#resign")
+    wait_until(driver, lambda d: js(d, "return window.confirmed"), what="the confirm")
+    return str(js(driver, "return window.confirmed"))
+
+
+def test_resigning_against_bots_ends_the_game_as_the_confirm_says_and_no_turn_is_offered_after(
+    server, browser
+) -> None:
+    fresh_lobby(browser, server)
+    click_css(browser, f'button.play-bots[data-ruleset="{TOY}"]')
+    wait_until(browser, lambda d: dataset(d).get("yourTurn") == "true", what="my turn")
+    game_id = game_in_hash(browser)
+    words = resign(browser)
+    assert "the game ends now" in words and "you rank last" in words, words
+    wait_until(browser, lambda d: dataset(d).get("status") == "finished", what="the end")
+    result = requests.get(f"{server}/games/{game_id}/result", timeout=10).json()
+    assert result["ranking"][-1]["seat"] == 0 and result["ranking"][-1]["place"] > 1
+    for when in ("after resigning", "after a reload"):
+        assert not says_your_turn(browser), (when, says_your_turn(browser))
+        assert "you resigned" in browser.find_element("css selector", "#actions").text, when
+        browser.refresh()
+        wait_ready(browser, "table")
+
+
+def test_resigning_at_a_table_with_people_hands_the_pieces_to_a_bot_as_the_confirm_says(
+    server, browser
+) -> None:
+    game_id, bob = open_a_table_and_go_to_it(browser, server)
+    wait_until(browser, lambda d: dataset(d).get("yourTurn") == "true", what="my turn")
+    words = resign(browser)
+    assert "A bot plays your pieces to the end, Bob plays on" in words, words
+    wait_until(browser, lambda d: "resigned" in d.find_element("css selector", "#seating").text)
+    seating = requests.get(f"{server}/games/{game_id}/seating", timeout=10).json()
+    assert seating["status"] == "active"
+    assert seating["seats"][0]["left"] == "resigned" and seating["seats"][0]["bot"]
+    browser.refresh()
+    wait_ready(browser, "table")
+    assert not says_your_turn(browser), says_your_turn(browser)
+    legal = requests.get(f"{server}/games/{game_id}/legal-actions", headers=bob, timeout=10)
+    assert legal.json()["seat"] == 1  # Bob plays on
