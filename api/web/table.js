@@ -596,6 +596,8 @@
       if (summary.ok) t.summary = summary.body;  // the seed revealed, or soon to be
     }
     if (t.closed) return;
+    const where = focusSpot(document.activeElement) || t.playedFrom;
+    t.playedFrom = null;
     renderStatus(t);
     if (picture || state) renderBoard(t, picture, state);
     renderDashboard(t);
@@ -603,8 +605,55 @@
     renderLog(t);
     renderSeating(t);
     if (t.result) renderResult(t);
+    if (where && (!document.activeElement || document.activeElement === document.body)) focusAgain(where);
     document.body.dataset.version = String(t.version);
     document.body.dataset.status = t.summary.status;
+  }
+
+  /** Where the player is on the table (a place of the board, a card or player of the
+   * dashboard, an action's button), to come back to once the table is drawn again. */
+  function focusSpot(node) {
+    if (!node || node === document.body || !node.closest || !node.isConnected) return null;
+    const place = node.closest('#board [data-land], #board [data-water], #board [data-square], #board .offer');
+    if (place) {
+      const civ = place.closest('.civ');
+      for (const key of ['land', 'water', 'square', 'offer']) {
+        if (place.dataset[key] !== undefined) return {board: key, id: place.dataset[key], seat: civ ? civ.dataset.seat : null};
+      }
+    }
+    const card = node.closest('#dashboard .hand-card, #dashboard .dash-player');
+    if (card) return card.dataset.card !== undefined ? {card: card.dataset.card} : {player: card.dataset.seat};
+    const button = node.closest('#actions button, #dashboard button, #seating button');
+    if (button) return {action: button.dataset.action || null, type: button.dataset.type || null, id: button.id || null};
+    return null;
+  }
+
+  /** Focus the same place again, else the nearest one like it: the place itself (focusable
+   * even when it offers nothing now), the same card or player, the same button or one of its
+   * group, else the first action; the board or the actions' heading when nothing is left. */
+  function focusAgain(where) {
+    const take = (node) => {
+      if (!node) return false;
+      if (!node.hasAttribute('tabindex') && !['BUTTON', 'A', 'INPUT'].includes(node.tagName)) node.setAttribute('tabindex', '-1');
+      node.focus({preventScroll: true});
+      return document.activeElement === node;
+    };
+    const q = (selector) => document.querySelector(selector);
+    if (where.board) {
+      const within = where.seat !== null && where.seat !== undefined ? `#board .civ[data-seat="${CSS.escape(where.seat)}"]` : '#board';
+      const selector = `${within} [data-${where.board}="${CSS.escape(where.id)}"]`;
+      if (take(q(`${selector}.target`)) || take(q(selector)) || take(q('#board-area'))) return;
+    } else if (where.card !== undefined || where.player !== undefined) {
+      const selector = where.card !== undefined ? `#dashboard .hand-card[data-card="${CSS.escape(where.card)}"]` : `#dashboard .dash-player[data-seat="${CSS.escape(where.player)}"]`;
+      if (take(q(`${selector}.target`)) || take(q('#dashboard .target')) || take(q('#dash-hand'))) return;
+    } else {
+      if (where.id && take(q(`#${CSS.escape(where.id)}:not([disabled])`))) return;
+      if (where.action && take(q(`#actions button[data-action="${CSS.escape(where.action)}"]`))) return;
+      if (where.type && take(q(`#actions .group[data-type="${CSS.escape(where.type)}"] button.action`))) return;
+      if (take(q('#actions button.action'))) return;
+    }
+    const heading = q('#actions-title');
+    if (heading) take(heading);
   }
 
   function renderStatus(t) {
@@ -1131,6 +1180,7 @@
   async function play(t, action) {
     if (t.posting || t.closed) return;
     closeChooser();
+    t.playedFrom = focusSpot(document.activeElement);
     t.posting = true;
     markReady();
     for (const button of $$('#actions button')) button.disabled = true;

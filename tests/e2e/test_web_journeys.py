@@ -321,3 +321,55 @@ def test_resigning_at_a_table_with_people_hands_the_pieces_to_a_bot_as_the_confi
     assert not says_your_turn(browser), says_your_turn(browser)
     legal = requests.get(f"{server}/games/{game_id}/legal-actions", headers=bob, timeout=10)
     assert legal.json()["seat"] == 1  # Bob plays on
+
+
+# --- focus stays where the player was -----------------------------------------------------------
+
+FOCUSED_JS = """
+const n = document.activeElement;
+if (!n || n === document.body) return {where: 'body'};
+return {where: n.closest('#board') ? 'board' : n.closest('#actions-panel') ? 'actions' : n.id,
+        place: n.dataset ? (n.dataset.land || n.dataset.water || null) : null, tag: n.tagName};
+"""
+
+
+def test_after_a_move_the_focus_stays_on_the_land_clicked_and_in_the_actions_pressed(
+    server, browser
+) -> None:
+    from selenium.webdriver.support.select import Select
+
+    from tests.support.table_page import click_place, targets
+
+    fresh_lobby(browser, server)
+    Select(browser.find_element("css selector", "#rs-brief-2009-count")).select_by_value("2")
+    click_css(browser, 'button.play-bots[data-ruleset="brief-2009"]')
+
+    def my_turn_on_the_map(d: Any) -> list[str] | None:
+        state = dataset(d)
+        if state.get("ready") != "true" or state.get("yourTurn") != "true":
+            return None
+        return targets(d) or None
+
+    def my_turn(d: Any) -> bool:
+        return dataset(d).get("ready") == "true" and dataset(d).get("yourTurn") == "true"
+
+    for _ in range(20):  # the first turns choose cards and Empires: to the map, by buttons
+        wait_until(browser, my_turn, 60, "my turn")
+        if places := my_turn_on_the_map(browser):
+            break
+        before = int(dataset(browser)["version"])
+        click_css(browser, "#actions button.action:not(.table)")
+        wait_until(browser, lambda d, v=before: int(dataset(d)["version"]) > v, 30)
+    assert places, "no land to click in the first turns"
+    before = int(dataset(browser)["version"])
+    click_place(browser, places[0])
+    wait_until(browser, lambda d: int(dataset(d)["version"]) > before and wait_ready(d), 30)
+    focused = js(browser, FOCUSED_JS)
+    assert focused["where"] == "board" and focused["place"] == places[0], focused
+
+    wait_until(browser, lambda d: dataset(d).get("yourTurn") == "true" and wait_ready(d), 60)
+    before = int(dataset(browser)["version"])
+    click_css(browser, "#actions button.action:not(.table)")
+    wait_until(browser, lambda d: int(dataset(d)["version"]) > before and wait_ready(d), 30)
+    focused = js(browser, FOCUSED_JS)
+    assert focused["where"] == "actions", focused
