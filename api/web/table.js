@@ -345,7 +345,9 @@
         return;
       }
       showCreated(created.body);
+      rememberCreated(created.body);
       listGames();
+      listMyGames();
     });
     return form;
   }
@@ -1813,23 +1815,97 @@
     document.body.dataset.ready = 'true';
   }
 
+  const CREATED = 'chronicle.created';
+  const CREATED_KEPT = 10;
+
+  /** The games made here with "Create a game" (no player holds their seats, so the server lists
+   * them under no one): the seat of the person who made them (the seat named as they are, else
+   * the first) with its link, kept in this browser for "My games". */
+  function createdHere() {
+    try { return JSON.parse(localStorage.getItem(CREATED) || '[]'); } catch (error) { return []; }
+  }
+
+  function rememberCreated(game) {
+    const player = me();
+    const named = player ? game.players.indexOf(player.name) : -1;
+    const seat = named >= 0 ? named : 0;
+    const kept = [{game_id: game.game_id, seat, token: game.seat_tokens[seat]},
+      ...createdHere().filter((g) => g.game_id !== game.game_id)].slice(0, CREATED_KEPT);
+    localStorage.setItem(CREATED, JSON.stringify(kept));
+  }
+
+  const ORDINALS = ['', '1st', '2nd', '3rd'];
+  function ordinal(n) { return ORDINALS[n] || `${n}th`; }
+
+  /** Where a game stands, for "My games": whose turn, or who won and where the player came. */
+  function standingText(game) {
+    if (game.status === 'open') return 'waiting for players to sit';
+    if (game.status !== 'finished') return 'under way';  // whose turn: the "your turn" beside it
+    if (!game.ranking) return 'finished';
+    const winners = game.ranking.filter((row) => row.place === 1).map((row) => (row.seat === game.seat ? 'you' : row.player));
+    const mine = game.ranking.find((row) => row.seat === game.seat);
+    const won = winners.length > 1 ? `${winners.join(' and ')} tied first` : `${winners[0] === 'you' ? 'you' : winners[0]} won`;
+    const came = mine && mine.place !== 1 ? `; you came ${ordinal(mine.place)} of ${game.ranking.length}` : '';
+    const scores = game.ranking.map((row) => `${row.player} ${row.score}`).join(', ');
+    return `finished: ${won}${came} (${scores})`;
+  }
+
+  function whenMade(iso) {
+    const at = new Date(iso);
+    return Number.isNaN(at.getTime()) ? '' : at.toLocaleString(undefined, {dateStyle: 'medium', timeStyle: 'short'});
+  }
+
+  function myGameItem(game, href) {
+    const opponents = game.players.map((name, seat) => ({name, seat})).filter((p) => p.seat !== game.seat)
+      .map((p) => `${p.name}${(game.bots || []).includes(p.seat) ? ' (a bot)' : ''}`);
+    const made = whenMade(game.created_at);
+    return el('li', {dataset: {game: game.game_id, status: game.status}},
+      el('a', {href, text: game.title || game.ruleset}),
+      el('span', {class: 'opponents', text: opponents.length ? ` against ${opponents.join(', ')}` : ''}),
+      made ? el('span', {class: 'muted when'}, ' · ', el('time', {datetime: game.created_at, text: made})) : null,
+      el('span', {class: 'standing', text: ` · ${standingText(game)}`}),
+      game.awaits_you ? el('strong', {class: 'awaits-you', text: ' — your turn'}) : null);
+  }
+
+  /** A game made here, as "My games" lists it: from its summary (and result, once over). */
+  async function createdGame(kept) {
+    const id = encodeURIComponent(kept.game_id);
+    const summary = await call('GET', `/games/${id}`);
+    if (!summary.ok) return null;
+    const s = summary.body;
+    const game = {game_id: s.game_id, ruleset: s.ruleset, title: s.title, status: s.status, seat: kept.seat,
+      players: s.players, bots: [], created_at: s.created_at, awaits_you: s.status === 'active' && s.awaiting.includes(kept.seat), ranking: null};
+    if (s.status === 'finished') {
+      const result = await call('GET', `/games/${id}/result`);
+      if (result.ok) game.ranking = result.body.ranking;
+    }
+    return game;
+  }
+
   async function listMyGames() {
     const box = $('#my-games');
     const player = me();
     if (!box) return;
-    if (!player) {
-      fill(box, el('p', {text: 'Be a player to see your games here.'}));
-      return;
-    }
-    const listed = await call('GET', '/players/me/games?limit=20', {token: player.key});
-    if (!listed.ok) {
+    const [listed, made] = await Promise.all([
+      player ? call('GET', '/players/me/games?limit=20', {token: player.key}) : Promise.resolve(null),
+      Promise.all(createdHere().map(async (kept) => [kept, await createdGame(kept)])),
+    ]);
+    if (listed && !listed.ok) {
       fill(box, errorBox(listed));
       return;
     }
-    fill(box, listed.body.games.length ? el('ul', {class: 'my-games'}, listed.body.games.map((game) => el('li', {dataset: {game: game.game_id}},
-      el('a', {href: tableLink(game.game_id, player.key), text: `${game.ruleset} (${game.status})`}),
-      game.awaits_you ? el('strong', {class: 'awaits-you', text: ' — your turn'}) : null)))
-      : el('p', {text: 'No games yet.'}));
+    const items = [];
+    const seen = new Set();
+    for (const game of listed ? listed.body.games : []) {
+      seen.add(game.game_id);
+      items.push([game.created_at, myGameItem(game, tableLink(game.game_id, player.key))]);
+    }
+    for (const [kept, game] of made) {
+      if (game && !seen.has(game.game_id)) items.push([game.created_at, myGameItem(game, tableLink(game.game_id, kept.token))]);
+    }
+    items.sort((a, b) => String(b[0]).localeCompare(String(a[0])));  // the newest first
+    fill(box, items.length ? el('ul', {class: 'my-games'}, items.map(([, item]) => item))
+      : el('p', {text: player ? 'No games yet.' : 'Be a player, or create a game, to see your games here.'}));
   }
 
   // --- your notifications: the player's stream (EventSource with a ticket), else polling ------

@@ -55,6 +55,12 @@ def fresh_lobby(driver: Any, server: str) -> None:
     wait_ready(driver, "lobby")
 
 
+def to_lobby(driver: Any, server: str) -> None:
+    driver.get(server + "/#")
+    driver.refresh()
+    wait_ready(driver, "lobby")
+
+
 def game_in_hash(driver: Any) -> str:
     return str(js(driver, "return new URLSearchParams(location.hash.slice(1)).get('game')"))
 
@@ -373,3 +379,43 @@ def test_after_a_move_the_focus_stays_on_the_land_clicked_and_in_the_actions_pre
     wait_until(browser, lambda d: int(dataset(d)["version"]) > before and wait_ready(d), 30)
     focused = js(browser, FOCUSED_JS)
     assert focused["where"] == "actions", focused
+
+
+# --- "My games" tells each game apart -----------------------------------------------------------
+
+MY_GAMES_JS = """
+return Array.from(document.querySelectorAll('#my-games li[data-game]')).map((li) => ({
+  game: li.dataset.game, status: li.dataset.status, text: li.textContent,
+  when: (li.querySelector('time') || {}).textContent || ''}));
+"""
+
+
+def test_my_games_shows_each_game_with_its_opponents_date_status_and_result(
+    server, browser
+) -> None:
+    fresh_lobby(browser, server)
+    click_css(browser, f'button.play-bots[data-ruleset="{TOY}"]')  # one ended by resigning
+    wait_until(browser, lambda d: dataset(d).get("yourTurn") == "true", what="my turn")
+    ended = game_in_hash(browser)
+    resign(browser)
+    wait_until(browser, lambda d: dataset(d).get("status") == "finished", what="the end")
+    to_lobby(browser, server)
+    click_css(browser, f'button.play-bots[data-ruleset="{TOY}"]')  # one under way
+    wait_until(browser, lambda d: dataset(d).get("view") == "table", what="the table")
+    going = game_in_hash(browser)
+    to_lobby(browser, server)
+    click_css(browser, f"#rs-{TOY} button.create")  # and one made with "Create a game"
+    wait_until(browser, lambda d: d.find_elements("css selector", "#created [data-game]"))
+    created = js(browser, "return document.querySelector('#created [data-game]').dataset.game")
+    browser.refresh()
+    wait_ready(browser, "lobby")
+    wait_until(browser, lambda d: len(js(d, MY_GAMES_JS)) == 3, what="three games in my games")
+    listed = {entry["game"]: entry for entry in js(browser, MY_GAMES_JS)}
+    assert set(listed) == {ended, going, created}
+    texts = [entry["text"] for entry in listed.values()]
+    assert len(set(texts)) == 3, texts
+    assert all(entry["when"] for entry in listed.values()), texts
+    assert "against Bot 1 (a bot)" in listed[ended]["text"]
+    assert "finished: Bot 1 won; you came 2nd of 2" in listed[ended]["text"]
+    assert "under way" in listed[going]["text"]
+    assert "against bob" in listed[created]["text"] and "under way" in listed[created]["text"]
