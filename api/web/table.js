@@ -466,6 +466,7 @@
       el('div', {class: 'table-layout'},
         el('section', {class: 'board-area', id: 'board-area', tabindex: 0, 'aria-label': 'The table'},
           el('div', {id: 'board', class: info.board ? 'board' : 'state-view'}),
+          info.board ? marksLegend(info) : null,
           el('div', {id: 'view-details'})),
         el('aside', {class: 'side', 'aria-label': 'Seat, actions and log'},
           el('section', {class: 'panel', id: 'status', 'aria-labelledby': 'status-title'}, el('h2', {id: 'status-title', text: 'The game'})),
@@ -480,6 +481,20 @@
     keepBoardClearOfDashboard();
     await refresh(t);
     follow(t);
+  }
+
+  /** What the outlines this page draws on the board mean (the drawing's own legend, under it,
+   * names the pieces, colours and areas). */
+  function marksLegend(info) {
+    const mark = (cls, words) => el('li', {}, el('span', {class: `mark ${cls}`, 'aria-hidden': 'true'}), ` ${words}`);
+    const patches = info.name === 'patchistory';
+    return el('ul', {class: 'marks-legend', id: 'marks-legend', 'aria-label': 'What the outlines on the board mean'},
+      mark('mark-target', 'thick dark outline: a place you may click now'),
+      mark('mark-focus', 'orange outline: the place pointed at or focused (Enter plays it)'),
+      patches ? null : mark('mark-near', 'dotted brown outline: the lands bordering the one pointed at'),
+      patches ? mark('mark-white', 'orange-edged squares: where the Tile you won goes, White side up') : null,
+      patches ? mark('mark-black', 'dashed dark squares: where it goes, Black side up') : null,
+      patches ? mark('mark-building', 'a white square inside a square: a Building on it') : mark('mark-happened', 'dark red outline (in the replay): the places the event names'));
   }
 
   /** The dashboard stays at the top of the window; the board stays just under it (scrolling
@@ -658,9 +673,30 @@
     if (heading) take(heading);
   }
 
+  /** The seats the game waits for: none once it is over (a table abandoned mid-turn included). */
+  function awaitedSeats(t) {
+    return new Set(t.summary.status === 'finished' ? [] : t.summary.awaiting);
+  }
+
+  /** Who won, in a sentence: "Bot 1 won with 12 points; you came 2nd of 3." */
+  function winnerText(t) {
+    const result = t.result;
+    if (!result) return 'The game is over.';
+    const name = (row) => (row.seat === t.seat ? 'you' : row.player);
+    const firsts = result.ranking.filter((row) => row.place === 1);
+    const counted = SCORES.find(([key]) => Array.isArray((t.summary.summary || {})[key]));
+    const unit = counted ? ` ${counted[1]}` : '';
+    const won = firsts.length > 1
+      ? `${firsts.map(name).join(' and ')} share first place with ${firsts[0].score}${unit}`
+      : `${name(firsts[0]).replace(/^you$/, 'You')} won with ${firsts[0].score}${unit}`;
+    const mine = result.ranking.find((row) => row.seat === t.seat);
+    const came = mine && mine.place !== 1 ? `; you came ${ordinal(mine.place)} of ${result.ranking.length}` : '';
+    return `The game is over: ${won.charAt(0).toUpperCase()}${won.slice(1)}${came}.`;
+  }
+
   function renderStatus(t) {
     const s = t.summary;
-    const awaited = new Set(s.awaiting);
+    const awaited = awaitedSeats(t);
     const me = t.seat;
     const list = el('ul', {class: 'seat-list'}, s.players.map((player, seat) => el('li', {class: awaited.has(seat) ? 'awaited' : null, dataset: {seat: String(seat)}},
       swatches(coloursOf(t, seat)),
@@ -787,7 +823,7 @@
   /** What the game waits for, and from whom; for the seat, what it is asked to do. */
   function awaitedText(t) {
     const s = t.summary;
-    if (s.status === 'finished') return 'The game is over.';
+    if (s.status === 'finished') return winnerText(t);
     if (s.status === 'closing') return 'The rules are closing the epoch; the table goes on in a moment.';
     const procedures = (t.legal && t.legal.table_actions) || [];
     const proposal = procedures.find((a) => a.command.type === 'accept_rewind');
@@ -804,7 +840,7 @@
     const box = $('#dashboard');
     if (!box) return;
     const [what, per] = scores(t);
-    const awaited = new Set(t.summary.awaiting);
+    const awaited = awaitedSeats(t);
     const players = el('div', {class: 'dash-players', role: 'group', 'aria-label': 'Players'}, t.summary.players.map((player, seat) =>
       el('div', {class: `dash-player${awaited.has(seat) ? ' awaited' : ''}`, dataset: {seat: String(seat)}},
         swatches(coloursOf(t, seat)),
@@ -1236,9 +1272,12 @@
     if (result.ok) t.result = result.body;
   }
 
+  /** The result, once the game is over, at the top: just under the dashboard. */
   function renderResult(t) {
     const box = $('#result');
     const result = t.result;
+    const top = $('#dashboard');
+    if (top && box.previousElementSibling !== top) top.after(box);
     box.hidden = false;
     fill(box, el('h2', {id: 'result-title', text: 'Result'}),
       el('table', {}, el('thead', {}, el('tr', {}, ['Place', 'Player', 'Score'].map((h) => el('th', {scope: 'col', text: h})))),
@@ -1666,6 +1705,7 @@
     const box = $('#explanation');
     box.hidden = false;
     fill(box, el('h2', {id: 'explanation-title', text: `Why event ${version} happened`}), el('p', {text: 'Asking…'}));
+    box.scrollIntoView({block: 'start'});
     const answer = await call('GET', `/games/${encodeURIComponent(r.gameId)}/events/${version}/explain`, {token: r.token});
     if (!answer.ok) {
       fill(box, el('h2', {id: 'explanation-title', text: `Why event ${version} happened`}), errorBox(answer));
@@ -1682,8 +1722,10 @@
       el('div', {class: 'state-view'}, definitionList(r.info, e.inputs.data)),
       e.inputs.draws.length ? el('ul', {}, e.inputs.draws.map((d) => el('li', {text: `${drawText(d)} (chance draw #${d.k})`}))) : null,
       e.before ? el('p', {class: 'muted', text: `Just before it (version ${e.before.version}) the game awaited ${e.before.awaiting.map((s) => r.summary.players[s] || s).join(', ') || 'nobody'}.`}) : null);
-    box.querySelector('h2').setAttribute('tabindex', '-1');
-    box.querySelector('h2').focus();
+    const title = box.querySelector('h2');
+    title.setAttribute('tabindex', '-1');
+    box.scrollIntoView({block: 'start'});
+    title.focus({preventScroll: true});
   }
 
   async function audit(r) {

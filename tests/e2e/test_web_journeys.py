@@ -309,6 +309,38 @@ def test_resigning_against_bots_ends_the_game_as_the_confirm_says_and_no_turn_is
         assert "you resigned" in browser.find_element("css selector", "#actions").text, when
         browser.refresh()
         wait_ready(browser, "table")
+    the_end_is_told_at_the_top(browser)
+    explain_opens_in_view(browser, server, game_id)
+
+
+IN_VIEW_JS = """
+window.scrollTo(0, 0);
+const r = document.querySelector(arguments[0]).getBoundingClientRect();
+return r.height > 0 && r.top >= 0 && r.top < window.innerHeight - 40;
+"""
+
+
+def the_end_is_told_at_the_top(driver: Any) -> None:
+    """The end screen names the winner, and its result table is above the fold."""
+    wait_until(driver, lambda d: d.find_elements("css selector", "#result:not([hidden]) tbody tr"))
+    said = driver.find_element("css selector", "#dash-awaited").text
+    assert said.startswith("The game is over: Bot 1 won") and "you came 2nd of 2" in said, said
+    assert js(driver, IN_VIEW_JS, "#result"), "the result is below the fold"
+    assert "to play" not in driver.find_element("css selector", "#dashboard").text
+
+
+def explain_opens_in_view(driver: Any, server: str, game_id: str) -> None:
+    click_css(driver, "#replay-link")
+    wait_ready(driver, "replay")
+    js(driver, "window.scrollTo(0, 0)")
+    driver.find_element("css selector", "#explain").click()
+    wait_until(driver, lambda d: "Why event" in d.find_element("css selector", "#explanation").text)
+    seen = js(
+        driver,
+        "const r = document.getElementById('explanation').getBoundingClientRect();"
+        " return r.top >= 0 && r.top < window.innerHeight - 40;",
+    )
+    assert seen, "Explain opened out of view"
 
 
 def test_resigning_at_a_table_with_people_hands_the_pieces_to_a_bot_as_the_confirm_says(
@@ -367,6 +399,9 @@ def test_after_a_move_the_focus_stays_on_the_land_clicked_and_in_the_actions_pre
         click_css(browser, "#actions button.action:not(.table)")
         wait_until(browser, lambda d, v=before: int(dataset(d)["version"]) > v, 30)
     assert places, "no land to click in the first turns"
+    legend = browser.find_element("css selector", "#marks-legend").text
+    for mark in ("a place you may click now", "pointed at or focused", "dotted brown outline"):
+        assert mark in legend, legend
     before = int(dataset(browser)["version"])
     click_place(browser, places[0])
     wait_until(browser, lambda d: int(dataset(d)["version"]) > before and wait_ready(d), 30)
