@@ -440,6 +440,7 @@
   function stopTable() {
     if (table && table.stream) table.stream.close();
     if (table) clearTimeout(table.streamTimer);
+    if (table) clearInterval(table.watch);
     notePace('stream', null);
     if (table) table.closed = true;
     table = null;
@@ -481,6 +482,16 @@
     keepBoardClearOfDashboard();
     await refresh(t);
     follow(t);
+    t.watch = setInterval(() => checkNow(t), CHECK_MS);
+  }
+
+  const CHECK_MS = 15000;
+  /** Whatever the stream may have missed, a table quiet for a while asks once where the game
+   * stands (one request while nothing moved), so it never sits for long on a stale position. */
+  function checkNow(t) {
+    if (t.closed) return clearInterval(t.watch);
+    if (t.summary.status === 'finished' || Date.now() - (t.refreshedAt || 0) < CHECK_MS) return;
+    refresh(t);
   }
 
   /** What the outlines this page draws on the board mean (the drawing's own legend, under it,
@@ -514,7 +525,7 @@
 
   function markReady() {
     const t = table;
-    const ready = !t || (!t.refreshing && !t.posting);
+    const ready = !t || (!t.refreshing && !t.posting && !t.streamTimer);  // nothing heard left to show
     document.body.dataset.ready = ready ? 'true' : 'false';
   }
 
@@ -553,6 +564,7 @@
    * for the summary; then, if the version moved, the board, the state (with the summary) and
    * the log's new lines, all at once. */
   async function refreshOnce(t) {
+    t.refreshedAt = Date.now();
     const id = encodeURIComponent(t.gameId);
     const probe = t.token
       ? await call('GET', `/games/${id}/legal-actions`, {token: t.token})
@@ -1289,13 +1301,15 @@
   const QUIET_MS = 250;
   const AT_MOST_MS = 1500;
 
-  /** The stream's events, folded: the table is fetched again once the stream has been quiet for
-   * a moment, and at least every second and a half while bots play on, never once per event. */
+  /** The stream's events, folded: the first after a quiet spell is fetched at once; those that
+   * follow it closely are fetched together once the stream is quiet for a moment, and at least
+   * every second and a half while bots play on, never once per event. */
   function onStreamEvent(t, version, seating) {
     if (version && version <= t.version) return;  // already shown (a move of this page's own)
     t.streamVersion = Math.max(t.streamVersion || 0, version);
     t.streamSeating = t.streamSeating || seating;
     const go = () => {
+      t.streamWent = Date.now();
       clearTimeout(t.streamTimer);
       t.streamTimer = null;
       t.streamFirst = 0;
@@ -1304,9 +1318,17 @@
       refresh(t, want);
     };
     const now = Date.now();
+    if (!t.streamTimer && !t.running && now - (t.streamWent || 0) > QUIET_MS) {
+      t.streamWent = now;  // the first event after a quiet spell is shown at once
+      t.streamFirst = now;
+      t.streamTimer = setTimeout(go, 0);
+      markReady();
+      return;
+    }
     if (!t.streamFirst) t.streamFirst = now;
     clearTimeout(t.streamTimer);
     t.streamTimer = setTimeout(go, Math.max(0, Math.min(QUIET_MS, t.streamFirst + AT_MOST_MS - now)));
+    markReady();
   }
 
   /** The live feed: the game's stream (a seat opens its private feed with a stream ticket).
