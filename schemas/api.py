@@ -667,6 +667,13 @@ class StateSchema(Schema):
         required=True, validate=validate.OneOf(GAME_STATUSES), metadata={"description": STATUS_TEXT}
     )
     awaiting = seats_field("Seats the game waits for at that version.")
+    summary = fields.Dict(
+        required=True,
+        metadata={
+            "description": "The ruleset's public summary at that version (the game's `summary`"
+            " of GET /games/{game_id}): a table redrawn from this one answer needs no other."
+        },
+    )
     view = fields.Dict(
         required=True,
         metadata={

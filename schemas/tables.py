@@ -145,6 +145,13 @@ class SeatStateSchema(StrictSchema):
     name = fields.String(required=True, metadata={"description": "The claiming player's name."})
     claimed = fields.Boolean(required=True)
     bot = fields.String(allow_none=True, required=True)
+    person = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "A person's seat still in the game (even while a bot plays it for"
+            " them): when the last one resigns, the table is abandoned and the game ends."
+        },
+    )
     left = fields.String(allow_none=True, required=True)
     deadline_ms = fields.Integer(allow_none=True, required=True)
     bank_ms = fields.Integer(allow_none=True, required=True)
@@ -183,13 +190,38 @@ class LobbySchema(StrictSchema):
     limit = fields.Integer(required=True)
 
 
+class PlaceSchema(StrictSchema):
+    seat = fields.Integer(required=True)
+    player = fields.String(required=True)
+    place = fields.Integer(required=True, metadata={"description": "1 for the winner; ties share."})
+    score = fields.Raw(required=True, metadata={"description": "The score the ruleset ranks by."})
+
+
 class MyGameSchema(StrictSchema):
     game_id = fields.String(required=True)
     ruleset = fields.String(required=True)
+    title = fields.String(required=True, metadata={"description": "The ruleset's title."})
     status = fields.String(required=True)
     seat = fields.Integer(allow_none=True, required=True)
+    players = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "Each seat's name: its player's once claimed, else its label."},
+    )
+    bots = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={"description": "The seats bots took when the table started."},
+    )
+    created_at = fields.String(required=True, metadata={"description": "ISO 8601, UTC."})
     awaits_you = fields.Boolean(required=True)
     version = fields.Integer(required=True)
+    ranking = fields.List(
+        fields.Nested(PlaceSchema),
+        required=True,
+        allow_none=True,
+        metadata={"description": "Once the game is over, its places (best first); else null."},
+    )
 
 
 class MyGamesSchema(StrictSchema):

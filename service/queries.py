@@ -238,15 +238,16 @@ class GameQueries:
             "viewer": viewer,
             "status": self.games.status_of(rules, game),
             "awaiting": sorted(rules.awaited_seats(game.state)),
+            "summary": rules.summary(game.state),
             "view": rules.view(game.state, viewer),
         }
 
     def legal_actions(self, game_id: str, seat: int) -> dict[str, Any]:
         """The seat's legal actions, each a command body ready to post back."""
         rules, game = self.games.load(game_id)
-        over = rules.is_over(game.state)
+        over = is_over(rules, game) or has_left(game, seat)
         actions = [] if over else list(rules.legal_actions(game.state, seat))
-        procedures = table_actions(rules, game, seat)
+        procedures = [] if over else table_actions(rules, game, seat)
         players = list(self.store.meta(game_id).players)
 
         commands = [action.as_dict() for action in actions]
@@ -496,6 +497,12 @@ class GameQueries:
             "draws": game.draws,
             "state": rules.encode_state(game.state),
         }
+
+
+def has_left(game: Game[Any], seat: int) -> bool:
+    """The seat resigned or timed out for good: it has nothing left to play (a bot plays its
+    pieces, or the table was abandoned), domain.core.seating."""
+    return game.seating is not None and bool(game.seating.left[seat])
 
 
 def seats_that_left_last(ranking: list[dict[str, Any]], seating: Seating) -> list[dict[str, Any]]:

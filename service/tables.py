@@ -140,26 +140,70 @@ def seat_of_player(service: GameService, game_id: str, player_id: str) -> int | 
 
 
 def my_games(service: GameService, player: Player, offset: int, limit: int) -> dict[str, Any]:
+    """The player's games, each told apart by its players (bots named as such), when it was
+    created, its status and, once over, its ranking."""
+    from service.queries import iso_time
+
     ids, total = players_of(service).games(player.player_id, offset, limit)
     listed = []
     for game_id in ids:
         try:
             rules, game = service.load(game_id)
+            meta = service.store.meta(game_id)
         except GameNotFound:  # expired unstarted (workers.scheduling.UNSTARTED_TTL_S)
             continue
         seat = seat_of_player(service, game_id, player.player_id)
         awaited = sorted(rules.awaited_seats(game.state)) if started(game) else []
+        players = players_named(game)
         listed.append(
             {
                 "game_id": game_id,
                 "ruleset": rules.name,
+                "title": rules.title,
                 "status": service.status_of(rules, game),
                 "seat": seat,
+                "players": players,
+                "bots": [s for s in range(len(players)) if seat_is_a_bot(game, s)],
+                "created_at": iso_time(meta.created_at),
                 "awaits_you": seat is not None and seat in awaited and not is_over(rules, game),
                 "version": game.version,
+                "ranking": ranking_of(rules, game, players),
             }
         )
     return {"games": listed, "total": total, "offset": offset, "limit": limit}
+
+
+def players_named(game: Game[Any]) -> list[str]:
+    """Each seat's name: its player's once claimed, else the label it was created with."""
+    labels = list(game.setup.players)
+    if game.seating is None:
+        return labels
+    return [name or label for name, label in zip(game.seating.names, labels, strict=True)]
+
+
+def seat_is_a_bot(game: Game[Any], seat: int) -> bool:
+    """A bot took the seat when the table started: no person ever held it."""
+    return game.seating is not None and seat in game.seating.seated_bots
+
+
+def ranking_of(
+    rules: Ruleset[Any], game: Game[Any], players: Sequence[str]
+) -> list[dict[str, Any]] | None:
+    """The places once the game is over (the seats that left ranked last), else None."""
+    from service.queries import seats_that_left_last
+
+    if not is_over(rules, game):
+        return None
+    try:
+        ranking = list(rules.result(game.state)["ranking"])
+    except NotImplementedError:
+        return None
+    if game.seating is not None:
+        ranking = seats_that_left_last(ranking, game.seating)
+    return [
+        {"seat": e["seat"], "player": players[e["seat"]], "place": e["place"], "score": e["score"]}
+        for e in ranking
+    ]
 
 
 def started(game: Game[Any]) -> bool:
@@ -797,6 +841,7 @@ def seating_view(service: GameService, game_id: str) -> dict[str, Any]:
                 "name": seating.names[seat] if seating else "",
                 "claimed": bool(seating is None or seat not in seating.open_seats),
                 "bot": controller or None,
+                "person": seat in seating.people_left() if seating else True,
                 "left": (seating.left[seat] or None) if seating else None,
                 "deadline_ms": seating.deadline_ms(seat) if seating and seat in awaited else None,
                 "bank_ms": seating.banks_ms[seat]

@@ -56,7 +56,35 @@
     return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
   }
 
-  /** One call of the public API; never throws: {status, ok, body}. */
+  /** What the page is waiting for, said in the header ("The server asks for a pause: going on
+   * in 3 s"; "The live feed dropped: reconnecting"), so that it never sits silent on stale text. */
+  const paceNotes = new Map();
+  function notePace(what, text) {
+    if (text) paceNotes.set(what, text);
+    else paceNotes.delete(what);
+    const box = document.getElementById('pace');
+    if (!box) return;
+    const said = [...paceNotes.values()].join(' ');
+    box.hidden = !said;
+    box.textContent = said;
+    document.body.dataset.pace = [...paceNotes.keys()].join(' ');
+  }
+
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const RETRIES = 6;
+  let waitedFor = 0;
+
+  /** How long to wait before asking again: the server's `Retry-After` (seconds), else a backoff
+   * doubling from one second (a 503 may come from a proxy that names no time). */
+  function pauseMs(response, attempt) {
+    const said = Number(response.headers.get('Retry-After'));
+    const backoff = Math.min(30, 2 ** attempt);
+    return 1000 * (Number.isFinite(said) && said >= 0 ? Math.max(said, 0.2) : backoff);
+  }
+
+  /** One call of the public API; never throws: {status, ok, body}. A 429 or a 503 is asked
+   * again after the pause the server names (a command keeps its Idempotency-Key, so it is
+   * never played twice), and the header says meanwhile what the page waits for. */
   async function call(method, path, {token = null, body = undefined, idempotent = false} = {}) {
     const headers = {Accept: 'application/json, image/svg+xml;q=0.9'};  // the board is SVG
     if (token) headers.Authorization = `Bearer ${token}`;
@@ -66,15 +94,30 @@
       payload = JSON.stringify(body);
     }
     if (idempotent) headers['Idempotency-Key'] = newKey();
-    let response;
-    try {
-      response = await fetch(path, {method, headers, body: payload, cache: 'no-store'});
-    } catch (error) {
-      return {status: 0, ok: false, body: {code: 'network', message: `the server cannot be reached (${error.message})`}};
+    for (let attempt = 0; ; attempt += 1) {
+      let response;
+      try {
+        response = await fetch(path, {method, headers, body: payload, cache: 'no-store'});
+      } catch (error) {
+        notePace('server', null);
+        return {status: 0, ok: false, body: {code: 'network', message: `the server cannot be reached (${error.message})`}};
+      }
+      if ([429, 503].includes(response.status) && attempt < RETRIES) {
+        const ms = pauseMs(response, attempt);
+        waitedFor += 1;
+        document.body.dataset.waitedFor = String(waitedFor);
+        notePace('server', response.status === 429
+          ? `The server asks this page to slow down: it goes on by itself in ${Math.ceil(ms / 1000)} s.`
+          : `The server is busy: the page asks again in ${Math.ceil(ms / 1000)} s.`);
+        await response.text().catch(() => null);
+        await sleep(ms);
+        continue;
+      }
+      notePace('server', null);
+      const type = response.headers.get('Content-Type') || '';
+      const data = type.includes('json') ? await response.json().catch(() => null) : await response.text();
+      return {status: response.status, ok: response.ok, body: data};
     }
-    const type = response.headers.get('Content-Type') || '';
-    const data = type.includes('json') ? await response.json().catch(() => null) : await response.text();
-    return {status: response.status, ok: response.ok, body: data};
   }
 
   function params() {
@@ -294,7 +337,7 @@
       el('div', {class: 'field'}, el('button', {type: 'submit', class: 'create', text: `Create a game of ${ruleset.name}`})),
       el('div', {class: 'field'},
         el('button', {type: 'button', class: 'play-bots', dataset: {ruleset: ruleset.name},
-          text: 'Play against bots', on: {click: () => playAgainstBots(ruleset, Number(countSelect.value), status)}}),
+          text: 'Play against bots', on: {click: () => playAgainstBots(ruleset, Number(countSelect.value), status, form)}}),
         ' ',
         el('button', {type: 'button', class: 'open-table', dataset: {ruleset: ruleset.name},
           text: 'Open a public table', on: {click: () => openTable(ruleset, Number(countSelect.value), status, form)}})),
@@ -305,25 +348,33 @@
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       const players = $$('.players-list input', form).map((input) => input.value.trim());
-      const chosen = {};
-      for (const option of ruleset.options) {
-        const input = form.elements[`option-${option.name}`];
-        if (!input) continue;
-        if (option.type === 'boolean') chosen[option.name] = input.checked;
-        else if (option.type === 'integer') chosen[option.name] = Number(input.value);
-        else chosen[option.name] = input.value;
-      }
       fill(status, el('p', {text: 'Creating…'}));
-      const created = await call('POST', '/games', {body: {ruleset: ruleset.name, players, options: chosen}});
+      const created = await call('POST', '/games', {body: {ruleset: ruleset.name, players, options: chosenOptions(ruleset, form)}});
       fill(status, );
       if (!created.ok) {
         status.append(errorBox(created, 'The game was not created: '));
         return;
       }
       showCreated(created.body);
+      rememberCreated(created.body);
       listGames();
+      listMyGames();
     });
     return form;
+  }
+
+  /** The options ticked in a ruleset's form (the variant among them), as the API takes them:
+   * every way of starting a game from the lobby sends the same ones. */
+  function chosenOptions(ruleset, form) {
+    const chosen = {};
+    for (const option of ruleset.options) {
+      const input = form.elements[`option-${option.name}`];
+      if (!input) continue;
+      if (option.type === 'boolean') chosen[option.name] = input.checked;
+      else if (option.type === 'integer') chosen[option.name] = Number(input.value);
+      else chosen[option.name] = input.value;
+    }
+    return chosen;
   }
 
   function optionField(formId, option) {
@@ -399,6 +450,9 @@
 
   function stopTable() {
     if (table && table.stream) table.stream.close();
+    if (table) clearTimeout(table.streamTimer);
+    if (table) clearInterval(table.watch);
+    notePace('stream', null);
     if (table) table.closed = true;
     table = null;
     closeChooser();
@@ -413,8 +467,10 @@
       return;
     }
     const info = await rulesetInfo(first.body.ruleset);
-    table = {gameId, token, info, summary: first.body, seat: null, version: first.body.version, legal: null,
-      refreshing: false, dirty: false, posting: false, stream: null, closed: false, viewOpen: false};
+    table = {gameId, token, info, summary: first.body, seat: null, version: 0, shownVersion: null, legal: null,
+      refreshing: false, running: null, wantFresh: false, wantVersion: 0, wantSeating: false,
+      posting: false, stream: null, closed: false, viewOpen: false,
+      log: [], logTo: 0, seating: null, clocked: false, result: null, state: null, stateBody: null};
     const t = table;
     fill(main(), 
       el('h1', {}, `${first.body.title} — game `, el('code', {text: gameId})),
@@ -422,6 +478,7 @@
       el('div', {class: 'table-layout'},
         el('section', {class: 'board-area', id: 'board-area', tabindex: 0, 'aria-label': 'The table'},
           el('div', {id: 'board', class: info.board ? 'board' : 'state-view'}),
+          info.board ? marksLegend(info) : null,
           el('div', {id: 'view-details'})),
         el('aside', {class: 'side', 'aria-label': 'Seat, actions and log'},
           el('section', {class: 'panel', id: 'status', 'aria-labelledby': 'status-title'}, el('h2', {id: 'status-title', text: 'The game'})),
@@ -436,6 +493,30 @@
     keepBoardClearOfDashboard();
     await refresh(t);
     follow(t);
+    t.watch = setInterval(() => checkNow(t), CHECK_MS);
+  }
+
+  const CHECK_MS = 15000;
+  /** Whatever the stream may have missed, a table quiet for a while asks once where the game
+   * stands (one request while nothing moved), so it never sits for long on a stale position. */
+  function checkNow(t) {
+    if (t.closed) return clearInterval(t.watch);
+    if (t.summary.status === 'finished' || Date.now() - (t.refreshedAt || 0) < CHECK_MS) return;
+    refresh(t);
+  }
+
+  /** What the outlines this page draws on the board mean (the drawing's own legend, under it,
+   * names the pieces, colours and areas). */
+  function marksLegend(info) {
+    const mark = (cls, words) => el('li', {}, el('span', {class: `mark ${cls}`, 'aria-hidden': 'true'}), ` ${words}`);
+    const patches = info.name === 'patchistory';
+    return el('ul', {class: 'marks-legend', id: 'marks-legend', 'aria-label': 'What the outlines on the board mean'},
+      mark('mark-target', 'thick dark outline: a place you may click now'),
+      mark('mark-focus', 'orange outline: the place pointed at or focused (Enter plays it)'),
+      patches ? null : mark('mark-near', 'dotted brown outline: the lands bordering the one pointed at'),
+      patches ? mark('mark-white', 'orange-edged squares: where the Tile you won goes, White side up') : null,
+      patches ? mark('mark-black', 'dashed dark squares: where it goes, Black side up') : null,
+      patches ? mark('mark-building', 'a white square inside a square: a Building on it') : mark('mark-happened', 'dark red outline (in the replay): the places the event names'));
   }
 
   /** The dashboard stays at the top of the window; the board stays just under it (scrolling
@@ -455,75 +536,190 @@
 
   function markReady() {
     const t = table;
-    const ready = !t || (!t.refreshing && !t.posting);
+    const ready = !t || (!t.refreshing && !t.posting && !t.streamTimer);  // nothing heard left to show
     document.body.dataset.ready = ready ? 'true' : 'false';
   }
 
-  /** Everything the table shows, fetched again; calls while one runs are folded into one more. */
-  async function refresh(t) {
-    if (t.closed) return;
-    if (t.refreshing) {
-      t.dirty = true;
-      return;
-    }
+  const SEATING_EVENTS = ['TableOpened', 'SeatClaimed', 'TableStarted', 'SeatHandedToBot', 'SeatTakenBack',
+    'SeatResigned', 'SeatTimedOut', 'TableAbandoned'];
+  const LOG_LENGTH = 25;
+
+  /** What the table shows, fetched again: one refresh at a time; what is asked while one runs
+   * (a move played, the seats changed, a newer version on the stream) makes exactly one more,
+   * unless the one running already read that version. Only what changed is fetched: the board,
+   * the view and the log when the version moved, the seats when a seating event came (or a
+   * clock runs), the result once. */
+  function refresh(t, {version = 0, seating = false} = {}) {
+    if (t.closed) return Promise.resolve();
+    t.wantSeating = t.wantSeating || seating;
+    if (version) t.wantVersion = Math.max(t.wantVersion, version);
+    else t.wantFresh = true;
+    if (!t.running) t.running = refreshing(t).finally(() => { t.running = null; markReady(); });
+    return t.running;
+  }
+
+  async function refreshing(t) {
     t.refreshing = true;
     markReady();
     try {
-      do {
-        t.dirty = false;
-        const id = encodeURIComponent(t.gameId);
-        const [summary, legal] = await Promise.all([
-          call('GET', `/games/${id}`, {token: t.token}),
-          t.token ? call('GET', `/games/${id}/legal-actions`, {token: t.token}) : Promise.resolve(null),
-        ]);
-        if (t.closed) return;
-        if (!summary.ok) {
-          fill($('#message'), errorBox(summary));
-          continue;
-        }
-        if (legal && !legal.ok && [401, 403].includes(legal.status)) {
-          // a lost or replaced link: say so, and go on watching as a spectator
-          fill($('#message'), errorBox(legal, 'This seat link does not work: '),
-            el('p', {text: 'You are watching; ask the game\'s admin for a new link.'}));
-          t.token = null;
-          t.refused = true;
-          t.dirty = true;
-          continue;
-        }
-        t.summary = summary.body;
-        t.version = summary.body.version;
-        t.legal = legal && legal.ok ? legal.body : null;
-        if (t.legal) {
-          t.seat = t.legal.seat;
-          const words = t.legal.action_words || [];
-          t.legal.actions.forEach((action, i) => { action.words = words[i] || null; });
-        }
-        const [picture, state, log] = await Promise.all([
-          t.info.board ? call('GET', `/games/${id}/board`, {token: t.token}) : Promise.resolve(null),
-          call('GET', `/games/${id}/state`, {token: t.token}),
-          call('GET', `/games/${id}/narrative?from=${Math.max(1, t.version - 24)}&limit=25`, {token: t.token}),
-        ]);
-        if (t.closed) return;
-        t.state = state && state.ok ? state.body.view : null;
-        renderStatus(t);
-        renderBoard(t, picture, state);
-        renderDashboard(t);
-        renderActions(t);
-        renderLog(t, log);
-        await renderSeating(t);
-        if (t.summary.status === 'finished') await renderResult(t);
-        document.body.dataset.version = String(t.version);
-        document.body.dataset.status = t.summary.status;
-      } while (t.dirty && !t.closed);
+      while (!t.closed && (t.wantFresh || t.wantVersion > t.version)) {
+        t.wantFresh = false;
+        await refreshOnce(t);
+      }
     } finally {
       t.refreshing = false;
-      markReady();
     }
+  }
+
+  /** One refresh. A seat asks first for its legal actions (they carry the version), a spectator
+   * for the summary; then, if the version moved, the board, the state (with the summary) and
+   * the log's new lines, all at once. */
+  async function refreshOnce(t) {
+    t.refreshedAt = Date.now();
+    const id = encodeURIComponent(t.gameId);
+    const probe = t.token
+      ? await call('GET', `/games/${id}/legal-actions`, {token: t.token})
+      : await call('GET', `/games/${id}`);
+    if (t.closed) return;
+    if (t.token && !probe.ok && [401, 403].includes(probe.status)) {
+      // a lost or replaced link: say so, and go on watching as a spectator
+      fill($('#message'), errorBox(probe, 'This seat link does not work: '),
+        el('p', {text: 'You are watching; ask the game\'s admin for a new link.'}));
+      t.token = null;
+      t.refused = true;
+      t.wantFresh = true;
+      return;
+    }
+    if (!probe.ok) {
+      fill($('#message'), errorBox(probe));
+      return;
+    }
+    const version = probe.body.version;
+    if (t.token) {
+      t.legal = probe.body;
+      t.seat = t.legal.seat;
+      const words = t.legal.action_words || [];
+      t.legal.actions.forEach((action, i) => { action.words = words[i] || null; });
+    } else {
+      t.summary = probe.body;
+    }
+    const moved = version !== t.shownVersion;
+    const seatsToo = t.wantSeating || !t.seating || (moved && t.clocked);
+    t.wantSeating = false;
+    const from = Math.max(t.logTo + 1, version - LOG_LENGTH + 1, 1);
+    const [picture, state, log, seating] = await Promise.all([
+      moved && t.info.board ? call('GET', `/games/${id}/board`, {token: t.token}) : Promise.resolve(null),
+      moved ? call('GET', `/games/${id}/state`, {token: t.token}) : Promise.resolve(null),
+      moved && from <= version ? call('GET', `/games/${id}/narrative?from=${from}&limit=${LOG_LENGTH}`, {token: t.token}) : Promise.resolve(null),
+      seatsToo ? call('GET', `/games/${id}/seating`) : Promise.resolve(null),
+    ]);
+    if (t.closed) return;
+    if (state && state.ok) {
+      const b = state.body;
+      t.state = b.view;
+      t.stateBody = b;
+      t.summary = {...t.summary, version: b.version, status: b.status, awaiting: b.awaiting, summary: b.summary};
+      if (b.version !== version) t.wantFresh = true;  // the game moved between the two answers
+    }
+    t.version = t.summary.version;
+    if (log && log.ok) {
+      t.log = [...t.log.filter((entry) => entry.version < from), ...log.body.entries].slice(-LOG_LENGTH);
+      t.logTo = t.log.length ? t.log[t.log.length - 1].version : t.logTo;
+    }
+    if (seating && seating.ok) {
+      t.seating = seating.body;
+      t.clocked = seating.body.clock.kind !== 'none';
+    }
+    if (moved && (!state || state.ok) && (!picture || picture.ok)) t.shownVersion = version;
+    if (t.summary.status === 'finished' && !t.result) {
+      const [, summary] = await Promise.all([fetchResult(t), call('GET', `/games/${id}`)]);
+      if (summary.ok) t.summary = summary.body;  // the seed revealed, or soon to be
+    }
+    if (t.closed) return;
+    const where = focusSpot(document.activeElement) || t.playedFrom;
+    t.playedFrom = null;
+    renderStatus(t);
+    if (picture || state) renderBoard(t, picture, state);
+    renderDashboard(t);
+    renderActions(t);
+    renderLog(t);
+    renderSeating(t);
+    if (t.result) renderResult(t);
+    if (where && (!document.activeElement || document.activeElement === document.body)) focusAgain(where);
+    document.body.dataset.version = String(t.version);
+    document.body.dataset.status = t.summary.status;
+  }
+
+  /** Where the player is on the table (a place of the board, a card or player of the
+   * dashboard, an action's button), to come back to once the table is drawn again. */
+  function focusSpot(node) {
+    if (!node || node === document.body || !node.closest || !node.isConnected) return null;
+    const place = node.closest('#board [data-land], #board [data-water], #board [data-square], #board .offer');
+    if (place) {
+      const civ = place.closest('.civ');
+      for (const key of ['land', 'water', 'square', 'offer']) {
+        if (place.dataset[key] !== undefined) return {board: key, id: place.dataset[key], seat: civ ? civ.dataset.seat : null};
+      }
+    }
+    const card = node.closest('#dashboard .hand-card, #dashboard .dash-player');
+    if (card) return card.dataset.card !== undefined ? {card: card.dataset.card} : {player: card.dataset.seat};
+    const button = node.closest('#actions button, #dashboard button, #seating button');
+    if (button) return {action: button.dataset.action || null, type: button.dataset.type || null, id: button.id || null};
+    return null;
+  }
+
+  /** Focus the same place again, else the nearest one like it: the place itself (focusable
+   * even when it offers nothing now), the same card or player, the same button or one of its
+   * group, else the first action; the board or the actions' heading when nothing is left. */
+  function focusAgain(where) {
+    const take = (node) => {
+      if (!node) return false;
+      if (!node.hasAttribute('tabindex') && !['BUTTON', 'A', 'INPUT'].includes(node.tagName)) node.setAttribute('tabindex', '-1');
+      node.focus({preventScroll: true});
+      return document.activeElement === node;
+    };
+    const q = (selector) => document.querySelector(selector);
+    if (where.board) {
+      const within = where.seat !== null && where.seat !== undefined ? `#board .civ[data-seat="${CSS.escape(where.seat)}"]` : '#board';
+      const selector = `${within} [data-${where.board}="${CSS.escape(where.id)}"]`;
+      if (take(q(`${selector}.target`)) || take(q(selector)) || take(q('#board-area'))) return;
+    } else if (where.card !== undefined || where.player !== undefined) {
+      const selector = where.card !== undefined ? `#dashboard .hand-card[data-card="${CSS.escape(where.card)}"]` : `#dashboard .dash-player[data-seat="${CSS.escape(where.player)}"]`;
+      if (take(q(`${selector}.target`)) || take(q('#dashboard .target')) || take(q('#dash-hand'))) return;
+    } else {
+      if (where.id && take(q(`#${CSS.escape(where.id)}:not([disabled])`))) return;
+      if (where.action && take(q(`#actions button[data-action="${CSS.escape(where.action)}"]`))) return;
+      if (where.type && take(q(`#actions .group[data-type="${CSS.escape(where.type)}"] button.action`))) return;
+      if (take(q('#actions button.action'))) return;
+    }
+    const heading = q('#actions-title');
+    if (heading) take(heading);
+  }
+
+  /** The seats the game waits for: none once it is over (a table abandoned mid-turn included). */
+  function awaitedSeats(t) {
+    return new Set(t.summary.status === 'finished' ? [] : t.summary.awaiting);
+  }
+
+  /** Who won, in a sentence: "Bot 1 won with 12 points; you came 2nd of 3." */
+  function winnerText(t) {
+    const result = t.result;
+    if (!result) return 'The game is over.';
+    const name = (row) => (row.seat === t.seat ? 'you' : row.player);
+    const firsts = result.ranking.filter((row) => row.place === 1);
+    const counted = SCORES.find(([key]) => Array.isArray((t.summary.summary || {})[key]));
+    const unit = counted ? ` ${counted[1]}` : '';
+    const won = firsts.length > 1
+      ? `${firsts.map(name).join(' and ')} share first place with ${firsts[0].score}${unit}`
+      : `${name(firsts[0]).replace(/^you$/, 'You')} won with ${firsts[0].score}${unit}`;
+    const mine = result.ranking.find((row) => row.seat === t.seat);
+    const came = mine && mine.place !== 1 ? `; you came ${ordinal(mine.place)} of ${result.ranking.length}` : '';
+    return `The game is over: ${won.charAt(0).toUpperCase()}${won.slice(1)}${came}.`;
   }
 
   function renderStatus(t) {
     const s = t.summary;
-    const awaited = new Set(s.awaiting);
+    const awaited = awaitedSeats(t);
     const me = t.seat;
     const list = el('ul', {class: 'seat-list'}, s.players.map((player, seat) => el('li', {class: awaited.has(seat) ? 'awaited' : null, dataset: {seat: String(seat)}},
       swatches(coloursOf(t, seat)),
@@ -651,7 +847,7 @@
   /** What the game waits for, and from whom; for the seat, what it is asked to do. */
   function awaitedText(t) {
     const s = t.summary;
-    if (s.status === 'finished') return 'The game is over.';
+    if (s.status === 'finished') return winnerText(t);
     if (s.status === 'closing') return 'The rules are closing the epoch; the table goes on in a moment.';
     const procedures = (t.legal && t.legal.table_actions) || [];
     const proposal = procedures.find((a) => a.command.type === 'accept_rewind');
@@ -668,7 +864,7 @@
     const box = $('#dashboard');
     if (!box) return;
     const [what, per] = scores(t);
-    const awaited = new Set(t.summary.awaiting);
+    const awaited = awaitedSeats(t);
     const players = el('div', {class: 'dash-players', role: 'group', 'aria-label': 'Players'}, t.summary.players.map((player, seat) =>
       el('div', {class: `dash-player${awaited.has(seat) ? ' awaited' : ''}`, dataset: {seat: String(seat)}},
         swatches(coloursOf(t, seat)),
@@ -760,10 +956,7 @@
     if (!details) {
       details = el('details', {}, el('summary', {text: t.token ? 'Everything your seat may see' : 'Everything a spectator may see'}),
         el('div', {class: 'state-view'}));
-      details.addEventListener('toggle', () => {
-        t.viewOpen = details.open;
-        if (details.open) refresh(t);
-      });
+      details.addEventListener('toggle', () => { t.viewOpen = details.open; });
       fill(box, details);
     }
     if (state && state.ok) fill(details.querySelector('.state-view'), definitionList(t.info, state.body.view, 0, t.summary.players));
@@ -863,8 +1056,12 @@
     if (status === 'closing') {
       box.append(el('p', {class: 'notice', role: 'status', text: 'The rules are closing the epoch; the table goes on in a moment.'}));
     }
+    const mine = t.seating && t.seat !== null ? t.seating.seats[t.seat] : null;
+    const gone = mine && mine.left ? (mine.left === 'resigned' ? 'you resigned' : 'your time ran out') : null;
     if (status === 'finished') {
-      box.append(el('p', {class: 'notice', text: 'The game is over.'}));
+      box.append(el('p', {class: 'notice', id: 'over', text: gone ? `The game is over: ${gone}, and you rank last.` : 'The game is over.'}));
+    } else if (gone) {
+      box.append(el('p', {class: 'notice', id: 'gone', text: `${gone.charAt(0).toUpperCase()}${gone.slice(1)}: a bot plays your pieces to the end, and you rank last.`}));
     } else if (!t.legal.your_turn) {
       const waiting = t.summary.awaiting.map((seat) => t.summary.players[seat]).join(', ');
       box.append(el('p', {class: 'muted', text: waiting ? `Waiting for ${waiting}.` : 'Waiting.'}));
@@ -1045,6 +1242,7 @@
   async function play(t, action) {
     if (t.posting || t.closed) return;
     closeChooser();
+    t.playedFrom = focusSpot(document.activeElement);
     t.posting = true;
     markReady();
     for (const button of $$('#actions button')) button.disabled = true;
@@ -1079,11 +1277,10 @@
     return undone;
   }
 
-  function renderLog(t, log) {
+  function renderLog(t) {
     const list = $('#log');
-    if (!log || !log.ok) return;
-    const undone = undoneVersions(log.body.entries);
-    fill(list, ...log.body.entries.slice().reverse().map((entry) => {
+    const undone = undoneVersions(t.log);
+    fill(list, ...t.log.slice().reverse().map((entry) => {
       const where = citation(entry.page, entry.section);
       const taken = undone.has(entry.version);
       const words = taken ? el('del', {text: entry.words}) : entry.words;
@@ -1094,53 +1291,116 @@
     }));
   }
 
-  async function renderResult(t) {
-    const box = $('#result');
+  async function fetchResult(t) {
     const result = await call('GET', `/games/${encodeURIComponent(t.gameId)}/result`, {token: t.token});
-    if (!result.ok) return;
-    const first = !t.result;
-    t.result = result.body;
-    if (first) renderDashboard(t);
+    if (result.ok) t.result = result.body;
+  }
+
+  /** The result, once the game is over, at the top: just under the dashboard. */
+  function renderResult(t) {
+    const box = $('#result');
+    const result = t.result;
+    const top = $('#dashboard');
+    if (top && box.previousElementSibling !== top) top.after(box);
     box.hidden = false;
     fill(box, el('h2', {id: 'result-title', text: 'Result'}),
       el('table', {}, el('thead', {}, el('tr', {}, ['Place', 'Player', 'Score'].map((h) => el('th', {scope: 'col', text: h})))),
-        el('tbody', {}, result.body.ranking.map((row) => el('tr', {dataset: {seat: String(row.seat)}},
+        el('tbody', {}, result.ranking.map((row) => el('tr', {dataset: {seat: String(row.seat)}},
           el('td', {text: String(row.place)}), el('td', {text: row.player}), el('td', {text: String(row.score)}))))),
-      el('p', {class: 'muted', text: result.body.tie_breaks.length ? `Ties are broken by: ${result.body.tie_breaks.join('; ')}.` : 'The rules name no tie-breaker.'}));
+      el('p', {class: 'muted', text: result.tie_breaks.length ? `Ties are broken by: ${result.tie_breaks.join('; ')}.` : 'The rules name no tie-breaker.'}));
   }
 
-  /** The live feed: the game's stream (a seat opens its private feed with a stream ticket). */
+  const QUIET_MS = 250;
+  const AT_MOST_MS = 1500;
+
+  /** The stream's events, folded: the first after a quiet spell is fetched at once; those that
+   * follow it closely are fetched together once the stream is quiet for a moment, and at least
+   * every second and a half while bots play on, never once per event. */
+  function onStreamEvent(t, version, seating) {
+    if (version && version <= t.version) return;  // already shown (a move of this page's own)
+    t.streamVersion = Math.max(t.streamVersion || 0, version);
+    t.streamSeating = t.streamSeating || seating;
+    const go = () => {
+      t.streamWent = Date.now();
+      clearTimeout(t.streamTimer);
+      t.streamTimer = null;
+      t.streamFirst = 0;
+      const want = {version: t.streamVersion || 0, seating: t.streamSeating};
+      t.streamSeating = false;
+      refresh(t, want);
+    };
+    const now = Date.now();
+    if (!t.streamTimer && !t.running && now - (t.streamWent || 0) > QUIET_MS) {
+      t.streamWent = now;  // the first event after a quiet spell is shown at once
+      t.streamFirst = now;
+      t.streamTimer = setTimeout(go, 0);
+      markReady();
+      return;
+    }
+    if (!t.streamFirst) t.streamFirst = now;
+    clearTimeout(t.streamTimer);
+    t.streamTimer = setTimeout(go, Math.max(0, Math.min(QUIET_MS, t.streamFirst + AT_MOST_MS - now)));
+    markReady();
+  }
+
+  /** The live feed: the game's stream (a seat opens its private feed with a stream ticket).
+   * A stream that drops is opened again by the page itself, from the version it shows, with a
+   * fresh ticket, after a pause that doubles while it keeps failing; the header says so. */
   async function follow(t) {
     if (t.closed) return;
     if (t.stream) t.stream.close();
-    if (t.summary.status === 'finished' && t.summary.seed_revealed) return;
+    t.stream = null;
+    if (t.summary.status === 'finished' && t.summary.seed_revealed) {
+      notePace('stream', null);
+      document.body.dataset.stream = 'ended';
+      return;
+    }
     const id = encodeURIComponent(t.gameId);
     let url = `/games/${id}/stream?from=${t.version + 1}`;
     if (t.token) {
       const ticket = await call('POST', `/games/${id}/stream-tickets`, {token: t.token});
+      if (t.closed) return;
       if (!ticket.ok) {
         // a token the game refuses (401, 403) stays refused: the page says so, and stops
-        if (![401, 403, 404].includes(ticket.status)) setTimeout(() => follow(t), 3000);
+        if (![401, 403, 404].includes(ticket.status)) reconnectLater(t);
         return;
       }
       url = `${ticket.body.stream_url}&from=${t.version + 1}`;
     }
-    if (t.closed) return;
     const stream = new EventSource(url);
     t.stream = stream;
-    const onEvent = (event) => {
-      const version = Number(event.lastEventId || 0);
-      if (version > t.version || !t.version) refresh(t);
-    };
-    for (const type of t.info.event_types) stream.addEventListener(type, onEvent);
+    t.streams = (t.streams || 0) + 1;
+    document.body.dataset.streams = String(t.streams);
+    stream.addEventListener('open', () => {
+      if (t.stream !== stream) return;
+      t.streamFailures = 0;
+      notePace('stream', null);
+      document.body.dataset.stream = 'open';
+    });
+    const seatingTypes = new Set(SEATING_EVENTS);
+    for (const type of new Set([...t.info.event_types, ...SEATING_EVENTS])) {
+      stream.addEventListener(type, (event) => onStreamEvent(t, Number(event.lastEventId || 0), seatingTypes.has(type)));
+    }
     stream.addEventListener('error', () => {
       if (t.closed || t.stream !== stream) return;
       // An ended stream (the game is over), an expired ticket or a lost connection: start again
       // from what the table shows, with a fresh ticket.
       stream.close();
       t.stream = null;
-      refresh(t).then(() => setTimeout(() => follow(t), 1000));
+      refresh(t).then(() => {
+        if (t.summary.status === 'finished' && t.summary.seed_revealed) return follow(t);
+        reconnectLater(t);
+      });
     });
+  }
+
+  function reconnectLater(t) {
+    if (t.closed) return;
+    t.streamFailures = (t.streamFailures || 0) + 1;
+    const ms = Math.min(30000, 500 * 2 ** Math.min(6, t.streamFailures - 1));
+    document.body.dataset.stream = 'reconnecting';
+    notePace('stream', `The live feed dropped: reconnecting in ${Math.ceil(ms / 1000)} s (the table above is as of version ${t.version}).`);
+    setTimeout(() => follow(t), ms);
   }
 
   // --- the admin's page ------------------------------------------------------------------
@@ -1479,6 +1739,7 @@
     const box = $('#explanation');
     box.hidden = false;
     fill(box, el('h2', {id: 'explanation-title', text: `Why event ${version} happened`}), el('p', {text: 'Asking…'}));
+    box.scrollIntoView({block: 'start'});
     const answer = await call('GET', `/games/${encodeURIComponent(r.gameId)}/events/${version}/explain`, {token: r.token});
     if (!answer.ok) {
       fill(box, el('h2', {id: 'explanation-title', text: `Why event ${version} happened`}), errorBox(answer));
@@ -1497,8 +1758,10 @@
         : definitionList(r.info, e.inputs.data)),
       e.inputs.draws.length ? el('ul', {}, e.inputs.draws.map((d) => el('li', {text: `${drawText(d)} (chance draw #${d.k})`}))) : null,
       e.before ? el('p', {class: 'muted', text: `Just before it (version ${e.before.version}) the game awaited ${e.before.awaiting.map((s) => r.summary.players[s] || s).join(', ') || 'nobody'}.`}) : null);
-    box.querySelector('h2').setAttribute('tabindex', '-1');
-    box.querySelector('h2').focus();
+    const title = box.querySelector('h2');
+    title.setAttribute('tabindex', '-1');
+    box.scrollIntoView({block: 'start'});
+    title.focus({preventScroll: true});
   }
 
   async function audit(r) {
@@ -1563,12 +1826,12 @@
     return `/${fragment({game: gameId, token})}`;
   }
 
-  async function playAgainstBots(ruleset, count, status) {
+  async function playAgainstBots(ruleset, count, status, form) {
     fill(status, el('p', {text: 'Setting the table…'}));
     const player = await ensurePlayer(($('#player-name') || {}).value || 'Guest');
     const labels = [player.name, ...Array.from({length: count - 1}, (_, i) => `Bot ${i + 1}`)];
     const made = await call('POST', '/tables', {token: player.key,
-      body: {ruleset: ruleset.name, players: labels, listing: 'private', bots: 'greedy'}});
+      body: {ruleset: ruleset.name, players: labels, options: chosenOptions(ruleset, form), listing: 'private', bots: 'greedy'}});
     if (!made.ok) {
       fill(status, errorBox(made, 'The table was not set: '));
       return;
@@ -1582,7 +1845,7 @@
     const minutes = Number(form.elements.clock.value || 0);
     const clock = minutes > 0 ? {kind: 'move', per_move_ms: Math.round(minutes * 60000)} : {kind: 'none'};
     const made = await call('POST', '/tables', {token: player.key,
-      body: {ruleset: ruleset.name, players: labels, listing: 'public', clock}});
+      body: {ruleset: ruleset.name, players: labels, options: chosenOptions(ruleset, form), listing: 'public', clock}});
     if (!made.ok) {
       fill(status, errorBox(made, 'The table was not opened: '));
       return;
@@ -1630,23 +1893,97 @@
     document.body.dataset.ready = 'true';
   }
 
+  const CREATED = 'chronicle.created';
+  const CREATED_KEPT = 10;
+
+  /** The games made here with "Create a game" (no player holds their seats, so the server lists
+   * them under no one): the seat of the person who made them (the seat named as they are, else
+   * the first) with its link, kept in this browser for "My games". */
+  function createdHere() {
+    try { return JSON.parse(localStorage.getItem(CREATED) || '[]'); } catch (error) { return []; }
+  }
+
+  function rememberCreated(game) {
+    const player = me();
+    const named = player ? game.players.indexOf(player.name) : -1;
+    const seat = named >= 0 ? named : 0;
+    const kept = [{game_id: game.game_id, seat, token: game.seat_tokens[seat]},
+      ...createdHere().filter((g) => g.game_id !== game.game_id)].slice(0, CREATED_KEPT);
+    localStorage.setItem(CREATED, JSON.stringify(kept));
+  }
+
+  const ORDINALS = ['', '1st', '2nd', '3rd'];
+  function ordinal(n) { return ORDINALS[n] || `${n}th`; }
+
+  /** Where a game stands, for "My games": whose turn, or who won and where the player came. */
+  function standingText(game) {
+    if (game.status === 'open') return 'waiting for players to sit';
+    if (game.status !== 'finished') return 'under way';  // whose turn: the "your turn" beside it
+    if (!game.ranking) return 'finished';
+    const winners = game.ranking.filter((row) => row.place === 1).map((row) => (row.seat === game.seat ? 'you' : row.player));
+    const mine = game.ranking.find((row) => row.seat === game.seat);
+    const won = winners.length > 1 ? `${winners.join(' and ')} tied first` : `${winners[0] === 'you' ? 'you' : winners[0]} won`;
+    const came = mine && mine.place !== 1 ? `; you came ${ordinal(mine.place)} of ${game.ranking.length}` : '';
+    const scores = game.ranking.map((row) => `${row.player} ${row.score}`).join(', ');
+    return `finished: ${won}${came} (${scores})`;
+  }
+
+  function whenMade(iso) {
+    const at = new Date(iso);
+    return Number.isNaN(at.getTime()) ? '' : at.toLocaleString(undefined, {dateStyle: 'medium', timeStyle: 'short'});
+  }
+
+  function myGameItem(game, href) {
+    const opponents = game.players.map((name, seat) => ({name, seat})).filter((p) => p.seat !== game.seat)
+      .map((p) => `${p.name}${(game.bots || []).includes(p.seat) ? ' (a bot)' : ''}`);
+    const made = whenMade(game.created_at);
+    return el('li', {dataset: {game: game.game_id, status: game.status}},
+      el('a', {href, text: game.title || game.ruleset}),
+      el('span', {class: 'opponents', text: opponents.length ? ` against ${opponents.join(', ')}` : ''}),
+      made ? el('span', {class: 'muted when'}, ' · ', el('time', {datetime: game.created_at, text: made})) : null,
+      el('span', {class: 'standing', text: ` · ${standingText(game)}`}),
+      game.awaits_you ? el('strong', {class: 'awaits-you', text: ' — your turn'}) : null);
+  }
+
+  /** A game made here, as "My games" lists it: from its summary (and result, once over). */
+  async function createdGame(kept) {
+    const id = encodeURIComponent(kept.game_id);
+    const summary = await call('GET', `/games/${id}`);
+    if (!summary.ok) return null;
+    const s = summary.body;
+    const game = {game_id: s.game_id, ruleset: s.ruleset, title: s.title, status: s.status, seat: kept.seat,
+      players: s.players, bots: [], created_at: s.created_at, awaits_you: s.status === 'active' && s.awaiting.includes(kept.seat), ranking: null};
+    if (s.status === 'finished') {
+      const result = await call('GET', `/games/${id}/result`);
+      if (result.ok) game.ranking = result.body.ranking;
+    }
+    return game;
+  }
+
   async function listMyGames() {
     const box = $('#my-games');
     const player = me();
     if (!box) return;
-    if (!player) {
-      fill(box, el('p', {text: 'Be a player to see your games here.'}));
-      return;
-    }
-    const listed = await call('GET', '/players/me/games?limit=20', {token: player.key});
-    if (!listed.ok) {
+    const [listed, made] = await Promise.all([
+      player ? call('GET', '/players/me/games?limit=20', {token: player.key}) : Promise.resolve(null),
+      Promise.all(createdHere().map(async (kept) => [kept, await createdGame(kept)])),
+    ]);
+    if (listed && !listed.ok) {
       fill(box, errorBox(listed));
       return;
     }
-    fill(box, listed.body.games.length ? el('ul', {class: 'my-games'}, listed.body.games.map((game) => el('li', {dataset: {game: game.game_id}},
-      el('a', {href: tableLink(game.game_id, player.key), text: `${game.ruleset} (${game.status})`}),
-      game.awaits_you ? el('strong', {class: 'awaits-you', text: ' — your turn'}) : null)))
-      : el('p', {text: 'No games yet.'}));
+    const items = [];
+    const seen = new Set();
+    for (const game of listed ? listed.body.games : []) {
+      seen.add(game.game_id);
+      items.push([game.created_at, myGameItem(game, tableLink(game.game_id, player.key))]);
+    }
+    for (const [kept, game] of made) {
+      if (game && !seen.has(game.game_id)) items.push([game.created_at, myGameItem(game, tableLink(game.game_id, kept.token))]);
+    }
+    items.sort((a, b) => String(b[0]).localeCompare(String(a[0])));  // the newest first
+    fill(box, items.length ? el('ul', {class: 'my-games'}, items.map(([, item]) => item))
+      : el('p', {text: player ? 'No games yet.' : 'Be a player, or create a game, to see your games here.'}));
   }
 
   // --- your notifications: the player's stream (EventSource with a ticket), else polling ------
@@ -1720,12 +2057,10 @@
     return h ? `${h}h ${String(m).padStart(2, '0')}m` : `${m}:${String(s % 60).padStart(2, '0')}`;
   }
 
-  async function renderSeating(t) {
+  function renderSeating(t) {
     const box = $('#seating');
-    if (!box) return;
-    const got = await call('GET', `/games/${encodeURIComponent(t.gameId)}/seating`);
-    if (!got.ok) return;
-    const s = got.body;
+    if (!box || !t.seating) return;
+    const s = t.seating;
     const skew = Date.now() - s.now_ms;
     const rows = s.seats.map((seat) => el('li', {dataset: {seat: String(seat.seat)}},
       `${seat.name || seat.label}`,
@@ -1738,12 +2073,25 @@
     if (t.token && mine && !mine.left && t.summary.status !== 'finished' && s.started) {
       if (mine.bot) buttons.push(el('button', {type: 'button', id: 'take-back', text: 'Take my seat back', on: {click: () => seatAct(t, 'DELETE', 'bot')}}));
       else buttons.push(el('button', {type: 'button', id: 'hand-to-bot', text: 'Let a bot play for me', on: {click: () => seatAct(t, 'POST', 'bot', {strategy: 'greedy'})}}));
-      buttons.push(el('button', {type: 'button', id: 'resign', text: 'Resign', on: {click: () => { if (confirm('Resign this game? A bot plays your pieces and you rank last.')) seatAct(t, 'POST', 'resign'); }}}));
+      buttons.push(el('button', {type: 'button', id: 'resign', text: 'Resign', on: {click: () => { if (confirm(resignWords(s, t.seat))) seatAct(t, 'POST', 'resign'); }}}));
     }
     fill(box, el('h2', {id: 'seating-title', text: 'Seats and clocks'}),
       s.clock.kind !== 'none' ? el('p', {class: 'muted', text: s.clock.kind === 'move' ? `${clockText(s.clock.per_move_ms)} per move; on timeout: ${s.on_timeout}` : `bank ${clockText(s.clock.initial_ms)} + ${clockText(s.clock.increment_ms)}; on timeout: ${s.on_timeout}`}) : null,
       el('ul', {class: 'seats'}, rows), buttons);
     tickClocks();
+  }
+
+  /** What resigning does at this table (domain/core/seating.py): while another person is still
+   * in the game a bot plays the seat's pieces to the end; the last person's resignation
+   * abandons the table, and the game ends there. Either way the seat ranks last. */
+  function resignWords(seating, seat) {
+    const others = seating.seats.filter((other) => other.seat !== seat && other.person && !other.left);
+    if (others.length) {
+      const names = others.map((other) => other.name || other.label);
+      const who = names.length === 1 ? `${names[0]} plays on` : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} play on`;
+      return `Resign this game? A bot plays your pieces to the end, ${who}, and you rank last. You cannot take the seat back.`;
+    }
+    return 'Resign this game? No other person plays at this table, so the game ends now, with the scores as they stand, and you rank last.';
   }
 
   let clockTimer = null;
@@ -1759,7 +2107,7 @@
   async function seatAct(t, method, what, body) {
     const done = await call(method, `/games/${encodeURIComponent(t.gameId)}/${what}`, {token: t.token, body});
     if (!done.ok) fill($('#message'), errorBox(done));
-    refresh(t);
+    refresh(t, {seating: true});
   }
 
   // --- routing ----------------------------------------------------------------------------

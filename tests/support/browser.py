@@ -141,6 +141,38 @@ def sent_requests(driver: Any) -> list[dict[str, Any]]:
     return found
 
 
+def network_traffic(driver: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The requests the browser sent since the last read of the DevTools network log (`url`,
+    `method`, `at`: seconds, the browser's monotonic clock) and the responses it had (`url`,
+    `status`). Reading the log empties it."""
+    import json
+
+    sent, answered = [], []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        params = message.get("params", {})
+        if message.get("method") == "Network.requestWillBeSent":
+            request = params["request"]
+            sent.append(
+                {"url": request["url"], "method": request["method"], "at": params["timestamp"]}
+            )
+        elif message.get("method") == "Network.responseReceived":
+            response = params["response"]
+            answered.append({"url": response["url"], "status": response["status"]})
+    return sent, answered
+
+
+def most_in_a_minute(times: list[float]) -> int:
+    """The most of `times` (seconds) that fall within any 60 seconds."""
+    times = sorted(times)
+    most, start = 0, 0
+    for end, at in enumerate(times):
+        while at - times[start] >= 60:
+            start += 1
+        most = max(most, end - start + 1)
+    return most
+
+
 @contextmanager
 def browser_session(
     width: int = 1500, height: int = 1000, network_log: bool = False
