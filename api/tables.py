@@ -7,9 +7,10 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, current_app, request, url_for
+from flask import Blueprint, current_app, request, url_for
 from flask.typing import ResponseReturnValue
 
+from api import streams
 from api.context import access, games
 from api.docs import Header, route
 from api.errors import ApiError
@@ -38,10 +39,11 @@ from schemas.tables import (
     StrategySchema,
     WebhookSchema,
 )
-from service import stream_places, tables, tickets
+from service import tables, tickets
 from service.access import NotAuthenticated
+from service.following import HEARTBEAT_S
 from service.names import normalised, problems
-from service.wiring import redis_client
+from service.queries import HEARTBEAT_LINE, Frame, error_line, opening_line
 
 bp = Blueprint("tables", __name__)
 
@@ -136,8 +138,11 @@ def my_games() -> ResponseReturnValue:
     media_type="text/event-stream",
     alternates=("application/x-ndjson",),
     success_text="Server-Sent Events (`id`: the notification's id, `event`: its kind, `data`: "
-    "its JSON), or with `format=ndjson` one JSON document per line (with its `id`). Kinds: "
-    "`your_turn`, `game_started`, `game_finished`, `invitation`.",
+    "its JSON), or with `format=ndjson` one `NotificationStreamLine` per line (a notification "
+    "with its `id`). Kinds: `your_turn`, `game_started`, `game_finished`, `invitation`. While "
+    f"nothing comes, a keep-alive every {HEARTBEAT_S:g} s (an SSE comment line; in NDJSON a "
+    "`heartbeat` line); a stream that cannot go on ends with an `error` event (a line of kind "
+    "`error`) carrying the one error body: follow again with `Last-Event-ID`.",
     errors=(400, 401, 429),
     auth="optional",
     headers=(Header("Last-Event-ID", "Resume after this notification id."),),
@@ -153,31 +158,29 @@ def my_stream() -> ResponseReturnValue:
     for an hour after that."""
     args = query(PlayerStreamQuerySchema)
     resumed = request.headers.get("Last-Event-ID")
-    player = stream_player(args.get("ticket"), reconnect=resumed is not None)
+    player, _ticket = stream_player(args.get("ticket"), reconnect=resumed is not None)
     after = resumed or args["after"]
     if not _is_stream_id(after):
         raise ApiError(400, "invalid_request", "Last-Event-ID is not a notification id")
     heartbeat = float(current_app.config["SSE_HEARTBEAT_S"])
     entries = tables.player_notifications(games(), player, after, args["follow"], heartbeat)
-    if args["follow"]:  # a live stream takes one of the client's places, like a game's stream
-        address = request.remote_addr or "unknown"
-        client = redis_client(current_app.config["REDIS_URL"])
-        place = stream_places.opened(client, address, current_app.config.get("STREAMS_PER_CLIENT"))
-        entries = stream_places.held(client, address, place, entries)
-    if stream_format(args.get("format")) == "ndjson":
-        return Response(_ndjson(entries), mimetype="application/x-ndjson")
-    return Response(
-        _sse(entries),
-        mimetype="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    form = streams.stream_format(args.get("format"))
+    chunks = (
+        _ndjson(after if args["follow"] else None, entries) if form == "ndjson" else _sse(entries)
     )
+    told = streams.ending_cleanly(chunks, error_line if form == "ndjson" else _sse_error)
+    if args["follow"]:  # a live stream takes one of the client's places, like a game's stream
+        told = streams.held_place(told)
+    return streams.stream_response(told, form)
 
 
-def stream_player(ticket: str | None, reconnect: bool) -> tables.Player:
+def stream_player(
+    ticket: str | None, reconnect: bool
+) -> tuple[tables.Player, tickets.PlayerTicket | None]:
     """Who follows the notification stream: the bearer key's player, or the one a valid
-    stream ticket names."""
+    stream ticket names (and that ticket)."""
     if ticket is None:
-        return the_player()
+        return the_player(), None
     if bearer_token() is not None:
         raise NotAuthenticated("send a player key or a stream ticket, not both")
     try:
@@ -209,20 +212,12 @@ def issue_player_stream_ticket() -> ResponseReturnValue:
     return one(PlayerStreamTicketSchema).dump(body), 201
 
 
-def stream_format(given: str | None) -> str:
-    """`format`, else what `Accept` prefers: NDJSON only when asked for (SSE by default)."""
-    if given:
-        return given
-    best = request.accept_mimetypes.best_match(["text/event-stream", "application/x-ndjson"])
-    return "ndjson" if best == "application/x-ndjson" else "sse"
-
-
 def _is_stream_id(value: str) -> bool:
     head, _, tail = value.partition("-")
     return head.isdigit() and (not tail or tail.isdigit()) and len(value) <= 41
 
 
-def _sse(entries: Iterator[Any]) -> Iterator[str]:
+def _sse(entries: Iterator[tuple[str, str, str] | None]) -> Iterator[str]:
     yield ": your notifications\n\n"
     for entry in entries:
         if entry is None:
@@ -232,10 +227,17 @@ def _sse(entries: Iterator[Any]) -> Iterator[str]:
         yield f"id: {entry_id}\nevent: {kind}\ndata: {body}\n\n"
 
 
-def _ndjson(entries: Iterator[Any]) -> Iterator[str]:
+def _sse_error(data: str, retry_ms: int | None) -> str:
+    return Frame.error(data, retry_ms).text
+
+
+def _ndjson(after: str | None, entries: Iterator[tuple[str, str, str] | None]) -> Iterator[str]:
+    """A live stream (`after` given) opens with a line at once, a page of the inbox does not."""
+    if after is not None:
+        yield opening_line(after)
     for entry in entries:
         if entry is None:
-            yield "\n"
+            yield HEARTBEAT_LINE
             continue
         entry_id, _, body = entry
         yield json.dumps({"id": entry_id, **json.loads(body)}, sort_keys=True) + "\n"
