@@ -127,15 +127,21 @@ def stream_events(game_id: str) -> ResponseReturnValue:
     """Sends each event once and in order, from version `from` (default 1) or after the
     `Last-Event-ID` header, then each new event as it is appended. The stream ends once the
     game is finished and every event has been sent. A seat's private feed: its token as a
-    bearer token, or a stream ticket as `?ticket=` (for EventSource): a ticket opens the stream
-    for 60 seconds after it is issued, and an EventSource's reconnection to the same URL (with
-    `Last-Event-ID`) reopens it for an hour after that, unless the seat's token was re-issued;
-    later, get a new ticket and open the new `stream_url`."""
+    bearer token, or a stream ticket as `?ticket=` (for EventSource): a ticket opens one stream,
+    once, within 60 seconds of its issue, and that stream's EventSource reconnecting to the same
+    URL (with `Last-Event-ID`) reopens it for an hour after that, unless the seat's token was
+    re-issued: from the address that opened it, resuming no earlier than the last event the
+    ticket's stream sent, in its place (the stream it replaces ends). Otherwise (a 401), get a
+    new ticket and open the new `stream_url`."""
     args = query(StreamQuerySchema)
     resume = last_event_id()
-    caller, _ticket = stream_caller(game_id, args.get("ticket"), reconnect=resume is not None)
+    caller, named = stream_caller(game_id, args.get("ticket"), reconnect=resume is not None)
     after = resume if resume is not None else max(args.get("from_", 1) - 1, 0)
     frames = queries().stream(game_id, caller.viewer, after, current_app.config["SSE_HEARTBEAT_S"])
+    if named is not None:
+        frames = streams.ticketed(
+            args["ticket"], named.expires_at, str(after), resume, frames, lambda f: f.id
+        )
     held = streams.held_place(streams.ending_cleanly(frames, Frame.error))
     if streams.stream_format(args.get("format")) == "ndjson":
         return streams.stream_response((frame.line for frame in held), "ndjson")
@@ -177,11 +183,12 @@ def stream_caller(
     tags=TAGS,
 )
 def issue_stream_ticket(game_id: str) -> ResponseReturnValue:
-    """For a seat: a ticket that opens this seat's private stream for 60 seconds, to pass as
-    `?ticket=` where no Authorization header can be sent (a browser's EventSource). An
-    EventSource that reconnects to the same URL (sending `Last-Event-ID`) is let in for an hour
-    more; past that, or once the seat's token is re-issued, ask for a new ticket. The seat
-    token itself never goes into a URL."""
+    """For a seat: a ticket that opens this seat's private stream once, within 60 seconds, to
+    pass as `?ticket=` where no Authorization header can be sent (a browser's EventSource). That
+    stream's EventSource reconnecting to the same URL (sending `Last-Event-ID`) is let in for an
+    hour more, from the same address and going on from where it was; past that, after a 401, or
+    once the seat's token is re-issued, ask for a new ticket. The seat token itself never goes
+    into a URL."""
     caller = access().seat(game_id, bearer_token())
     assert caller.seat is not None
     token_hash = access().tokens.of(game_id).get(seat_role(caller.seat), "")

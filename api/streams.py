@@ -12,6 +12,8 @@ from flask import Response, current_app, request
 
 from api.errors import translate
 from service import stream_places
+from service.access import NotAuthenticated
+from service.tickets import TicketRefused, TicketUses
 from service.wiring import redis_client
 
 T = TypeVar("T")
@@ -48,6 +50,27 @@ def held_place(items: Iterator[T]) -> Iterator[T]:
     client = redis_client(current_app.config["REDIS_URL"])
     place = stream_places.opened(client, address, current_app.config.get("STREAMS_PER_CLIENT"))
     return stream_places.held(client, address, place, items)
+
+
+def ticketed(
+    ticket: str,
+    expires_at: float,
+    after: str,
+    resume: object,
+    items: Iterator[T],
+    id_of: Callable[[T], str | None],
+) -> Iterator[T]:
+    """`items` as the one stream `ticket` follows (`service.tickets.TicketUses`): refused with
+    a 401 when the ticket was used already, or the reconnection (`resume`: its Last-Event-ID)
+    is from another address or goes back before what the ticket's stream sent."""
+    uses = TicketUses(redis_client(current_app.config["REDIS_URL"]))
+    address = request.remote_addr or "unknown"
+    resumed = None if resume is None else str(resume)
+    try:
+        holder = uses.claim(ticket, expires_at, address, after, resumed)
+    except TicketRefused as refused:
+        raise NotAuthenticated(str(refused)) from None
+    return uses.followed(ticket, holder, items, id_of)
 
 
 def stream_response(chunks: Iterator[str], form: str) -> Response:

@@ -153,20 +153,27 @@ def my_stream() -> ResponseReturnValue:
     """Every notification after `after` (or the `Last-Event-ID` header), then each new one as
     it comes: resumable from any id a client saw. The player's key as a bearer token, or (a
     browser's EventSource, which sends no header) a stream ticket from
-    `POST /players/me/stream-tickets` as `?ticket=`: it opens the stream for 60 seconds after
-    it is issued, and an EventSource's reconnection to the same URL (with `Last-Event-ID`)
-    for an hour after that."""
+    `POST /players/me/stream-tickets` as `?ticket=`: it opens one stream, once, within 60
+    seconds of its issue, and that stream's EventSource reconnecting to the same URL (with
+    `Last-Event-ID`) for an hour after that, from the same address, resuming no earlier than
+    what the ticket's stream sent, in its place."""
     args = query(PlayerStreamQuerySchema)
     resumed = request.headers.get("Last-Event-ID")
-    player, _ticket = stream_player(args.get("ticket"), reconnect=resumed is not None)
+    player, named = stream_player(args.get("ticket"), reconnect=resumed is not None)
     after = resumed or args["after"]
     if not _is_stream_id(after):
         raise ApiError(400, "invalid_request", "Last-Event-ID is not a notification id")
     heartbeat = float(current_app.config["SSE_HEARTBEAT_S"])
     entries = tables.player_notifications(games(), player, after, args["follow"], heartbeat)
+    if named is not None:
+        entries = streams.ticketed(
+            args["ticket"], named.expires_at, after, resumed, entries, lambda e: e and e[0]
+        )
     form = streams.stream_format(args.get("format"))
     chunks = (
-        _ndjson(after if args["follow"] else None, entries) if form == "ndjson" else _sse(entries)
+        _ndjson(after if args["follow"] else None, entries)
+        if form == "ndjson"
+        else _sse(after, entries)
     )
     told = streams.ending_cleanly(chunks, error_line if form == "ndjson" else _sse_error)
     if args["follow"]:  # a live stream takes one of the client's places, like a game's stream
@@ -201,10 +208,11 @@ def stream_player(
     tags=PLAYERS,
 )
 def issue_player_stream_ticket() -> ResponseReturnValue:
-    """For a player: a ticket that opens your notification stream for 60 seconds, to pass as
-    `?ticket=` where no Authorization header can be sent (a browser's EventSource). An
-    EventSource that reconnects to the same URL (sending `Last-Event-ID`) is let in for an hour
-    more; past that, ask for a new ticket. The player key itself never goes into a URL."""
+    """For a player: a ticket that opens your notification stream once, within 60 seconds, to
+    pass as `?ticket=` where no Authorization header can be sent (a browser's EventSource). That
+    stream's EventSource reconnecting to the same URL (sending `Last-Event-ID`) is let in for an
+    hour more, from the same address and going on from where it was; past that, or after a
+    401, ask for a new ticket. The player key itself never goes into a URL."""
     player = the_player()
     ticket, expires_at = tables.player_stream_ticket(games(), player)
     stream_url = url_for("tables.my_stream", ticket=ticket)
@@ -217,8 +225,10 @@ def _is_stream_id(value: str) -> bool:
     return head.isdigit() and (not tail or tail.isdigit()) and len(value) <= 41
 
 
-def _sse(entries: Iterator[tuple[str, str, str] | None]) -> Iterator[str]:
-    yield ": your notifications\n\n"
+def _sse(after: str, entries: Iterator[tuple[str, str, str] | None]) -> Iterator[str]:
+    """The first frame, a comment, has as its `id` where the stream starts: an EventSource that
+    got nothing yet still reconnects with `Last-Event-ID` (a stream ticket lets it back in)."""
+    yield f": your notifications\nid: {after}\n\n"
     for entry in entries:
         if entry is None:
             yield ": keep-alive\n\n"
