@@ -122,6 +122,7 @@ def export_events(game_id: str) -> ResponseReturnValue:
         Header("Last-Event-ID", "Resume after this version (sent by EventSource on reconnect)."),
     ),
     tags=TAGS,
+    line_schema="GameStreamLine",
 )
 def stream_events(game_id: str) -> ResponseReturnValue:
     """Sends each event once and in order, from version `from` (default 1) or after the

@@ -4,6 +4,7 @@ resigning, clocks, a player's notifications across its games, and webhooks."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,6 +17,7 @@ from api.docs import Header, route
 from api.errors import ApiError
 from api.inputs import bearer_token, json_body, query
 from schemas.instances import one
+from schemas.streams import NOTIFICATION_ID_PATTERN
 from schemas.tables import (
     ClaimedSchema,
     ClaimSchema,
@@ -145,9 +147,16 @@ def my_games() -> ResponseReturnValue:
     "`error`) carrying the one error body: follow again with `Last-Event-ID`.",
     errors=(400, 401, 429),
     auth="optional",
-    headers=(Header("Last-Event-ID", "Resume after this notification id."),),
+    headers=(
+        Header(
+            "Last-Event-ID",
+            "Resume after this notification id (such as `1764610000000-0`).",
+            NOTIFICATION_ID_PATTERN,
+        ),
+    ),
     tags=PLAYERS,
     stream_schema="NotificationStream",
+    line_schema="NotificationStreamLine",
 )
 def my_stream() -> ResponseReturnValue:
     """Every notification after `after` (or the `Last-Event-ID` header), then each new one as
@@ -221,8 +230,8 @@ def issue_player_stream_ticket() -> ResponseReturnValue:
 
 
 def _is_stream_id(value: str) -> bool:
-    head, _, tail = value.partition("-")
-    return head.isdigit() and (not tail or tail.isdigit()) and len(value) <= 41
+    """An inbox id as the stream sends them, by the pattern the document states."""
+    return re.fullmatch(NOTIFICATION_ID_PATTERN, value) is not None
 
 
 def _sse(after: str, entries: Iterator[tuple[str, str, str] | None]) -> Iterator[str]:
