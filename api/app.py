@@ -22,10 +22,10 @@ from api import (
     web,
 )
 from service.config import Settings
+from service.following import HEARTBEAT_S
 from service.wiring import check_redis_url
 
 MAX_BODY_BYTES = 2 * 1024 * 1024
-SSE_HEARTBEAT_S = 15.0
 BUSY_HOLD_MS = 250
 """How long a command that finds a step due (an epoch closing on the worker, 5-25 ms) waits
 for it before it is refused as `game_busy`."""
@@ -43,7 +43,7 @@ def create_app(redis_url: str | None = None, **config: Any) -> Flask:
         CORS_ORIGINS=settings.cors_origins,
         SNAPSHOT_EVERY=settings.snapshot_every,
         QUEUE=settings.queue,
-        SSE_HEARTBEAT_S=float(os.environ.get("CHRONICLE_SSE_HEARTBEAT_S", SSE_HEARTBEAT_S)),
+        SSE_HEARTBEAT_S=float(os.environ.get("CHRONICLE_SSE_HEARTBEAT_S", HEARTBEAT_S)),
         SYSTEM_STEPS=os.environ.get("CHRONICLE_SYSTEM_STEPS", "worker"),
         BUSY_HOLD_MS=int(os.environ.get("CHRONICLE_BUSY_HOLD_MS", BUSY_HOLD_MS)),
         WEBHOOK_ALLOW_PRIVATE=os.environ.get("CHRONICLE_WEBHOOK_ALLOW_PRIVATE", "off").lower()

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
-
-from flask import Blueprint, Response, current_app, request, url_for
+from flask import Blueprint, Response, current_app, url_for
 from flask.typing import ResponseReturnValue
 
+from api import streams
 from api.context import access, games, queries
 from api.docs import Header, route
-from api.errors import translate
 from api.inputs import bearer_token, last_event_id, negotiated, query
 from schemas.api import (
     ExplanationSchema,
@@ -21,12 +18,12 @@ from schemas.api import (
     StreamTicketSchema,
 )
 from schemas.instances import one
-from service import stream_places, tickets
+from service import tickets
 from service.access import Caller, NotAuthenticated
 from service.auth import seat_role
 from service.errors import GameNotFound
+from service.following import HEARTBEAT_S
 from service.queries import Frame
-from service.wiring import redis_client
 
 bp = Blueprint("feeds", __name__)
 
@@ -106,53 +103,60 @@ def export_events(game_id: str) -> ResponseReturnValue:
     bp,
     "/games/<game_id>/stream",
     "GET",
-    summary="Follow the game's events live (Server-Sent Events)",
+    summary="Follow the game's events live (Server-Sent Events or NDJSON)",
     query=StreamQuerySchema,
     media_type="text/event-stream",
+    alternates=("application/x-ndjson",),
     success_text="Server-Sent Events: `id` is the version, `event` the event type, `data` the "
     "event as the caller may see it. The first frame, a comment, has as its `id` the version the "
     "stream starts after, and no `data`: an EventSource that got no event yet still reconnects "
-    "with `Last-Event-ID`. A comment line every ~15 s keeps the connection open. If "
-    "the stream cannot go on (the store became unreachable), a last `error` event carries the "
-    "error body (and, for `store_unavailable`, a `retry` delay) and the stream ends: reconnect "
-    "with `Last-Event-ID`.",
+    f"with `Last-Event-ID`. A comment line every {HEARTBEAT_S:g} s while nothing happens keeps "
+    "the connection open. If the stream cannot go on (the store became unreachable), a last "
+    "`error` event carries the error body (and, for `store_unavailable`, a `retry` delay) and "
+    "the stream ends: reconnect with `Last-Event-ID`. With `format=ndjson` (or `Accept: "
+    "application/x-ndjson`), one `GameStreamLine` per line instead: an `event` (its `id` and "
+    f"the `Event`), a `heartbeat` every {HEARTBEAT_S:g} s of quiet, or a last `error`.",
     errors=(400, 401, 403, 404, 429),
     auth="optional",
     headers=(
         Header("Last-Event-ID", "Resume after this version (sent by EventSource on reconnect)."),
     ),
     tags=TAGS,
+    line_schema="GameStreamLine",
 )
 def stream_events(game_id: str) -> ResponseReturnValue:
     """Sends each event once and in order, from version `from` (default 1) or after the
     `Last-Event-ID` header, then each new event as it is appended. The stream ends once the
     game is finished and every event has been sent. A seat's private feed: its token as a
-    bearer token, or a stream ticket as `?ticket=` (for EventSource): a ticket opens the stream
-    for 60 seconds after it is issued, and an EventSource's reconnection to the same URL (with
-    `Last-Event-ID`) reopens it for an hour after that, unless the seat's token was re-issued;
-    later, get a new ticket and open the new `stream_url`."""
+    bearer token, or a stream ticket as `?ticket=` (for EventSource): a ticket opens one stream,
+    once, within 60 seconds of its issue, and that stream's EventSource reconnecting to the same
+    URL (with `Last-Event-ID`) reopens it for an hour after that, unless the seat's token was
+    re-issued: from the address that opened it, resuming no earlier than the last event the
+    ticket's stream sent, in its place (the stream it replaces ends). Otherwise (a 401), get a
+    new ticket and open the new `stream_url`."""
     args = query(StreamQuerySchema)
     resume = last_event_id()
-    caller = stream_caller(game_id, args.get("ticket"), reconnect=resume is not None)
+    caller, named = stream_caller(game_id, args.get("ticket"), reconnect=resume is not None)
     after = resume if resume is not None else max(args.get("from_", 1) - 1, 0)
     frames = queries().stream(game_id, caller.viewer, after, current_app.config["SSE_HEARTBEAT_S"])
-    address = request.remote_addr or "unknown"
-    client = redis_client(current_app.config["REDIS_URL"])
-    place = stream_places.opened(client, address, current_app.config.get("STREAMS_PER_CLIENT"))
-    held = stream_places.held(client, address, place, ending_cleanly(frames))
-    return Response(
-        (frame.text for frame in held),
-        mimetype="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    if named is not None:
+        frames = streams.ticketed(
+            args["ticket"], named.expires_at, str(after), resume, frames, lambda f: f.id
+        )
+    held = streams.held_place(streams.ending_cleanly(frames, Frame.error))
+    if streams.stream_format(args.get("format")) == "ndjson":
+        return streams.stream_response((frame.line for frame in held), "ndjson")
+    return streams.stream_response((frame.text for frame in held), "sse")
 
 
-def stream_caller(game_id: str, ticket: str | None, reconnect: bool = False) -> Caller:
+def stream_caller(
+    game_id: str, ticket: str | None, reconnect: bool = False
+) -> tuple[Caller, tickets.Ticket | None]:
     """Who follows the stream: the bearer token's caller, or the seat a valid ticket names (on
-    a reconnect, a ticket up to `RECONNECT_GRACE_SECONDS` past its expiry)."""
+    a reconnect, a ticket up to `RECONNECT_GRACE_SECONDS` past its expiry), and that ticket."""
     token = bearer_token()
     if ticket is None:
-        return access().identify(game_id, token)
+        return access().identify(game_id, token), None
     if token is not None:
         raise NotAuthenticated("send a bearer token or a stream ticket, not both")
     hashes = access().tokens.of(game_id)
@@ -165,7 +169,7 @@ def stream_caller(game_id: str, ticket: str | None, reconnect: bool = False) -> 
         raise NotAuthenticated(str(refused)) from None
     if named.binding != tickets.binding(hashes.get(seat_role(named.seat), "")):
         raise NotAuthenticated("the stream ticket's seat token has been replaced: ask again")
-    return Caller("seat", named.seat)
+    return Caller("seat", named.seat), named
 
 
 @route(
@@ -180,11 +184,12 @@ def stream_caller(game_id: str, ticket: str | None, reconnect: bool = False) -> 
     tags=TAGS,
 )
 def issue_stream_ticket(game_id: str) -> ResponseReturnValue:
-    """For a seat: a ticket that opens this seat's private stream for 60 seconds, to pass as
-    `?ticket=` where no Authorization header can be sent (a browser's EventSource). An
-    EventSource that reconnects to the same URL (sending `Last-Event-ID`) is let in for an hour
-    more; past that, or once the seat's token is re-issued, ask for a new ticket. The seat
-    token itself never goes into a URL."""
+    """For a seat: a ticket that opens this seat's private stream once, within 60 seconds, to
+    pass as `?ticket=` where no Authorization header can be sent (a browser's EventSource). That
+    stream's EventSource reconnecting to the same URL (sending `Last-Event-ID`) is let in for an
+    hour more, from the same address and going on from where it was; past that, after a 401, or
+    once the seat's token is re-issued, ask for a new ticket. The seat token itself never goes
+    into a URL."""
     caller = access().seat(game_id, bearer_token())
     assert caller.seat is not None
     token_hash = access().tokens.of(game_id).get(seat_role(caller.seat), "")
@@ -194,21 +199,6 @@ def issue_stream_ticket(game_id: str) -> ResponseReturnValue:
     stream_url = url_for("feeds.stream_events", game_id=game_id, ticket=ticket)
     body = {"ticket": ticket, "expires_at": expires_at, "seat": caller.seat}
     return one(StreamTicketSchema).dump(body | {"stream_url": stream_url}), 201
-
-
-def ending_cleanly(frames: Iterator[Frame]) -> Iterator[Frame]:
-    """The stream's frames until it fails midway (Redis stopped or timed out while a client
-    follows the game): then an `error` event with the one error body, and the end of the
-    stream, instead of a traceback and a connection cut short."""
-    try:
-        yield from frames
-    except Exception as exc:  # the response has begun: the error can only be told in the stream
-        error = translate(exc)
-        retry_s = error.headers.get("Retry-After")
-        yield Frame.error(
-            json.dumps(error.body(), separators=(",", ":")),
-            int(retry_s) * 1000 if retry_s is not None else None,
-        )
 
 
 @route(

@@ -18,7 +18,16 @@ from schemas.api import CreateGameSchema, EventSchema, FeedSchema
 from schemas.commands import command_components, component_field
 from schemas.common import ErrorSchema
 from schemas.event_data import event_components
+from schemas.streams import (
+    NOTIFICATION_KINDS,
+    NOTIFICATIONS,
+    GameStreamEventSchema,
+    StreamErrorSchema,
+    StreamHeartbeatSchema,
+    StreamOpeningSchema,
+)
 from schemas.views import view_schema
+from service.following import HEARTBEAT_S
 from service.rulesets import (
     built_in,
     documented_events,
@@ -244,26 +253,6 @@ EVENT_STREAM = {
     ],
 }
 
-NOTIFICATION = {
-    "type": "object",
-    "description": "One notification of a player: its `kind`, the game it is about, and per "
-    "kind the seat (`your_turn`), the game's version, its ruleset and a private table's "
-    "`invitation` (`invitation`).",
-    "properties": {
-        "kind": {
-            "type": "string",
-            "enum": ["your_turn", "game_started", "game_finished", "invitation"],
-        },
-        "game_id": {"type": "string"},
-        "ruleset": {"type": "string"},
-        "version": {"type": "integer"},
-        "seat": {"type": "integer", "minimum": 0},
-        "invitation": {"type": ["string", "null"]},
-        "id": {"type": "string", "description": "In NDJSON: the notification's id."},
-    },
-    "required": ["kind", "game_id"],
-}
-
 NOTIFICATION_FRAME = {
     "type": "object",
     "description": "One frame of a player's notification stream.",
@@ -293,6 +282,55 @@ NOTIFICATION_STREAM = {
         {"$ref": "#/components/schemas/NotificationFrame"},
     ],
 }
+
+STREAM_LINES = {
+    "StreamOpening": StreamOpeningSchema,
+    "StreamHeartbeat": StreamHeartbeatSchema,
+    "StreamError": StreamErrorSchema,
+    "GameStreamEvent": GameStreamEventSchema,
+    **NOTIFICATIONS,
+}
+STREAM_LINE_KINDS = {
+    "GameStreamLine": {
+        "opening": "StreamOpening",
+        "event": "GameStreamEvent",
+        "heartbeat": "StreamHeartbeat",
+        "error": "StreamError",
+    },
+    "Notification": {kind: f"Notification_{kind}" for kind in NOTIFICATION_KINDS},
+    "NotificationStreamLine": {
+        "opening": "StreamOpening",
+        **{kind: f"Notification_{kind}" for kind in NOTIFICATION_KINDS},
+        "heartbeat": "StreamHeartbeat",
+        "error": "StreamError",
+    },
+}
+"""Each stream's NDJSON lines: by `kind`, the component of that line."""
+STREAM_LINE_TEXT = {
+    "Notification": "One notification of a player, by `kind`: the game it is about, and per "
+    "kind the seat (`your_turn`), the game's version, its ruleset and a private table's "
+    "`invitation` (`invitation`).",
+    "GameStreamLine": "One line of a game's stream read as NDJSON (`format=ndjson`), by "
+    "`kind`: the `opening` (the version it starts after), each `event`, a `heartbeat` every "
+    f"{HEARTBEAT_S:g} s of quiet, and a last `error` when it cannot go on.",
+    "NotificationStreamLine": "One line of your notification stream read as NDJSON "
+    "(`format=ndjson`), by `kind`: the `opening` (the id it starts after; a live stream only), "
+    "each notification (`your_turn`, `game_started`, `game_finished`, `invitation`), a "
+    f"`heartbeat` every {HEARTBEAT_S:g} s of quiet, and a last `error` when it cannot go on.",
+}
+
+
+def one_of_by_kind(name: str, kinds: dict[str, str]) -> dict[str, Any]:
+    members = list(dict.fromkeys(kinds.values()))
+    return {
+        "description": STREAM_LINE_TEXT[name],
+        "oneOf": [{"$ref": f"#/components/schemas/{m}"} for m in members],
+        "discriminator": {
+            "propertyName": "kind",
+            "mapping": {k: f"#/components/schemas/{m}" for k, m in kinds.items()},
+        },
+    }
+
 
 ACTOR = {
     "description": "Who acted: a seat number, `system` (the rules themselves: set-up, the seed "
@@ -355,7 +393,10 @@ def build_spec(rulesets: Sequence[str] | None = None) -> APISpec:
         spec.components.schema(name, component=component)
     spec.components.schema("StreamFrame", component=STREAM_FRAME)
     spec.components.schema("EventStream", component=EVENT_STREAM)
-    spec.components.schema("Notification", component=NOTIFICATION)
+    for name, line in STREAM_LINES.items():
+        spec.components.schema(name, schema=line)
+    for name, kinds in STREAM_LINE_KINDS.items():
+        spec.components.schema(name, component=one_of_by_kind(name, kinds))
     spec.components.schema("NotificationFrame", component=NOTIFICATION_FRAME)
     spec.components.schema("NotificationStream", component=NOTIFICATION_STREAM)
     options = ruleset_options(names)
@@ -563,7 +604,7 @@ def operation(op: Operation) -> dict[str, Any]:
             stream = op.extra.get("stream_schema", "EventStream")
             success["content"] = {
                 op.media_type: {"schema": stream},
-                **{media: {"schema": media_schema(media)} for media in op.alternates},
+                **{media: stream_lines(op, media) for media in op.alternates},
             }
         elif op.media_type != "application/json":
             success["content"] = {
@@ -617,14 +658,34 @@ def operation(op: Operation) -> dict[str, Any]:
             "name": h.name,
             "required": False,
             "description": h.description,
-            "schema": {"type": "string", "pattern": HEADER_PATTERNS[h.name]},
+            "schema": {"type": "string", "pattern": h.pattern or HEADER_PATTERNS[h.name]},
         }
         for h in op.headers
     ]
     if parameters:
         body["parameters"] = parameters
-    body.update({k: v for k, v in op.extra.items() if k != "stream_schema"})
+    body.update({k: v for k, v in op.extra.items() if k not in ("stream_schema", "line_schema")})
     return body
+
+
+def stream_lines(op: Operation, media: str) -> dict[str, Any]:
+    """A stream's NDJSON form: text, each line of it one `line_schema` (what OpenAPI 3.2 calls
+    the media type's `itemSchema`, given here as `x-itemSchema` for 3.1's tools)."""
+    line = op.extra.get("line_schema")
+    if media != "application/x-ndjson" or line is None:
+        return {"schema": media_schema(media)}
+    return {
+        "schema": {
+            "description": f"NDJSON. Read whole, the body is text; read line by line as it "
+            f"comes, each line is a `{line}` (README: following a stream with a generated "
+            "client).",
+            "oneOf": [
+                {"type": "string", "description": "The stream read as text."},
+                {"$ref": f"#/components/schemas/{line}"},
+            ],
+        },
+        "x-itemSchema": {"$ref": f"#/components/schemas/{line}"},
+    }
 
 
 def media_schema(media: str) -> dict[str, Any]:

@@ -4,17 +4,20 @@ resigning, clocks, a player's notifications across its games, and webhooks."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, current_app, request, url_for
+from flask import Blueprint, current_app, request, url_for
 from flask.typing import ResponseReturnValue
 
+from api import streams
 from api.context import access, games
 from api.docs import Header, route
 from api.errors import ApiError
 from api.inputs import bearer_token, json_body, query
 from schemas.instances import one
+from schemas.streams import NOTIFICATION_ID_PATTERN
 from schemas.tables import (
     ClaimedSchema,
     ClaimSchema,
@@ -38,10 +41,11 @@ from schemas.tables import (
     StrategySchema,
     WebhookSchema,
 )
-from service import stream_places, tables, tickets
+from service import tables, tickets
 from service.access import NotAuthenticated
+from service.following import HEARTBEAT_S
 from service.names import normalised, problems
-from service.wiring import redis_client
+from service.queries import HEARTBEAT_LINE, Frame, error_line, opening_line
 
 bp = Blueprint("tables", __name__)
 
@@ -136,48 +140,63 @@ def my_games() -> ResponseReturnValue:
     media_type="text/event-stream",
     alternates=("application/x-ndjson",),
     success_text="Server-Sent Events (`id`: the notification's id, `event`: its kind, `data`: "
-    "its JSON), or with `format=ndjson` one JSON document per line (with its `id`). Kinds: "
-    "`your_turn`, `game_started`, `game_finished`, `invitation`.",
+    "its JSON), or with `format=ndjson` one `NotificationStreamLine` per line (a notification "
+    "with its `id`). Kinds: `your_turn`, `game_started`, `game_finished`, `invitation`. While "
+    f"nothing comes, a keep-alive every {HEARTBEAT_S:g} s (an SSE comment line; in NDJSON a "
+    "`heartbeat` line); a stream that cannot go on ends with an `error` event (a line of kind "
+    "`error`) carrying the one error body: follow again with `Last-Event-ID`.",
     errors=(400, 401, 429),
     auth="optional",
-    headers=(Header("Last-Event-ID", "Resume after this notification id."),),
+    headers=(
+        Header(
+            "Last-Event-ID",
+            "Resume after this notification id (such as `1764610000000-0`).",
+            NOTIFICATION_ID_PATTERN,
+        ),
+    ),
     tags=PLAYERS,
     stream_schema="NotificationStream",
+    line_schema="NotificationStreamLine",
 )
 def my_stream() -> ResponseReturnValue:
     """Every notification after `after` (or the `Last-Event-ID` header), then each new one as
     it comes: resumable from any id a client saw. The player's key as a bearer token, or (a
     browser's EventSource, which sends no header) a stream ticket from
-    `POST /players/me/stream-tickets` as `?ticket=`: it opens the stream for 60 seconds after
-    it is issued, and an EventSource's reconnection to the same URL (with `Last-Event-ID`)
-    for an hour after that."""
+    `POST /players/me/stream-tickets` as `?ticket=`: it opens one stream, once, within 60
+    seconds of its issue, and that stream's EventSource reconnecting to the same URL (with
+    `Last-Event-ID`) for an hour after that, from the same address, resuming no earlier than
+    what the ticket's stream sent, in its place."""
     args = query(PlayerStreamQuerySchema)
     resumed = request.headers.get("Last-Event-ID")
-    player = stream_player(args.get("ticket"), reconnect=resumed is not None)
+    player, named = stream_player(args.get("ticket"), reconnect=resumed is not None)
     after = resumed or args["after"]
     if not _is_stream_id(after):
         raise ApiError(400, "invalid_request", "Last-Event-ID is not a notification id")
     heartbeat = float(current_app.config["SSE_HEARTBEAT_S"])
     entries = tables.player_notifications(games(), player, after, args["follow"], heartbeat)
-    if args["follow"]:  # a live stream takes one of the client's places, like a game's stream
-        address = request.remote_addr or "unknown"
-        client = redis_client(current_app.config["REDIS_URL"])
-        place = stream_places.opened(client, address, current_app.config.get("STREAMS_PER_CLIENT"))
-        entries = stream_places.held(client, address, place, entries)
-    if stream_format(args.get("format")) == "ndjson":
-        return Response(_ndjson(entries), mimetype="application/x-ndjson")
-    return Response(
-        _sse(entries),
-        mimetype="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    if named is not None:
+        entries = streams.ticketed(
+            args["ticket"], named.expires_at, after, resumed, entries, lambda e: e and e[0]
+        )
+    form = streams.stream_format(args.get("format"))
+    chunks = (
+        _ndjson(after if args["follow"] else None, entries)
+        if form == "ndjson"
+        else _sse(after, entries)
     )
+    told = streams.ending_cleanly(chunks, error_line if form == "ndjson" else _sse_error)
+    if args["follow"]:  # a live stream takes one of the client's places, like a game's stream
+        told = streams.held_place(told)
+    return streams.stream_response(told, form)
 
 
-def stream_player(ticket: str | None, reconnect: bool) -> tables.Player:
+def stream_player(
+    ticket: str | None, reconnect: bool
+) -> tuple[tables.Player, tickets.PlayerTicket | None]:
     """Who follows the notification stream: the bearer key's player, or the one a valid
-    stream ticket names."""
+    stream ticket names (and that ticket)."""
     if ticket is None:
-        return the_player()
+        return the_player(), None
     if bearer_token() is not None:
         raise NotAuthenticated("send a player key or a stream ticket, not both")
     try:
@@ -198,10 +217,11 @@ def stream_player(ticket: str | None, reconnect: bool) -> tables.Player:
     tags=PLAYERS,
 )
 def issue_player_stream_ticket() -> ResponseReturnValue:
-    """For a player: a ticket that opens your notification stream for 60 seconds, to pass as
-    `?ticket=` where no Authorization header can be sent (a browser's EventSource). An
-    EventSource that reconnects to the same URL (sending `Last-Event-ID`) is let in for an hour
-    more; past that, ask for a new ticket. The player key itself never goes into a URL."""
+    """For a player: a ticket that opens your notification stream once, within 60 seconds, to
+    pass as `?ticket=` where no Authorization header can be sent (a browser's EventSource). That
+    stream's EventSource reconnecting to the same URL (sending `Last-Event-ID`) is let in for an
+    hour more, from the same address and going on from where it was; past that, or after a
+    401, ask for a new ticket. The player key itself never goes into a URL."""
     player = the_player()
     ticket, expires_at = tables.player_stream_ticket(games(), player)
     stream_url = url_for("tables.my_stream", ticket=ticket)
@@ -209,21 +229,15 @@ def issue_player_stream_ticket() -> ResponseReturnValue:
     return one(PlayerStreamTicketSchema).dump(body), 201
 
 
-def stream_format(given: str | None) -> str:
-    """`format`, else what `Accept` prefers: NDJSON only when asked for (SSE by default)."""
-    if given:
-        return given
-    best = request.accept_mimetypes.best_match(["text/event-stream", "application/x-ndjson"])
-    return "ndjson" if best == "application/x-ndjson" else "sse"
-
-
 def _is_stream_id(value: str) -> bool:
-    head, _, tail = value.partition("-")
-    return head.isdigit() and (not tail or tail.isdigit()) and len(value) <= 41
+    """An inbox id as the stream sends them, by the pattern the document states."""
+    return re.fullmatch(NOTIFICATION_ID_PATTERN, value) is not None
 
 
-def _sse(entries: Iterator[Any]) -> Iterator[str]:
-    yield ": your notifications\n\n"
+def _sse(after: str, entries: Iterator[tuple[str, str, str] | None]) -> Iterator[str]:
+    """The first frame, a comment, has as its `id` where the stream starts: an EventSource that
+    got nothing yet still reconnects with `Last-Event-ID` (a stream ticket lets it back in)."""
+    yield f": your notifications\nid: {after}\n\n"
     for entry in entries:
         if entry is None:
             yield ": keep-alive\n\n"
@@ -232,10 +246,17 @@ def _sse(entries: Iterator[Any]) -> Iterator[str]:
         yield f"id: {entry_id}\nevent: {kind}\ndata: {body}\n\n"
 
 
-def _ndjson(entries: Iterator[Any]) -> Iterator[str]:
+def _sse_error(data: str, retry_ms: int | None) -> str:
+    return Frame.error(data, retry_ms).text
+
+
+def _ndjson(after: str | None, entries: Iterator[tuple[str, str, str] | None]) -> Iterator[str]:
+    """A live stream (`after` given) opens with a line at once, a page of the inbox does not."""
+    if after is not None:
+        yield opening_line(after)
     for entry in entries:
         if entry is None:
-            yield "\n"
+            yield HEARTBEAT_LINE
             continue
         entry_id, _, body = entry
         yield json.dumps({"id": entry_id, **json.loads(body)}, sort_keys=True) + "\n"

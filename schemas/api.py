@@ -395,6 +395,13 @@ class StreamQuerySchema(StrictSchema):
         data_key="from",
         metadata={"description": "First version to send (the Last-Event-ID header wins)."},
     )
+    format = fields.String(
+        validate=validate.OneOf(("sse", "ndjson")),
+        metadata={
+            "description": "`sse` (EventSource) or `ndjson` (one JSON line each, a "
+            "`GameStreamLine`); left out, what `Accept` prefers (SSE by default)."
+        },
+    )
     ticket = fields.String(
         validate=validate.Length(min=1, max=512),
         metadata={

@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import json
 import math
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -24,11 +23,12 @@ from domain.core.ruleset import Ruleset, find_ruleset
 from domain.core.seating import Seating, ranked_last
 from domain.core.table import TABLE_COMMAND_SPECS
 from domain.core.undo import table_actions
+from service import following
 from service.games import GameService, VersionOutOfRange, canonical_json, recorded_from
 from service.rulesets import available, rule_entry
 from service.rulesets import ruleset as bound_ruleset
 from store.keys import GAME_ID
-from store.redis_store import GameMeta
+from store.redis_store import GameMeta, StoredEvent
 
 EXPORT_PAGE = 500
 STREAM_PAGE = 200
@@ -87,31 +87,58 @@ class EventNotFound(Exception):
 
 @dataclass(frozen=True)
 class Frame:
-    """One Server-Sent Events frame: an event (id, type, JSON data) or a comment."""
+    """One frame of a game's stream in both of its wire forms: `text`, a Server-Sent Events
+    frame, and `line`, an NDJSON line (a `GameStreamLine`)."""
 
     text: str
+    line: str = ""
+    id: str = ""
+    """The id a follower resumes after, once it has this frame (none for a keep-alive)."""
 
     @classmethod
     def event(cls, version: int, type_: str, data: str) -> Frame:
-        return cls(f"id: {version}\nevent: {type_}\ndata: {data}\n\n")
+        line = f'{{"kind":"event","id":"{version}","event":{data}}}\n'
+        return cls(f"id: {version}\nevent: {type_}\ndata: {data}\n\n", line, str(version))
 
     @classmethod
-    def comment(cls, text: str) -> Frame:
-        return cls(f": {text}\n\n")
+    def heartbeat(cls) -> Frame:
+        return cls(": keep-alive\n\n", HEARTBEAT_LINE)
 
     @classmethod
     def opening(cls, game_id: str, after: int) -> Frame:
         """The first frame: a comment, and as its id the version the stream starts after. It
         fires no event, but an EventSource keeps the id, so a reconnection before any event
-        arrived still sends `Last-Event-ID` (and a stream ticket is renewed on a reconnect)."""
-        return cls(f": events of game {game_id} after version {after}\nid: {after}\n\n")
+        arrived still sends `Last-Event-ID` (and a stream ticket is renewed on a reconnect).
+        In NDJSON, an `opening` line with that id."""
+        return cls(
+            f": events of game {game_id} after version {after}\nid: {after}\n\n",
+            opening_line(str(after)),
+            str(after),
+        )
 
     @classmethod
     def error(cls, data: str, retry_ms: int | None = None) -> Frame:
         """An `error` event (no id, so a client resumes after the last event it got), with
         the reconnection delay a client should wait, if any."""
         retry = f"retry: {retry_ms}\n" if retry_ms is not None else ""
-        return cls(f"event: error\n{retry}data: {data}\n\n")
+        return cls(f"event: error\n{retry}data: {data}\n\n", error_line(data, retry_ms))
+
+
+HEARTBEAT_LINE = '{"kind":"heartbeat"}\n'
+"""A keep-alive of a stream read as NDJSON."""
+
+
+def opening_line(after: str) -> str:
+    """The first NDJSON line of a stream: the id it starts after (so that the answer begins at
+    once, and a follower knows where to resume from before anything came)."""
+    return f'{{"kind":"opening","id":"{after}"}}\n'
+
+
+def error_line(data: str, retry_ms: int | None) -> str:
+    """The last NDJSON line of a stream that cannot go on: the one error body (`data`), and how
+    long to wait before following again."""
+    retry = "" if retry_ms is None else f',"retry_ms":{retry_ms}'
+    return f'{{"kind":"error","error":{data}{retry}}}\n'
 
 
 def iso_time(epoch_seconds: str) -> str:
@@ -365,35 +392,36 @@ class GameQueries:
         if after > current:
             raise VersionOutOfRange(after, current)
 
-        def frames() -> Iterator[Frame]:
-            last = after
-            yield Frame.opening(game_id, after)
-            quiet_since = time.monotonic()
-            while True:
+        last = after
+
+        def read(wait_ms: float | None) -> list[StoredEvent]:
+            nonlocal last
+            if wait_ms is None:
                 page = self.store.read(game_id, last + 1, None, STREAM_PAGE)
-                if not page:
-                    meta = self.store.meta(game_id)
-                    revealed = meta.extra.get("seed_revealed") == "true"
-                    if meta.status == "finished" and revealed and last >= meta.version:
-                        return
-                    # wait no longer than the keep-alive is due (a blocking read may also
-                    # wait less: the Redis client's socket timeout caps it)
-                    due_ms = (heartbeat_s - (time.monotonic() - quiet_since)) * 1000
-                    page = self.store.read_after(
-                        game_id, last, block_ms=max(1, int(due_ms)), count=STREAM_PAGE
-                    )
-                    if not page:
-                        if time.monotonic() - quiet_since >= heartbeat_s:
-                            yield Frame.comment("keep-alive")
-                            quiet_since = time.monotonic()
-                        continue
+            else:
+                page = self.store.read_after(
+                    game_id, last, block_ms=int(wait_ms), count=STREAM_PAGE
+                )
+            if page:
+                last = page[-1].version
+            return page
+
+        def ended() -> bool:
+            meta = self.store.meta(game_id)
+            revealed = meta.extra.get("seed_revealed") == "true"
+            return meta.status == "finished" and revealed and last >= meta.version
+
+        def frames() -> Iterator[Frame]:
+            yield Frame.opening(game_id, after)
+            for page in following.followed(read, heartbeat_s, ended):
+                if page is None:
+                    yield Frame.heartbeat()
+                    continue
                 whole = self.open_book(game_id)
                 for stored in page:
                     recorded = recorded_from(stored)
                     data = canonical_json(self.seen(recorded, viewer, whole))
                     yield Frame.event(recorded.version, recorded.event.type, data)
-                    last = recorded.version
-                quiet_since = time.monotonic()
 
         return frames()
 

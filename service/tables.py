@@ -15,7 +15,7 @@ import random
 import secrets
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +36,7 @@ from domain.core.seating import (
     table_clock,
 )
 from domain.core.table import ADMIN
-from service import tickets, webhooks
+from service import following, tickets, webhooks
 from service.auth import new_token, seat_role, token_hash
 from service.webhooks import WebhookRefused
 from store import keys
@@ -119,16 +119,19 @@ def player_stream_ticket(service: GameService, player: Player) -> tuple[str, flo
     return tickets.issue_player(secret, player.player_id, key_hash)
 
 
-def player_by_ticket(service: GameService, ticket: str, reconnect: bool) -> Player:
-    """The player a stream ticket names (on a reconnect, one up to an hour past its expiry);
-    TicketRefused when it names none, is forged or expired, or the player's key changed."""
+def player_by_ticket(
+    service: GameService, ticket: str, reconnect: bool
+) -> tuple[Player, tickets.PlayerTicket]:
+    """The player a stream ticket names (on a reconnect, one up to an hour past its expiry),
+    and the ticket; TicketRefused when it names none, is forged or expired, or the player's key
+    changed."""
     store = players_of(service)
     grace = tickets.RECONNECT_GRACE_SECONDS if reconnect else 0.0
     named = tickets.check_player(ticket, store.ticket_secret, grace_s=grace)
     player = store.get(named.player_id)
     if player is None or named.binding != tickets.binding(store.key_hash(named.player_id) or ""):
         raise tickets.TicketRefused("the stream ticket's player key has changed: ask again")
-    return player
+    return player, named
 
 
 def seat_of_player(service: GameService, game_id: str, player_id: str) -> int | None:
@@ -871,26 +874,25 @@ def seating_view(service: GameService, game_id: str) -> dict[str, Any]:
 
 def player_notifications(
     service: GameService, player: Player, after: str, follow: bool, heartbeat_s: float
-) -> Any:
+) -> Iterator[tuple[str, str, str] | None]:
     """(id, kind, JSON body) of each notification after `after`, then (when `follow`) each new
     one as it comes; None between them every `heartbeat_s` (a keep-alive)."""
     store = players_of(service)
-    block_ms = max(1, int(heartbeat_s * 1000))
+    last = after
 
-    def entries() -> Any:
-        last = after
-        while True:
-            page = store.inbox(player.player_id, last, None)
-            if not page and follow:
-                page = store.inbox(player.player_id, last, block_ms)
-            if not page:
-                if not follow:
-                    return
+    def read(wait_ms: float | None) -> list[tuple[str, str, str]]:
+        nonlocal last
+        page = store.inbox(player.player_id, last, None if wait_ms is None else int(wait_ms))
+        if page:
+            last = page[-1][0]
+        return page
+
+    def entries() -> Iterator[tuple[str, str, str] | None]:
+        for page in following.followed(read, heartbeat_s, ended=lambda: not follow):
+            if page is None:
                 yield None
-                continue
-            for entry in page:
-                yield entry
-                last = entry[0]
+            else:
+                yield from page
 
     return entries()
 

@@ -7,9 +7,15 @@ A ticket reads `<payload>.<signature>`: the payload names the game, the seat and
 seed is revealed at the end of the game every event is public anyway, so nothing a forged ticket
 could open is secret then.
 
-A ticket opens a stream for `TICKET_SECONDS`; a reconnect (with `Last-Event-ID`) may reopen
-it for `RECONNECT_GRACE_SECONDS` after that, so that an EventSource's automatic reconnection to
-the same URL goes on.
+A ticket is used once: it opens one stream, within `TICKET_SECONDS` of its issue, and a second
+opening of the same ticket is refused. What may follow is that stream's own EventSource
+reconnecting to the same URL (with `Last-Event-ID`), for `RECONNECT_GRACE_SECONDS` after the
+ticket's expiry, and only as that stream going on: from the client address that opened it,
+resuming no earlier than the last event the ticket's stream sent, and in its place (the stream
+it replaces ends at its next frame), so that a ticket never follows two streams at once. Each
+use is recorded in Redis under the ticket's hash (`TicketUses`) until the grace ends; so an
+expired ticket, or a ticket's URL read from a log, reopens nothing from the start, for nobody
+else, and never twice at once.
 
 A ticket is bound to the seat token it was issued for (the payload holds the first 16 hex digits
 of that token's stored SHA-256, never the token): once the admin re-issues the seat's token, the
@@ -25,19 +31,29 @@ player's stream, nor a player's a game's (each is checked against its own kind a
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import json
 import time
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
+
+import redis
+
+from store.keys import PREFIX
+
+T = TypeVar("T")
 
 TICKET_SECONDS = 60
 RECONNECT_GRACE_SECONDS = 3600
 """How long after its expiry a ticket still reopens its stream on a reconnect (a request with
 `Last-Event-ID`, as a browser's EventSource sends when it reconnects to the same URL): the
-stream a seat opened in time goes on across network drops, and a token re-issued by the admin
-still ends it (the binding). A first opening needs a ticket that has not expired."""
+stream a seat opened in time goes on across network drops (as `TicketUses` lets it), and a
+token re-issued by the admin still ends it (the binding). A first opening needs a ticket that
+has not expired, and has not been used."""
 
 
 class TicketRefused(Exception):
@@ -152,3 +168,107 @@ def check_player(
     if (time.time() if now is None else now) > named.expires_at + grace_s:
         raise TicketRefused("the stream ticket has expired: ask for a new one")
     return named
+
+
+CLAIM = """
+local key, mode, me, address, after, now, until_ = KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4],
+  tonumber(ARGV[5]), tonumber(ARGV[6])
+local function parts(id)
+  local head, tail = string.match(id, '^(%d+)-?(%d*)$')
+  return tonumber(head) or -1, tonumber(tail) or 0
+end
+local function before(a, b)
+  local ah, at = parts(a)
+  local bh, bt = parts(b)
+  return ah < bh or (ah == bh and at < bt)
+end
+if redis.call('EXISTS', key) == 0 then
+  if mode ~= 'fresh' then return 'unknown' end
+  redis.call('HSET', key, 'holder', me, 'sent', after, 'address', address)
+  redis.call('EXPIREAT', key, math.ceil(until_))
+  return 'opened'
+end
+if ARGV[7] == '' then return 'used' end
+if redis.call('HGET', key, 'address') ~= address then return 'elsewhere' end
+if before(ARGV[7], redis.call('HGET', key, 'sent')) then return 'behind' end
+redis.call('HSET', key, 'holder', me)
+return 'reopened'
+"""
+
+SENT = """
+if redis.call('HGET', KEYS[1], 'holder') ~= ARGV[1] then return 0 end
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'sent', ARGV[2]) end
+return 1
+"""
+
+REFUSALS = {
+    "used": "this stream ticket has been used: ask for a new one",
+    "unknown": "the stream ticket has expired: ask for a new one",
+    "elsewhere": "the stream ticket was opened from another address: ask for a new one",
+    "behind": "a reconnection with this stream ticket cannot go back before what its stream "
+    "sent: ask for a new ticket",
+}
+
+
+class TicketUses:
+    """Where each ticket's one stream is (see the module's text), in Redis: per ticket its
+    holder (the stream now following it), the last id it sent, and the address that opened it,
+    kept until the ticket's reconnection grace ends."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis = client
+        self._claim = client.register_script(CLAIM)
+        self._sent = client.register_script(SENT)
+
+    @staticmethod
+    def key_of(ticket: str) -> str:
+        return f"{PREFIX}:ticket-use:{hashlib.sha256(ticket.encode()).hexdigest()[:32]}"
+
+    def claim(
+        self,
+        ticket: str,
+        expires_at: float,
+        address: str,
+        after: str,
+        resume: str | None,
+        now: float | None = None,
+    ) -> str:
+        """Let the stream of `ticket` (from `address`, starting after `after`) follow it: a
+        first opening (`resume` None) of a ticket unused and not expired, or a reconnection
+        resuming after `resume`. Its holder id, for `followed`; TicketRefused otherwise."""
+        now = time.time() if now is None else now
+        fresh = now <= expires_at
+        holder = uuid.uuid4().hex
+        answer = self._claim(
+            keys=[self.key_of(ticket)],
+            args=[
+                "fresh" if fresh else "late",
+                holder,
+                address,
+                after,
+                now,
+                expires_at + RECONNECT_GRACE_SECONDS,
+                resume or "",
+            ],
+        )
+        if answer not in ("opened", "reopened"):
+            raise TicketRefused(REFUSALS[str(answer)])
+        return holder
+
+    def followed(
+        self, ticket: str, holder: str, items: Iterator[T], id_of: Callable[[T], str | None]
+    ) -> Iterator[T]:
+        """`items` while this stream holds its ticket: each id sent is recorded (a reconnection
+        resumes no earlier); once a reconnection took the ticket over, this stream ends."""
+        key = self.key_of(ticket)
+        sent = ""  # recorded once written: with the next item, or at the end
+        try:
+            for item in items:
+                if not self._sent(keys=[key], args=[holder, sent]):
+                    return
+                yield item
+                sent = id_of(item) or sent
+        finally:
+            if sent:
+                with contextlib.suppress(redis.exceptions.RedisError):  # the record lapses anyway
+                    self._sent(keys=[key], args=[holder, sent])

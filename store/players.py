@@ -14,6 +14,7 @@ from typing import Any
 
 import redis
 
+from store import blocking
 from store.keys import PREFIX
 from store.keys import meta as game_meta
 
@@ -205,12 +206,18 @@ class PlayerStore:
         self, player_id: str, after: str, block_ms: int | None, count: int = 100
     ) -> list[tuple[str, str, str]]:
         """Notifications after stream id `after` ("0": from the oldest kept), as (id, kind,
-        JSON body); waits up to `block_ms` for one when there is none yet (None: no wait)."""
+        JSON body); waits up to `block_ms` for one when there is none yet (None: no wait; a wait
+        lasts no longer than `store.blocking` lets a read wait)."""
         key = player_key(player_id, "inbox")
         if block_ms is None:
             entries = self.redis.xrange(key, f"({after}" if after != "0" else "-", "+", count)
         else:
-            found = self.redis.xread({key: after}, count=count, block=block_ms)
+            found = blocking.blocking_read(
+                self.redis,
+                block_ms,
+                lambda wait_ms: self.redis.xread({key: after}, count=count, block=wait_ms),
+                None,
+            )
             entries = found[0][1] if found else []
         return [(str(i), f["kind"], f["body"]) for i, f in entries]
 

@@ -22,7 +22,7 @@ from redis.cluster import RedisCluster
 from redis.commands.core import Script
 from redis.exceptions import AskError, MovedError, NoScriptError, TryAgainError
 
-from store import keys
+from store import blocking, keys
 from store.compression import pack_event, pack_snapshot, unpack_event, unpack_snapshot
 from store.connect import client_from_url
 
@@ -260,8 +260,6 @@ class EventStore:
         self._create = client.register_script(CREATE)
         self._save_snapshot = client.register_script(SAVE_SNAPSHOT)
         self._expire = client.register_script(EXPIRE)
-        self._timeout_s: float | None = None
-        self._timeout_known = False
 
     @classmethod
     def from_url(cls, url: str, **options: int) -> EventStore:
@@ -758,17 +756,17 @@ class EventStore:
     def read_after(
         self, game_id: str, after_version: int, *, block_ms: int, count: int = 100
     ) -> list[StoredEvent]:
-        """Events after `after_version`, waiting up to `block_ms` for one to arrive (XREAD BLOCK).
+        """Events after `after_version`, waiting up to `block_ms` for one to arrive (XREAD BLOCK,
+        for no longer than `store.blocking` lets a read wait).
 
         Returns at once when there are events already; an empty list when none came in time.
-        Waits less than the client's socket timeout (redis-py 8 defaults it to 5 s), which would
-        otherwise cut a longer wait short with a TimeoutError.
         """
-        socket_timeout = self._socket_timeout()
-        if socket_timeout:
-            block_ms = max(1, min(block_ms, int(socket_timeout * 1000) - 250))
-        reply = self.redis.xread(
-            {keys.events(game_id): f"{max(after_version, 0)}-0"}, count=count, block=block_ms
+        stream = {keys.events(game_id): f"{max(after_version, 0)}-0"}
+        reply = blocking.blocking_read(
+            self.redis,
+            block_ms,
+            lambda wait_ms: self.redis.xread(stream, count=count, block=wait_ms),
+            None,
         )
         streams = reply.items() if isinstance(reply, dict) else reply or ()  # RESP3 / RESP2
         return [
@@ -776,22 +774,6 @@ class EventStore:
             for _stream, entries in streams
             for entry_id, fields in entries
         ]
-
-    def _socket_timeout(self) -> float | None:
-        """The socket timeout of the client's connections (not always in the pool's kwargs:
-        redis-py 8 gives a connection made from a URL its own default of 5 s)."""
-        if not self._timeout_known:
-            client = self.redis
-            if isinstance(client, RedisCluster):
-                client = client.get_redis_connection(client.get_default_node())
-            pool = client.connection_pool
-            connection = pool.get_connection()
-            try:
-                self._timeout_s = connection.socket_timeout
-            finally:
-                pool.release(connection)
-            self._timeout_known = True
-        return self._timeout_s
 
     # --- snapshots ------------------------------------------------------------------------
 

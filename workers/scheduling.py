@@ -12,6 +12,7 @@ import os
 import threading
 import time
 
+from service.errors import store_failure
 from service.jobs import enqueue_system_steps, system_job_id
 from service.wiring import game_service, redis_client
 from store.redis_store import EventStore
@@ -69,8 +70,8 @@ def start_sweeper(url: str, queue_name: str | None, every_s: float) -> threading
                 swept = sweep_closing_games(url, queue_name, every_s)
                 if swept:
                     log.info("re-queued the closing step of %d game(s)", len(swept))
-            except Exception:  # the next sweep tries again
-                log.warning("sweep failed", exc_info=True)
+            except Exception as exc:  # the next sweep tries again (a store failure: no traceback)
+                log.warning("sweep failed: %r", exc, exc_info=store_failure(exc) is None)
             time.sleep(every_s)
 
     thread = threading.Thread(target=sweep_forever, name="chronicle-sweeper", daemon=True)
@@ -89,8 +90,8 @@ def start_table_watch(every_s: float) -> threading.Thread:
         while True:
             try:
                 watch_tables(table_service(), time.time())
-            except Exception:  # the next round tries again
-                log.warning("table watch failed", exc_info=True)
+            except Exception as exc:  # the next round tries again (a store failure: no traceback)
+                log.warning("table watch failed: %r", exc, exc_info=store_failure(exc) is None)
             time.sleep(every_s)
 
     thread = threading.Thread(target=watch_forever, name="chronicle-table-watch", daemon=True)

@@ -11,6 +11,7 @@ import redis
 import tests.support.toy  # noqa: F401  (registers the toy rulesets in this process)
 from api.app import create_app
 from service.wiring import game_service
+from store import blocking
 from store.redis_store import EventStore
 from tests.support.abuse import TOY
 
@@ -26,7 +27,7 @@ def test_a_blocking_read_gives_up_before_the_socket_timeout_instead_of_failing(r
 def test_a_live_stream_idle_past_the_socket_timeout_sends_a_keep_alive_when_due(redis_url):
     """The blocking reads wait less than the socket timeout; the keep-alive still comes once a
     heartbeat interval (as the document says), not after every read, and not late."""
-    timeout = game_service(redis_url).store._socket_timeout()
+    timeout = blocking.socket_timeout_of(game_service(redis_url).store.redis)
     heartbeat = 7.0
     assert timeout and timeout < heartbeat, "the service's client times out before the keep-alive"
     app = create_app(redis_url, SYSTEM_STEPS="inline", CORS_ORIGINS=(), SSE_HEARTBEAT_S=heartbeat)

@@ -76,15 +76,31 @@ def test_a_ticket_is_refused_when_tampered_expired_or_for_another_game(api, vaul
         assert response.get_json()["code"] == "unauthenticated"
 
 
+SHORT_S = 1.5
+"""A ticket the tests issue to expire this soon, so that its stream is opened in time and its
+reconnection comes after its expiry."""
+
+
+def short_lived(seed, game_id, seat, bound):
+    return tickets.issue(
+        seed, game_id, seat, bound, now=time.time() - tickets.TICKET_SECONDS + SHORT_S
+    )
+
+
 def test_an_eventsource_reconnecting_with_an_expired_ticket_is_let_in_for_a_while(api, vault):
     """EventSource reconnects to the same URL with `Last-Event-ID`: a ticket past its minute
-    still reopens the stream then (for an hour), never for a first opening."""
+    still reopens the stream it opened then (for an hour), never for a first opening."""
     game, seat, token = bid_made(api)
     game_id = game["game_id"]
     seed, bound = vault.seed(game_id), token_hash(token)
-    stale, _ = tickets.issue(seed, game_id, seat, bound, now=time.time() - 600)
+    ticket, expires_at = short_lived(seed, game_id, seat, bound)
     ancient, _ = tickets.issue(seed, game_id, seat, bound, now=time.time() - 7200)
-    url = f"/games/{game_id}/stream?ticket={stale}"
+    url = f"/games/{game_id}/stream?ticket={ticket}"
+    opened = api.get(url, buffered=False)
+    assert opened.status_code == 200
+    assert [f.id for f in islice(sse_frames(opened.response), 3)] == [0, 1, 2]
+    opened.close()
+    time.sleep(max(0.0, expires_at - time.time()) + 0.2)
     assert api.get(url).status_code == 401  # opening anew needs a fresh ticket
     reconnected = api.get(url, headers={"Last-Event-ID": "2"}, buffered=False)
     assert reconnected.status_code == 200
@@ -104,17 +120,15 @@ def test_an_eventsource_that_got_no_event_yet_still_reconnects_with_a_last_event
     game, seat, token = bid_made(api)
     game_id = game["game_id"]
     version = api.get(f"/games/{game_id}").get_json()["version"]
-    ticket = api.post(f"/games/{game_id}/stream-tickets", headers=bearer(token)).get_json()
-    url = f"{ticket['stream_url']}&from={version + 1}"
+    ticket, expires_at = short_lived(vault.seed(game_id), game_id, seat, token_hash(token))
+    url = f"/games/{game_id}/stream?ticket={ticket}&from={version + 1}"
     response = api.get(url, buffered=False)
     assert response.status_code == 200
     opening = next(sse_frames(response.response))
     response.close()
     assert (opening.id, opening.event, opening.data) == (version, None, None)
-    seed, bound = vault.seed(game_id), token_hash(token)
-    stale, _ = tickets.issue(seed, game_id, seat, bound, now=time.time() - 600)
-    again = f"/games/{game_id}/stream?ticket={stale}&from={version + 1}"
-    reconnected = api.get(again, headers={"Last-Event-ID": str(opening.id)}, buffered=False)
+    time.sleep(max(0.0, expires_at - time.time()) + 0.2)
+    reconnected = api.get(url, headers={"Last-Event-ID": str(opening.id)}, buffered=False)
     assert reconnected.status_code == 200
     reconnected.close()
 
@@ -226,16 +240,25 @@ def test_a_player_ticket_is_refused_when_forged_expired_or_for_a_game_and_no_key
 
 
 def test_an_eventsource_reconnecting_to_its_notifications_is_let_in_for_a_while(api, client):
+    """A player's ticket opened in time reopens its stream after its minute on a reconnection
+    going on from where it was, never going back, and never opens anew."""
     player_id, key, _ = player_with_a_started_game(api)
     api.post("/players/me/stream-tickets", headers=bearer(key))  # makes the player's secret
     secret = client.hget(f"chronicle:player:{{{player_id}}}", "ticket_secret")
     key_hash = client.hget(f"chronicle:player:{{{player_id}}}", "key_hash")
-    lapsed, _ = tickets.issue_player(secret, player_id, key_hash, now=time.time() - 120)
-    url = f"/players/me/stream?follow=false&ticket={lapsed}"
-    assert api.get(url).status_code == 401  # a first opening needs a live ticket
+    ticket, expires_at = tickets.issue_player(
+        secret, player_id, key_hash, now=time.time() - tickets.TICKET_SECONDS + SHORT_S
+    )
+    url = f"/players/me/stream?follow=false&ticket={ticket}"
     keyed, _ = notifications(api, "/players/me/stream?follow=false", bearer(key))
-    resumed, _ = notifications(api, url, {"Last-Event-ID": keyed[0].id})
-    assert [f.id for f in resumed] == [f.id for f in keyed[1:]]
+    ticketed, _ = notifications(api, url)
+    assert [f.id for f in ticketed] == [f.id for f in keyed]
+    time.sleep(max(0.0, expires_at - time.time()) + 0.2)
+    assert api.get(url).status_code == 401  # a first opening needs a live, unused ticket
+    resumed, _ = notifications(api, url, {"Last-Event-ID": keyed[-1].id})
+    assert resumed == []
+    back = api.get(url, headers={"Last-Event-ID": keyed[0].id})
+    assert back.status_code == 401, "a reconnection does not go back before what it was sent"
     too_old, _ = tickets.issue_player(secret, player_id, key_hash, now=time.time() - 7200)
     refused = api.get(
         f"/players/me/stream?follow=false&ticket={too_old}",

@@ -25,6 +25,15 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 def serving(redis_url: str, *, web_workers: int = 1, **env: str) -> Iterator[str]:
     """Run `chronicle serve` (gunicorn and one RQ worker on its own queue) on `redis_url`;
     yields the base URL once /healthz answers, and stops the server (SIGTERM) afterwards."""
+    with serving_logged(redis_url, web_workers=web_workers, **env) as (base, _):
+        yield base
+
+
+@contextmanager
+def serving_logged(
+    redis_url: str, *, web_workers: int = 1, **env: str
+) -> Iterator[tuple[str, deque[bytes]]]:
+    """`serving`, yielding with the base URL the last lines the server wrote to its stderr."""
     port = free_port()
     environment = {
         **os.environ,
@@ -64,7 +73,7 @@ def serving(redis_url: str, *, web_workers: int = 1, **env: str) -> Iterator[str
             except requests.RequestException:  # not listening yet, or still starting up
                 pass
             time.sleep(0.1)
-        yield base
+        yield base, said
     finally:
         process.send_signal(signal.SIGTERM)
         try:

@@ -13,6 +13,7 @@ from openapi_spec_validator import validate
 
 from api.inputs import IDEMPOTENCY_KEY, LAST_EVENT_ID
 from api.openapi import spec_yaml
+from api.tables import _is_stream_id
 from service.rulesets import ruleset
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -187,19 +188,29 @@ def test_open_and_closing_are_documented_game_statuses_and_filters_of_the_game_l
 def test_request_headers_carry_the_patterns_the_server_enforces():
     doc = document()
     patterns = {
-        p["name"]: p["schema"]["pattern"]
-        for _, _, op in operations(doc)
+        (path, p["name"]): p["schema"]["pattern"]
+        for path, _, op in operations(doc)
         for p in op.get("parameters", [])
         if p["in"] == "header"
     }
-    assert patterns == {
+    by_name = {name: pattern for (path, name), pattern in patterns.items() if path != PLAYER}
+    assert by_name == {
         "Idempotency-Key": IDEMPOTENCY_KEY.pattern,
         "Last-Event-ID": LAST_EVENT_ID.pattern,
     }
-    assert re.fullmatch(patterns["Idempotency-Key"], "first-move")
-    assert not re.fullmatch(patterns["Idempotency-Key"], "has space")
-    assert re.fullmatch(patterns["Last-Event-ID"], "42")
-    assert not re.fullmatch(patterns["Last-Event-ID"], "4x")
+    assert re.fullmatch(by_name["Idempotency-Key"], "first-move")
+    assert not re.fullmatch(by_name["Idempotency-Key"], "has space")
+    assert re.fullmatch(by_name["Last-Event-ID"], "42")
+    assert not re.fullmatch(by_name["Last-Event-ID"], "4x")
+    # the player stream's ids are inbox ids, as it sends them (and as its route checks them)
+    mine = patterns[(PLAYER, "Last-Event-ID")]
+    for sent in ("0", "1764610000000-0", "1764610000000-12"):
+        assert re.fullmatch(mine, sent) and _is_stream_id(sent)
+    for wrong in ("", "x", "1-", "-1", "1-2-3"):
+        assert not re.fullmatch(mine, wrong) and not _is_stream_id(wrong)
+
+
+PLAYER = "/players/me/stream"
 
 
 def test_game_busy_is_documented_with_a_retry_after_header():
