@@ -38,6 +38,7 @@ from chronicle_client.models import (
     MyGames,
     Result,
 )
+from polite import polite
 
 DEADLINE_S = 600.0
 SEATS = {"hotw-2024": 3, "hotw-ah2001": 3, "brief-2009": 2, "patchistory": 2}
@@ -64,12 +65,15 @@ def play_my_turn(me: AuthenticatedClient, game_id: str, rng: random.Random) -> b
 
 
 def main(base_url: str, ruleset: str) -> dict[str, object]:
-    public = Client(base_url=base_url, raise_on_unexpected_status=True)
+    public = Client(base_url=base_url, raise_on_unexpected_status=True, httpx_args=polite())
     created = post_players.sync(client=public, body=CreatePlayer(name="Stream bot"))
     if not isinstance(created, CreatedPlayer):
         raise SystemExit(f"no player: {created}")
     me = AuthenticatedClient(
-        base_url=base_url, token=created.player_key, raise_on_unexpected_status=True
+        base_url=base_url,
+        token=created.player_key,
+        raise_on_unexpected_status=True,
+        httpx_args=polite(),
     )
     seats = ["Stream bot", *(f"Server bot {n}" for n in range(1, SEATS[ruleset]))]
     table = post_tables.sync(
