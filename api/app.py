@@ -46,6 +46,8 @@ def create_app(redis_url: str | None = None, **config: Any) -> Flask:
         SSE_HEARTBEAT_S=float(os.environ.get("CHRONICLE_SSE_HEARTBEAT_S", SSE_HEARTBEAT_S)),
         SYSTEM_STEPS=os.environ.get("CHRONICLE_SYSTEM_STEPS", "worker"),
         BUSY_HOLD_MS=int(os.environ.get("CHRONICLE_BUSY_HOLD_MS", BUSY_HOLD_MS)),
+        # webhooks to loopback and private addresses: `chronicle soak`'s own receiver
+        WEBHOOK_ALLOW_PRIVATE=os.environ.get("CHRONICLE_WEBHOOK_ALLOW_PRIVATE", "off") == "on",
     )
     app.config.update(config)
     check_redis_url(app.config["REDIS_URL"])
