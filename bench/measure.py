@@ -27,6 +27,7 @@ import requests
 
 from bench import scale, streams
 from bench.processes import cpu_seconds, descendants
+from cli.http import polite_session, retry_wait
 from domain.core.chance import Chance
 from domain.core.kernel import creation_events, decide, fold, replay
 from domain.core.messages import SYSTEM, Actor, Recorded
@@ -325,6 +326,8 @@ class Seat:
     sent_at: float = 0.0
     answer: bytearray = field(default_factory=bytearray)
     latencies: list[float] = field(default_factory=list)
+    refusals: int = 0
+    """429s and 503s in a row for the command in hand."""
     done: bool = False
 
     def request(self) -> bytes:
@@ -351,23 +354,24 @@ def connect(host: str, port: int) -> socket.socket:
     return connection
 
 
-def whole_answer(buffer: bytearray) -> tuple[int, bytes] | None:
-    """The status and body of the HTTP/1.1 answer at the start of `buffer`, once all of it has
-    arrived (the API always sends Content-Length); None while more is to come."""
+def whole_answer(buffer: bytearray) -> tuple[int, dict[str, str], bytes] | None:
+    """The status, headers (names in lower case) and body of the HTTP/1.1 answer at the start
+    of `buffer`, once all of it has arrived (the API always sends Content-Length); None while
+    more is to come."""
     head_end = buffer.find(b"\r\n\r\n")
     if head_end < 0:
         return None
     head = bytes(buffer[:head_end]).decode("latin-1").split("\r\n")
-    length = 0
+    headers = {}
     for line in head[1:]:
         name, _, value = line.partition(":")
-        if name.strip().lower() == "content-length":
-            length = int(value)
+        headers[name.strip().lower()] = value.strip()
+    length = int(headers.get("content-length", "0"))
     if len(buffer) < head_end + 4 + length:
         return None
     body = bytes(buffer[head_end + 4 : head_end + 4 + length])
     del buffer[: head_end + 4 + length]
-    return int(head[0].split(" ", 2)[1]), body
+    return int(head[0].split(" ", 2)[1]), headers, body
 
 
 class Crowd:
@@ -381,7 +385,9 @@ class Crowd:
     command when the last is answered. A command that finds its game's epoch closing waits for
     the close in the server, and the wait is in its latency; a `game_busy` refusal (a close still
     running after that wait) is retried after 2 ms and starts that client's schedule again; only
-    accepted commands count."""
+    accepted commands count. A 429 or 503 is sent again once its `Retry-After` has passed (or
+    after a backoff: cli.http's policy, `retry_wait`), its latency running on from when it was
+    first due."""
 
     def __init__(self, url: str, store: EventStore, scripts: list[list[Script]]) -> None:
         parsed = urlsplit(url)
@@ -426,14 +432,15 @@ class Crowd:
         deadline = started + seconds if seconds else float("inf")
         in_flight = 0
         latencies: list[float] = []
-        busy = 0
+        busy = waited = 0
         while in_flight or (waiting and time.perf_counter() < deadline):
             now = time.perf_counter()
             while waiting and waiting[0][0] <= now < deadline:
                 _, n = heapq.heappop(waiting)
                 seat = self.seats[n]
                 seat.sent_at = time.perf_counter()
-                seat.due = min(seat.next_at, seat.sent_at) if interval else seat.sent_at
+                if not seat.refusals:  # a command sent again is still due when it was first
+                    seat.due = min(seat.next_at, seat.sent_at) if interval else seat.sent_at
                 seat.connection.sendall(seat.request())
                 in_flight += 1
             now = time.perf_counter()
@@ -453,22 +460,27 @@ class Crowd:
                     continue
                 in_flight -= 1
                 at = time.perf_counter()
-                status, body = answer
+                status, headers, body = answer
                 if status == 201:
                     latencies.append(at - seat.due)
                     seat.latencies.append(at - seat.due)
                     seat.next_at = seat.next_at + interval if interval else at
+                    seat.refusals = 0
                     seat.advance()
                 elif status == 409 and b"game_busy" in body:
                     busy += 1  # the rules pause this game: its schedule starts again
                     seat.next_at = at + 0.002
+                elif (wait := retry_wait(status, headers, seat.refusals)) is not None:
+                    waited += 1  # a 429 or 503: sent again once its Retry-After has passed
+                    seat.refusals += 1
+                    seat.next_at = at + wait
                 else:
                     raise RuntimeError(f"command refused: {status} {body[:300]!r}")
                 if not seat.done:
                     heapq.heappush(waiting, (seat.next_at, key.data))
         elapsed = time.perf_counter() - started
         selector.close()
-        return {**summary(latencies, elapsed), "busy_retries": busy}
+        return {**summary(latencies, elapsed), "busy_retries": busy, "waited_out": waited}
 
 
 def summary(latencies: list[float], elapsed: float) -> dict[str, Any]:
@@ -595,7 +607,7 @@ def long_game(url: str, store: EventStore, script: Script) -> str:
 def state_at_version(url: str, game_id: str, samples: int = 200) -> float:
     version = requests.get(f"{url}/games/{game_id}").json()["version"]
     rng = random.Random(7)
-    http = requests.Session()
+    http = polite_session()
     times = []
     for _ in range(samples):
         at = rng.randint(1, version)

@@ -20,6 +20,7 @@ from typing import Any
 
 import requests
 
+from cli.http import polite_session
 from store.server import RedisServer, free_port
 
 PLAYERS = ["ann", "bob", "cy", "dee"]
@@ -49,7 +50,7 @@ class Player:
 
     def __init__(self, base: str) -> None:
         self.base = base
-        self.http = requests.Session()
+        self.http = polite_session()
         self.rng = random.Random(5)
         self.game: dict[str, Any] = {}
         self.new_game()

@@ -21,6 +21,7 @@ SUBCOMMANDS = {
     "replay": "verify a stored game against its snapshots, or export an HTML replay",
     "audit": "re-verify every chance outcome of a game from its revealed seed",
     "bench": "measure speed and memory on this machine against the targets",
+    "soak": "serve the stack and run bots, people, spectators and webhooks against it",
     "oracle": "check random games against the independent rulings oracles (source checkout)",
 }
 

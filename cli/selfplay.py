@@ -209,7 +209,8 @@ def play_game_via_api(
 ) -> GameReport:
     """Play one game through a running server: create it, then let each awaited seat's bot
     choose among the legal actions its own token gets, until the game is finished. A 409 (the
-    worker is closing an epoch, or the game moved on) is retried; anything else is a failure."""
+    worker is closing an epoch, or the game moved on) is retried; a 429 or 503 is waited out
+    under every request (cli.http's polite session); anything else is a failure."""
     report = GameReport(index)
     started = time.perf_counter()
     rng = random.Random(f"{seed}:{index}")
@@ -383,6 +384,7 @@ def run(args: argparse.Namespace) -> int:
     if api is not None:
         summary["via_api"] = args.via_api
         summary["game_ids"] = [r.game_id for r in reports]
+        summary["waited_out"] = {str(status): n for status, n in sorted(api.refused.items())}
         if args.json:  # the games' own admin tokens, for `chronicle replay --url --token`
             summary["admin_tokens"] = [r.admin_token for r in reports]
     if args.json:

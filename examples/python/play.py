@@ -49,6 +49,7 @@ from chronicle_client.models import (
     RedactedEvent,
 )
 from chronicle_client.types import File
+from polite import polite
 
 GAMES = ("hotw-2024", "hotw-ah2001", "hotw-ah2001+simultaneous", "brief-2009", "patchistory")
 """What can be played: each ruleset, and the Avalon Hill edition's simultaneous-empires variant."""
@@ -85,7 +86,9 @@ class Follower(threading.Thread):
 
     def __init__(self, base_url: str, game_id: str) -> None:
         super().__init__(daemon=True)
-        self.client = Client(base_url=base_url, timeout=None, raise_on_unexpected_status=True)
+        self.client = Client(
+            base_url=base_url, timeout=None, raise_on_unexpected_status=True, httpx_args=polite()
+        )
         self.game_id = game_id
         self.text = ""
 
@@ -107,14 +110,16 @@ class Follower(threading.Thread):
 
 
 def play(base_url: str, game: str, players: int, seed: int) -> dict[str, object]:
-    public = Client(base_url=base_url, raise_on_unexpected_status=True)
+    public = Client(base_url=base_url, raise_on_unexpected_status=True, httpx_args=polite())
     created = post_games.sync(client=public, body=new_game(game, players))
     if not isinstance(created, CreatedGame):
         raise SystemExit(f"{game}: not created: {created}")
     follower = Follower(base_url, created.game_id)
     follower.start()
     seats = [
-        AuthenticatedClient(base_url=base_url, token=token, raise_on_unexpected_status=True)
+        AuthenticatedClient(
+            base_url=base_url, token=token, raise_on_unexpected_status=True, httpx_args=polite()
+        )
         for token in created.seat_tokens
     ]
     rng = random.Random(seed)

@@ -3,8 +3,8 @@
 # with it:   examples/python/run.sh [URL] [game ...]
 # URL defaults to http://127.0.0.1:8000 (`chronicle serve`); games default to every ruleset
 # and the variant (see play.py). With $PYTHON set to an interpreter that has
-# openapi-python-client (the repo's .venv after `pip install -e '.[test]'`), that one is used;
-# otherwise a virtualenv is made here once (examples/python/.venv) and the generator installed.
+# openapi-python-client and httpx-retries (the repo's .venv after its Quick start), that one is
+# used; otherwise a virtualenv is made here once (examples/python/.venv) and both installed.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 URL=${1:-http://127.0.0.1:8000}
@@ -13,7 +13,7 @@ URL=${URL%/}
 if [ -z "${PYTHON:-}" ]; then
     [ -x "$HERE/.venv/bin/python" ] || python3 -m venv "$HERE/.venv"
     PYTHON="$HERE/.venv/bin/python"
-    "$PYTHON" -m pip install -q 'openapi-python-client==0.29.1'
+    "$PYTHON" -m pip install -q 'openapi-python-client==0.29.1' 'httpx-retries==0.6.0'
 fi
 BUILD="$HERE/build"
 rm -rf "$BUILD" && mkdir -p "$BUILD"

@@ -38,6 +38,7 @@ from chronicle_client.models import (
     MyGames,
     Result,
 )
+from polite import polite
 
 DEADLINE_S = 600.0
 SEATS = {"hotw-2024": 3, "hotw-ah2001": 3, "brief-2009": 2, "patchistory": 2}
@@ -53,23 +54,38 @@ def notifications(me: AuthenticatedClient, after: str) -> list[dict[str, object]
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def play_my_turn(me: AuthenticatedClient, game_id: str, rng: random.Random) -> bool:
-    listed = get_games_game_id_legal_actions.sync(game_id, client=me)
-    if listed is None or isinstance(listed, Error) or not listed.actions:
-        return False  # the turn passed meanwhile
-    answer = post_games_game_id_commands.sync_detailed(
-        game_id, client=me, body=rng.choice(listed.actions)
-    )
-    return answer.status_code == 201
+def play_my_turn(me: AuthenticatedClient, game_id: str, rng: random.Random, deadline: float) -> int:
+    """Play the seat's commands while the game waits for it (a turn may hold several); how
+    many were played. A command refused while the worker closes an epoch (409 `game_busy`) is
+    tried again after its Retry-After."""
+    played = 0
+    while time.monotonic() < deadline:
+        listed = get_games_game_id_legal_actions.sync(game_id, client=me)
+        if listed is None or isinstance(listed, Error) or not listed.your_turn:
+            return played  # the turn passed
+        if not listed.actions:
+            time.sleep(0.2)  # a step of the game's own runs first
+            continue
+        answer = post_games_game_id_commands.sync_detailed(
+            game_id, client=me, body=rng.choice(listed.actions)
+        )
+        if answer.status_code == 201:
+            played += 1
+        else:
+            time.sleep(float(answer.headers.get("Retry-After", "0.2")))
+    return played
 
 
 def main(base_url: str, ruleset: str) -> dict[str, object]:
-    public = Client(base_url=base_url, raise_on_unexpected_status=True)
+    public = Client(base_url=base_url, raise_on_unexpected_status=True, httpx_args=polite())
     created = post_players.sync(client=public, body=CreatePlayer(name="Stream bot"))
     if not isinstance(created, CreatedPlayer):
         raise SystemExit(f"no player: {created}")
     me = AuthenticatedClient(
-        base_url=base_url, token=created.player_key, raise_on_unexpected_status=True
+        base_url=base_url,
+        token=created.player_key,
+        raise_on_unexpected_status=True,
+        httpx_args=polite(),
     )
     seats = ["Stream bot", *(f"Server bot {n}" for n in range(1, SEATS[ruleset]))]
     table = post_tables.sync(
@@ -96,10 +112,9 @@ def main(base_url: str, ruleset: str) -> dict[str, object]:
             kinds[str(note["kind"])] += 1
             if note["kind"] == "your_turn":
                 game_id = str(note["game_id"])
-                while play_my_turn(me, game_id, rng):  # a turn may hold several commands
-                    moves += 1
+                moves += play_my_turn(me, game_id, rng, deadline)
         if not read:
-            time.sleep(0.05)
+            time.sleep(0.2)  # five polls a second: well inside the key's 1,200 a minute
     summary = get_games_game_id.sync(table.game_id, client=public)
     result = get_games_game_id_result.sync(table.game_id, client=public)
     mine = get_players_me_games.sync(client=me)

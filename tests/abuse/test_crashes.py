@@ -15,6 +15,7 @@ from typing import Any
 
 import requests
 
+from cli.http import polite_session
 from domain.core.messages import Command
 from service.games import GameService
 from tests.support.abuse import (
@@ -59,7 +60,7 @@ def post_in_background(
 
 
 def play_on_to_the_end(base: str, game: dict[str, Any]) -> int:
-    session, rng, moves = requests.Session(), random.Random(7), 0
+    session, rng, moves = polite_session(), random.Random(7), 0
     while (response := play_turn(session, base, game, rng.choice)) is not None:
         assert response.status_code == 201, response.text
         moves += 1

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bench.measure import TARGETS, combined, summary, whole_answer
+from cli.http import retry_wait
 
 ROOT = Path(__file__).resolve().parents[2]
 FIELDS = (
@@ -146,6 +147,13 @@ def test_an_answer_is_whole_only_once_its_body_has_arrived():
     buffer = bytearray(b'HTTP/1.1 201 CREATED\r\nContent-Length: 7\r\n\r\n{"a":')
     assert whole_answer(buffer) is None
     buffer += b"1}HTTP/1.1 409 CONFLICT\r\ncontent-length: 2\r\n\r\n{}"
-    assert whole_answer(buffer) == (201, b'{"a":1}')
-    assert whole_answer(buffer) == (409, b"{}")
+    assert whole_answer(buffer) == (201, {"content-length": "7"}, b'{"a":1}')
+    assert whole_answer(buffer) == (409, {"content-length": "2"}, b"{}")
     assert buffer == bytearray()
+
+
+def test_an_answer_hands_on_its_retry_after_for_the_crowd_to_wait_out():
+    buffer = bytearray(b"HTTP/1.1 429 TOO MANY REQUESTS\r\nRetry-After: 2\r\n")
+    buffer += b"Content-Length: 2\r\n\r\n{}"
+    status, headers, _ = whole_answer(buffer)
+    assert retry_wait(status, headers, 0) == 2

@@ -99,7 +99,8 @@ def test_a_generated_feed_picks_each_event_by_its_type(generated):
 
 @pytest.fixture(scope="module")
 def server(redis_url: str) -> Iterator[str]:
-    with serving(redis_url, CHRONICLE_QUEUE=f"client-{uuid.uuid4().hex[:8]}") as base:
+    queue = f"client-{uuid.uuid4().hex[:8]}"  # with the limits it ships with: the client waits
+    with serving(redis_url, CHRONICLE_QUEUE=queue, CHRONICLE_RATE_LIMITS="on") as base:
         yield base
 
 

@@ -28,7 +28,8 @@ GAMES = ["hotw-2024", "hotw-ah2001", "hotw-ah2001+simultaneous", "brief-2009", "
 
 @pytest.fixture(scope="module")
 def server(redis_url: str) -> Iterator[str]:
-    with serving(redis_url, CHRONICLE_QUEUE=f"ts-client-{uuid.uuid4().hex[:8]}") as base:
+    queue = f"ts-client-{uuid.uuid4().hex[:8]}"  # with the limits it ships with: the client waits
+    with serving(redis_url, CHRONICLE_QUEUE=queue, CHRONICLE_RATE_LIMITS="on") as base:
         yield base
 
 

@@ -20,6 +20,12 @@ def test_quick_start_gives_a_run_command_then_a_test_command():
     assert "pytest" in test
 
 
+def test_both_quick_start_commands_install_the_locked_versions():
+    for command in quick_start_commands()[:2]:
+        assert "pip install -q -c constraints.txt -e " in command
+    assert (REPO_ROOT / "constraints.txt").is_file()
+
+
 def test_ci_runs_exactly_the_readme_test_command():
     test = quick_start_commands()[1]
     ci_lines = (REPO_ROOT / ".ci" / "run").read_text().splitlines()

@@ -14,6 +14,7 @@
 
 import createClient from "openapi-fetch";
 import type { components, paths } from "./api.js";
+import { politeFetch } from "./polite.js";
 
 type Schemas = components["schemas"];
 type CreateGame = Schemas["CreateGame"];
@@ -67,7 +68,7 @@ type Frame = { id: string; event: string };
 /** The stream read live as a spectator: the event frames, until the server ends the stream
  * (once the game is finished and every event was sent). */
 async function follow(baseUrl: string, gameId: string): Promise<Frame[]> {
-  const spectator = createClient<paths>({ baseUrl });
+  const spectator = createClient<paths>({ baseUrl, fetch: politeFetch });
   const { response } = await spectator.GET("/games/{game_id}/stream", {
     params: { path: { game_id: gameId } },
     parseAs: "stream",
@@ -99,14 +100,18 @@ async function follow(baseUrl: string, gameId: string): Promise<Frame[]> {
 }
 
 async function play(baseUrl: string, game: string, players: number, seed: number) {
-  const api = createClient<paths>({ baseUrl });
+  const api = createClient<paths>({ baseUrl, fetch: politeFetch });
   const { data: created, error } = await api.POST("/games", { body: newGame(game, players) });
   if (created === undefined) throw new Error(`${game}: not created: ${JSON.stringify(error)}`);
   const gameId = created.game_id;
   const path = { game_id: gameId };
   const streamed = follow(baseUrl, gameId);
   const seats = created.seat_tokens.map((token) =>
-    createClient<paths>({ baseUrl, headers: { Authorization: `Bearer ${token}` } }),
+    createClient<paths>({
+      baseUrl,
+      fetch: politeFetch,
+      headers: { Authorization: `Bearer ${token}` },
+    }),
   );
   const next = random(seed);
   const played = new Map<string, number>();
