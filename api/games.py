@@ -76,6 +76,22 @@ def checked_players(players: list[str]) -> list[str]:
     return names
 
 
+def checked_command(game_id: str, command: dict[str, Any]) -> None:
+    """A 400 `invalid_command` naming each field of a command body that breaks the schema of
+    its type for this game (an unknown type, an argument missing, of the wrong type or value,
+    or one the type does not take), before the rules are asked; what the rules refuse stays a
+    422 naming the rule."""
+    misfits = games().command_misfits(game_id, command)
+    if misfits:
+        paths = "; ".join(f"command.{name}: {why}" for name, why in misfits.items())
+        raise ApiError(
+            400,
+            "invalid_command",
+            f"the command does not fit its schema: {paths}"[:500],
+            details={"fields": {"command": {name: [why] for name, why in misfits.items()}}},
+        )
+
+
 BOARD_ALTERNATES = ("application/octet-stream",)
 
 
@@ -187,7 +203,10 @@ def post_command(game_id: str) -> ResponseReturnValue:
     """Plays a command as the seat whose token is given (a seat acts only as itself; the admin
     token cannot act). Post back any entry of the legal-actions list as it is. With
     `expected_version` the command is refused (409, with `current_version`) if the game has
-    moved on. A command the rules refuse is a 422 naming the rule. While the game runs a step
+    moved on. A body that breaks its command type's schema (an unknown `type`, an argument
+    missing, of the wrong type or value, or one the type does not take) is a 400
+    `invalid_command` naming each field in `details.fields.command`, before the rules are asked;
+    a well-formed command the rules refuse is a 422 naming the rule. While the game runs a step
     no seat takes (such as closing an epoch), a command waits for the step up to a quarter of a
     second and is then decided on the game it left; a step still running by then makes it a
     409 `game_busy`: retry shortly.
@@ -198,6 +217,7 @@ def post_command(game_id: str) -> ResponseReturnValue:
     assert seat is not None
     try:
         body = json_body(CommandRequestSchema)
+        checked_command(game_id, body["command"])
         outcome = games().play(
             game_id,
             seat,
