@@ -270,20 +270,25 @@ def test_a_command_after_the_end_is_a_422_game_over(api):
     assert (error_of(late, 422)["code"], error_of(late, 422)["rule"]) == ("game_over", "toy.end")
 
 
-def test_wrong_player_counts_and_invalid_options_are_422_naming_the_setup_rule(api):
+def test_a_wrong_player_count_is_a_422_naming_the_setup_rule(api):
     one = error_of(api.post("/games", json={"ruleset": TOY, "players": ["solo"]}), 422)
     assert (one["code"], one["rule"]) == ("invalid_player_count", "toy.setup")
     assert one["details"]["allowed"] == [2, 3, 4]
-    for options in (
-        {"rounds": 9},
-        {"rounds": "3"},
-        {"bonus": 1},
-        {"colour": "red"},
-        {"rounds": 1e308},
+
+
+def test_an_option_the_ruleset_lacks_or_of_the_wrong_type_or_value_is_a_400_naming_it(api):
+    for options, name in (
+        ({"rounds": 9}, "rounds"),
+        ({"rounds": "3"}, "rounds"),
+        ({"bonus": 1}, "bonus"),
+        ({"colour": "red"}, "colour"),
+        ({"rounds": 1e308}, "rounds"),
     ):
         body = {"ruleset": TOY, "players": ["a", "b"], "options": options}
-        refused = error_of(api.post("/games", json=body), 422)
-        assert (refused["code"], refused["rule"]) == ("invalid_options", "toy.setup"), options
+        refused = error_of(api.post("/games", json=body), 400)
+        assert refused["code"] == "invalid_request" and "rule" not in refused, options
+        assert list(refused["details"]["fields"]["options"]) == [name], refused
+        assert f"options.{name}" in refused["message"]
 
 
 def test_argument_names_that_shadow_python_parameters_are_just_fields_the_type_does_not_take(
