@@ -163,25 +163,27 @@ REDACTED_FIELDS: dict[str, tuple[Any, str]] = {
     "colour": ({"type": "integer", "minimum": 0}, "The colour (Brief History) concerned."),
     "kind": ({"type": "string"}, "What kind of cards or tokens."),
     "face_up": ({"type": "boolean"}, "Whether the token lies face up."),
-    "points": ({"type": "integer"}, "Points concerned."),
-    "card": ({"type": "string"}, "The card shown (an id of the data pack)."),
-    "what": ({"type": "string"}, "What was maintained or exchanged."),
-    "giver": ({"type": "integer", "minimum": 0}, "The seat that gives."),
-    "to": ({"type": "integer", "minimum": 0}, "The seat offered to."),
-    "against": ({"type": "integer", "minimum": 0}, "The seat threatened."),
-    "accepted": ({"type": "boolean"}, "Whether it was accepted."),
-    "success": ({"type": "boolean"}, "Whether it succeeded."),
-    "demand": ({"type": "string"}, "What was demanded."),
-    "owner": ({"type": "integer"}, "The owning seat (-1: none)."),
-    "at": ({"type": "array", "items": {"type": "integer"}}, "A square's coordinates."),
-    "coin": ({"type": "integer"}, "Coin concerned."),
-    "culture": ({"type": "integer"}, "Culture concerned."),
-    "resources": ({"type": "integer"}, "Resources concerned."),
-    "military": ({"type": "integer"}, "Military strength concerned."),
-    "bonus": ({"type": "integer"}, "A bonus concerned."),
+    "points": ({}, "Points concerned."),
+    "card": ({}, "The card shown (an id of the data pack)."),
+    "what": ({}, "What was maintained or exchanged."),
+    "giver": ({}, "The seat that gives."),
+    "to": ({}, "The seat offered to."),
+    "against": ({}, "The seat threatened."),
+    "accepted": ({}, "Whether it was accepted."),
+    "success": ({}, "Whether it succeeded."),
+    "demand": ({}, "What was demanded."),
+    "owner": ({}, "The owning seat (-1: none)."),
+    "at": ({}, "A square's coordinates."),
+    "coin": ({}, "Coin concerned."),
+    "culture": ({}, "Culture concerned."),
+    "resources": ({}, "Resources concerned."),
+    "military": ({}, "Military strength concerned."),
+    "bonus": ({}, "A bonus concerned."),
 }
-"""The fields a ruleset's redacted forms use, typed (tests/unit/test_redacted_data.py holds every
-redacted form of the golden games to them): the rules choose which a private event shows."""
+"""The fields a ruleset's redacted forms use (tests/unit/test_redacted_data.py holds every
+redacted form of the golden games to them): the rules choose which a private event shows. Those
+every ruleset gives one type are typed; Patchistory's, which redact an event to some of its own
+fields (a number in one event, a list in another), are named and described only."""
 
 REDACTED_DATA_SCHEMA = {
     "type": "object",
