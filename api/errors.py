@@ -10,6 +10,7 @@ from flask.typing import ResponseReturnValue
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, RequestEntityTooLarge
 
+from schemas.common import http_error_code
 from service.access import Forbidden, NotAuthenticated
 from service.errors import (
     ChanceScriptUnusable,
@@ -209,7 +210,7 @@ def translate(exc: Exception) -> ApiError:
     if isinstance(exc, RequestEntityTooLarge):
         return too_large()
     if isinstance(exc, HTTPException):
-        code = (exc.name or "error").lower().replace(" ", "_")
+        code = http_error_code(exc.name or "")
         allow = {"Allow": exc.valid_methods} if isinstance(exc, MethodNotAllowed) else {}
         return ApiError(
             exc.code or 500,

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, current_app, url_for
 from flask.typing import ResponseReturnValue
 
 from api import streams
 from api.context import access, games, queries
 from api.docs import Header, route
-from api.inputs import bearer_token, last_event_id, negotiated, query
+from api.inputs import bearer_token, cursor_after, last_event_id, negotiated, paged, query
 from schemas.api import (
     ExplanationSchema,
     FeedQuerySchema,
@@ -23,7 +25,7 @@ from service.access import Caller, NotAuthenticated
 from service.auth import seat_role
 from service.errors import GameNotFound
 from service.following import HEARTBEAT_S
-from service.queries import Frame
+from service.queries import VERSION_KEY, Frame
 
 bp = Blueprint("feeds", __name__)
 
@@ -38,18 +40,19 @@ TEXT = ("text/plain",)
     summary="A page of the game's events",
     query=FeedQuerySchema,
     response="Feed",
-    errors=(400, 401, 403, 404),
+    errors=(400, 401, 403, 404, 422),
     auth="optional",
     tags=TAGS,
 )
 def list_events(game_id: str) -> ResponseReturnValue:
-    """Events from version `from`, at most `limit` of them; `next` is where the next page
-    starts. Another seat's private events show only their redacted form."""
+    """Events from the start, or after the `cursor` given (a page's `next_cursor`; `from`, a
+    version, is deprecated), at most `limit` of them; the next page is the answer's
+    `next_cursor` (and its `Link: rel="next"` header). Another seat's private events show only
+    their redacted form."""
     caller = access().identify(game_id, bearer_token())
     args = query(FeedQuerySchema)
-    return one(FeedSchema).dump(
-        queries().feed(game_id, caller.viewer, args["from_"], args["limit"])
-    )
+    page = queries().feed(game_id, caller.viewer, first_version(args), args["limit"])
+    return paged(one(FeedSchema).dump(page), page["next_cursor"])
 
 
 @route(
@@ -59,7 +62,7 @@ def list_events(game_id: str) -> ResponseReturnValue:
     summary="A page of the game's events, in words",
     query=FeedQuerySchema,
     response=NarrativeSchema,
-    errors=(400, 401, 403, 404),
+    errors=(400, 401, 403, 404, 422),
     auth="optional",
     tags=TAGS,
 )
@@ -70,9 +73,14 @@ def narrative(game_id: str) -> ResponseReturnValue:
     private event shows its redacted form, in words that say so)."""
     caller = access().identify(game_id, bearer_token())
     args = query(FeedQuerySchema)
-    return one(NarrativeSchema).dump(
-        queries().narrative(game_id, caller.viewer, args["from_"], args["limit"])
-    )
+    page = queries().narrative(game_id, caller.viewer, first_version(args), args["limit"])
+    return paged(one(NarrativeSchema).dump(page), page["next_cursor"])
+
+
+def first_version(args: dict[str, Any]) -> int:
+    """Where a page of events starts: its `cursor`'s version, else the deprecated `from`."""
+    at = cursor_after({**args, "from": args.get("from_")}, old="from", key=VERSION_KEY)
+    return int(at[0]) if at is not None else int(args.get("from_", 1))
 
 
 @route(

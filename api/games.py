@@ -11,7 +11,16 @@ from marshmallow import ValidationError
 from api.context import access, games, queries
 from api.docs import Header, route
 from api.errors import ApiError
-from api.inputs import bearer_token, idempotency_key, json_body, negotiated, query
+from api.inputs import (
+    bearer_token,
+    cursor_after,
+    idempotency_key,
+    json_body,
+    negotiated,
+    paged,
+    query,
+)
+from domain.core.errors import InvalidOptions
 from schemas.api import (
     AtQuerySchema,
     CommandRequestSchema,
@@ -29,6 +38,7 @@ from schemas.api import (
     StateSchema,
 )
 from schemas.instances import one
+from service import rulesets
 from service.access import NotAuthenticated
 from service.auth import new_token, seat_role, token_hash
 from service.errors import CredentialChanged
@@ -76,6 +86,48 @@ def checked_players(players: list[str]) -> list[str]:
     return names
 
 
+def checked_command(game_id: str, command: dict[str, Any]) -> None:
+    """A 400 `invalid_command` naming each field of a command body that breaks the schema of
+    its type for this game (an unknown type, an argument missing, of the wrong type or value,
+    or one the type does not take), before the rules are asked; what the rules refuse stays a
+    422 naming the rule."""
+    misfits = games().command_misfits(game_id, command)
+    if misfits:
+        paths = "; ".join(f"command.{name}: {why}" for name, why in misfits.items())
+        raise ApiError(
+            400,
+            "invalid_command",
+            f"the command does not fit its schema: {paths}"[:500],
+            details={"fields": {"command": {name: [why] for name, why in misfits.items()}}},
+        )
+
+
+def checked_options(ruleset: str, options: dict[str, Any]) -> None:
+    """A 400 naming each option that breaks the ruleset's options schema (`Options_<ruleset>`):
+    one the ruleset does not have (a typo), or a value of the wrong type or not among those
+    allowed. Values that are each fine but refused together stay the rules' 422."""
+    declared = {option.name: option for option in rulesets.find(ruleset).options}
+    wrong: dict[str, str] = {}
+    for name, value in options.items():
+        option = declared.get(name)
+        if option is None:
+            known = ", ".join(f"`{n}`" for n in sorted(declared)) or "none"
+            wrong[name] = f"Unknown option: a `{ruleset}` game takes {known}."
+            continue
+        try:
+            option.check(value, "")
+        except InvalidOptions as bad:
+            wrong[name] = bad.message[:1].upper() + bad.message[1:] + "."
+    if wrong:
+        paths = "; ".join(f"options.{name}: {why}" for name, why in wrong.items())
+        raise ApiError(
+            400,
+            "invalid_request",
+            f"the options do not fit the ruleset's: {paths}"[:500],
+            details={"fields": {"options": {name: [why] for name, why in wrong.items()}}},
+        )
+
+
 BOARD_ALTERNATES = ("application/octet-stream",)
 
 
@@ -94,7 +146,9 @@ def create_game() -> ResponseReturnValue:
     """Creates a game of a ruleset with players in seat order and options. Answers with the
     game's id, its admin token and one token per seat (shown only here: Chronicle keeps only
     their hashes), and the commitment to the game's secret chance seed. An unknown ruleset is
-    404; a player count or options the ruleset does not allow are 422 with the rule; names
+    404; an option the ruleset does not have (a typo), or one of the wrong type or value, is a
+    400 naming it (`details.fields.options`); a player count, or options each fine but refused
+    together, that the ruleset does not allow are 422 with the rule; names
     people could not tell apart (blank, holding a character nobody sees, or looking like
     another seat's) are 422 `invalid_names`."""
     try:
@@ -109,6 +163,7 @@ def create_game() -> ResponseReturnValue:
             ) from None
         raise
     players = checked_players(body["players"])
+    checked_options(body["ruleset"], body["options"])
     created = games().create_game(body["ruleset"], players, body["options"])
     return created_response(created)
 
@@ -127,10 +182,10 @@ def list_games() -> ResponseReturnValue:
     """Listed games, newest first, filtered by status and ruleset, one page of their index at
     a time: every game but a private table (found only by its invitation or by its players).
     Each shows its open seats (status `open`: tables still filling). Page on with the answer's
-    `next_cursor`: each game comes exactly once however many are created meanwhile."""
+    `next_cursor` (as `cursor`, or follow its `Link: rel="next"` header): each game comes
+    exactly once however many are created meanwhile. `offset` is deprecated."""
     args = query(GameListQuerySchema)
-    if args.get("cursor") is not None and args["offset"]:
-        raise ApiError(422, "invalid_cursor", "page with `cursor` or with `offset`, not both")
+    cursor_after(args)
     try:
         page = queries().listing(
             status=args.get("status"),
@@ -141,7 +196,7 @@ def list_games() -> ResponseReturnValue:
         )
     except BadCursor as bad:  # well formed, but not one this server gave out
         raise ApiError(422, "invalid_cursor", str(bad)) from None
-    return one(GameListSchema).dump(page)
+    return paged(one(GameListSchema).dump(page), page["next_cursor"])
 
 
 @route(
@@ -187,7 +242,10 @@ def post_command(game_id: str) -> ResponseReturnValue:
     """Plays a command as the seat whose token is given (a seat acts only as itself; the admin
     token cannot act). Post back any entry of the legal-actions list as it is. With
     `expected_version` the command is refused (409, with `current_version`) if the game has
-    moved on. A command the rules refuse is a 422 naming the rule. While the game runs a step
+    moved on. A body that breaks its command type's schema (an unknown `type`, an argument
+    missing, of the wrong type or value, or one the type does not take) is a 400
+    `invalid_command` naming each field in `details.fields.command`, before the rules are asked;
+    a well-formed command the rules refuse is a 422 naming the rule. While the game runs a step
     no seat takes (such as closing an epoch), a command waits for the step up to a quarter of a
     second and is then decided on the game it left; a step still running by then makes it a
     409 `game_busy`: retry shortly.
@@ -198,6 +256,7 @@ def post_command(game_id: str) -> ResponseReturnValue:
     assert seat is not None
     try:
         body = json_body(CommandRequestSchema)
+        checked_command(game_id, body["command"])
         outcome = games().play(
             game_id,
             seat,

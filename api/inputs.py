@@ -10,13 +10,14 @@ import json
 import re
 from typing import Any
 
-from flask import request
+from flask import request, url_for
 from marshmallow import Schema
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from api.errors import ApiError, too_large
 from schemas.instances import one
 from service.access import NotAuthenticated
+from service.queries import BadCursor, decode_cursor
 
 MAX_JSON_DEPTH = 32
 BODY_CHUNK = 64 * 1024
@@ -176,3 +177,36 @@ def last_event_id() -> int | None:
             details={"fields": {"Last-Event-ID": ["Not a valid integer."]}},
         )
     return int(value)
+
+
+OLD_PAGING = ("offset", "from", "cursor")
+"""Query parameters that say where a page starts: none of them is carried to the next page's
+link, which says it with `cursor` alone."""
+
+
+def cursor_after(
+    args: dict[str, Any], old: str = "offset", key: re.Pattern[str] | None = None
+) -> tuple[float, str] | None:
+    """The position a listing's page starts after, from its `cursor` (None: none given); a
+    cursor this server did not give out, or one given with the deprecated `old` parameter, is a
+    422 `invalid_cursor`."""
+    cursor = args.get("cursor")
+    if cursor is None:
+        return None
+    if args.get(old):
+        raise ApiError(422, "invalid_cursor", f"page with `cursor` or with `{old}`, not both")
+    try:
+        return decode_cursor(cursor) if key is None else decode_cursor(cursor, key)
+    except BadCursor as bad:  # well formed, but not one this server gave out
+        raise ApiError(422, "invalid_cursor", str(bad)) from None
+
+
+def paged(body: dict[str, Any], next_cursor: str | None) -> tuple[dict[str, Any], int, Any]:
+    """A listing's page as the answer: its body (with `next_cursor`), and the next page's URL
+    in a `Link: <...>; rel="next"` header (RFC 8288) when there is one."""
+    headers: dict[str, str] = {}
+    if next_cursor is not None and request.endpoint is not None:
+        kept = {k: v for k, v in request.args.items() if k not in OLD_PAGING}
+        url = url_for(request.endpoint, **(request.view_args or {}), **kept, cursor=next_cursor)
+        headers["Link"] = f'<{url}>; rel="next"'
+    return {**body, "next_cursor": next_cursor}, 200, headers

@@ -26,6 +26,7 @@ from schemas.streams import (
     StreamHeartbeatSchema,
     StreamOpeningSchema,
 )
+from schemas.tables import CreateTableSchema
 from schemas.views import view_schema
 from service.following import HEARTBEAT_S
 from service.rulesets import (
@@ -376,6 +377,14 @@ def build_spec(rulesets: Sequence[str] | None = None) -> APISpec:
             "schema": {"type": "integer", "minimum": 0},
         },
     )
+    spec.components.header(
+        "NextPage",
+        {
+            "description": 'A listing\'s next page: `<URL>; rel="next"` (RFC 8288), the same '
+            "query with `cursor` set to the answer's `next_cursor`; absent on the last page.",
+            "schema": {"type": "string"},
+        },
+    )
     spec.components.security_scheme(
         "bearerToken",
         {"type": "http", "scheme": "bearer", "description": "A game's admin or seat token."},
@@ -403,6 +412,9 @@ def build_spec(rulesets: Sequence[str] | None = None) -> APISpec:
     for name, described in options.items():
         spec.components.schema(f"Options_{name}", component=described)
     for name, component in create_game_components(names).items():
+        spec.components.schema(name, component=component)
+    table = plugin.converter.schema2jsonschema(CreateTableSchema)
+    for name, component in create_table_components(table, names).items():
         spec.components.schema(name, component=component)
     for name, component in view_components(names).items():
         spec.components.schema(name, component=component)
@@ -556,6 +568,63 @@ def create_game_components(names: Sequence[str]) -> dict[str, dict[str, Any]]:
     return components
 
 
+SHARED_TABLE_FIELDS = {"listing": "TableListing", "on_timeout": "OnTimeout", "bots": "BotName"}
+"""A table's fields whose values are one enum for every ruleset: one component each, so that a
+generated client has one enum of each, not one per ruleset."""
+
+
+def create_table_components(
+    table: dict[str, Any], names: Sequence[str]
+) -> dict[str, dict[str, Any]]:
+    """`CreateTable_<ruleset>` for each ruleset (the table's fields, with its name fixed, its
+    seats' count its player counts and its options its own) and `CreateTable`, their `oneOf`
+    keyed by `ruleset`, like `CreateGame`."""
+    components: dict[str, dict[str, Any]] = {}
+    for name in names:
+        counts = sorted(ruleset(name).describe()["player_counts"])
+        properties = dict(table["properties"])
+        properties["ruleset"] = {"type": "string", "const": name, "description": "The ruleset."}
+        properties["players"] = {
+            **properties["players"],
+            "description": f"The seats' labels in seat order: {counts_text(counts)} seats.",
+            "minItems": counts[0],
+            "maxItems": counts[-1],
+        }
+        properties["options"] = {
+            "$ref": f"#/components/schemas/Options_{name}",
+            "description": "The game's options; the ones left out take their defaults (one "
+            "the ruleset does not have is a 400 naming it).",
+        }
+        for field, component in SHARED_TABLE_FIELDS.items():
+            shown = {k: v for k, v in properties[field].items() if k in ("description",)}
+            properties[field] = {"$ref": f"#/components/schemas/{component}", **shown}
+        components[f"CreateTable_{name}"] = {
+            "type": "object",
+            "description": f"A table of a `{name}` game.",
+            "properties": properties,
+            "required": table["required"],
+            "additionalProperties": False,
+            "examples": [{"ruleset": name, "players": EXAMPLE_PLAYERS[: counts[0]]}],
+        }
+    for field, component in SHARED_TABLE_FIELDS.items():
+        components[component] = {
+            k: v for k, v in table["properties"][field].items() if k in ("type", "enum")
+        }
+        default = table["properties"][field].get("default")
+        if default is not None:
+            components[component]["description"] = f"Left out: `{default}`."
+    components["CreateTable"] = {
+        "description": "A new table: its ruleset (`GET /rulesets` lists them), its seats in "
+        "order, the ruleset's options, who may find it and its clock. `ruleset` tells which.",
+        "oneOf": [{"$ref": f"#/components/schemas/CreateTable_{n}"} for n in names],
+        "discriminator": {
+            "propertyName": "ruleset",
+            "mapping": {n: f"#/components/schemas/CreateTable_{n}" for n in names},
+        },
+    }
+    return components
+
+
 EXAMPLE_PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
 PLAYER_NAME_FORMAT = "player-name"
 """A format of this document's own: a name people can tell apart (service/names.py)."""
@@ -610,6 +679,8 @@ def operation(op: Operation) -> dict[str, Any]:
             success["content"] = {
                 media: {"schema": media_schema(media)} for media in (op.media_type, *op.alternates)
             }
+        if op.query is not None and "cursor" in op.query._declared_fields:
+            success["headers"] = {"Link": "NextPage"}
         if (operation_id, str(status)) in LINKS:
             success["links"] = LINKS[(operation_id, str(status))]
         responses[str(status)] = success

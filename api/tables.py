@@ -15,10 +15,11 @@ from api import streams
 from api.context import access, games
 from api.docs import Header, route
 from api.errors import ApiError
-from api.inputs import bearer_token, json_body, query
+from api.inputs import bearer_token, cursor_after, json_body, paged, query
 from schemas.instances import one
 from schemas.streams import NOTIFICATION_ID_PATTERN
 from schemas.tables import (
+    BotStrategySchema,
     ClaimedSchema,
     ClaimSchema,
     CreatedPlayerSchema,
@@ -26,7 +27,8 @@ from schemas.tables import (
     CreatePlayerSchema,
     CreateTableSchema,
     CreateWebhookSchema,
-    DeliveriesSchema,
+    DeliveriesQuerySchema,
+    DeliveryLogSchema,
     InvitedSchema,
     InviteSchema,
     LobbyQuerySchema,
@@ -38,19 +40,22 @@ from schemas.tables import (
     PlayerStreamTicketSchema,
     SeatActSchema,
     SeatingSchema,
-    StrategySchema,
     WebhookSchema,
 )
 from service import tables, tickets
 from service.access import NotAuthenticated
 from service.following import HEARTBEAT_S
 from service.names import normalised, problems
-from service.queries import HEARTBEAT_LINE, Frame, error_line, opening_line
+from service.queries import HEARTBEAT_LINE, Frame, encode_cursor, error_line, opening_line
 
 bp = Blueprint("tables", __name__)
 
 PLAYERS = ("players",)
 TABLES = ("tables",)
+
+
+def next_cursor(after: tuple[float, str] | None) -> str | None:
+    return None if after is None else encode_cursor(after)
 
 
 def the_player() -> tables.Player:
@@ -120,15 +125,17 @@ def me() -> ResponseReturnValue:
     summary="Your games",
     query=PagingSchema,
     response=MyGamesSchema,
-    errors=(400, 401),
+    errors=(400, 401, 422),
     auth=True,
     tags=PLAYERS,
 )
 def my_games() -> ResponseReturnValue:
-    """The games where you hold a seat, newest first, each saying whether it awaits you."""
+    """The games where you hold a seat, newest first, each saying whether it awaits you; page
+    on with `next_cursor` (or the `Link: rel="next"` header). `offset` is deprecated."""
     player = the_player()
     args = query(PagingSchema)
-    return one(MyGamesSchema).dump(tables.my_games(games(), player, args["offset"], args["limit"]))
+    page = tables.my_games(games(), player, args["offset"], args["limit"], cursor_after(args))
+    return paged(one(MyGamesSchema).dump(page), next_cursor(page.pop("next_after")))
 
 
 @route(
@@ -279,11 +286,25 @@ def _new_webhook(owner: str) -> ResponseReturnValue:
     return one(WebhookSchema).dump(hook), 201, {"Cache-Control": "no-store"}
 
 
+DELIVERY_KEY = re.compile(r"^d$")
+
+
 def _deliveries(owner: str, webhook_id: str) -> ResponseReturnValue:
+    """A page of a webhook's delivery log, newest first (by each attempt's time)."""
+    args = query(DeliveriesQuerySchema)
+    after = cursor_after(args, key=DELIVERY_KEY)
     if webhook_id not in tables.players_of(games()).webhooks(owner):
         raise ApiError(404, "webhook_not_found", "no such webhook")
     log = tables.players_of(games()).deliveries(owner, webhook_id)
-    return one(DeliveriesSchema).dump({"webhook_id": webhook_id, "deliveries": log})
+    if after is not None:
+        log = [entry for entry in log if entry["at"] < after[0]]
+    shown = log[: args["limit"]]
+    more = len(log) > len(shown)
+    page = {"webhook_id": webhook_id, "deliveries": shown}
+    return paged(
+        one(DeliveryLogSchema).dump(page),
+        next_cursor((shown[-1]["at"], "d") if more and shown else None),
+    )
 
 
 @route(
@@ -311,13 +332,15 @@ def add_player_webhook() -> ResponseReturnValue:
     "/players/me/webhooks/<webhook_id>/deliveries",
     "GET",
     summary="Your webhook's delivery log",
-    response=DeliveriesSchema,
-    errors=(401, 404),
+    query=DeliveriesQuerySchema,
+    response=DeliveryLogSchema,
+    errors=(400, 401, 404, 422),
     auth=True,
     tags=PLAYERS,
 )
 def player_webhook_deliveries(webhook_id: str) -> ResponseReturnValue:
-    """Each attempt, newest first: when, which attempt, the HTTP status or the error."""
+    """Each attempt, newest first: when, which attempt, the HTTP status or the error; page on
+    with `next_cursor` (or the `Link: rel="next"` header)."""
     return _deliveries(the_player().player_id, webhook_id)
 
 
@@ -345,8 +368,9 @@ def add_game_webhook(game_id: str) -> ResponseReturnValue:
     "/games/<game_id>/webhooks/<webhook_id>/deliveries",
     "GET",
     summary="A game webhook's delivery log",
-    response=DeliveriesSchema,
-    errors=(401, 403, 404),
+    query=DeliveriesQuerySchema,
+    response=DeliveryLogSchema,
+    errors=(400, 401, 403, 404, 422),
     auth=True,
     tags=TABLES,
 )
@@ -364,7 +388,7 @@ def game_webhook_deliveries(game_id: str, webhook_id: str) -> ResponseReturnValu
     "/tables",
     "POST",
     summary="Open a table",
-    request=CreateTableSchema,
+    request="CreateTable",
     response=CreatedTableSchema,
     status=201,
     errors=(400, 401, 404, 415, 422),
@@ -378,9 +402,10 @@ def create_table() -> ResponseReturnValue:
     seat: a game against bots in one request."""
     player = the_player()
     body = json_body(CreateTableSchema)
-    from api.games import checked_players  # the same names rule as POST /games
+    from api.games import checked_options, checked_players  # the same rules as POST /games
 
     labels = checked_players(body["players"])
+    checked_options(body["ruleset"], body["options"])
     seat = body["seat"]
     if seat is not None and seat >= len(labels):
         raise ApiError(
@@ -427,15 +452,18 @@ def create_table() -> ResponseReturnValue:
     summary="The lobby: public tables with open seats",
     query=LobbyQuerySchema,
     response=LobbySchema,
-    errors=(400,),
+    errors=(400, 422),
     tags=TABLES,
 )
 def lobby() -> ResponseReturnValue:
-    """Public tables that still have open seats, newest first, a page of the lobby's index."""
+    """Public tables that still have open seats, newest first, a page of the lobby's index,
+    each with its options; page on with `next_cursor` (or the `Link: rel="next"` header).
+    `offset` is deprecated."""
     args = query(LobbyQuerySchema)
-    return one(LobbySchema).dump(
-        tables.lobby(games(), args.get("ruleset"), args["offset"], args["limit"])
+    page = tables.lobby(
+        games(), args.get("ruleset"), args["offset"], args["limit"], cursor_after(args)
     )
+    return paged(one(LobbySchema).dump(page), next_cursor(page.pop("next_after")))
 
 
 @route(
@@ -471,7 +499,7 @@ def claim_seat(game_id: str) -> ResponseReturnValue:
     "/games/<game_id>/start",
     "POST",
     summary="Start a table with bots in its open seats",
-    request=StrategySchema,
+    request=BotStrategySchema,
     response=SeatActSchema,
     errors=(400, 401, 403, 404, 409, 415, 422),
     auth=True,
@@ -484,7 +512,7 @@ def start(game_id: str) -> ResponseReturnValue:
     player = tables.player_by_key(games(), token) if token else None
     if not tables.may_start(games(), game_id, player):
         access().admin(game_id, token)
-    body = json_body(StrategySchema)
+    body = json_body(BotStrategySchema)
     version = tables.start_table(games(), game_id, body["strategy"])
     return _acted(game_id, version)
 
@@ -531,7 +559,7 @@ def _seat_act(game_id: str, kind: str, **args: Any) -> ResponseReturnValue:
     "/games/<game_id>/bot",
     "POST",
     summary="Hand your seat to a bot",
-    request=StrategySchema,
+    request=BotStrategySchema,
     response=SeatActSchema,
     errors=(400, 401, 403, 404, 409, 415, 422),
     auth=True,
@@ -540,7 +568,7 @@ def _seat_act(game_id: str, kind: str, **args: Any) -> ResponseReturnValue:
 def hand_to_bot(game_id: str) -> ResponseReturnValue:
     """As a seat: a server-side bot of `strategy` plays your seat (through the same command
     path as you) until you take it back."""
-    body = json_body(StrategySchema)
+    body = json_body(BotStrategySchema)
     return _seat_act(game_id, "hand_to_bot", strategy=body["strategy"])
 
 

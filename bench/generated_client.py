@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.measure import recorded_game
+from service.queries import version_cursor
 from service.rulesets import ruleset
 
 PACKAGE = "chronicle_client"
@@ -111,6 +112,7 @@ def event_page(name: str, players: int) -> str:
         "version": len(log),
         "events": events,
         "next": PAGE + 1 if len(log) > PAGE else None,
+        "next_cursor": version_cursor(PAGE + 1 if len(log) > PAGE else None),
     }
     return json.dumps(page)
 

@@ -49,6 +49,42 @@ def query_version(**kwargs: Any) -> fields.Integer:
     return fields.Integer(validate=validate.Range(min=0, max=MAX_VERSION), **kwargs)
 
 
+CURSOR_PATTERN = r"^c1\.[A-Za-z0-9_-]{1,200}$"
+PAGING_TEXT = (
+    "The `next_cursor` of the page before: the entries after it in this order, none repeated "
+    'or skipped however many are added meanwhile (the answer\'s `Link: <...>; rel="next"` '
+    "header is the next page's URL). A cursor this server did not give out is a 422 "
+    "`invalid_cursor`."
+)
+
+
+def cursor_field(description: str = PAGING_TEXT) -> fields.String:
+    """The one way every listing pages: `cursor`, a page's `next_cursor` given back."""
+    return fields.String(
+        validate=validate.Regexp(CURSOR_PATTERN), metadata={"description": description}
+    )
+
+
+def next_cursor_field() -> fields.String:
+    return fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Pass as `cursor` for the next page; null on the last page."},
+    )
+
+
+def offset_field() -> fields.Integer:
+    """The older way to page a listing, kept working: entries to skip (not with `cursor`)."""
+    return fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=10**9),
+        metadata={
+            "description": "Deprecated (page with `cursor`): entries to skip, not with `cursor`.",
+            "deprecated": True,
+        },
+    )
+
+
 def seats_field(description: str) -> fields.List:
     return fields.List(fields.Integer(), required=True, metadata={"description": description})
 
@@ -56,12 +92,16 @@ def seats_field(description: str) -> fields.List:
 # --- rulesets ------------------------------------------------------------------------------
 
 
+SCALAR = {"type": ["boolean", "integer", "string"]}
+"""An option's or an argument's value: a JSON boolean, integer or string."""
+
+
 class OptionSchema(Schema):
     name = fields.String(required=True)
     type = fields.String(required=True, metadata={"description": "boolean, integer or string"})
     default = fields.Raw(required=True, allow_none=True)
     allowed = fields.List(
-        fields.Raw(),
+        fields.Raw(metadata=SCALAR),
         allow_none=True,
         metadata={"description": "The values allowed, or null for any of the type."},
     )
@@ -106,7 +146,7 @@ class ArgumentSchema(Schema):
     type = fields.String(required=True, metadata={"description": "boolean, integer or string"})
     description = fields.String(required=True)
     allowed = fields.List(
-        fields.Raw(),
+        fields.Raw(metadata=SCALAR),
         allow_none=True,
         metadata={"description": "The values it may take (ids of the data pack), or null."},
     )
@@ -240,20 +280,9 @@ class GameListQuerySchema(StrictSchema):
         validate=validate.Regexp(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"),
         metadata={"description": "Only games of this ruleset (a ruleset's name)."},
     )
-    offset = fields.Integer(
-        load_default=0,
-        validate=validate.Range(min=0, max=10**9),
-        metadata={"description": "Games to skip (not with `cursor`)."},
-    )
+    offset = offset_field()
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
-    cursor = fields.String(
-        validate=validate.Regexp(r"^c1\.[A-Za-z0-9_-]{1,200}$"),
-        metadata={
-            "description": "The `next_cursor` of the page before: the games after it in this "
-            "order, none repeated or skipped however many are created meanwhile. A cursor this "
-            "server did not give out, or one with `offset`, is a 422 `invalid_cursor`."
-        },
-    )
+    cursor = cursor_field()
 
 
 class ListedGameSchema(Schema):
@@ -277,11 +306,7 @@ class GameListSchema(Schema):
     total = fields.Integer(required=True, metadata={"description": "Games matching the filter."})
     offset = fields.Integer(required=True)
     limit = fields.Integer(required=True)
-    next_cursor = fields.String(
-        required=True,
-        allow_none=True,
-        metadata={"description": "Pass as `cursor` for the next page; null on the last page."},
-    )
+    next_cursor = next_cursor_field()
 
 
 class GameSummarySchema(Schema):
@@ -375,9 +400,15 @@ class EventSchema(Schema):
 
 class FeedQuerySchema(StrictSchema):
     from_ = query_version(
-        data_key="from", load_default=1, metadata={"description": "First version to return."}
+        data_key="from",
+        metadata={
+            "description": "Deprecated (page with `cursor`): the first version to return "
+            "(default 1), not with `cursor`.",
+            "deprecated": True,
+        },
     )
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=500))
+    cursor = cursor_field()
 
 
 class FeedSchema(Schema):
@@ -386,8 +417,14 @@ class FeedSchema(Schema):
     version = fields.Integer(required=True, metadata={"description": "The game's version now."})
     events = fields.List(fields.Nested(EventSchema, metadata={"component": "Event"}), required=True)
     next = fields.Integer(
-        allow_none=True, metadata={"description": "`from` of the next page; null at the end."}
+        allow_none=True,
+        metadata={
+            "description": "Deprecated (page with `next_cursor`): `from` of the next page; "
+            "null at the end.",
+            "deprecated": True,
+        },
     )
+    next_cursor = next_cursor_field()
 
 
 class StreamQuerySchema(StrictSchema):
@@ -476,8 +513,14 @@ class NarrativeSchema(Schema):
     players = fields.List(fields.String(), required=True)
     entries = fields.List(fields.Nested(NarrativeEntrySchema), required=True)
     next = fields.Integer(
-        allow_none=True, metadata={"description": "`from` of the next page; null at the end."}
+        allow_none=True,
+        metadata={
+            "description": "Deprecated (page with `next_cursor`): `from` of the next page; "
+            "null at the end.",
+            "deprecated": True,
+        },
     )
+    next_cursor = next_cursor_field()
 
 
 class RuleEntrySchema(Schema):

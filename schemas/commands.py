@@ -208,8 +208,10 @@ def component_field(
 
 class CommandField(fields.Dict):
     """A command body (`{"type": ..., <arguments>}`), loaded as a JSON object with a `type`
-    string; the document shows it as the `Command` component. Whether the arguments fit is the
-    rules' question (a 422 naming the rule, like any command that is not a legal action)."""
+    string; the document shows it as the `Command` component. Whether the arguments fit the
+    game's command type is checked next, against the game's ruleset at its revision
+    (`GameService.command_misfits`: a 400 naming the field), and whether the rules allow it last
+    (a 422 naming the rule)."""
 
     def __init__(self, **kwargs: Any) -> None:
         metadata = {"component": COMMAND, **kwargs.pop("metadata", {})}

@@ -139,7 +139,7 @@ def redacted_component(envelope: Mapping[str, Any], private: list[str]) -> dict[
     properties.update((k, v) for k, v in envelope["properties"].items() if k != "redacted")
     properties["type"] = {**properties["type"], "enum": private}
     properties["data"] = {
-        "type": "object",
+        **ref(REDACTED_DATA),
         "description": "Only what the rules let this seat know, such as whose it is and how many.",
     }
     properties["visibility"] = ref(VISIBILITY)
@@ -151,6 +151,50 @@ def redacted_component(envelope: Mapping[str, Any], private: list[str]) -> dict[
         "required": ["redacted", *envelope.get("required", [])],
         "additionalProperties": False,
     }
+
+
+REDACTED_DATA = "RedactedData"
+REDACTED_FIELDS: dict[str, tuple[Any, str]] = {
+    "seat": ({"type": "integer", "minimum": 0}, "The seat the hidden fact is about."),
+    "count": ({"type": "integer", "minimum": 0}, "How many (cards, tiles, tokens...)."),
+    "from_seat": ({"type": "integer", "minimum": 0}, "The seat that passed or gave them."),
+    "to_seat": ({"type": "integer", "minimum": 0}, "The seat that received them."),
+    "epoch": ({"type": "integer", "minimum": 1}, "The epoch they belong to."),
+    "colour": ({"type": "integer", "minimum": 0}, "The colour (Brief History) concerned."),
+    "kind": ({"type": "string"}, "What kind of cards or tokens."),
+    "face_up": ({"type": "boolean"}, "Whether the token lies face up."),
+    "points": ({}, "Points concerned."),
+    "card": ({}, "The card shown (an id of the data pack)."),
+    "what": ({}, "What was maintained or exchanged."),
+    "giver": ({}, "The seat that gives."),
+    "to": ({}, "The seat offered to."),
+    "against": ({}, "The seat threatened."),
+    "accepted": ({}, "Whether it was accepted."),
+    "success": ({}, "Whether it succeeded."),
+    "demand": ({}, "What was demanded."),
+    "owner": ({}, "The owning seat (-1: none)."),
+    "at": ({}, "A square's coordinates."),
+    "coin": ({}, "Coin concerned."),
+    "culture": ({}, "Culture concerned."),
+    "resources": ({}, "Resources concerned."),
+    "military": ({}, "Military strength concerned."),
+    "bonus": ({}, "A bonus concerned."),
+}
+"""The fields a ruleset's redacted forms use (tests/unit/test_redacted_data.py holds every
+redacted form of the golden games to them): the rules choose which a private event shows. Those
+every ruleset gives one type are typed; Patchistory's, which redact an event to some of its own
+fields (a number in one event, a list in another), are named and described only."""
+
+REDACTED_DATA_SCHEMA = {
+    "type": "object",
+    "description": "What everyone but the seats a private event is for reads as its `data`: "
+    "only what the rules let them know (whose it is, how many...). Each ruleset's events choose "
+    "some of these fields; one not listed here may come too.",
+    "properties": {
+        name: {**schema, "description": text} for name, (schema, text) in REDACTED_FIELDS.items()
+    },
+    "additionalProperties": True,
+}
 
 
 VISIBILITY_SCHEMA = {
@@ -165,7 +209,7 @@ VISIBILITY_SCHEMA = {
             "description": "The seats that see a private event in full.",
         },
         "redacted": {
-            "type": "object",
+            **ref(REDACTED_DATA),
             "description": "What everyone else reads as a private event's `data`.",
         },
     },
@@ -204,6 +248,7 @@ def event_components(
     }
     components.update(shared_data)
     components[VISIBILITY] = VISIBILITY_SCHEMA
+    components[REDACTED_DATA] = REDACTED_DATA_SCHEMA
     components[REDACTED] = redacted_component(envelope, [cls.TYPE_NAME for cls in ordered])
     components[TYPED] = typed_union(
         TYPED, (cls.TYPE_NAME for cls in ordered), "An event of any ruleset, in full."

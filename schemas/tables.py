@@ -6,11 +6,20 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
+from schemas.api import (
+    GAME_STATUSES,
+    SCALAR,
+    STATUS_TEXT,
+    cursor_field,
+    next_cursor_field,
+    offset_field,
+)
 from schemas.common import StrictSchema
 
 STRATEGIES = ("random", "greedy")
 LISTINGS = ("public", "private")
 ON_TIMEOUT = ("bot", "resign")
+LEFT = ("resigned", "timed_out")
 NOTIFICATION_KINDS = ("your_turn", "game_started", "game_finished", "invitation")
 MAX_CLOCK_MS = 60 * 24 * 3600 * 1000
 """Sixty days: the longest time bank or per-move deadline a table may set."""
@@ -109,7 +118,9 @@ class CreatedTableSchema(StrictSchema):
         required=True,
         metadata={"description": "The web table's link that claims a seat with the invitation."},
     )
-    status = fields.String(required=True)
+    status = fields.String(
+        required=True, validate=validate.OneOf(GAME_STATUSES), metadata={"description": STATUS_TEXT}
+    )
     version = fields.Integer(required=True)
 
 
@@ -126,17 +137,21 @@ class ClaimedSchema(StrictSchema):
     game_id = fields.String(required=True)
     seat = fields.Integer(required=True)
     seat_token = fields.String(required=True)
-    status = fields.String(required=True)
+    status = fields.String(
+        required=True, validate=validate.OneOf(GAME_STATUSES), metadata={"description": STATUS_TEXT}
+    )
 
 
-class StrategySchema(StrictSchema):
+class BotStrategySchema(StrictSchema):
     strategy = fields.String(load_default="random", validate=validate.OneOf(STRATEGIES))
 
 
 class SeatActSchema(StrictSchema):
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
-    status = fields.String(required=True)
+    status = fields.String(
+        required=True, validate=validate.OneOf(GAME_STATUSES), metadata={"description": STATUS_TEXT}
+    )
 
 
 class SeatStateSchema(StrictSchema):
@@ -144,7 +159,12 @@ class SeatStateSchema(StrictSchema):
     label = fields.String(required=True)
     name = fields.String(required=True, metadata={"description": "The claiming player's name."})
     claimed = fields.Boolean(required=True)
-    bot = fields.String(allow_none=True, required=True)
+    bot = fields.String(
+        allow_none=True,
+        required=True,
+        validate=validate.OneOf(STRATEGIES),
+        metadata={"description": "The strategy of the bot playing the seat (null: a person)."},
+    )
     person = fields.Boolean(
         required=True,
         metadata={
@@ -152,14 +172,21 @@ class SeatStateSchema(StrictSchema):
             " them): when the last one resigns, the table is abandoned and the game ends."
         },
     )
-    left = fields.String(allow_none=True, required=True)
+    left = fields.String(
+        allow_none=True,
+        required=True,
+        validate=validate.OneOf(LEFT),
+        metadata={"description": "How the seat left the game (null: it has not)."},
+    )
     deadline_ms = fields.Integer(allow_none=True, required=True)
     bank_ms = fields.Integer(allow_none=True, required=True)
 
 
 class SeatingSchema(StrictSchema):
     game_id = fields.String(required=True)
-    status = fields.String(required=True)
+    status = fields.String(
+        required=True, validate=validate.OneOf(GAME_STATUSES), metadata={"description": STATUS_TEXT}
+    )
     listing = fields.String(required=True)
     started = fields.Boolean(required=True)
     clock = fields.Dict(required=True)
@@ -170,24 +197,39 @@ class SeatingSchema(StrictSchema):
 
 class LobbyQuerySchema(StrictSchema):
     ruleset = fields.String(validate=validate.Length(min=1, max=100))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=10**9))
+    offset = offset_field()
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    cursor = cursor_field()
 
 
 class LobbyGameSchema(StrictSchema):
     game_id = fields.String(required=True)
     ruleset = fields.String(required=True)
-    status = fields.String(required=True)
+    status = fields.String(
+        required=True, validate=validate.OneOf(GAME_STATUSES), metadata={"description": STATUS_TEXT}
+    )
     players = fields.List(fields.String(), required=True)
     open_seats = fields.List(fields.Integer(), required=True)
+    options = fields.Dict(
+        keys=fields.String(),
+        values=fields.Raw(metadata=SCALAR),
+        required=True,
+        metadata={
+            "description": "The game's options, every one of its ruleset's (those left out "
+            "at the creation with their defaults): `Options_<ruleset>` says what each means."
+        },
+    )
     version = fields.Integer(required=True)
 
 
 class LobbySchema(StrictSchema):
     games = fields.List(fields.Nested(LobbyGameSchema), required=True)
     total = fields.Integer(required=True)
-    offset = fields.Integer(required=True)
+    offset = fields.Integer(
+        required=True, metadata={"description": "Deprecated: the `offset` asked for."}
+    )
     limit = fields.Integer(required=True)
+    next_cursor = next_cursor_field()
 
 
 class PlaceSchema(StrictSchema):
@@ -201,7 +243,9 @@ class MyGameSchema(StrictSchema):
     game_id = fields.String(required=True)
     ruleset = fields.String(required=True)
     title = fields.String(required=True, metadata={"description": "The ruleset's title."})
-    status = fields.String(required=True)
+    status = fields.String(
+        required=True, validate=validate.OneOf(GAME_STATUSES), metadata={"description": STATUS_TEXT}
+    )
     seat = fields.Integer(allow_none=True, required=True)
     players = fields.List(
         fields.String(),
@@ -227,13 +271,17 @@ class MyGameSchema(StrictSchema):
 class MyGamesSchema(StrictSchema):
     games = fields.List(fields.Nested(MyGameSchema), required=True)
     total = fields.Integer(required=True)
-    offset = fields.Integer(required=True)
+    offset = fields.Integer(
+        required=True, metadata={"description": "Deprecated: the `offset` asked for."}
+    )
     limit = fields.Integer(required=True)
+    next_cursor = next_cursor_field()
 
 
 class PagingSchema(StrictSchema):
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=10**9))
+    offset = offset_field()
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    cursor = cursor_field()
 
 
 class PlayerStreamQuerySchema(StrictSchema):
@@ -298,14 +346,23 @@ class DeliverySchema(StrictSchema):
     at = fields.Float(required=True)
     attempt = fields.Integer(required=True)
     ok = fields.Boolean(required=True)
-    status = fields.Integer()
+    status = fields.Integer(
+        validate=validate.Range(min=100, max=599),
+        metadata={"description": "The HTTP status the webhook's URL answered (absent: none)."},
+    )
     error = fields.String()
     payload = fields.Dict(required=True)
 
 
-class DeliveriesSchema(StrictSchema):
+class DeliveriesQuerySchema(StrictSchema):
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    cursor = cursor_field()
+
+
+class DeliveryLogSchema(StrictSchema):
     webhook_id = fields.String(required=True)
     deliveries = fields.List(fields.Nested(DeliverySchema), required=True)
+    next_cursor = next_cursor_field()
 
 
 class InviteSchema(StrictSchema):

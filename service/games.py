@@ -36,9 +36,16 @@ from domain.core.kernel import (
     replay,
 )
 from domain.core.messages import SYSTEM, WORKER, Actor, Command, Event, Recorded
-from domain.core.ruleset import Ruleset, Setup
+from domain.core.ruleset import CommandSpec, Ruleset, Setup, command_misfits
 from domain.core.seating import SEATING_COMMANDS, TableOpened, decoded_seating, encoded_seating
-from domain.core.table import ADMIN, ORDER_REWIND, PROPOSE_REWIND, Proposal, UndoStep
+from domain.core.table import (
+    ADMIN,
+    ORDER_REWIND,
+    PROPOSE_REWIND,
+    TABLE_COMMAND_SPECS,
+    Proposal,
+    UndoStep,
+)
 from service import chance as chance_source
 from service import tables
 from service.auth import Credential, IssuedTokens
@@ -160,6 +167,21 @@ class StateCache:
             self._games.move_to_end(game_id)
             while len(self._games) > self.size:
                 self._games.popitem(last=False)
+
+
+TABLE_SPECS: Mapping[str, CommandSpec] = {spec.type: spec for spec in TABLE_COMMAND_SPECS}
+_POSTED: dict[int, tuple[Ruleset[Any], Mapping[str, CommandSpec] | None]] = {}
+
+
+def posted_commands(rules: Ruleset[Any]) -> Mapping[str, CommandSpec] | None:
+    """The command types a seat of `rules` may post, by type (the table procedures included),
+    built once per bound ruleset; None when it describes none of its own."""
+    known = _POSTED.get(id(rules))
+    if known is None or known[0] is not rules:
+        own = rules.command_schemas()
+        specs = None if not own else {s.type: s for s in (*own, *TABLE_COMMAND_SPECS)}
+        known = _POSTED[id(rules)] = (rules, specs)
+    return known[1]
 
 
 class GameService:
@@ -359,6 +381,19 @@ class GameService:
 
     def rules_of(self, game: Game[Any]) -> Ruleset[Any]:
         return self.rules_at(game.setup.ruleset, game.setup.revision)
+
+    def command_misfits(self, game_id: str, body: Mapping[str, Any]) -> dict[str, str]:
+        """Why a seat's command body breaks the schema of its type for this game, by field
+        (empty: it fits), decided before the rules are asked: its ruleset's command types at
+        the game's revision and the table procedures, as the OpenAPI document and
+        `GET /rulesets/{name}` describe them. A ruleset that describes no commands has only
+        its table procedures checked."""
+        cached = self.cache.get(game_id)
+        rules = self.rules_of(cached) if cached is not None else self.ruleset_of(game_id)
+        specs = posted_commands(rules)
+        if specs is None:
+            return {} if body.get("type") not in TABLE_SPECS else command_misfits(TABLE_SPECS, body)
+        return command_misfits(specs, body)
 
     def load(self, game_id: str) -> tuple[Ruleset[Any], Game[Any]]:
         """The current game: cached or snapshot state, plus the events after it."""

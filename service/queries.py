@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import json
 import math
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -42,12 +43,14 @@ CURSOR_PREFIX = "c1."
 
 
 def encode_cursor(after: tuple[float, str]) -> str:
-    """An opaque listing cursor: the creation score and id of the last game of a page."""
+    """An opaque listing cursor: the score (a creation time, a version) and id of the last
+    entry of a page (every listing pages by one: `next_cursor`, passed back as `cursor`)."""
     raw = f"{after[0]!r}|{after[1]}".encode()
     return CURSOR_PREFIX + base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str) -> tuple[float, str]:
+def decode_cursor(cursor: str, key: re.Pattern[str] = GAME_ID) -> tuple[float, str]:
+    """The (score, id) of an `encode_cursor`; `key`: what the id of that listing looks like."""
     if not cursor.startswith(CURSOR_PREFIX):
         raise BadCursor("not a listing cursor (use a next_cursor as it was given)")
     body = cursor[len(CURSOR_PREFIX) :]
@@ -57,9 +60,25 @@ def decode_cursor(cursor: str) -> tuple[float, str]:
         score = float(score_text)
     except (ValueError, UnicodeDecodeError):
         raise BadCursor("not a listing cursor (use a next_cursor as it was given)") from None
-    if not math.isfinite(score) or not GAME_ID.match(game_id):
+    if not math.isfinite(score) or not key.match(game_id):
         raise BadCursor("not a listing cursor (use a next_cursor as it was given)")
     return score, game_id
+
+
+VERSION_KEY = re.compile(r"^v$")
+
+
+def version_cursor(version: int | None) -> str | None:
+    """The cursor of a page of a game's events starting at `version` (None: no next page)."""
+    return None if version is None else encode_cursor((float(version), "v"))
+
+
+def cursor_version(cursor: str) -> int:
+    """The version a page of events starts at, from its cursor (BadCursor: not one)."""
+    score, _ = decode_cursor(cursor, VERSION_KEY)
+    if not 1 <= score <= 2**53 or not score.is_integer():
+        raise BadCursor("not an events cursor (use a next_cursor as it was given)")
+    return int(score)
 
 
 class GameNotFinished(Exception):
@@ -347,6 +366,9 @@ class GameQueries:
             "players": players,
             "entries": entries,
             "next": last + 1 if last is not None and last < current else None,
+            "next_cursor": version_cursor(
+                last + 1 if last is not None and last < current else None
+            ),
         }
 
     def feed(
@@ -363,6 +385,9 @@ class GameQueries:
             "version": current,
             "events": events,
             "next": last + 1 if last is not None and last < current else None,
+            "next_cursor": version_cursor(
+                last + 1 if last is not None and last < current else None
+            ),
         }
 
     def export(self, game_id: str, viewer: int | None) -> Iterator[str]:

@@ -142,12 +142,20 @@ def seat_of_player(service: GameService, game_id: str, player_id: str) -> int | 
     return seating.holders.index(player_id)
 
 
-def my_games(service: GameService, player: Player, offset: int, limit: int) -> dict[str, Any]:
-    """The player's games, each told apart by its players (bots named as such), when it was
-    created, its status and, once over, its ranking."""
+def my_games(
+    service: GameService,
+    player: Player,
+    offset: int,
+    limit: int,
+    after: tuple[float, str] | None = None,
+) -> dict[str, Any]:
+    """The player's games, newest first, a page of its index (after the cursor `after`, else
+    from `offset`; `next_after` is the next page's, None on the last), each told apart by its
+    players (bots named as such), when it was created, its status and, once over, its ranking."""
     from service.queries import iso_time
 
-    ids, total = players_of(service).games(player.player_id, offset, limit)
+    page = players_of(service).games(player.player_id, offset, limit, after)
+    ids, total = page.ids, page.total
     listed = []
     for game_id in ids:
         try:
@@ -173,7 +181,13 @@ def my_games(service: GameService, player: Player, offset: int, limit: int) -> d
                 "ranking": ranking_of(rules, game, players),
             }
         )
-    return {"games": listed, "total": total, "offset": offset, "limit": limit}
+    return {
+        "games": listed,
+        "total": total,
+        "offset": offset,
+        "limit": limit,
+        "next_after": page.after,
+    }
 
 
 def players_named(game: Game[Any]) -> list[str]:
@@ -351,10 +365,18 @@ def may_start(service: GameService, game_id: str, player: Player | None) -> bool
     return player is not None and creator == player.player_id
 
 
-def lobby(service: GameService, ruleset: str | None, offset: int, limit: int) -> dict[str, Any]:
-    """Public tables with open seats, newest first, a page of the lobby's index."""
+def lobby(
+    service: GameService,
+    ruleset: str | None,
+    offset: int,
+    limit: int,
+    after: tuple[float, str] | None = None,
+) -> dict[str, Any]:
+    """Public tables with open seats, newest first, a page of the lobby's index: after the
+    cursor `after`, else from `offset`; `next_after` is the next page's (None: the last)."""
     store = players_of(service)
-    ids, total = store.lobby_page(ruleset, offset, limit)
+    page = store.lobby_page(ruleset, offset, limit, after)
+    ids, total = page.ids, page.total
     listed = []
     metas = service.store.metas(ids)
     for gone in set(ids) - {meta.game_id for meta in metas}:
@@ -378,10 +400,17 @@ def lobby(service: GameService, ruleset: str | None, offset: int, limit: int) ->
                 "status": meta.status,
                 "players": list(meta.players),
                 "open_seats": open_seats,
+                "options": dict(game.setup.options),
                 "version": meta.version,
             }
         )
-    return {"games": listed, "total": total, "offset": offset, "limit": limit}
+    return {
+        "games": listed,
+        "total": total,
+        "offset": offset,
+        "limit": limit,
+        "next_after": page.after,
+    }
 
 
 def require_person_seat(service: GameService, game_id: str, seat: int) -> None:

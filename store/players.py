@@ -104,6 +104,28 @@ return 0
 
 
 @dataclass(frozen=True)
+class Page:
+    """A page of an index: (id, score) of each entry in order, how many the index holds, and
+    whether more entries follow the page."""
+
+    entries: list[tuple[str, float]]
+    total: int
+    more: bool
+
+    @property
+    def ids(self) -> list[str]:
+        return [entry_id for entry_id, _ in self.entries]
+
+    @property
+    def after(self) -> tuple[float, str] | None:
+        """The cursor position of the page's last entry (None: none, or nothing follows)."""
+        if not self.more or not self.entries:
+            return None
+        entry_id, score = self.entries[-1]
+        return score, entry_id
+
+
+@dataclass(frozen=True)
 class Player:
     player_id: str
     name: str
@@ -189,10 +211,29 @@ class PlayerStore:
         self.redis.zadd(player_key(player_id, "games"), {game_id: time.time()}, nx=True)
         self._expires(player_id, "games")
 
-    def games(self, player_id: str, offset: int, limit: int) -> tuple[list[str], int]:
-        key = player_key(player_id, "games")
-        ids = self.redis.zrevrange(key, offset, offset + limit - 1)
-        return [str(i) for i in ids], int(self.redis.zcard(key))
+    def games(
+        self, player_id: str, offset: int, limit: int, after: tuple[float, str] | None = None
+    ) -> Page:
+        return self._page(player_key(player_id, "games"), offset, limit, after)
+
+    def _page(self, key: str, offset: int, limit: int, after: tuple[float, str] | None) -> Page:
+        """A page of a sorted index, highest score first (ties: greater id first): after the
+        entry `after` (a cursor's score and id), else from `offset`; whether more follow."""
+        if after is None:
+            entries = self.redis.zrevrange(key, offset, offset + limit, withscores=True)
+        else:
+            score, last = after
+            entries, start = [], 0
+            while len(entries) <= limit:
+                batch = self.redis.zrevrangebyscore(
+                    key, score, "-inf", start=start, num=limit + 1, withscores=True
+                )
+                if not batch:
+                    break
+                start += len(batch)
+                entries += [(m, s) for m, s in batch if s < score or str(m) < last]
+        shown = [(str(m), float(s)) for m, s in entries[:limit]]
+        return Page(shown, int(self.redis.zcard(key)), len(entries) > limit)
 
     # --- notifications --------------------------------------------------------------------
 
@@ -326,10 +367,10 @@ class PlayerStore:
         pipe.zrem(lobby(ruleset), game_id)
         pipe.execute()
 
-    def lobby_page(self, ruleset: str | None, offset: int, limit: int) -> tuple[list[str], int]:
-        key = lobby(ruleset)
-        ids = self.redis.zrevrange(key, offset, offset + limit - 1)
-        return [str(i) for i in ids], int(self.redis.zcard(key))
+    def lobby_page(
+        self, ruleset: str | None, offset: int, limit: int, after: tuple[float, str] | None = None
+    ) -> Page:
+        return self._page(lobby(ruleset), offset, limit, after)
 
     def set_deadline(self, game_id: str, deadline_s: float | None) -> None:
         if deadline_s is None:

@@ -95,6 +95,20 @@ class ArgSpec:
             "minimum": self.minimum,
         }
 
+    def misfit(self, value: Any) -> str | None:
+        """Why `value` does not fit this argument's schema (None: it fits): its JSON type, the
+        values allowed, the least value."""
+        if type(value) is not self.kind:
+            return f"Not a valid {KINDS.get(self.kind, self.kind.__name__)}."
+        if self.allowed is not None and value not in self.allowed:
+            shown = ", ".join(map(repr, self.allowed[:6])) + (
+                ", ..." if len(self.allowed) > 6 else ""
+            )
+            return f"Not one of the {len(self.allowed)} values `{self.name}` takes ({shown})."
+        if self.minimum is not None and isinstance(value, int) and value < self.minimum:
+            return f"Must be at least {self.minimum}."
+        return None
+
 
 @dataclass(frozen=True)
 class CommandSpec:
@@ -110,6 +124,34 @@ class CommandSpec:
             "description": self.description,
             "args": [arg.describe() for arg in self.args],
         }
+
+    def misfits(self, body: Mapping[str, Any]) -> dict[str, str]:
+        """Why a command body of this type breaks its schema, by argument (empty: it fits): a
+        required argument missing, one of the wrong type or value, or one it does not take."""
+        found: dict[str, str] = {}
+        for arg in self.args:
+            if arg.name in body:
+                misfit = arg.misfit(body[arg.name])
+                if misfit is not None:
+                    found[arg.name] = misfit
+            elif arg.required:
+                found[arg.name] = "Missing data for required field."
+        taken = {arg.name for arg in self.args}
+        for name in body:
+            if name != "type" and name not in taken:
+                found[str(name)] = f"Unknown field: `{self.type}` takes no `{name}`."
+        return found
+
+
+def command_misfits(specs: Mapping[str, CommandSpec], body: Mapping[str, Any]) -> dict[str, str]:
+    """Why a command body breaks the schema of its type among `specs` (by type), by field
+    (empty: it fits): an unknown `type`, or its type's `CommandSpec.misfits`."""
+    kind = body.get("type")
+    spec = specs.get(kind) if isinstance(kind, str) else None
+    if spec is None:
+        known = ", ".join(sorted(specs))
+        return {"type": f"Unknown command type {kind!r}: one of {known}."}
+    return spec.misfits(body)
 
 
 KINDS: dict[type, str] = {bool: "boolean", int: "integer", str: "string"}

@@ -26,22 +26,46 @@ from chronicle_client.api.play import (
 from chronicle_client.api.players import get_players_me_games, get_players_me_stream, post_players
 from chronicle_client.api.tables import post_tables
 from chronicle_client.models import (
+    BotName,
     CreatedPlayer,
     CreatedTable,
     CreatePlayer,
-    CreateTable,
-    CreateTableBots,
-    CreateTableListing,
+    CreateTableBrief2009,
+    CreateTableHotw2024,
+    CreateTableHotwAh2001,
+    CreateTablePatchistory,
     Error,
     GameSummaryStatus,
     GetPlayersMeStreamFormat,
     MyGames,
     Result,
+    TableListing,
 )
 from polite import polite
 
 DEADLINE_S = 600.0
 SEATS = {"hotw-2024": 3, "hotw-ah2001": 3, "brief-2009": 2, "patchistory": 2}
+CreateTable = (
+    CreateTableBrief2009 | CreateTableHotw2024 | CreateTableHotwAh2001 | CreateTablePatchistory
+)
+
+
+def new_table(ruleset: str, seats: list[str]) -> CreateTable:
+    """A private table of `ruleset` that starts at once, bots in the other seats."""
+    private, bots = TableListing.PRIVATE, BotName.RANDOM
+    if ruleset == "hotw-2024":
+        return CreateTableHotw2024(ruleset="hotw-2024", players=seats, listing=private, bots=bots)
+    if ruleset == "hotw-ah2001":
+        return CreateTableHotwAh2001(
+            ruleset="hotw-ah2001", players=seats, listing=private, bots=bots
+        )
+    if ruleset == "brief-2009":
+        return CreateTableBrief2009(ruleset="brief-2009", players=seats, listing=private, bots=bots)
+    if ruleset == "patchistory":
+        return CreateTablePatchistory(
+            ruleset="patchistory", players=seats, listing=private, bots=bots
+        )
+    raise SystemExit(f"unknown ruleset {ruleset}")
 
 
 def notifications(me: AuthenticatedClient, after: str) -> list[dict[str, object]]:
@@ -88,15 +112,7 @@ def main(base_url: str, ruleset: str) -> dict[str, object]:
         httpx_args=polite(),
     )
     seats = ["Stream bot", *(f"Server bot {n}" for n in range(1, SEATS[ruleset]))]
-    table = post_tables.sync(
-        client=me,
-        body=CreateTable(
-            ruleset=ruleset,
-            players=seats,
-            listing=CreateTableListing.PRIVATE,
-            bots=CreateTableBots.RANDOM,
-        ),
-    )
+    table = post_tables.sync(client=me, body=new_table(ruleset, seats))
     if not isinstance(table, CreatedTable):
         raise SystemExit(f"no table: {table}")
     rng = random.Random(35)

@@ -244,18 +244,15 @@ def test_the_result_of_a_game_still_being_played_is_a_409(api, game):
 # --- 422 -----------------------------------------------------------------------------------
 
 
-def test_a_bid_beyond_ones_chips_is_a_422_naming_the_rule(api, game):
+def test_a_bid_beyond_any_chips_a_bid_may_hold_is_a_400_naming_chips_before_the_rules(api, game):
     refused = api.post(
         command_url(game),
         json={"command": {"type": "bid", "chips": 6}},
         headers=bearer(game["seat_tokens"][0]),
     )
-    body = error_of(refused, 422)
-    assert (body["code"], body["rule"], body["details"]) == (
-        "illegal_action",
-        "toy.bid",
-        {"chips": 5},
-    )
+    body = error_of(refused, 400)
+    assert body["code"] == "invalid_command" and "rule" not in body
+    assert list(body["details"]["fields"]["command"]) == ["chips"]
 
 
 def test_acting_twice_in_a_round_is_a_422_not_your_turn(api, game):
@@ -273,28 +270,41 @@ def test_a_command_after_the_end_is_a_422_game_over(api):
     assert (error_of(late, 422)["code"], error_of(late, 422)["rule"]) == ("game_over", "toy.end")
 
 
-def test_wrong_player_counts_and_invalid_options_are_422_naming_the_setup_rule(api):
+def test_a_wrong_player_count_is_a_422_naming_the_setup_rule(api):
     one = error_of(api.post("/games", json={"ruleset": TOY, "players": ["solo"]}), 422)
     assert (one["code"], one["rule"]) == ("invalid_player_count", "toy.setup")
     assert one["details"]["allowed"] == [2, 3, 4]
-    for options in (
-        {"rounds": 9},
-        {"rounds": "3"},
-        {"bonus": 1},
-        {"colour": "red"},
-        {"rounds": 1e308},
+
+
+def test_an_option_the_ruleset_lacks_or_of_the_wrong_type_or_value_is_a_400_naming_it(api):
+    for options, name in (
+        ({"rounds": 9}, "rounds"),
+        ({"rounds": "3"}, "rounds"),
+        ({"bonus": 1}, "bonus"),
+        ({"colour": "red"}, "colour"),
+        ({"rounds": 1e308}, "rounds"),
     ):
         body = {"ruleset": TOY, "players": ["a", "b"], "options": options}
-        refused = error_of(api.post("/games", json=body), 422)
-        assert (refused["code"], refused["rule"]) == ("invalid_options", "toy.setup"), options
+        refused = error_of(api.post("/games", json=body), 400)
+        assert refused["code"] == "invalid_request" and "rule" not in refused, options
+        assert list(refused["details"]["fields"]["options"]) == [name], refused
+        assert f"options.{name}" in refused["message"]
 
 
-def test_argument_names_that_shadow_python_parameters_are_just_illegal(api, game):
-    for command in ({"type": "bid", "cls": 1}, {"type": "bid", "type_": 1}, {"type": "ß" * 100}):
+def test_argument_names_that_shadow_python_parameters_are_just_fields_the_type_does_not_take(
+    api, game
+):
+    for command, field in (
+        ({"type": "bid", "chips": 1, "cls": 1}, "cls"),
+        ({"type": "bid", "chips": 1, "type_": 1}, "type_"),
+        ({"type": "ß" * 100}, "type"),
+    ):
         response = api.post(
             command_url(game), json={"command": command}, headers=bearer(game["seat_tokens"][0])
         )
-        assert error_of(response, 422)["code"] == "illegal_action", command
+        body = error_of(response, 400)
+        assert body["code"] == "invalid_command", command
+        assert field in body["details"]["fields"]["command"], command
 
 
 # --- never a 500 ---------------------------------------------------------------------------

@@ -98,7 +98,7 @@ from domain.core.chance import Chance
 from domain.core.errors import RuleViolation
 from domain.core.kernel import Game, creation_events, decision, fold, position_events, replay
 from domain.core.messages import SYSTEM, Actor, Command, Event, Recorded, plain_value
-from domain.core.ruleset import CommandSpec, Ruleset, Setup
+from domain.core.ruleset import CommandSpec, Ruleset, Setup, command_misfits
 from domain.core.table import TABLE_COMMAND_SPECS, UNDO
 from domain.core.undo import table_actions
 from service.chance import HmacSource
@@ -528,27 +528,10 @@ def legal_action_failures(run: Playthrough) -> tuple[list[str], int]:
 
 def command_misfit(specs: Sequence[CommandSpec], command: Command) -> str | None:
     """Why `command` does not fit the command types `specs` describe (None: it fits): the
-    checks the OpenAPI document's schema of that command type makes."""
-    spec = next((s for s in specs if s.type == command.type), None)
-    if spec is None:
-        return f"its type {command.type!r} is not among {sorted(s.type for s in specs)}"
-    args = dict(command.args)
-    known = {arg.name: arg for arg in spec.args}
-    if unknown := sorted(set(args) - set(known)):
-        return f"argument(s) {unknown} are not described"
-    for arg in spec.args:
-        if arg.name not in args:
-            if arg.required:
-                return f"the required argument {arg.name!r} is missing"
-            continue
-        value = args[arg.name]
-        if type(value) is not arg.kind:
-            return f"{arg.name}={value!r} is not a {arg.kind.__name__}"
-        if arg.allowed is not None and value not in arg.allowed:
-            return f"{arg.name}={value!r} is not among the {len(arg.allowed)} values described"
-        if arg.minimum is not None and value < arg.minimum:
-            return f"{arg.name}={value!r} is below the minimum {arg.minimum}"
-    return None
+    checks the OpenAPI document's schema of that command type makes, and the API before it
+    asks the rules (`domain.core.ruleset.command_misfits`)."""
+    found = command_misfits({s.type: s for s in specs}, command.as_dict())
+    return "; ".join(f"{name}: {why}" for name, why in found.items()) or None
 
 
 def command_schema_failures(run: Playthrough) -> tuple[list[str], int]:
