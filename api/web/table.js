@@ -731,8 +731,9 @@
         el('span', {}, 'Status ', el('strong', {id: 'game-status', text: s.status}))),
       list,
       facts.length ? el('details', {}, el('summary', {text: 'Summary'}), definitionList(t.info, Object.fromEntries(facts))) : null);
-    const answer = t.legal && (t.legal.table_actions || []).some((a) => a.command.type === 'accept_rewind');
-    const mine = t.legal && (t.legal.your_turn || answer);
+    const over = s.status === 'finished';  // legal actions fetched a moment before the end offer nothing now
+    const answer = !over && t.legal && (t.legal.table_actions || []).some((a) => a.command.type === 'accept_rewind');
+    const mine = !over && t.legal && (t.legal.your_turn || answer);
     setYourTurn(mine ? (answer && !t.legal.your_turn ? `Your answer, ${s.players[me]}: a rewind` : `Your turn, ${s.players[me]}`) : null);
     document.title = `${mine ? '● Your turn — ' : ''}Game ${t.gameId} — Chronicle`;
   }
@@ -1060,6 +1061,8 @@
     const gone = mine && mine.left ? (mine.left === 'resigned' ? 'you resigned' : 'your time ran out') : null;
     if (status === 'finished') {
       box.append(el('p', {class: 'notice', id: 'over', text: gone ? `The game is over: ${gone}, and you rank last.` : 'The game is over.'}));
+      markTargets(t, $('#board svg'), new Map());
+      return;
     } else if (gone) {
       box.append(el('p', {class: 'notice', id: 'gone', text: `${gone.charAt(0).toUpperCase()}${gone.slice(1)}: a bot plays your pieces to the end, and you rank last.`}));
     } else if (!t.legal.your_turn) {
