@@ -20,7 +20,6 @@ from api.inputs import (
     paged,
     query,
 )
-from domain.core.errors import InvalidOptions
 from schemas.api import (
     AtQuerySchema,
     CommandRequestSchema,
@@ -41,7 +40,7 @@ from schemas.instances import one
 from service import rulesets
 from service.access import NotAuthenticated
 from service.auth import new_token, seat_role, token_hash
-from service.errors import CredentialChanged
+from service.errors import CredentialChanged, InvalidOptions
 from service.games import CreatedGame
 from service.names import normalised, problems
 from service.queries import BadCursor, seen_events

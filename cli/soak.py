@@ -744,6 +744,7 @@ def soak(minutes: float, say: Callable[[str], None]) -> dict[str, Any]:
         "stream_events_twice": tally.stream_events_twice[:20],
         "webhooks_delivered": sum(len(v) for v in tally.delivered.values()),
         "webhooks_missing": len(undelivered),
+        "webhooks_missing_samples": undelivered[:20],
         "webhook_bad_signatures": tally.bad_signatures,
         "games_finished": tally.games_finished,
         "actor_errors": tally.errors[:20],

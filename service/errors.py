@@ -7,6 +7,7 @@ import redis.exceptions
 
 from domain.core.errors import (
     EventSchemaUnavailable,
+    InvalidOptions,
     RulesetRevisionUnavailable,
     RuleViolation,
     UnknownRuleset,
@@ -67,6 +68,7 @@ __all__ = [
     "GameNotFound",
     "IdempotencyKeyReused",
     "InvalidChanceScript",
+    "InvalidOptions",
     "InvalidPosition",
     "RuleViolation",
     "RulesetRevisionUnavailable",

@@ -404,7 +404,15 @@ def _each(values: Any, namer: Namer, unit: str = "") -> str:
 
 
 def sentence_fields(data: Mapping[str, Any], namer: Namer) -> dict[str, str]:
+    """The derived words a sentence may use beside each field in words."""
     said: dict[str, str] = {}
+    for words in (_turn_words, _trade_words, _culture_words, _conflict_words):
+        words(data, namer, said)
+    return said
+
+
+def _turn_words(data: Mapping[str, Any], namer: Namer, said: dict[str, str]) -> None:
+    """Eras, phases, who acts and the Auction."""
     if "giver" in data:
         said["giver"] = namer.seat(data["giver"])
     era = data.get("era")
@@ -436,6 +444,10 @@ def sentence_fields(data: Mapping[str, Any], namer: Namer) -> dict[str, str]:
                 for s, (t, c) in enumerate(zip(data["tiles"], data["coins"], strict=False))
             ]
         )
+
+
+def _trade_words(data: Mapping[str, Any], namer: Namer, said: dict[str, str]) -> None:
+    """Patching, points, goods, Aid, threats and routes."""
     said["layer_words"] = (
         "over the squares it overlaps" if data.get("layer") == "over" else "under them"
     )
@@ -471,6 +483,10 @@ def sentence_fields(data: Mapping[str, Any], namer: Namer) -> dict[str, str]:
         )
     said["resources_words"] = f", {data['resources']} Resources" if data.get("resources") else ""
     said["votes_words"] = f", {data['votes']} Votes" if data.get("votes") else ""
+
+
+def _culture_words(data: Mapping[str, Any], namer: Namer, said: dict[str, str]) -> None:
+    """Culture given or taken, the winners, costs and production."""
     culture = data.get("culture")
     if isinstance(culture, int) and not isinstance(culture, bool):
         said["culture_change"] = (
@@ -512,6 +528,11 @@ def sentence_fields(data: Mapping[str, Any], namer: Namer) -> dict[str, str]:
         if routes:
             made.append(f"{routes} from Trade Routes")
         said["produced"] = listed(made) or "nothing"
+
+
+def _conflict_words(data: Mapping[str, Any], namer: Namer, said: dict[str, str]) -> None:
+    """Workers, votes, Negotiations and Wars, and the capitals."""
+    seats = data.get("seats")
     said["count_workers"] = _count(int(data.get("count", 0) or 0), "Worker")
     if isinstance(data.get("votes"), list):
         said["votes_each"] = _each(data["votes"], namer)
@@ -544,7 +565,6 @@ def sentence_fields(data: Mapping[str, Any], namer: Namer) -> dict[str, str]:
         said["capitals_each"] = listed(
             [f"{namer.seat(s)} the {namer.thing(c)}" for s, c in enumerate(capitals)]
         )
-    return said
 
 
 TELLERS.update(sentence_tellers("patchistory", SENTENCES, sentence_fields))

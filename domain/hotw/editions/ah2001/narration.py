@@ -112,8 +112,15 @@ def _card_words(data: Mapping[str, Any], namer: Namer) -> str:
 
 def fields(data: Mapping[str, Any], namer: Namer) -> dict[str, str]:
     """The derived words a sentence may use beside each field in words."""
-    seat = data.get("seat")
     said: dict[str, str] = {}
+    for words in (_battle_words, _placing_words, _scoring_words, _event_card_words, _card_words_of):
+        words(data, namer, said)
+    return said
+
+
+def _battle_words(data: Mapping[str, Any], namer: Namer, said: dict[str, str]) -> None:
+    """Dice, outcomes and who fought whom."""
+    seat = data.get("seat")
     if isinstance(data.get("rolls"), list) and "order" in data:
         said["rolled"] = listed(
             [f"{namer.seat(s)} {sum(r)}" for s, r in enumerate(data["rolls"]) if r]
@@ -141,6 +148,10 @@ def fields(data: Mapping[str, Any], namer: Namer) -> dict[str, str]:
         .replace("the defender", defender)
     )
     said["naval_outcome"] = said["outcome"].replace("an army", "a fleet")
+
+
+def _placing_words(data: Mapping[str, Any], namer: Namer, said: dict[str, str]) -> None:
+    """Armies, capitals, fleets and forts placed or lost."""
     said["count_armies"] = counted(data.get("armies", 0), "army", "armies")
     said["capital"] = " and a capital" if data.get("capital") else ""
     said["fleets_at"] = _fleets_at(data, namer)
@@ -161,6 +172,11 @@ def fields(data: Mapping[str, Any], namer: Namer) -> dict[str, str]:
         f" (it was {namer.seat(owner)}'s)" if isinstance(owner, int) and owner >= 0 else ""
     )
     said["fort_went"] = ", its fort going back to the supply" if data.get("fort") else ""
+
+
+def _scoring_words(data: Mapping[str, Any], namer: Namer, said: dict[str, str]) -> None:
+    """Monuments, cards kept, points and coins."""
+    seat = data.get("seat")
     said["count_monuments"] = counted(data.get("count", 0), "monument")
     said["count_cards"] = counted(len(data.get("cards") or []), "Event card")
     unused = data.get("unused") or 0
@@ -178,6 +194,10 @@ def fields(data: Mapping[str, Any], namer: Namer) -> dict[str, str]:
     if data.get("forts"):
         gains.append(counted(data["forts"], "fort"))
     said["gains"] = f", gaining {listed(gains)}" if gains else ""
+
+
+def _event_card_words(data: Mapping[str, Any], namer: Namer, said: dict[str, str]) -> None:
+    """What an Event card did."""
     said["coin_for"] = (
         "on a fort for the pool"
         if data.get("for_fort")
@@ -207,6 +227,10 @@ def fields(data: Mapping[str, Any], namer: Namer) -> dict[str, str]:
     else:
         said["struck"] = ", but no land was hit"
     said["buildings"] = listed([str(b) for b in data.get("buildings") or []]) or "nothing"
+
+
+def _card_words_of(data: Mapping[str, Any], namer: Namer, said: dict[str, str]) -> None:
+    """Empire cards, slots, markers, totals and the ranking."""
     said["card_words"] = _card_words(data, namer)
     slot = data.get("slot")
     said["slot_words"] = (
@@ -235,7 +259,6 @@ def fields(data: Mapping[str, Any], namer: Namer) -> dict[str, str]:
             if card in ("", "none")
             else f"{namer.seat(giver)} gave the Empire card {card} to {namer.seat(taker)}."
         )
-    return said
 
 
 def seat_name(seat: Any, namer: Namer) -> str:

@@ -85,7 +85,15 @@ def _source(what: Any, namer: Namer) -> str:
 
 
 def fields(data: Mapping[str, Any], namer: Namer) -> dict[str, str]:
+    """The derived words a sentence may use beside each field in words."""
     said: dict[str, str] = {}
+    for words in (_who_words, _placing_words, _invasion_words, _building_words, _gold_words):
+        words(data, namer, said)
+    return said
+
+
+def _who_words(data: Mapping[str, Any], namer: Namer, said: dict[str, str]) -> None:
+    """Colours, players and orders by name."""
     for key in ("colour", "from_colour", "defender", "first"):
         if key in data:
             said[key] = _who(data[key], namer)
@@ -94,6 +102,10 @@ def fields(data: Mapping[str, Any], namer: Namer) -> dict[str, str]:
             said[key] = listed([_who(c, namer) for c in data[key]])
     said["kind"] = "Empire" if data.get("kind") == "empire" else "Event"
     said["round_number"] = str(int(data.get("round", 0) or 0) + 1)
+
+
+def _placing_words(data: Mapping[str, Any], namer: Namer, said: dict[str, str]) -> None:
+    """Armies, capitals, fleets and what was removed or paid."""
     said["count_armies"] = counted(data.get("armies", 0), "army", "armies")
     said["capital"] = " and a capital" if data.get("capital") else ""
     fleets = data.get("fleets") or []
@@ -117,6 +129,10 @@ def fields(data: Mapping[str, Any], namer: Namer) -> dict[str, str]:
     said["price_words"] = f", paying {price} gold" if price else ""
     said["via_words"] = VIA.get(str(data.get("via")), "")
     said["crossing_words"] = " (a crossing)" if data.get("crossing") else ""
+
+
+def _invasion_words(data: Mapping[str, Any], namer: Namer, said: dict[str, str]) -> None:
+    """An invasion's dice and outcome."""
     if "attack" in data and isinstance(data["attack"], list):
         leader = data.get("leader") or 0
         dial = data.get("dial") or 0
@@ -140,6 +156,10 @@ def fields(data: Mapping[str, Any], namer: Namer) -> dict[str, str]:
         )
         if data.get("continued"):
             said["invasion_outcome"] += " (the invasion went on)"
+
+
+def _building_words(data: Mapping[str, Any], namer: Namer, said: dict[str, str]) -> None:
+    """Costs, buildings reduced, gold earned, monuments and resources."""
     said["count_cost"] = counted(data.get("cost", 0), "army", "armies")
     unused = data.get("unused") or 0
     said["unused_words"] = f", {counted(unused, 'army', 'armies')} unused" if unused else ""
@@ -164,6 +184,10 @@ def fields(data: Mapping[str, Any], namer: Namer) -> dict[str, str]:
     said["monuments_words"] = (
         f", and {counted(monuments, 'monument')} may be built" if monuments else ""
     )
+
+
+def _gold_words(data: Mapping[str, Any], namer: Namer, said: dict[str, str]) -> None:
+    """Gold: items, the track, areas, bonus tokens and the ending."""
     items = data.get("items") or []
     said["items_words"] = (
         listed([f"{n} for {_source(what, namer)}" for what, n in items]) or "nothing"
@@ -204,7 +228,6 @@ def fields(data: Mapping[str, Any], namer: Namer) -> dict[str, str]:
         if len(scores) != len(colours):
             totals = listed([f"{namer.seat(s)} {g}" for s, g in enumerate(scores)])
             said["gold_words_end"] += f" Gold by player: {totals}."
-    return said
 
 
 TELLERS = sentence_tellers("brief", SENTENCES, fields)
