@@ -251,14 +251,26 @@ class Follower(threading.Thread):
             self.response.close()
 
 
+class StreamError(ValueError):
+    """The stream told of an error in its own words (an `error` frame or line): a cut."""
+
+
 def ndjson_items(lines: Iterator[str]) -> Iterator[tuple[str, str, Any] | None]:
-    """A player stream's NDJSON: an empty line is a heartbeat."""
+    """A player stream's NDJSON lines, typed by `kind`: a `heartbeat` (or an empty line, as
+    older servers sent) is a keep-alive, the `opening` line says where it starts, an `error`
+    line ends it."""
     for line in lines:
         if not line.strip():
             yield None
             continue
         note = json.loads(line)
-        yield str(note["id"]), str(note["kind"]), note
+        kind = str(note.get("kind"))
+        if kind == "heartbeat":
+            yield None
+        elif kind == "error":
+            raise StreamError(line)
+        elif kind != "opening":
+            yield str(note["id"]), kind, note
 
 
 def sse_items(lines: Iterator[str]) -> Iterator[tuple[str, str, Any] | None]:
@@ -268,6 +280,8 @@ def sse_items(lines: Iterator[str]) -> Iterator[tuple[str, str, Any] | None]:
     comment = False
     for line in lines:
         if line == "":
+            if frame.get("event") == "error":
+                raise StreamError(frame.get("data", ""))
             if "data" in frame:
                 yield frame.get("id", ""), frame.get("event", "message"), frame["data"]
             elif comment:

@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from cli.soak import minutes_arg, ndjson_items, sse_items
+from cli.soak import StreamError, minutes_arg, ndjson_items, sse_items
+from service.queries import HEARTBEAT_LINE, Frame, error_line, opening_line
 from tests.support.http import REPO_ROOT
 
 SOAK_MINUTES = 3
@@ -50,11 +51,18 @@ def test_the_soak_reads_heartbeats_and_items_of_both_stream_formats():
     sse = [": stream of g", "id: 0", "", "id: 1", "event: GameCreated", 'data: {"a": 1}', ""]
     sse += [": keep-alive", ""]
     assert list(sse_items(iter(sse))) == [None, ("1", "GameCreated", '{"a": 1}'), None]
-    lines = ['{"id": "17-0", "kind": "your_turn", "game_id": "g"}', ""]
+    lines = [opening_line("0").strip(), '{"id": "17-0", "kind": "your_turn", "game_id": "g"}']
+    lines += [HEARTBEAT_LINE.strip(), ""]
     assert list(ndjson_items(iter(lines))) == [
         ("17-0", "your_turn", {"id": "17-0", "kind": "your_turn", "game_id": "g"}),
         None,
+        None,
     ]
+    with pytest.raises(StreamError):
+        list(ndjson_items(iter([error_line('{"code": "store_unavailable"}', 1000).strip()])))
+    failed = Frame.error('{"code": "store_unavailable"}', 1000).text
+    with pytest.raises(StreamError):
+        list(sse_items(iter(failed.split("\n"))))
 
 
 def test_a_soak_is_bounded():
