@@ -20,7 +20,6 @@ from packaging.version import Version
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LOCK = REPO_ROOT / "constraints.txt"
-PYPI = "https://pypi.org/simple"
 COMPILE = ["pip", "compile", "pyproject.toml", "--extra", "test", "--python-version", "3.11"]
 """`uv` followed by these (and `-o FILE`) makes the lock, as the README says."""
 NOT_LOCKED = {"pip", "chronicle"}
@@ -97,7 +96,7 @@ def test_a_fresh_compile_shows_what_the_newest_releases_would_change(tmp_path):
     assert uv, "uv is in the [test] extra"
     fresh = tmp_path / "constraints.txt"
     made = subprocess.run(
-        [uv, *COMPILE, "--upgrade", "--index-url", PYPI, "--no-header", "-q", "-o", str(fresh)],
+        [uv, *COMPILE, "--upgrade", "--no-header", "-q", "-o", str(fresh)],
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,
