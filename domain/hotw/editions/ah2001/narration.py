@@ -130,8 +130,6 @@ def _battle_words(data: Mapping[str, Any], namer: Namer, said: dict[str, str]) -
             f"the attack rolled {dice(data['attack_dice'])}, the defence "
             f"{dice(data.get('defence_dice'))}"
         )
-        if "attack" in data and "defence" in data:
-            said["rolled"] += f" ({data['attack']} against {data['defence']})"
     result = str(data.get("result", ""))
     said["revolt"] = REVOLT_OUTCOMES.get(result, result.replace("_", " "))
     said["via_words"] = VIA.get(str(data.get("via")), "")
@@ -141,6 +139,10 @@ def _battle_words(data: Mapping[str, Any], namer: Namer, said: dict[str, str]) -
         if data["defender"] is None or (isinstance(data["defender"], int) and data["defender"] < 0):
             said["defender"] = "the natives"
     said["side"] = namer.side(seat)
+    if "attack_dice" in data and "attack" in data and "defence" in data:
+        whose = said.get("defender", "the defender")
+        whose = f"{whose}'" if whose.endswith("s") and whose.startswith("the ") else f"{whose}'s"
+        said["rolled"] += f" ({data['attack']} against {whose} {data['defence']})"
     attacker, defender = said["side"], said.get("defender", "the defender")
     said["outcome"] = (
         OUTCOMES.get(result, result.replace("_", " "))
