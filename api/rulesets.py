@@ -14,6 +14,7 @@ from api.docs import route
 from api.documents import answer, document
 from schemas.api import RulesetDetailSchema, RulesetListSchema
 from schemas.instances import one
+from schemas.views import view_words
 from service.errors import UnknownRuleset
 from service.rulesets import available
 
@@ -51,15 +52,18 @@ def list_rulesets() -> ResponseReturnValue:
 def get_ruleset(name: str) -> ResponseReturnValue:
     """What a client showing the ruleset's games to people needs: the ruleset's description,
     every command a seat may post with its arguments in words, the name of every id its
-    commands and events use (lands, cards...), and whether it draws its table
-    (`GET /games/{game_id}/board`). 404 `ruleset_not_found` for a ruleset this server does not
-    play."""
+    commands and events use (lands, cards...), how each field of the seat's view reads (from
+    the view's schema), and whether it draws its table (`GET /games/{game_id}/board`). 404
+    `ruleset_not_found` for a ruleset this server does not play."""
     if name not in available():
         raise UnknownRuleset(name)
     served = tuple(available())
     detail = document(
         ("ruleset", name, served),
-        lambda: as_json(RulesetDetailSchema, lambda: queries().ruleset_detail(name)),
+        lambda: as_json(
+            RulesetDetailSchema,
+            lambda: {**queries().ruleset_detail(name), "view_words": view_words(name)},
+        ),
     )
     return answer(detail, "application/json")
 

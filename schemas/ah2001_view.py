@@ -6,7 +6,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from schemas.hotw_view import INT, SEAT, STR, array, closed, counts, described, nullable
+from schemas.hotw_view import (
+    INT,
+    SEAT,
+    STR,
+    array,
+    closed,
+    counts,
+    described,
+    nullable,
+    secret,
+    titled,
+)
 from schemas.views import register_view
 
 BOOL = {"type": "boolean"}
@@ -16,19 +27,19 @@ PLAYER = closed(
     seat=SEAT,
     name=STR,
     points=INT,
-    hand=nullable(array(STR)),
+    hand=secret(nullable(array(STR))),
     hand_count=INT,
     empires=array(STR),
     pre_eminence_markers=INT,
-    pre_eminence=nullable(INT),
+    pre_eminence=secret(nullable(INT), "face down until the end"),
 )
 
 LAND = closed(
     "What stands in a land: a player's armies (their epoch's figure; more than one only with "
     "the multiple_armies option) and buildings.",
-    owner=nullable(SEAT),
-    figure=INT,
-    armies=INT,
+    owner=titled(nullable(SEAT), "Held by"),
+    figure=titled(INT, "Army", "an Epoch {} army"),
+    armies=titled(INT, "Armies in the land"),
     buildings=array({"type": "string", "enum": ["capital", "city", "fort", "monument"]}),
 )
 
@@ -44,8 +55,8 @@ EMPIRE_IN_PLAY = closed(
 
 SEA_HELD = closed(
     "A fleet with an army on it holding a sea (the naval_control option).",
-    owner=SEAT,
-    figure=INT,
+    owner=titled(SEAT, "Held by"),
+    figure=titled(INT, "Army", "an Epoch {} army"),
 )
 
 DRAWING = closed(

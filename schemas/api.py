@@ -160,6 +160,25 @@ class CommandSpecSchema(Schema):
     args = fields.List(fields.Nested(ArgumentSchema), required=True)
 
 
+class ViewWordSchema(Schema):
+    """How a field of the seat's view reads for people (from the view schema's `title`, its
+    `x-words` and its seats)."""
+
+    label = fields.String(metadata={"description": "The field's name in words."})
+    value = fields.String(
+        metadata={"description": "A phrase the value reads in, `{}` standing for it."}
+    )
+    hidden = fields.String(
+        metadata={"description": "What the value `null` means: hidden from the viewer."}
+    )
+    seat = fields.Boolean(
+        metadata={"description": "The value is a seat (or a list of seats): read by player."}
+    )
+    colour = fields.Boolean(
+        metadata={"description": "The value is a colour (or a list of colours): read by name."}
+    )
+
+
 class RulesetDetailSchema(RulesetSchema):
     """A ruleset for a client that shows its games to people: its commands in words, the name
     of every id its commands and events use, and whether it draws its table."""
@@ -188,6 +207,17 @@ class RulesetDetailSchema(RulesetSchema):
         metadata={
             "description": "What each card (tile, token) a player may hold says, in a line of "
             "our own words, by its id: a hand shown as cards; empty when the ruleset has none."
+        },
+    )
+    view_words = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(ViewWordSchema),
+        required=True,
+        metadata={
+            "description": "How each field of the seat's view (`GET /games/{game_id}/state`) "
+            "reads for people, by its path in the view (`turn.seat`, `lands.*.owner`: `*` any "
+            "key of a mapping; a list's items share its path): its label, a phrase for its "
+            "value, whether it holds seats or colours; a field not here reads as its name."
         },
     )
     board = fields.Boolean(

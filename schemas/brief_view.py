@@ -7,13 +7,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from schemas.hotw_view import BOOL, INT, SEAT, STR, array, closed, counts, described, nullable
+from schemas.hotw_view import (
+    BOOL,
+    INT,
+    SEAT,
+    STR,
+    array,
+    closed,
+    counts,
+    described,
+    nullable,
+    secret,
+    titled,
+)
 from schemas.views import register_view
 
 COLOUR = {
     "type": "integer",
     "minimum": 0,
     "description": "A colour (a seat's; two each with two players).",
+    "x-colour": True,
 }
 KIND_MAP = {
     "type": "object",
@@ -26,7 +39,7 @@ PLAYER = closed(
     seat=SEAT,
     name=STR,
     colours=array(COLOUR),
-    hand=nullable(array(STR)),
+    hand=secret(nullable(array(STR))),
     hand_count=INT,
 )
 
@@ -39,15 +52,15 @@ COLOUR_VIEW = closed(
     track_space=INT,
     stacked_on=INT,
     supply=INT,
-    empire=nullable(STR),
-    bonus=nullable(array(STR)),
+    empire=secret(nullable(STR), "hidden from you, or none"),
+    bonus=secret(nullable(array(STR))),
     bonus_count=INT,
 )
 
 LAND = closed(
     "What stands in a land: an army (standing or resigned) and buildings.",
-    colour=nullable(COLOUR),
-    standing=BOOL,
+    colour=titled(nullable(COLOUR), "Held by"),
+    standing=titled(BOOL, "A standing army (not a resigned one)"),
     buildings=array({"type": "string", "enum": ["capital", "city", "fort", "monument"]}),
 )
 

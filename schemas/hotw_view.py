@@ -28,6 +28,17 @@ def described(schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {**schema, "description": description}
 
 
+def titled(schema: dict[str, Any], title: str, words: str | None = None) -> dict[str, Any]:
+    """A field with its name in words (`title`) and, in `x-words`, the phrase its value reads
+    in for people (`an Epoch {} army`): the page's words for the view."""
+    return {**schema, "title": title, **({"x-words": words} if words else {})}
+
+
+def secret(schema: dict[str, Any], words: str = "hidden from you") -> dict[str, Any]:
+    """A field that is `null` where the viewer may not see it: `x-hidden` says so in words."""
+    return {**schema, "x-hidden": words}
+
+
 def closed(description: str, **properties: dict[str, Any]) -> dict[str, Any]:
     """An object with exactly these properties, all present."""
     return {
@@ -57,10 +68,10 @@ PLAYER = closed(
     honor_track=array(STR),
     pool_honors=array(STR),
     honor_stack=INT,
-    area_tokens=nullable(array(STR)),
+    area_tokens=secret(nullable(array(STR))),
     area_token_count=INT,
     leader=BOOL,
-    event_card=nullable(STR),
+    event_card=secret(nullable(STR), "face down, or none"),
     has_event_card=BOOL,
     empire_cards=array(STR),
     hidden_empire_cards=INT,
@@ -69,8 +80,8 @@ PLAYER = closed(
 
 LAND = closed(
     "What stands in a land.",
-    owner=nullable(SEAT),
-    army=BOOL,
+    owner=titled(nullable(SEAT), "Held by"),
+    army=titled(BOOL, "A standing army (not a garrison)"),
     buildings=array({"type": "string", "enum": ["capital", "city", "fort", "monument"]}),
     great_wall=BOOL,
 )

@@ -13,16 +13,16 @@ import base64
 import json
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from domain.core.kernel import Game, is_over
+from domain.core.kernel import Game, fold, is_over
 from domain.core.messages import Recorded, registered_event_types
 from domain.core.ruleset import Ruleset, find_ruleset
 from domain.core.seating import Seating, ranked_last
-from domain.core.table import TABLE_COMMAND_SPECS
+from domain.core.table import TABLE_COMMAND_SPECS, ActionsUndone, GameRewound
 from domain.core.undo import table_actions
 from service import following
 from service.games import GameService, VersionOutOfRange, canonical_json, recorded_from
@@ -337,15 +337,18 @@ class GameQueries:
         stored = self.store.read(game_id, from_version, current, limit) if current else []
         whole = self.open_book(game_id)
         entries = []
-        for item in stored:
-            seen = self.seen(recorded_from(item), viewer, whole)
+        page = [recorded_from(item) for item in stored]
+        for recorded, empires in zip(
+            page, self._empires_in_play(game_id, rules, page), strict=True
+        ):
+            seen = self.seen(recorded, viewer, whole)
             entry = rule_entry(rules, seen["rule"]) or {}
             entries.append(
                 {
                     "version": seen["version"],
                     "type": seen["type"],
                     "actor": seen["actor"],
-                    "words": rules.narrate(seen, players),
+                    "words": rules.narrate(seen, players, empires),
                     "rule": seen["rule"],
                     "page": str(entry.get("page", "")),
                     "section": str(entry.get("section", "")),
@@ -370,6 +373,27 @@ class GameQueries:
                 last + 1 if last is not None and last < current else None
             ),
         }
+
+    def _empires_in_play(
+        self, game_id: str, rules: Ruleset[Any], page: Sequence[Recorded]
+    ) -> list[Mapping[int, str]]:
+        """The Empire each seat played as each event of `page` (events in a row) happened, so
+        the log can say whose Empire fought: the game before the page's first event, then
+        folded through the page (an undo or a rewind loads the game it leads to)."""
+        if not page or type(rules).empires_in_play is Ruleset.empires_in_play:
+            return [{} for _ in page]
+        first = page[0].version
+        game = self.games.load_at(game_id, first - 1)[1] if first > 1 else None
+        told: list[Mapping[int, str]] = []
+        for at, recorded in enumerate(page):
+            told.append(rules.empires_in_play(game.state) if game is not None else {})
+            if at == len(page) - 1:
+                break
+            if isinstance(recorded.event, ActionsUndone | GameRewound):
+                game = self.games.load_at(game_id, recorded.version)[1]
+            else:
+                game = fold(rules, game, recorded)
+        return told
 
     def feed(
         self, game_id: str, viewer: int | None, from_version: int, limit: int
@@ -459,6 +483,8 @@ class GameQueries:
         recorded = recorded_from(self.store.read(game_id, version, version)[0])
         seen = self.seen(recorded, viewer, self.open_book(game_id))
         rules = self.games.ruleset_of(game_id)
+        before = self.games.load_at(game_id, version - 1)[1] if version > 1 else None
+        empires = rules.empires_in_play(before.state) if before is not None else {}
         data = seen["data"]
         cited = [rule_entry(rules, rule) for rule in recorded.event.cites]
         entries = [rule_entry(rules, recorded.event.rule), *cited]
@@ -477,7 +503,7 @@ class GameQueries:
             ],
             "data_used": rules.data_used(seen["type"], data if isinstance(data, dict) else {}),
             "actor": seen["actor"],
-            "words": rules.narrate(seen, list(self.store.meta(game_id).players)),
+            "words": rules.narrate(seen, list(self.store.meta(game_id).players), empires),
             "command_id": seen["command_id"],
             "recorded_at": seen["recorded_at"],
             "redacted": bool(seen.get("redacted")),
@@ -488,14 +514,13 @@ class GameQueries:
                 "scripted": bool(seen.get("scripted")),
                 "context": data.get("context") if isinstance(data, dict) else None,
             },
-            "before": self._before(rules, game_id, version),
+            "before": self._before(rules, before),
         }
 
-    def _before(self, rules: Ruleset[Any], game_id: str, version: int) -> dict[str, Any] | None:
+    def _before(self, rules: Ruleset[Any], game: Game[Any] | None) -> dict[str, Any] | None:
         """The public facts of the position the event happened in."""
-        if version <= 1:
+        if game is None:
             return None
-        _, game = self.games.load_at(game_id, version - 1)
         return {
             "version": game.version,
             "awaiting": sorted(rules.awaited_seats(game.state)),

@@ -239,21 +239,64 @@
     return {label, words: `${humanise(action.command.type)}: ${label}`};
   }
 
-  /** View fields that hold a seat: shown by its player's name (`players`: the table's names). */
+  const PLACE_WORDS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth'];
+  /** Fields that hold a seat in a view no schema describes. */
   const VIEW_SEAT_KEYS = ['seat', 'owner', 'defender', 'enemy', 'winner', 'first', 'next', 'start', 'start_player', 'holder', 'from_seat', 'to_seat'];
 
-  function definitionList(info, object, depth = 0, players = null) {
+  /** How a field of the view reads, from the ruleset's view schema (`info.view_words`, by the
+   * field's path: `lands.*.owner`, `*` standing for any key of a mapping). */
+  function viewWord(info, path) {
+    const words = info.view_words || {};
+    if (words[path]) return words[path];
+    const parts = path.split('.');
+    const found = Object.keys(words).find((key) => {
+      const want = key.split('.');
+      return want.length === parts.length && want.every((part, i) => part === '*' || part === parts[i]);
+    });
+    return found ? words[found] : {};
+  }
+
+  /** A field's name in words: the schema's label, a pack id by its name, else its name. */
+  function viewLabel(info, word, key) {
+    if (word.label) return word.label;
+    if (info.names && info.names[key]) return info.names[key];
+    return key.includes('-') ? idWords(key) : humanise(key);
+  }
+
+  /** A value in words: a seat by its player, a colour by its name, a ranking by places, a
+   * number in the schema's phrase (`an Epoch 7 army`), an id by its name. */
+  function viewValue(info, word, value, players) {
+    if (value === null && word.hidden) return word.hidden;
+    if ((word.seat || word.colour) && typeof value === 'number') {
+      if (word.colour) return COLOUR_NAMES[value % COLOUR_NAMES.length];
+      return (players && players[value]) || `player ${value + 1}`;
+    }
+    if ((word.seat || word.colour) && Array.isArray(value)) {
+      if (!value.length) return 'nobody';
+      if (value.every(Array.isArray)) {
+        return value.map((group, i) => `${PLACE_WORDS[i] || `${i + 1}th`}: ${group.map((v) => viewValue(info, word, v, players)).join(' and ')}`).join('; ');
+      }
+      return value.map((v) => viewValue(info, word, v, players)).join(', ');
+    }
+    if (Array.isArray(value) && !value.length) return 'none';
+    const said = nameOf(info, value);
+    return word.value && value !== null && value !== undefined ? word.value.replace('{}', said) : said;
+  }
+
+  /** The view (or any object) as a definition list in words (`players`: the table's names). */
+  function definitionList(info, object, depth = 0, players = null, path = '') {
     const list = el('dl');
     for (const [key, value] of Object.entries(object || {})) {
-      list.append(el('dt', {text: humanise(key)}));
-      if (players && VIEW_SEAT_KEYS.includes(key) && typeof value === 'number') {
-        list.append(el('dd', {text: players[value] || 'nobody'}));
-      } else if (value && typeof value === 'object' && !Array.isArray(value) && depth < 2) {
-        list.append(el('dd', {}, definitionList(info, value, depth + 1, players)));
-      } else if (Array.isArray(value) && value.some((v) => v && typeof v === 'object') && depth < 2) {
-        list.append(el('dd', {}, value.map((v) => (v && typeof v === 'object' ? definitionList(info, v, depth + 1, players) : el('span', {text: nameOf(info, v)})))));
+      const at = path ? `${path}.${key}` : key;
+      const known = viewWord(info, at);
+      const word = Object.keys(known).length || !VIEW_SEAT_KEYS.includes(key) ? known : {seat: true};
+      list.append(el('dt', {text: viewLabel(info, word, key)}));
+      if (value && typeof value === 'object' && !Array.isArray(value) && depth < 2) {
+        list.append(el('dd', {}, definitionList(info, value, depth + 1, players, at)));
+      } else if (Array.isArray(value) && value.some((v) => v && typeof v === 'object' && !Array.isArray(v)) && depth < 2) {
+        list.append(el('dd', {}, value.map((v) => (v && typeof v === 'object' ? definitionList(info, v, depth + 1, players, at) : el('span', {text: nameOf(info, v)})))));
       } else {
-        list.append(el('dd', {text: nameOf(info, value)}));
+        list.append(el('dd', {text: viewValue(info, word, value, players)}));
       }
     }
     return list;
@@ -941,7 +984,7 @@
       fill(box, errorBox(picture, 'The board cannot be drawn: '));
     }
     if (state && state.ok && !t.info.board) {
-      fill(box, el('h2', {text: 'The table'}), definitionList(t.info, state.body.view));
+      fill(box, el('h2', {text: 'The table'}), definitionList(t.info, state.body.view, 0, t.summary.players));
     }
     renderViewDetails(t, state);
     if (focusedPlace) {
@@ -1570,7 +1613,7 @@
           }
         } else {
           const state = await call('GET', `/games/${id}/state?at=${want}`, {token: r.token});
-          if (state.ok) fill($('#board'), el('h2', {text: `The table after event ${want}`}), definitionList(r.info, state.body.view));
+          if (state.ok) fill($('#board'), el('h2', {text: `The table after event ${want}`}), definitionList(r.info, state.body.view, 0, r.summary.players));
         }
         r.boardFor = want;
         want = job.next;

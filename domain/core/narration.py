@@ -37,7 +37,9 @@ def humanised(type_name: str) -> str:
 
 
 class Namer:
-    """Names for seats (their players) and pack ids (their names), for use in sentences."""
+    """Names for seats (their players) and pack ids (their names), for use in sentences;
+    `empires`: the Empire each seat (or colour, where the ruleset's events name colours) plays
+    at the moment of the event told, by its name (`Ruleset.empires_in_play`)."""
 
     def __init__(
         self,
@@ -45,11 +47,22 @@ class Namer:
         names: Mapping[str, str],
         seat_keys: frozenset[str] = SEAT_KEYS,
         seats_keys: frozenset[str] = SEATS_KEYS,
+        empires: Mapping[int, str] | None = None,
     ) -> None:
         self.players = list(players)
         self.names = names
         self.seat_keys = seat_keys
         self.seats_keys = seats_keys
+        self.empires: Mapping[int, str] = empires or {}
+
+    def side(self, value: Any, player: str | None = None) -> str:
+        """A seat (or a colour) with the Empire it plays now: `Bot 1's Mongols`; its player
+        alone (`player`, else `seat`'s name) when no Empire is in play for it."""
+        who = self.seat(value) if player is None else player
+        if isinstance(value, bool) or not isinstance(value, int):
+            return who
+        empire = self.empires.get(value)
+        return f"{who}'s {empire}" if empire else who
 
     def seat(self, value: Any) -> str:
         if isinstance(value, bool) or not isinstance(value, int):

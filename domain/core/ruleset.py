@@ -443,11 +443,24 @@ class Ruleset(ABC, Generic[S]):
         by its id: the web table shows a hand as cards with their text. Empty by default."""
         return {}
 
-    def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
+    def empires_in_play(self, state: S) -> Mapping[int, str]:
+        """The Empire each seat plays at this moment, by its name, as everyone may see it
+        (keyed by colour where the ruleset's events name colours): the log says whose Empire
+        fought or took a land. Empty by default (a game without Empires)."""
+        return {}
+
+    def narrate(
+        self,
+        event: Mapping[str, Any],
+        players: Sequence[str],
+        empires: Mapping[int, str] | None = None,
+    ) -> str:
         """An event, as a viewer sees it (its envelope: `type`, `data`, `actor`, `redacted`),
         told in a sentence for people following the game. By default the kernel's events in
-        words of their own, any other as its type and data in words (`names` for ids)."""
-        return plain_words(event, players, self.names())
+        words of their own, any other as its type and data in words (`names` for ids).
+        `empires`: `empires_in_play` of the state the event happened in."""
+        namer = Namer(players, self.names(), empires=empires)
+        return plain_words(event, players, self.names(), namer=namer)
 
     def data_words(self, event: Mapping[str, Any], players: Sequence[str]) -> list[dict[str, str]]:
         """Each field of an event's data as `{label, value}` in words (seats by their players,

@@ -46,6 +46,7 @@ from domain.hotw.marks import (
     SEA_FILL,
     STRAIT_COLOUR,
     WASTE_FILL,
+    WATER_LINK_COLOUR,
     PieceMark,
     area_colours,
     attrs,
@@ -143,7 +144,7 @@ def _defs() -> str:
         for cls, colour in (
             ("strait", STRAIT_COLOUR),
             ("border-link", LINK_COLOUR),
-            ("water-link", "#1f4e8c"),
+            ("water-link", WATER_LINK_COLOUR),
         )
     )
     hatch = (
@@ -297,7 +298,7 @@ def _links_layer(board: Board, plan: Layout) -> list[str]:
         out += _link((p.x, p.y), (q.x, q.y), (STRAIT_COLOUR, "strait", "4,2.5"), names)
     for a, b in plan.water_links:
         p2, q2 = board.seas[a], board.seas[b]
-        out += _link((p2.x, p2.y), (q2.x, q2.y), ("#1f4e8c", "water-link", "5,3"), names)
+        out += _link((p2.x, p2.y), (q2.x, q2.y), (WATER_LINK_COLOUR, "water-link", "5,3"), names)
     return out
 
 
@@ -385,7 +386,7 @@ def board_svg(
     plan = layout(board)
     colours = area_colours(board)
     height = board.map_height
-    legend_parts, legend_height = legend(board, colours, players)
+    legend_parts, legend_height = legend(board, colours, players, bool(plan.water_links))
     total = round(height + legend_height + extra[0])
     parts: list[str] = [
         '<?xml version="1.0" encoding="UTF-8"?>',

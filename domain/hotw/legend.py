@@ -21,6 +21,7 @@ from domain.hotw.marks import (
     ROMAN,
     SEA_FILL,
     STRAIT_COLOUR,
+    WATER_LINK_COLOUR,
     coord,
     piece_shape,
     power_icon_mark,
@@ -66,10 +67,14 @@ def _flow(items: Sequence[tuple[str, str, float]], y: float, text: str) -> tuple
 
 
 def legend(
-    board: Board, colours: Mapping[str, str], players: Sequence[str] | None
+    board: Board,
+    colours: Mapping[str, str],
+    players: Sequence[str] | None,
+    joined_waters: bool = False,
 ) -> tuple[list[str], float]:
-    """The legend under the map and its height: the pieces, the players' colours, the areas,
-    what the map's lines and marks mean, and whether the layout is reconstructed."""
+    """The legend under the map and its height: the pieces, the players' colours (and white,
+    nobody's), the areas, what the map's lines and marks mean (`joined_waters`: the map joins
+    waters by arrows), and whether the layout is reconstructed."""
     text = f'font-size="{LEGEND_FONT}" fill="#222" class="legend-text"'
     out, y = _pieces_row(17.0, text)
     seats = [
@@ -80,11 +85,11 @@ def legend(
         )
         for seat, colour in enumerate(PLAYER_COLOURS[: len(players) if players else 0])
     ]
-    row, y = _flow(seats, y, text)
+    row, y = _flow([*seats, _nobodys()], y, text)
     out += row
     row, y = _areas_grid(board, colours, y, text)
     out += row
-    row, y = _flow(_map_notes(board), y + 3, text)
+    row, y = _flow(_map_notes(board, joined_waters), y + 3, text)
     out += row
     if "reconstructed" in board.provenance.lower():
         out.append(
@@ -140,9 +145,17 @@ def _areas_grid(
     return out, y + ((len(named) + columns - 1) // columns) * LEGEND_ROW
 
 
-def _map_notes(board: Board) -> list[tuple[str, str, float]]:
+def _nobodys() -> tuple[str, str, float]:
+    """White pieces: buildings left standing where no player's army is (the army that held
+    the land removed or gone)."""
+    mark = f'<g class="legend-nobody">{piece_shape("city", 6, -4, "#ffffff")}</g>'
+    return mark, "white: a building no player holds (no army is there)", 15.0
+
+
+def _map_notes(board: Board, joined_waters: bool = False) -> list[tuple[str, str, float]]:
     """What the map's lines and marks mean (a mark, its words, the room kept for the mark);
-    the power icons where the board has them."""
+    the arrows that join waters where the map draws any; the power icons where the board has
+    them."""
     notes: list[tuple[str, str, float]] = [
         (
             '<rect x="0" y="-9" width="14" height="10" fill="url(#difficult)" stroke="#333"'
@@ -176,6 +189,15 @@ def _map_notes(board: Board) -> list[tuple[str, str, float]]:
             20.0,
         ),
     ]
+    if joined_waters:
+        notes.append(
+            (
+                f'<line x1="0" y1="-4" x2="16" y2="-4" stroke="{WATER_LINK_COLOUR}"'
+                ' stroke-width="1.6" stroke-dasharray="5,3"/>',
+                "waters joined across the map's edge or a gap",
+                20.0,
+            )
+        )
     if any(land.power_icon for land in board.lands.values()):
         notes += [
             (power_icon_mark(PowerIcon.CROWN, 5, -4), "crown", 13.0),

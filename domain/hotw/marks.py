@@ -24,6 +24,7 @@ WASTE_FILL = "#b5b5b5"
 COAST = "#3d4f5c"
 STRAIT_COLOUR = "#c0262d"
 LINK_COLOUR = "#2b2b2b"
+WATER_LINK_COLOUR = "#1f4e8c"
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")
 """Seat n's colour (the HTML replay's too)."""
 PIECE_KINDS = ("army", "garrison", "capital", "city", "monument", "fort", "fleet")

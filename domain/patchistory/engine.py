@@ -229,7 +229,12 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
     def card_texts(self) -> Mapping[str, str]:
         return words.card_texts(self.pack)
 
-    def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
+    def narrate(
+        self,
+        event: Mapping[str, Any],
+        players: Sequence[str],
+        empires: Mapping[int, str] | None = None,
+    ) -> str:
         return words.narrate(self, event, players)
 
     def data_words(self, event: Mapping[str, Any], players: Sequence[str]) -> list[dict[str, str]]:

@@ -5,8 +5,12 @@ entry a sentence with names, and every seating event among them."""
 
 from __future__ import annotations
 
+import random
+import re
 import time
 from typing import Any
+
+import pytest
 
 from domain.core.seating import SEATING_EVENTS
 from service.rulesets import ruleset
@@ -118,3 +122,75 @@ def test_the_lobbys_option_help_and_the_rules_cited_read_in_words(api) -> None:
     variant = [entry for entry in rules.pack.rules if entry.id.startswith("ah2001.variant.")]
     assert variant and all(".txt" not in e.citation and ".txt" not in e.heading for e in variant)
     assert any(e.citation.startswith("Simultaneous Empires variant, rule") for e in variant)
+
+
+# --- battles and conquests name the Empire (issue 48, point 4) -------------------------------
+
+FIGHTS = {
+    "hotw-2024": {"hotw.InvasionSucceeded", "hotw.InvasionFrustrated", "hotw.LandConquered"},
+    "hotw-ah2001": {"ah2001.BattleFought"},
+    "brief-2009": {"brief.InvasionRolled", "brief.LandOverrun"},
+}
+
+
+def empire_names(name: str) -> set[str]:
+    """The Empires of a ruleset by name (with AH2001's and Brief's Event cards that raise one)."""
+    rules: Any = ruleset(name)
+    if name == "hotw-2024":
+        return {spec.name for card in rules.pack.cards.all_empires() for spec in card.empires}
+    return {e.name for e in rules.tables.empires} | {c.name for c in rules.tables.events}
+
+
+def played_until_fights(api, redis_url, name: str, options: dict[str, Any], fights: int) -> str:
+    """A game of `name` played through the API by random legal moves until `fights` battles
+    (invasions, conquests) are logged."""
+    made = game_service(redis_url).create_game(
+        name, ["Ada", "Bot 1", "Cy"], options, seed=b"e" * 32
+    )
+    url, rng, seen = f"/games/{made.game_id}", random.Random(48), 0
+    while seen < fights:
+        summary = api.get(url).get_json()
+        assert summary["status"] != "finished", f"only {seen} fights in a whole game"
+        seat = rng.choice(summary["awaiting"])
+        head = bearer(made.tokens.seats[seat])
+        legal = api.get(f"{url}/legal-actions", headers=head).get_json()
+        moves = [a for a in legal["actions"] if a["command"]["type"] not in ("resign",)]
+        posted = api.post(f"{url}/commands", json=rng.choice(moves), headers=head)
+        assert posted.status_code == 201, posted.get_json()
+        seen += sum(e["type"] in FIGHTS[name] for e in posted.get_json()["events"])
+    return made.game_id
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("hotw-2024", {}),
+        ("hotw-ah2001", {}),
+        ("hotw-ah2001", {"simultaneous_empires": True}),
+        ("brief-2009", {}),
+    ],
+    ids=["hotw-2024", "hotw-ah2001", "simultaneous-empires", "brief-2009"],
+)
+def test_the_log_says_whose_empire_fought_in_every_page_and_in_explain(
+    api, redis_url, name, options
+):
+    """`Bot 1's Mongols attacked Cy in ...`: each battle, invasion and conquest names the
+    attacker's Empire as well as its player, read whole or a short page from mid-game (each
+    page knows the Empires in play from the game before its first event), and Explain says
+    the same."""
+    game_id = played_until_fights(api, redis_url, name, options, fights=3)
+    whole = api.get(f"/games/{game_id}/narrative?limit=500").get_json()["entries"]
+    fights = [e for e in whole if e["type"] in FIGHTS[name]]
+    by_empires = [e for e in fights if e["data"].get("pool") != "event"]  # not an Event's pieces
+    assert by_empires
+    empires = empire_names(name)
+    for entry in by_empires:
+        assert re.match(r"(Ada|Bot 1|Cy)'s ", entry["words"]), entry["words"]
+        named = entry["words"].split("'s ", 1)[1]
+        assert any(named.startswith(empire + " ") for empire in empires), entry["words"]
+    told = {e["version"]: e["words"] for e in whole}
+    start = fights[0]["version"] - 2
+    page = api.get(f"/games/{game_id}/narrative?from={start}&limit=5").get_json()["entries"]
+    assert [e["words"] for e in page] == [told[e["version"]] for e in page]
+    explained = api.get(f"/games/{game_id}/events/{fights[-1]['version']}/explain").get_json()
+    assert explained["words"] == fights[-1]["words"]

@@ -17,7 +17,7 @@ from domain.core.geometry import RIM, Box, Label, Site, place_labels, regions
 from domain.hotw.drawing import board_svg
 from domain.hotw.map_layout import fleet_row, layout, piece_row
 from domain.hotw.marks import PIECE_KINDS, PieceMark
-from tests.support.hotw import PACK, RULES, army, garrison, position
+from tests.support.hotw import PACK, RULES, army, empty, garrison, position
 
 BOARD = PACK.board
 SVG = "{http://www.w3.org/2000/svg}"
@@ -341,3 +341,34 @@ def test_no_line_of_the_map_crosses_a_name(name):
         )
     ]
     assert crossed == []
+
+
+@pytest.mark.parametrize("name", ["hotw-2024", "hotw-ah2001", "brief-2009"])
+def test_the_legend_explains_white_buildings_and_the_arrows_that_join_waters(name):
+    """Issue 48: a building no player holds is drawn white, and waters that do not meet on the
+    map are joined by blue dashed arrows; the legend of every History of the World board says
+    both in words, beside a mark drawn like the map's."""
+    from service.rulesets import ruleset
+    from tests.support.table import Table
+
+    rules = ruleset(name)
+    root = ET.fromstring(rules.draw_board(Table(rules, ("ann", "bob", "cy"), b"l" * 32).state, 0))
+    (legend,) = [g for g in root.iter(f"{SVG}g") if g.get("class") == "legend"]
+    words = [t.text for t in legend.iter(f"{SVG}text")]
+    assert "white: a building no player holds (no army is there)" in words
+    (white,) = [g for g in legend.iter(f"{SVG}g") if g.get("class") == "legend-nobody"]
+    assert {e.get("fill") for e in white.iter() if e.get("fill")} == {"#ffffff"}
+    arrows = [e for e in root.iter(f"{SVG}line") if e.get("class") == "water-link"]
+    assert arrows, "the board joins waters by arrows"
+    assert "waters joined across the map's edge or a gap" in words
+    (mark,) = [e for e in legend.iter(f"{SVG}line") if e.get("stroke-dasharray") == "5,3"]
+    assert mark.get("stroke") == arrows[0].get("stroke")
+
+
+def test_a_building_no_player_holds_is_drawn_white():
+    state = position({"tigris": empty("city"), "persia": army(1, "city")})
+    root = ET.fromstring(RULES.draw_board(state, None))
+    pieces = {g.get("data-place"): g for g in root.iter(f"{SVG}g") if g.get("class") == "pieces"}
+    fills = lambda place: {e.get("fill") for e in pieces[place].iter() if e.get("fill")}  # noqa: E731
+    assert "#ffffff" in fills("tigris") and "#1f77b4" in fills("persia")
+    assert "#1f77b4" not in fills("tigris")

@@ -338,3 +338,70 @@ def test_patchistory_draws_its_heroes_wonders_and_special_features_with_their_na
     assert all(r.get("fill") != "none" for r in features), "filled, not an empty outline"
     kinds = {r.get("data-kind") for r in features}
     assert kinds <= {"hero", "wonder", "special"} and len(kinds) >= 2
+
+
+# --- battles and conquests name the Empire (issue 48, point 4) ---------------------------------
+
+FIGHTS = {
+    "hotw-2024": {"hotw.InvasionSucceeded", "hotw.InvasionFrustrated", "hotw.LandConquered"},
+    "hotw-ah2001": {"ah2001.BattleFought", "ah2001.ArmyPlaced"},
+    "brief-2009": {"brief.InvasionRolled", "brief.LandOverrun", "brief.ArmyExpanded"},
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("hotw-2024", {}),
+        ("hotw-ah2001", {}),
+        ("hotw-ah2001", {"simultaneous_empires": True}),
+        ("brief-2009", {}),
+    ],
+    ids=["hotw-2024", "hotw-ah2001", "simultaneous-empires", "brief-2009"],
+)
+def test_each_battle_and_conquest_names_the_players_empire(name, options):
+    """`Bot 1's Mongols attacked Cy in Levant ...`: told with the Empires in play in the state
+    it happened in (`Ruleset.empires_in_play`), every battle, invasion, expansion and conquest
+    names its player's Empire (an Event's pieces in hotw-2024 are no Empire's), and every
+    sentence still reads in words."""
+    from domain.core.kernel import fold
+
+    rules = ruleset(name)
+    names = rules.names()
+    fights, wrong = 0, []
+    for players, log in seeded_logs_with(name, options):
+        game = None
+        for recorded in log:
+            empires = rules.empires_in_play(game.state) if game is not None else {}
+            event = {"type": recorded.event.type, "data": recorded.event.data()}
+            words = rules.narrate(event, players, empires)
+            wrong += [
+                f"{event['type']}: {words!r}: {f}" for f in sentence_flaws(words, event, names)
+            ]
+            if event["type"] in FIGHTS[name] and event["data"].get("pool") != "event":
+                fights += 1
+                seat = event["data"].get("seat", event["data"].get("colour"))
+                empire = empires.get(seat)
+                if (
+                    not empire
+                    or f"'s {empire}" not in words
+                    or not any(words.startswith(f"{p}'s ") for p in players)
+                ):
+                    wrong.append(f"{event['type']}: {words!r}: no Empire named")
+            game = fold(rules, game, recorded)
+    assert fights > 10
+    assert wrong == [], "\n".join(wrong[:40]) + f"\n({len(wrong)} in all)"
+
+
+def seeded_logs_with(name: str, options: dict[str, Any]) -> Iterator[tuple[list[str], Any]]:
+    """A seeded random game of `name` (three players), its recorded log."""
+    rules = ruleset(name)
+    table = Table(rules, PEOPLE[:3], b"n" * 32, **options)
+    rng = random.Random(48)
+    while not rules.is_over(table.state):
+        if rules.system_action(table.state) is not None:
+            table.resolve()
+            continue
+        seat = min(rules.awaited_seats(table.state))
+        table.play(seat, rng.choice(list(rules.legal_actions(table.state, seat))))
+    yield list(PEOPLE[:3]), table.log

@@ -230,10 +230,25 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
             known = self._ah_names = found
         return known
 
-    def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
+    def empires_in_play(self, state: Ah2001State) -> Mapping[int, str]:
+        """The Active Empire (or the card's Empire playing in its turn: the Crusaders, a
+        Minor Empire), by its name."""
+        turn = state.turn
+        if turn is None:
+            return {}
+        names = self.names()
+        return {turn.seat: names.get(turn.card or turn.empire, turn.card or turn.empire)}
+
+    def narrate(
+        self,
+        event: Mapping[str, Any],
+        players: Sequence[str],
+        empires: Mapping[int, str] | None = None,
+    ) -> str:
         from domain.hotw.editions.ah2001.narration import TELLERS
 
-        return plain_words(event, players, self.names(), {**TELLERS, **words.TELLERS})
+        namer = Namer(players, self.names(), empires=empires)
+        return plain_words(event, players, self.names(), {**TELLERS, **words.TELLERS}, namer)
 
     def action_words(
         self, state: Ah2001State, command: Mapping[str, Any], players: Sequence[str]

@@ -25,13 +25,13 @@ SENTENCES: dict[str, str] = {
     "EmpireSkipped": "Nobody plays {empire} this Epoch: it is set aside.",
     "TurnBegan": "{seat}'s turn with {empire}: {count_armies}{capital}{fleets_at}.",
     "StartLandCleared": "{land} was cleared for the new Empire{owned}{fort_went}.",
-    "ArmyPlaced": "{seat} placed {figure_army} in {land}{how}.",
-    "BattleFought": "{seat} attacked {defender} in {land} {via_words}: {rolled}; "
+    "ArmyPlaced": "{side} placed {figure_army} in {land}{how}.",
+    "BattleFought": "{side} attacked {defender} in {land} {via_words}: {rolled}; "
     "{outcome}{leader}.",
     "FortBuilt": "{seat} built a fort in {land}.",
     "MonumentBuilt": "{seat} built a monument in {land}.",
     "MonumentsUnbuilt": "{seat} had no room for {count_monuments}.",
-    "ExpansionBegan": "{seat}'s Empire begins to expand.",
+    "ExpansionBegan": "{side} begins to expand.",
     "ExpansionEnded": "{seat}'s expansion is over{unused_words}; {monuments_words}.",
     "TurnScored": "{seat} scored {total} points: {scored}.",
     "EventCardPlayed": "{seat} played {card}{gains}.",
@@ -48,16 +48,16 @@ SENTENCES: dict[str, str] = {
     "ArmiesStruck": "{card} struck{struck}.",
     "RevoltFought": "A revolt in {land} for {seat}, against {defender}: {rolled}; {revolt}.",
     "TreacheryNamed": "{seat} named {land} for Treachery.",
-    "ArmiesLanded": "{seat} landed {figure_armies} in {lands}.",
+    "ArmiesLanded": "{side} landed {figure_armies} in {lands}.",
     "MonumentsDestroyed": "The monuments in {lands} were destroyed.",
     "CardResolved": "{seat}'s {card} is done.",
     "LandSacked": "{land} was sacked: its {buildings} fell.",
     "PreEminenceTaken": "{seat} took a Pre-eminence marker worth {marker} points.",
     "FleetManned": "{seat} manned a fleet in {water} with an Epoch {figure} army.",
     "FleetsReclaimed": "The fleets in {waters} went back to the supply.",
-    "NavalBattleFought": "{seat}'s fleet attacked {defender}'s in {water}: {rolled}; "
+    "NavalBattleFought": "The fleet of {side} attacked {defender}'s in {water}: {rolled}; "
     "{naval_outcome}.",
-    "ExpansionAttempted": "{seat} tried to expand into {target}.",
+    "ExpansionAttempted": "{side} tried to expand into {target}.",
     "MonumentsEarned": "{seat} may build {count_monuments}.",
     "MonumentsDone": "{seat} has built their monuments.",
     "EmpireActivated": "{seat}'s {empire} take their place in the round ({slot_words}).",
@@ -130,8 +130,6 @@ def _battle_words(data: Mapping[str, Any], namer: Namer, said: dict[str, str]) -
             f"the attack rolled {dice(data['attack_dice'])}, the defence "
             f"{dice(data.get('defence_dice'))}"
         )
-        if "attack" in data and "defence" in data:
-            said["rolled"] += f" ({data['attack']} against {data['defence']})"
     result = str(data.get("result", ""))
     said["revolt"] = REVOLT_OUTCOMES.get(result, result.replace("_", " "))
     said["via_words"] = VIA.get(str(data.get("via")), "")
@@ -140,7 +138,12 @@ def _battle_words(data: Mapping[str, Any], namer: Namer, said: dict[str, str]) -
         said["defender"] = namer.seat(data["defender"]) if data["defender"] is not None else ""
         if data["defender"] is None or (isinstance(data["defender"], int) and data["defender"] < 0):
             said["defender"] = "the natives"
-    attacker, defender = namer.seat(seat), said.get("defender", "the defender")
+    said["side"] = namer.side(seat)
+    if "attack_dice" in data and "attack" in data and "defence" in data:
+        whose = said.get("defender", "the defender")
+        whose = f"{whose}'" if whose.endswith("s") and whose.startswith("the ") else f"{whose}'s"
+        said["rolled"] += f" ({data['attack']} against {whose} {data['defence']})"
+    attacker, defender = said["side"], said.get("defender", "the defender")
     said["outcome"] = (
         OUTCOMES.get(result, result.replace("_", " "))
         .replace("the attacker", attacker)

@@ -278,12 +278,25 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
 
         return table_svg(self.tables.board, self.view(state, viewer), self.names())
 
-    def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
+    def empires_in_play(self, state: BriefState) -> Mapping[int, str]:
+        """By colour: the called Empire, or the Event Empire a card raised while it plays."""
+        turn = state.turn
+        if turn is None:
+            return {}
+        active = turn.active
+        empire = active.card if active is not None else turn.empire
+        return {turn.colour: self.names().get(empire, empire)}
+
+    def narrate(
+        self,
+        event: Mapping[str, Any],
+        players: Sequence[str],
+        empires: Mapping[int, str] | None = None,
+    ) -> str:
         from domain.hotw.editions.brief2009.narration import TELLERS
 
-        return plain_words(
-            event, players, self.names(), TELLERS, brief_namer(players, self.names())
-        )
+        namer = brief_namer(players, self.names(), empires)
+        return plain_words(event, players, self.names(), TELLERS, namer)
 
     def data_words(self, event: Mapping[str, Any], players: Sequence[str]) -> list[dict[str, str]]:
         return fields_in_words(event, brief_namer(players, self.names()))
@@ -326,5 +339,9 @@ class BriefNamer(Namer):
         return super().field(key, value)
 
 
-def brief_namer(players: Sequence[str], names: Mapping[str, str]) -> Namer:
-    return BriefNamer(players, names, SEAT_KEYS - BRIEF_COLOUR_KEYS, SEATS_KEYS - BRIEF_COLOUR_KEYS)
+def brief_namer(
+    players: Sequence[str], names: Mapping[str, str], empires: Mapping[int, str] | None = None
+) -> Namer:
+    return BriefNamer(
+        players, names, SEAT_KEYS - BRIEF_COLOUR_KEYS, SEATS_KEYS - BRIEF_COLOUR_KEYS, empires
+    )

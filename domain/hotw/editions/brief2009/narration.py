@@ -41,15 +41,15 @@ SENTENCES: dict[str, str] = {
     "EventEmpireRaised": "{colour} raised {barbarian_words}{card} in {land} with {count_armies}"
     "{capital}{removed_words}.",
     "EventEmpireResigned": "{card} of {colour} stood down, leaving {lands}.",
-    "ArmyExpanded": "{colour} expanded into {land} {via_words}{crossing_words}.",
-    "Surrendered": "{land}, held by {from_colour}, surrendered to {colour} {via_words}"
+    "ArmyExpanded": "{side} expanded into {land} {via_words}{crossing_words}.",
+    "Surrendered": "{land}, held by {from_colour}, surrendered to {side} {via_words}"
     "{crossing_words}.",
-    "InvasionRolled": "{colour} invaded {land}, held by {defender}, {via_words}"
+    "InvasionRolled": "{side} invaded {land}, held by {defender}, {via_words}"
     "{crossing_words}: {rolled}; {invasion_outcome}.",
-    "InvasionAbandoned": "{colour} gave up the invasion of {land}.",
-    "LandOverrun": "{colour} overran {land}, held by {defender}, for {count_cost}.",
+    "InvasionAbandoned": "{side} gave up the invasion of {land}.",
+    "LandOverrun": "{side} overran {land}, held by {defender}, for {count_cost}.",
     "OverrunEnded": "The overrun of {colour} is over{unused_words}.",
-    "LandReduced": "{colour} took control of {land}: {reduced_words}{gold_words}.",
+    "LandReduced": "{side} took control of {land}: {reduced_words}{gold_words}.",
     "FortBuilt": "{colour} built a fort in {land}.",
     "MonumentBuilt": "{colour} built a monument in {land}.",
     "MonumentsUnbuilt": "{colour} had no room for {count_monuments}.",
@@ -79,6 +79,16 @@ def _who(colour: Any, namer: Namer) -> str:
     return f"{namer.players[colour % len(namer.players)]} ({name})"
 
 
+def _side(colour: Any, namer: Namer) -> str:
+    """A colour with the Empire it plays now: `bob's Romans (blue)`; `bob (blue)` when it
+    plays none."""
+    empire = namer.empires.get(colour) if isinstance(colour, int) else None
+    if not empire or not namer.players or isinstance(colour, bool) or colour < 0:
+        return _who(colour, namer)
+    name = COLOUR_NAMES[colour % len(COLOUR_NAMES)]
+    return f"{namer.players[colour % len(namer.players)]}'s {empire} ({name})"
+
+
 def _source(what: Any, namer: Namer) -> str:
     """What gold was collected for: its capital, its monuments, an area by its name."""
     return f"its {what}" if what in ("capital", "monument", "city") else namer.thing(what)
@@ -97,6 +107,8 @@ def _who_words(data: Mapping[str, Any], namer: Namer, said: dict[str, str]) -> N
     for key in ("colour", "from_colour", "defender", "first"):
         if key in data:
             said[key] = _who(data[key], namer)
+    if "colour" in data:
+        said["side"] = _side(data["colour"], namer)
     for key in ("order", "empire_order", "event_order"):
         if isinstance(data.get(key), list):
             said[key] = listed([_who(c, namer) for c in data[key]])

@@ -13,7 +13,7 @@ from domain.core.chance import Chance
 from domain.core.codec import Codec
 from domain.core.errors import RuleViolation
 from domain.core.messages import Command, Event
-from domain.core.narration import plain_words
+from domain.core.narration import Namer, plain_words
 from domain.core.ruleset import CommandSpec, Decision, Ruleset, Setup
 from domain.hotw.editions.hotw_2024 import model
 from domain.hotw.editions.hotw_2024.commands import command_specs
@@ -225,8 +225,28 @@ class HotwRuleset(Ruleset[HotwState]):
             known = self._names = names_of(self.pack)
         return known
 
-    def narrate(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
-        return plain_words(event, players, self.names(), TELLERS)
+    def empires_in_play(self, state: HotwState) -> Mapping[int, str]:
+        """The turn's Empire (of a card with two, the one being played), once its card is
+        revealed."""
+        turn = state.turn
+        if turn is None or turn.card in state.unrevealed:
+            return {}
+        try:
+            specs = self.pack.cards.empire(turn.card).empires
+        except KeyError:
+            return {}
+        if not specs:
+            return {}
+        return {turn.seat: specs[min(turn.empire_index, len(specs) - 1)].name}
+
+    def narrate(
+        self,
+        event: Mapping[str, Any],
+        players: Sequence[str],
+        empires: Mapping[int, str] | None = None,
+    ) -> str:
+        namer = Namer(players, self.names(), empires=empires)
+        return plain_words(event, players, self.names(), TELLERS, namer)
 
     def action_words(
         self, state: HotwState, command: Mapping[str, Any], players: Sequence[str]

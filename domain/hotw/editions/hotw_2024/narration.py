@@ -68,17 +68,18 @@ SENTENCES: dict[str, str] = {
     "GreatWallFortsPooled": "{seat} took {count_forts} into the pool.",
     "GreatWallLimitReached": "{seat} reached the Great Wall's limit of {count_forts}.",
     "GreatWallFortRemoved": "{seat}'s Great Wall fort in {land} was removed.",
-    "ArmyPlaced": "{seat} placed an army in {land}{pool}.",
+    "ArmyPlaced": "{side} placed an army in {land}{pool}.",
     "GarrisonRemoved": "{owner}'s garrison was removed from {land}.",
-    "GarrisonSurrendered": "The garrison in {land} surrendered to {seat}.",
-    "InvasionSucceeded": "{seat} invaded {land}, held by {enemy}{pool}, and succeeded{roll}.",
-    "InvasionFrustrated": "{seat} invaded {land}, held by {enemy}{pool}, and was frustrated{roll}.",
-    "InvasionRepulsed": "{seat}'s invasion of {land}, held by {enemy}, was repulsed{roll}"
+    "GarrisonSurrendered": "The garrison in {land} surrendered to {side}.",
+    "InvasionSucceeded": "{side} invaded {land}, held by {enemy}{pool}, and took it{roll}.",
+    "InvasionFrustrated": "{side} invaded {land}, held by {enemy}{pool}, and the invasion"
+    " was frustrated{roll}.",
+    "InvasionRepulsed": "The invasion of {land} (held by {enemy}) by {side} was repulsed{roll}"
     "{modifier_words}.",
     "InvasionModifierSet": "{seat}'s Invasion modifier for {land} is now +{modifier}.",
     "InvasionModifierRemoved": "{seat}'s Invasion modifier for {land} was removed.",
-    "ConquestPointsAwarded": "{seat} earned {points_words} in {land} against {enemy}.",
-    "LandConquered": "{seat} conquered {land} from {enemy} for {cost_words}.",
+    "ConquestPointsAwarded": "{side} earned {points_words} in {land} against {enemy}.",
+    "LandConquered": "{side} conquered {land} from {enemy} for {cost_words}.",
     "ConquestEnded": "{seat} ended the conquest with {unspent_words} unspent.",
     "LeaderUsed": "{seat} used the Leader{ignores}.",
     "LeaderRemoved": "{seat}'s Leader was removed.",
@@ -87,7 +88,7 @@ SENTENCES: dict[str, str] = {
     "BuildingRemoved": "The {building} in {land} was removed.",
     "BuildingReduced": "The {removed} in {land} was reduced{city}.",
     "BuildingTaken": "{seat} took the {building} in {land}{city}.",
-    "BuildingsPlundered": "{seat} plundered the buildings of {land} for {gold} gold.",
+    "BuildingsPlundered": "{side} plundered the buildings of {land} for {gold} gold.",
     "BuildingSupplyExhausted": "{seat} has no {building} left to build in {land}.",
     "FortBuilt": "{seat} built a fort in {land}.",
     "GoldCollected": "{seat} collected {amount} gold{reason}.",
@@ -118,6 +119,9 @@ class _Fields(dict[str, str]):
 
 def _fields(data: Mapping[str, Any], namer: Namer) -> _Fields:
     fields = _Fields({key: namer.field(key, value) for key, value in data.items()})
+    if "seat" in data:  # the Empire in play, unless an Event card's pieces act
+        seat = data["seat"]
+        fields["side"] = namer.seat(seat) if data.get("pool") == "event" else namer.side(seat)
     for key in ("empire_dice", "enemy_dice"):
         if key in data:
             fields[key] = dice(data[key])
