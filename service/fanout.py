@@ -62,12 +62,15 @@ class Follower(Generic[T]):
         self.behind = True
         """It must catch up from the store before it takes from its queue."""
         self.wrote_at = 0.0
+        self.overflowed = 0
+        """How many pages its queue had no room for (it caught up from the store instead)."""
 
     def offer(self, page: Page[T]) -> None:
         try:
             self.waiting.put_nowait(page)
         except queue.Full:
             self.behind = True
+            self.overflowed += 1
 
     def read(self, wait_ms: float | None) -> list[T]:
         """The frames that come next: what the store has after `last` while behind, else what

@@ -403,9 +403,9 @@ class GameQueries:
         feeds = fanout.feeds_of(self.store, rendered)
 
         def pages() -> Iterator[list[Frame]]:
-            yield [Frame.opening(game_id, after)]
-            follower = feeds.follow(game_id, viewer, after)
+            follower = feeds.follow(game_id, viewer, after)  # on the feed from its opening
             try:
+                yield [Frame.opening(game_id, after)]
                 for page in following.followed(follower.read, heartbeat_s, follower.ended):
                     yield [Frame.heartbeat()] if page is None else list(page)
             finally:
