@@ -23,7 +23,9 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Sequence
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
+
+import redis
 
 from store.redis_store import EventStore, GameMeta, StoredEvent
 
@@ -74,7 +76,16 @@ class Follower(Generic[T]):
 
     def read(self, wait_ms: float | None) -> list[T]:
         """The frames that come next: what the store has after `last` while behind, else what
-        the feed handed over (waiting up to `wait_ms` for it; None: not at all)."""
+        the feed handed over (waiting up to `wait_ms` for it; None: not at all). A read that
+        fails sent nothing: the next one catches up from the store where this one started."""
+        start = self.last
+        try:
+            return self.next_frames(wait_ms)
+        except Exception:
+            self.last, self.behind = start, True
+            raise
+
+    def next_frames(self, wait_ms: float | None) -> list[T]:
         feed = self.feed
         if self.behind or (feed.over and self.last < feed.final):
             return self.caught_up()
@@ -177,23 +188,34 @@ class Feed(Generic[T]):
 
     def run(self) -> None:
         try:
-            meta = self.store.meta(self.game_id)
-            last = meta.version
-            while not self.stopped and not self.ended_at(meta, last):
+            self.follow_the_store()
+        except Exception as exc:  # the store failed: each follower tells it and ends
+            self.failure = exc
+            self.wake_all()
+        finally:
+            self.feeds.forget(self)
+
+    def follow_the_store(self) -> None:
+        meta: GameMeta | None = None
+        last = 0
+        while not self.stopped:
+            try:
+                if meta is None:
+                    meta = self.store.meta(self.game_id)
+                    last = meta.version
+                if self.ended_at(meta, last):
+                    return
                 page = self.store.read_after(
                     self.game_id, last, block_ms=int(READER_WAIT_MS), count=PAGE
                 )
                 if self.stopped:
                     return
                 meta = self.store.meta(self.game_id)
-                if page:
-                    self.hand_out(page, open_book(meta))
-                    last = page[-1].version
-        except Exception as exc:  # the store failed: each follower tells it and ends
-            self.failure = exc
-            self.wake_all()
-        finally:
-            self.feeds.forget(self)
+            except redis.exceptions.TimeoutError:
+                continue  # Redis answered later than its client waits: read again
+            if page:
+                self.hand_out(page, open_book(meta))
+                last = page[-1].version
 
     def ended_at(self, meta: GameMeta, last: int) -> bool:
         if open_book(meta) and last >= meta.version:
@@ -266,7 +288,7 @@ class GameFeeds(Generic[T]):
             return {game_id: len(feed.followers) for game_id, feed in self.feeds.items()}
 
 
-_by_store: weakref.WeakKeyDictionary[EventStore, GameFeeds[object]] = weakref.WeakKeyDictionary()
+_by_store: weakref.WeakKeyDictionary[EventStore, GameFeeds[Any]] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
 
 
@@ -275,5 +297,5 @@ def feeds_of(store: EventStore, render: Render[T]) -> GameFeeds[T]:
     with _lock:
         found = _by_store.get(store)
         if found is None:
-            found = _by_store[store] = GameFeeds(store, render)  # type: ignore[arg-type]
-    return found  # type: ignore[return-value]
+            found = _by_store[store] = GameFeeds(store, render)
+    return found
