@@ -1,11 +1,12 @@
 """A thousand followers of a game being played cost its commands little: on `chronicle serve`
 with its default settings (two gevent web workers, 20 streams per address), 1,000 anonymous
 streams of one game (50 loopback addresses, 127.0.0.2 to 127.0.0.51, each holding the 20 streams
-it may) are followed while that game and another are played, each from its own address. Each new
-event is read from Redis and rendered once per game in each web process, not once per stream
-(`service.fanout`); so the followed game's commands answer within twice their quiet median, the
-other game plays at least half as many commands as when nobody follows, and every follower,
-joining a few events back, gets every event once and in order."""
+it may, read by a process of their own) are followed while that game and another are played,
+each from its own address. Each new event is read from Redis and rendered once per game in each
+web process, not once per stream (`service.fanout`); so the followed game's commands answer
+within twice their quiet median (played before the followers came and after they left), the
+other game plays at least half as many commands a second as when nobody follows, and every
+follower, joining a few events back, gets every event once and in order."""
 
 from __future__ import annotations
 
@@ -160,6 +161,9 @@ class Played:
     latencies: list[float] = field(default_factory=list)
     seconds: float = 0.0
 
+    def __add__(self, other: Played) -> Played:
+        return Played(self.latencies + other.latencies, self.seconds + other.seconds)
+
     @property
     def pace(self) -> float:
         """Commands a second."""
@@ -255,6 +259,9 @@ def scenario(redis_url: str) -> Iterator[Scenario]:
             last = setup.get(f"{base}/games/{followed['game_id']}", timeout=10).json()["version"]
             final.put(last)
             streams = out.get(timeout=60)
+            crowd.join(10)  # and its streams closed: the quiet again, for a fair figure
+            after = both_played(base, new_game(base, setup), new_game(base, setup))
+            quiet = (quiet[0] + after[0], quiet[1] + after[1])
             print(  # the figures, for whoever runs it with -s
                 f"followed game: median {statistics.median(quiet[0].latencies) * 1000:.1f} ms"
                 " quiet,"
