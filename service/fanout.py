@@ -44,6 +44,7 @@ WRITES_PER_S = 1000.0
 writes at most once every followers / WRITES_PER_S seconds (a stream alone, at once; each of
 a thousand, once a second at most), what came meanwhile going in its next write."""
 MOST_GATHER_S = 1.0
+"""However many follow, a follower writes what came at least once a second."""
 READER_WAIT_MS = 15_000.0
 """How long a reader would wait for new events (capped by `store.blocking`)."""
 
