@@ -146,15 +146,32 @@ def stream_events(game_id: str) -> ResponseReturnValue:
     resume = last_event_id()
     caller, named = stream_caller(game_id, args.get("ticket"), reconnect=resume is not None)
     after = resume if resume is not None else max(args.get("from_", 1) - 1, 0)
-    frames = queries().stream(game_id, caller.viewer, after, current_app.config["SSE_HEARTBEAT_S"])
+    pages = queries().stream_pages(
+        game_id, caller.viewer, after, current_app.config["SSE_HEARTBEAT_S"]
+    )
     if named is not None:
-        frames = streams.ticketed(
-            args["ticket"], named.expires_at, str(after), resume, frames, lambda f: f.id
+        pages = streams.ticketed(
+            args["ticket"], named.expires_at, str(after), resume, pages, last_id, settled_id
         )
-    held = streams.held_place(streams.ending_cleanly(frames, Frame.error))
+    held = streams.held_place(streams.ending_cleanly(pages, failed_page))
     if streams.stream_format(args.get("format")) == "ndjson":
-        return streams.stream_response((frame.line for frame in held), "ndjson")
-    return streams.stream_response((frame.text for frame in held), "sse")
+        return streams.stream_response(("".join(f.line for f in page) for page in held), "ndjson")
+    return streams.stream_response(("".join(f.text for f in page) for page in held), "sse")
+
+
+def last_id(page: list[Frame]) -> str | None:
+    """The id a follower resumes after once it has the page (None: a page of keep-alives)."""
+    return next((frame.id for frame in reversed(page) if frame.id), None)
+
+
+def settled_id(page: list[Frame]) -> str | None:
+    """The id before the page's last one (None: it has at most one)."""
+    ids = [frame.id for frame in page if frame.id]
+    return ids[-2] if len(ids) >= 2 else None
+
+
+def failed_page(data: str, retry_ms: int | None) -> list[Frame]:
+    return [Frame.error(data, retry_ms)]
 
 
 def stream_caller(

@@ -59,6 +59,7 @@ def ticketed(
     resume: object,
     items: Iterator[T],
     id_of: Callable[[T], str | None],
+    settled_of: Callable[[T], str | None] | None = None,
 ) -> Iterator[T]:
     """`items` as the one stream `ticket` follows (`service.tickets.TicketUses`): refused with
     a 401 when the ticket was used already, or the reconnection (`resume`: its Last-Event-ID)
@@ -70,7 +71,7 @@ def ticketed(
         holder = uses.claim(ticket, expires_at, address, after, resumed)
     except TicketRefused as refused:
         raise NotAuthenticated(str(refused)) from None
-    return uses.followed(ticket, holder, items, id_of)
+    return uses.followed(ticket, holder, items, id_of, settled_of)
 
 
 def stream_response(chunks: Iterator[str], form: str) -> Response:

@@ -24,7 +24,7 @@ from domain.core.ruleset import Ruleset, find_ruleset
 from domain.core.seating import Seating, ranked_last
 from domain.core.table import TABLE_COMMAND_SPECS, ActionsUndone, GameRewound
 from domain.core.undo import table_actions
-from service import following
+from service import fanout, following
 from service.games import GameService, VersionOutOfRange, canonical_json, recorded_from
 from service.rulesets import available, rule_entry
 from service.rulesets import ruleset as bound_ruleset
@@ -434,45 +434,33 @@ class GameQueries:
     def stream(
         self, game_id: str, viewer: int | None, after: int, heartbeat_s: float
     ) -> Iterator[Frame]:
+        """Every frame of `stream_pages`, one at a time."""
+        for page in self.stream_pages(game_id, viewer, after, heartbeat_s):
+            yield from page
+
+    def stream_pages(
+        self, game_id: str, viewer: int | None, after: int, heartbeat_s: float
+    ) -> Iterator[list[Frame]]:
         """Server-Sent Events: every event after `after`, as it is appended, each once and in
         order; a comment every `heartbeat_s` while nothing happens; ends once the game is
-        finished, its seed revealed, and everything has been sent."""
+        finished, its seed revealed, and everything has been sent. In pages: the frames that
+        came together (one write each). The new events come from the game's one reader in
+        this process (`service.fanout`), rendered once per viewer class for all its streams."""
         current = self.store.version(game_id)
         if after > current:
             raise VersionOutOfRange(after, current)
+        feeds = fanout.feeds_of(self.store, rendered)
 
-        last = after
+        def pages() -> Iterator[list[Frame]]:
+            follower = feeds.follow(game_id, viewer, after)  # on the feed from its opening
+            try:
+                yield [Frame.opening(game_id, after)]
+                for page in following.followed(follower.read, heartbeat_s, follower.ended):
+                    yield [Frame.heartbeat()] if page is None else list(page)
+            finally:
+                follower.leave()
 
-        def read(wait_ms: float | None) -> list[StoredEvent]:
-            nonlocal last
-            if wait_ms is None:
-                page = self.store.read(game_id, last + 1, None, STREAM_PAGE)
-            else:
-                page = self.store.read_after(
-                    game_id, last, block_ms=int(wait_ms), count=STREAM_PAGE
-                )
-            if page:
-                last = page[-1].version
-            return page
-
-        def ended() -> bool:
-            meta = self.store.meta(game_id)
-            revealed = meta.extra.get("seed_revealed") == "true"
-            return meta.status == "finished" and revealed and last >= meta.version
-
-        def frames() -> Iterator[Frame]:
-            yield Frame.opening(game_id, after)
-            for page in following.followed(read, heartbeat_s, ended):
-                if page is None:
-                    yield Frame.heartbeat()
-                    continue
-                whole = self.open_book(game_id)
-                for stored in page:
-                    recorded = recorded_from(stored)
-                    data = canonical_json(self.seen(recorded, viewer, whole))
-                    yield Frame.event(recorded.version, recorded.event.type, data)
-
-        return frames()
+        return pages()
 
     def explain(self, game_id: str, version: int, viewer: int | None) -> dict[str, Any]:
         """Why an event happened: its rule, the catalogue's entry for it, and the inputs that
@@ -593,6 +581,18 @@ def seats_that_left_last(ranking: list[dict[str, Any]], seating: Seating) -> lis
     return [
         by_seat[s] if not seating.left[s] else {**by_seat[s], "place": worst + 1} for s in order
     ]
+
+
+def rendered(
+    stored: Sequence[StoredEvent], viewer: int | None, whole: bool
+) -> tuple[tuple[int, Frame], ...]:
+    """The stream's frames of `stored` as `viewer` may see them (`whole`: the book is open)."""
+    frames = []
+    for event in stored:
+        recorded = recorded_from(event)
+        data = canonical_json(GameQueries.seen(recorded, viewer, whole))
+        frames.append((recorded.version, Frame.event(recorded.version, recorded.event.type, data)))
+    return tuple(frames)
 
 
 def seen_events(

@@ -12,7 +12,7 @@ opening of the same ticket is refused. What may follow is that stream's own Even
 reconnecting to the same URL (with `Last-Event-ID`), for `RECONNECT_GRACE_SECONDS` after the
 ticket's expiry, and only as that stream going on: from the client address that opened it,
 resuming no earlier than the last event the ticket's stream sent, and in its place (the stream
-it replaces ends at its next frame), so that a ticket never follows two streams at once. Each
+it replaces ends at its next write), so that a ticket never follows two streams at once. Each
 use is recorded in Redis under the ticket's hash (`TicketUses`) until the grace ends; so an
 expired ticket, or a ticket's URL read from a log, reopens nothing from the start, for nobody
 else, and never twice at once.
@@ -256,18 +256,28 @@ class TicketUses:
         return holder
 
     def followed(
-        self, ticket: str, holder: str, items: Iterator[T], id_of: Callable[[T], str | None]
+        self,
+        ticket: str,
+        holder: str,
+        items: Iterator[T],
+        id_of: Callable[[T], str | None],
+        settled_of: Callable[[T], str | None] | None = None,
     ) -> Iterator[T]:
         """`items` while this stream holds its ticket: each id sent is recorded (a reconnection
-        resumes no earlier); once a reconnection took the ticket over, this stream ends."""
+        resumes no earlier); once a reconnection took the ticket over, this stream ends.
+
+        An item may be a page of frames sent in one write (`id_of`: its last id; `settled_of`:
+        the id before that one, which the page's earlier frames reach): one record per page,
+        claiming the page's frames but its last, as a record per frame would by then."""
         key = self.key_of(ticket)
         sent = ""  # recorded once written: with the next item, or at the end
         try:
             for item in items:
-                if not self._sent(keys=[key], args=[holder, sent]):
+                settled = (settled_of(item) if settled_of is not None else None) or sent
+                if not self._sent(keys=[key], args=[holder, settled]):
                     return
                 yield item
-                sent = id_of(item) or sent
+                sent = id_of(item) or settled
         finally:
             if sent:
                 with contextlib.suppress(redis.exceptions.RedisError):  # the record lapses anyway

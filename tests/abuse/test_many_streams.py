@@ -38,7 +38,13 @@ def open_stream(base: str, path: str) -> socket.socket:
 
 @pytest.fixture(scope="module")
 def server(redis_url: str) -> Iterator[str]:
-    with serving(redis_url, web_workers=2, CHRONICLE_STREAMS_PER_CLIENT="1000") as base:
+    # 200 streams from one address: past its streams and its connections per web process
+    with serving(
+        redis_url,
+        web_workers=2,
+        CHRONICLE_STREAMS_PER_CLIENT="1000",
+        CHRONICLE_CONNECTIONS_PER_ADDRESS="1000",
+    ) as base:
         yield base
 
 
