@@ -106,6 +106,7 @@ def test_a_bot_follows_its_player_stream_through_a_whole_game_of_every_ruleset_u
             "--follow-imports=silent",
             "--no-incremental",
             str(TABLE_BOT),
+            str(TABLE_BOT.with_name("polite.py")),
         ],
         env={**os.environ, "MYPYPATH": str(generated)},
         capture_output=True,

@@ -71,6 +71,13 @@ CASTS = {
         r"from_dict\(",
         r"\.to_dict\(\)\)",
     ],
+    "python/table_bot.py": [
+        r"\bcast\(",
+        r"\bAny\b",
+        r"type:\s*ignore",
+        r"json\.loads",
+        r"\[\"kind\"\]",
+    ],
 }
 
 
