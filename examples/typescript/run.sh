@@ -4,7 +4,8 @@
 # (openapi-fetch):   examples/typescript/run.sh [URL] [game ...]
 # URL defaults to http://127.0.0.1:8000 (`chronicle serve`); games default to every ruleset
 # and the variant (see src/play.ts). Needs Node 20 and npm; installs the pinned packages of
-# package-lock.json here (examples/typescript/node_modules) the first time.
+# package-lock.json here (examples/typescript/node_modules) the first time. SCRIPT=table_bot runs
+# src/table_bot.ts instead: a bot that plays tables from its player stream.
 set -eu
 cd "$(dirname "$0")"
 URL=${1:-http://127.0.0.1:8000}
@@ -14,4 +15,4 @@ URL=${URL%/}
     || npm ci --no-audit --no-fund --silent
 node_modules/.bin/openapi-typescript "$URL/openapi.yaml" --output src/api.d.ts --silent
 node_modules/.bin/tsc -p .
-exec node dist/play.js "$URL" "$@"
+exec node "dist/${SCRIPT:-play}.js" "$URL" "$@"

@@ -35,7 +35,6 @@ from tests.support.http import REPO_ROOT, serving
 SPEC = REPO_ROOT / "openapi.yaml"
 EXAMPLE = REPO_ROOT / "examples" / "python" / "play.py"
 TEMPLATES = REPO_ROOT / "examples" / "python" / "templates"
-TABLE_BOT = REPO_ROOT / "examples" / "python" / "table_bot.py"
 GAMES = ["hotw-2024", "hotw-ah2001", "hotw-ah2001+simultaneous", "brief-2009", "patchistory"]
 
 
@@ -115,7 +114,6 @@ def strict_type_check(package_root: Path) -> None:
             "--follow-imports=silent",
             "--no-incremental",
             str(EXAMPLE),
-            str(TABLE_BOT),
         ],
         env={**os.environ, "MYPYPATH": str(package_root)},
         capture_output=True,
@@ -183,24 +181,3 @@ def plays_a_whole_game(package_root: Path, server: str, game: str) -> None:
     if game == "hotw-ah2001+simultaneous":  # the variant's own events, as their own models
         assert report["event_models"].get("EventAh2001ExpansionAttempted", 0) > 0, report
         assert report["event_models"].get("EventAh2001EmpireActivated", 0) > 0, report
-
-
-@pytest.mark.parametrize("ruleset", ["brief-2009", "hotw-2024"])
-def test_a_bot_written_against_the_spec_plays_from_its_notification_stream_alone(
-    generated, server, ruleset
-):
-    """examples/python/table_bot.py: a player opens a table against server-side bots (played on
-    the RQ worker) and plays its seat only when `/players/me/stream` says it is its turn."""
-    run = subprocess.run(
-        [sys.executable, str(TABLE_BOT), server, ruleset],
-        env={**os.environ, "PYTHONPATH": str(generated)},
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    report = json.loads(run.stdout.splitlines()[-1])
-    assert report["finished"] and report["ranked"], report
-    assert report["moves"] >= 1 and report["notifications"]["your_turn"] >= 1, report
-    assert report["notifications"]["game_finished"] == 1, report
-    assert report["my_games"] == [report["game_id"]]

@@ -12,6 +12,7 @@ Python) holds a cast, a conversion or a hand-written model: a second test reads 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -59,19 +60,23 @@ def test_the_typescript_client_plays_a_whole_game_of_every_ruleset_reading_the_s
     assert by_game["brief-2009"]["gold_collected"] > 0  # brief.GoldCollected's pairs
 
 
+TYPESCRIPT_CASTS = [r"\bas\s+(?!const\b)[A-Za-z{\[(]", r"<[A-Z]\w*>\s*\w", r"\w!\.", r"\bany\b"]
 CASTS = {
-    "typescript/src/play.ts": [
-        r"\bas\s+(?!const\b)[A-Za-z{\[(]",
-        r"<[A-Z]\w*>\s*\w",
-        r"\w!\.",
-        r"\bany\b",
-    ],
+    "typescript/src/play.ts": TYPESCRIPT_CASTS,
+    "typescript/src/table_bot.ts": TYPESCRIPT_CASTS,
     "python/play.py": [
         r"\bcast\(",
         r"\bAny\b",
         r"type:\s*ignore",
         r"from_dict\(",
         r"\.to_dict\(\)\)",
+    ],
+    "python/table_bot.py": [
+        r"\bcast\(",
+        r"\bAny\b",
+        r"type:\s*ignore",
+        r"json\.loads",
+        r"\[\"kind\"\]",
     ],
 }
 
@@ -85,3 +90,37 @@ def test_the_examples_hold_no_cast_no_conversion_and_no_hand_written_model():
             found = [line for line in lines if re.search(pattern, line)]
             assert not found, f"{name}: {pattern!r} in {found}"
     assert "interface " not in (EXAMPLE / "src" / "play.ts").read_text()
+    assert "interface " not in (EXAMPLE / "src" / "table_bot.ts").read_text()
+
+
+def test_the_typescript_table_bot_follows_its_player_stream_through_a_game_of_every_ruleset(
+    redis_url,
+):
+    """examples/typescript/src/table_bot.ts on `chronicle serve` with its default settings (two
+    gunicorn gevent workers, the rate limits on): the five games at once, server-side bots in
+    the other seats, each line of the one stream it holds typed as `NotificationStreamLine` by
+    tsc (strict) and told apart by `kind` alone; none cut, no 5xx."""
+    if shutil.which("npm") is None or shutil.which("node") is None:
+        pytest.fail("Node 20 and npm are needed for the TypeScript client (examples/typescript)")
+    queue = f"ts-bot-{uuid.uuid4().hex[:8]}"
+    with serving(redis_url, web_workers=2, CHRONICLE_QUEUE=queue) as base:
+        run = subprocess.run(
+            ["sh", str(EXAMPLE / "run.sh"), base, *GAMES],
+            env={**os.environ, "SCRIPT": "table_bot"},
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    reports = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+    assert sorted(r["game"] for r in reports) == sorted(GAMES)
+    for report in reports:
+        print(f"\n{report['game']}: {report['moves']} moves, lines {report['lines']}")
+        assert report["finished"], report
+        assert report["reconnects"] == 0, report["cuts"]
+        assert report["lines"]["opening"] == 1, report  # one stream, held through the game
+        assert [s for s in report["statuses"] if int(s) >= 500] == [], report
+        assert report["moves"] >= 1 and report["notifications"]["your_turn"] >= 1, report
+        assert report["notifications"]["game_finished"] >= 1, report
+        seats = 2 if report["game"] in ("brief-2009", "patchistory") else 3
+        assert sorted(report["ranking"]) == list(range(seats)), report

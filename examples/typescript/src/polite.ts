@@ -7,8 +7,24 @@ import ky, { HTTPError } from "ky";
 const RETRIED = [429, 503];
 
 export async function politeFetch(request: Request): Promise<Response> {
+  return polite(request, fetch);
+}
+
+/** `politeFetch` counting in `statuses` the status of every answer, those waited out and sent
+ * again included (a 503 retried away is still a 503 the server gave). */
+export function talliedFetch(statuses: Map<number, number>): (request: Request) => Promise<Response> {
+  const counted = async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+    const response = await fetch(input, init);
+    statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+    return response;
+  };
+  return (request) => polite(request, counted);
+}
+
+async function polite(request: Request, send: typeof fetch): Promise<Response> {
   try {
     return await ky(request, {
+      fetch: send,
       timeout: false, // a stream stays open as long as its game is played
       throwHttpErrors: (status) => RETRIED.includes(status), // what ky retries; others are answers
       retry: {
