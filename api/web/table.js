@@ -785,7 +785,7 @@
   const SCORES = [['gold', 'gold'], ['points', 'points'], ['culture', 'Culture']];
   const HAND_KEYS = ['hand', 'empire_cards', 'event_cards', 'area_tokens', 'building_tiles', 'prosperity', 'honor_track', 'pool_honors'];
   const CARD_ARGS = ['card', 'empire', 'honor', 'token', 'building', 'ability'];
-  const COMPACT = ['Empire cards', 'Area tokens'];
+  const COMPACT = ['Area tokens'];  // an Empire card shows what it brings: its people, start and fleets
   const GOODS = {coin: 'Coin', food: 'Food', resource: 'Resources', culture: 'Culture', votes: 'Votes'};
 
   /** Each player's score as the summary counts it: [what, per seat] (colours summed by player). */

@@ -108,6 +108,14 @@ def test_a_mid_game_table_names_empires_in_its_log_and_reads_its_view_in_words(
     assert "hidden from you" in said, "another player's secret said so, not 'none'"
     if name == "hotw-ah2001":
         assert any(re.fullmatch(r"an Epoch \d army", s) for s in said), said[:40]
+    if name == "hotw-2024":  # an Empire card in the hand says what it brings
+        cards = driver.execute_script(
+            "const g = document.querySelector("
+            "'#dash-hand .hand-group[aria-label=\"Empire cards\"]');"
+            " return g ? Array.from(g.querySelectorAll('.hand-card')).map((c) => c.textContent)"
+            " : []"
+        )
+        assert cards and all(re.search(r"\d+ people, starts in ", c) for c in cards), cards
 
 
 def _lands(name: str) -> Any:
