@@ -33,6 +33,7 @@ def serve(redis_url: str, port: int) -> subprocess.Popen[bytes]:
         "REDIS_URL": redis_url,
         "CHRONICLE_RATE_LIMITS": "off",
         "CHRONICLE_STREAMS_PER_CLIENT": "100000",
+        "CHRONICLE_CONNECTIONS_PER_ADDRESS": "100000",  # its streams all come from one address
         "CHRONICLE_QUEUE": f"bench-streams-{port}",
     }
     return subprocess.Popen(

@@ -28,6 +28,7 @@ def limited_app(redis_url: str, **limits: str) -> Flask:
         CHRONICLE_LIMIT_ADDRESS=limits.get("address", "1000/second"),
         CHRONICLE_LIMIT_CREATE=limits.get("create", "1000/second"),
         CHRONICLE_LIMIT_TOKEN=limits.get("token", "1000/second"),
+        CHRONICLE_LIMIT_HEALTH=limits.get("health", "1000/second"),
         QUEUE=f"limits-{unique}",
     )
 
@@ -98,13 +99,15 @@ def test_every_request_of_one_address_is_limited(redis_url: str) -> None:
 
 def test_every_operation_declares_its_429_and_answers_it_with_retry_after(redis_url: str) -> None:
     """Every request is counted against its address's limit, so every operation of the document
-    declares 429 `rate_limited` with `Retry-After`, and answers it so once the limit is spent."""
+    declares 429 `rate_limited` with `Retry-After`, and answers it so once the limit is spent
+    (`/healthz` in its own bucket, spent here too)."""
     document = yaml.safe_load(spec_yaml())
-    app = limited_app(redis_url, address="1/minute")
+    app = limited_app(redis_url, address="1/minute", health="1/minute")
     address = f"10.{uuid.uuid4().int % 250}.3.1"
     at = {"REMOTE_ADDR": address}
     with app.test_client() as client:
         assert client.get("/rulesets", environ_base=at).status_code == 200
+        assert client.get("/healthz", environ_base=at).status_code == 200
         for path, operations in document["paths"].items():
             for method, operation in operations.items():
                 declared = operation["responses"].get("429")

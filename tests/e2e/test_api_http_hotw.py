@@ -36,8 +36,10 @@ TABLE_PROCEDURES = frozenset(
 )
 """Undo and rewind are on every legal-actions list; a random player that took them would
 never finish, so the clients play only the game's own moves."""
-NEVER_LEGAL = {"command": {"type": "move_army", "land": "italia"}}
-"""Placed armies never move: posted while the game awaits nobody, to see it told `game_busy`."""
+NEVER_LEGAL = {"command": {"type": "end_conquest"}}
+"""A command of the ruleset that a game without Option 3 never takes (a command that is not the
+ruleset's is a 400 before the game is read): posted while the game awaits nobody, to see it told
+`game_busy`."""
 GAME_DEADLINE_S = 90
 IDLE_POLL_S = (0.005, 0.04)
 """How long a client waits between polls while others play: doubling from 5 ms to 40 ms."""

@@ -5,6 +5,7 @@ text does not give them, and played by seats through legal actions; `chronicle s
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -22,7 +23,8 @@ def test_the_rulesets_endpoint_lists_the_four_optional_rules_off_by_default(api)
     assert options["dice"]["default"] is True
     for name in OPTIONAL_RULES:
         assert (options[name]["type"], options[name]["default"]) == ("boolean", False)
-        assert "hotw24.option" in options[name]["description"]
+        described = options[name]["description"]  # in words: the rule's number, not its id
+        assert re.match(r"Option \d: \w", described) and "hotw24." not in described, described
 
 
 def test_invasion_and_conquest_without_dice_is_refused_citing_option_three(api):

@@ -140,7 +140,9 @@ class SealedBids(TurnTaking[ToyState], Ruleset[ToyState]):
             CommandSpec(
                 "bid",
                 "Seal a bid of chips (revealed when every seat has bid).",
-                (ArgSpec("chips", int, "Chips bid.", allowed=tuple(range(START_CHIPS + 1))),),
+                # up to twice what a seat starts with: a bid past its chips is well formed, and
+                # refused by the rule (toy.bid), not by the schema
+                (ArgSpec("chips", int, "Chips bid.", allowed=tuple(range(2 * START_CHIPS + 1))),),
             ),
             CommandSpec("roll", "The highest bidder rolls the die and scores its face."),
         )
