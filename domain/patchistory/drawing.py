@@ -339,7 +339,7 @@ def table_svg(pack: PatchPack, state: PState, viewer: int | None) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" class="patchistory" width="{width}" '
         f'height="{height}" viewBox="0 0 {width} {height}" {FONT} role="img"'
         ' aria-label="The table: every civilization, the Trade Routes and the Auction">',
-        "<style>.wasteland,.building,.icons,.feature,.worker,.patch-preview"
+        "<style>.wasteland,.building,.icons,.feature,.feature-name,.feature-yields,.worker,.patch-preview"
         "{pointer-events:none}</style>",
         f'<text x="10" y="20" font-size="16" font-weight="bold">Era {ROMAN.get(state.era, "")}'
         f", Round {state.round}: {escape(phase)}. Start Player:"
