@@ -76,7 +76,8 @@ def test_a_mid_game_table_names_empires_in_its_log_and_reads_its_view_in_words(
     log = driver.execute_script(
         "return Array.from(document.querySelectorAll('#log li')).map((e) => e.textContent)"
     )
-    assert any(re.search(r"(Ann|Bot 1|Cy)'s [A-Z]\w+.* (attacked|invaded)", t) for t in log), log
+    # the log names whose Empire acted (the verb depends on the dice: attacked, plundered...)
+    assert any(re.search(r"(Ann|Bot 1|Cy)'s [A-Z]\w+ [a-z]+", t) for t in log), log
     driver.execute_script("document.querySelector('#log').scrollIntoView()")
     driver.save_screenshot(str(shots / "1-the-log.png"))
     driver.execute_script("document.querySelector('#board svg .legend').scrollIntoView()")
