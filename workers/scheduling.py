@@ -14,6 +14,7 @@ import time
 
 from service.errors import store_failure
 from service.jobs import enqueue_system_steps, system_job_id
+from service.rulesets import available
 from service.wiring import game_service, redis_client
 from store.redis_store import EventStore
 
@@ -32,7 +33,9 @@ def sweep_closing_games(url: str, queue_name: str | None, every_s: float) -> lis
     whose reveal was lost (a crash between the last command and the reveal); returns their ids.
     """
     store = EventStore(redis_client(url))
-    stuck, _ = store.list_games(status="closing", limit=SWEEP_PAGE)
+    served = set(available())
+    closing, _ = store.list_games(status="closing", limit=SWEEP_PAGE)
+    stuck = [meta for meta in closing if _served(meta.ruleset, meta.game_id, served)]
     attempt = f"-sweep-{int(time.time() // max(every_s, 1))}"
     for meta in stuck:
         enqueue_system_steps(url, queue_name, meta.game_id, meta.version, attempt)
@@ -40,6 +43,8 @@ def sweep_closing_games(url: str, queue_name: str | None, every_s: float) -> lis
     revealed: list[str] = []
     pending = store.reveal_pending(SWEEP_PAGE)
     for meta in store.metas(pending):
+        if not _served(meta.ruleset, meta.game_id, served):
+            continue
         if meta.extra.get("seed_revealed") == "false":
             unrevealed.append(meta.game_id)
             game_service(url).reveal_seed(meta.game_id)
@@ -52,6 +57,21 @@ def sweep_closing_games(url: str, queue_name: str | None, every_s: float) -> lis
     if expired:
         log.info("expired %d game(s) that never started", len(expired))
     return [*(meta.game_id for meta in stuck), *unrevealed]
+
+
+_told_unserved: set[str] = set()
+
+
+def _served(ruleset: str, game_id: str, served: set[str]) -> bool:
+    """Whether this service has the game's ruleset; a game of one it lacks (a store shared with
+    another deployment, or a ruleset since removed) is left as it is, said once per process."""
+    if ruleset in served:
+        return True
+    if game_id in _told_unserved:
+        return False
+    _told_unserved.add(game_id)
+    log.warning("game %s plays %s, which this service lacks: left as it is", game_id, ruleset)
+    return False
 
 
 def unstarted_ttl_s() -> float:

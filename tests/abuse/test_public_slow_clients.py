@@ -108,7 +108,9 @@ def test_thousands_of_slow_uploads_from_one_address_leave_another_address_served
         assert refused >= SLOW_UPLOADS - 2 * guarded.CONNECTIONS_PER_ADDRESS, (refused, timed_out)
         assert refused + timed_out == SLOW_UPLOADS, "every slow upload was answered and closed"
         assert len(loaded) >= 100
-        assert p99(loaded) <= 2 * max(p99(quiet), 0.01), (p99(quiet), p99(loaded))
+        # starved, the other address waits out the body deadline (seconds); served, it waits a
+        # few scheduler slices of a shared host at most
+        assert p99(loaded) <= max(5 * p99(quiet), 0.25), (p99(quiet), p99(loaded))
 
 
 def test_a_client_that_waits_for_100_continue_is_told_to_go_on_and_served(

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from api.openapi import build_spec
 from service.games import GameBusy, GameService
 from tests.support.api import TOY, bearer, create_toy, play_to_the_end
+from tests.support.toy import START_CHIPS
 
 
 def error_of(response, status: int) -> dict:
@@ -247,7 +248,7 @@ def test_the_result_of_a_game_still_being_played_is_a_409(api, game):
 def test_a_bid_beyond_any_chips_a_bid_may_hold_is_a_400_naming_chips_before_the_rules(api, game):
     refused = api.post(
         command_url(game),
-        json={"command": {"type": "bid", "chips": 6}},
+        json={"command": {"type": "bid", "chips": 2 * START_CHIPS + 1}},
         headers=bearer(game["seat_tokens"][0]),
     )
     body = error_of(refused, 400)
