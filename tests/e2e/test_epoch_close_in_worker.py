@@ -16,6 +16,7 @@ from rq.registry import FinishedJobRegistry, StartedJobRegistry
 
 from domain.core.messages import Command
 from service.games import GameBusy, GameService
+from store import keys
 from tests.support.toy import SealedBidsClosedBySystem
 from workers.queue import urgent_queue
 from workers.scheduling import enqueue_system_steps
@@ -140,3 +141,28 @@ def test_the_sweeper_reveals_the_seed_of_a_finished_game_whose_reveal_was_lost(
     types = [r.event.type for r in service.events(created.game_id)]
     assert types[-1] == "SeedRevealed" and types.count("SeedRevealed") == 1
     assert created.game_id not in sweep_closing_games(redis_url, "unused", 1)
+
+
+def test_a_sweep_leaves_a_closing_game_of_a_ruleset_this_service_lacks_as_it_is(
+    store, vault, redis_url, caplog
+):
+    from workers.scheduling import sweep_closing_games
+
+    service = GameService(store, vault, rulesets=lambda name: SealedBidsClosedBySystem())
+    created = service.create_game("toy-sealed-bids-closing", ["a", "b"], {"rounds": 1})
+    service.handle(created.game_id, 0, Command.of("bid", chips=0))
+    service.handle(created.game_id, 1, Command.of("bid", chips=0))
+    assert store.meta(created.game_id).status == "closing"
+    store.redis.hset(keys.meta(created.game_id), "ruleset", "toy-removed-since")
+    version = store.version(created.game_id)
+    with caplog.at_level("WARNING", logger="chronicle.sweeper"):
+        assert created.game_id not in sweep_closing_games(redis_url, "unused", 1)
+        assert created.game_id not in sweep_closing_games(redis_url, "unused", 1)
+    told = [r.getMessage() for r in caplog.records if created.game_id in r.getMessage()]
+    assert told == [
+        f"game {created.game_id} plays toy-removed-since, which this service lacks: left as it is"
+    ]
+    assert (store.meta(created.game_id).status, store.version(created.game_id)) == (
+        "closing",
+        version,
+    )
