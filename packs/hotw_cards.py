@@ -1,14 +1,13 @@
-"""Load and check the cards of a History of the World data pack, and any ruleset's rules
-catalogue.
+"""Load and check the cards of a History of the World data pack.
 
 ``load_cards`` reads empires.yaml, events.yaml, honors.yaml and pieces.yaml, validates every
-entry with marshmallow (unknown fields rejected) and then cross-checks the whole against the
-board: unique ids, start-lands and effect lands on the board, fleet kinds by epoch, power icons
-shown on the board and on the start-land. What the edition's rule text states about its cards
-(card counts, the Empires and Events it names, the Honor set, the piece counts ...) is in the
-pack's facts.yaml, checked by ``packs.facts``.
-``load_rules_catalogue`` reads a ``rules.yaml``. Every problem names file, entry and field;
-all of them are raised together in one ``PackError``.
+entry with marshmallow (unknown fields rejected; ``packs.hotw_card_schemas``) and then
+cross-checks the whole against the board (``packs.hotw_card_checks``): unique ids, start-lands
+and effect lands on the board, fleet kinds by epoch, power icons shown on the board and on the
+start-land. What the edition's rule text states about its cards (card counts, the Empires and
+Events it names, the Honor set, the piece counts ...) is in the pack's facts.yaml, checked by
+``packs.facts``. Every problem names file, entry and field; all of them are raised together in
+one ``PackError``. A ruleset's rules catalogue is read by ``packs.base.load_rules_catalogue``.
 """
 
 from __future__ import annotations
