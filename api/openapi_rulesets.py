@@ -11,10 +11,7 @@ from marshmallow.validate import Length
 
 from schemas.api import CreateGameSchema
 from schemas.views import view_schema
-from service.rulesets import (
-    refused_pairs,
-    ruleset,
-)
+from service.rulesets import refused_pairs, ruleset
 
 OPTION_TYPES = {"boolean": "boolean", "integer": "integer", "string": "string"}
 

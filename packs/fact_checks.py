@@ -8,11 +8,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from marshmallow import (
-    Schema,
-    fields,
-    missing,
-)
+from marshmallow import Schema, fields, missing
 
 from packs.base import PackProblem
 from packs.fact_file import COMPARISONS, Fact

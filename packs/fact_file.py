@@ -11,12 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from marshmallow import (
-    ValidationError,
-    fields,
-    validate,
-    validates_schema,
-)
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from packs.base import PackError, PackProblem, StrictSchema, read_yaml, validate_entries
 
