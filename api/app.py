@@ -15,11 +15,13 @@ from api import (
     headers,
     health,
     limits,
+    players,
     reference,
     rulesets,
     tables,
     trust,
     web,
+    webhooks,
 )
 from service.config import Settings
 from service.following import HEARTBEAT_S
@@ -61,7 +63,9 @@ def create_app(redis_url: str | None = None, **config: Any) -> Flask:
         health.bp,
         rulesets.bp,
         games.bp,
+        players.bp,
         tables.bp,
+        webhooks.bp,
         feeds.bp,
         trust.bp,
         reference.bp,

@@ -53,7 +53,8 @@ class Header:
     name: str
     description: str
     pattern: str | None = None
-    """Its values' pattern, when not the one `api.openapi.HEADER_PATTERNS` gives its name."""
+    """Its values' pattern, when not the one `api.openapi_operations.HEADER_PATTERNS` gives its
+    name."""
 
 
 OPERATIONS: list[Operation] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, current_app, jsonify, request
@@ -123,103 +124,134 @@ def forget_cached_games() -> None:
 
 
 def translate(exc: Exception) -> ApiError:
-    """The API error for any exception a view lets through."""
+    """The API error for any exception a view lets through: the first of `TRANSLATIONS` whose
+    type it is (after a store failure's 503), else a logged 500."""
     if isinstance(exc, ApiError):
         return exc
     if (failure := store_failure(exc)) is not None:
         return store_unavailable(failure)
-    if isinstance(exc, ValidationError):
-        return ApiError(
-            400, "invalid_request", "the request is malformed", details={"fields": exc.messages}
-        )
-    if isinstance(exc, SeatNotPlayable):
-        return ApiError(409, "seat_left", str(exc), details={"seat": exc.seat, "why": exc.why})
-    if isinstance(exc, CommandRefused):
-        return refused(exc.violation, exc.entry, exc.current_version)
-    if isinstance(exc, RuleViolation):
-        return refused(exc, None)
-    if isinstance(exc, NotAuthenticated):
-        return ApiError(401, "unauthenticated", str(exc), headers={"WWW-Authenticate": "Bearer"})
-    if isinstance(exc, Forbidden):
-        return ApiError(403, "forbidden", str(exc))
-    if isinstance(exc, EventNotFound):
-        return ApiError(404, "event_not_found", str(exc), current_version=exc.current)
-    if isinstance(exc, GameNotFinished):
-        return ApiError(409, "game_not_finished", str(exc), current_version=exc.version)
-    if isinstance(exc, ResultNotAvailable):
-        return ApiError(404, "result_not_available", str(exc))
-    if isinstance(exc, NoBoard):
-        return ApiError(404, "no_board", str(exc))
-    if isinstance(exc, InvalidPosition):
-        return ApiError(422, "invalid_position", exc.message, details=exc.details)
-    if isinstance(exc, InvalidChanceScript):
-        return ApiError(422, "invalid_chance_script", exc.message, details=exc.details)
-    if isinstance(exc, ChanceScriptUnusable):
-        code = "chance_script_exhausted" if exc.exhausted else "chance_script_mismatch"
-        return ApiError(
-            409, code, exc.message, details=exc.details, current_version=exc.current_version
-        )
-    if isinstance(exc, GameNotFound):
-        return ApiError(404, "game_not_found", str(exc))
-    if isinstance(exc, UnknownRuleset):
-        return ApiError(404, "ruleset_not_found", str(exc))
-    if isinstance(exc, RulesetRevisionUnavailable):
-        return ApiError(
-            422 if exc.in_request else 409,
-            exc.code,
-            str(exc),
-            details={
-                "ruleset": exc.ruleset,
-                "revision": exc.revision,
-                "available": list(exc.known),
-            },
-        )
-    if isinstance(exc, EventSchemaUnavailable):
-        return ApiError(
-            409,
-            exc.code,
-            str(exc),
-            details={
-                "type": exc.type_name,
-                "schema_version": exc.schema_version,
-                "known": exc.known,
-            },
-        )
-    if isinstance(exc, VersionOutOfRange):
-        return ApiError(404, "version_not_found", str(exc), current_version=exc.current)
-    if isinstance(exc, VersionConflict):
-        return ApiError(409, "version_conflict", str(exc), current_version=exc.current)
-    if isinstance(exc, IdempotencyKeyReused):
-        return ApiError(409, "idempotency_key_reused", str(exc), current_version=exc.current)
-    if isinstance(exc, GameBusy):
-        return ApiError(
-            409,
-            "game_busy",
-            str(exc),
-            details={"retry_after_s": BUSY_RETRY_AFTER_S},
-            headers={"Retry-After": str(BUSY_RETRY_AFTER_S)},
-        )
-    if isinstance(exc, TooManyStreams):
-        return ApiError(
-            429,
-            "too_many_streams",
-            str(exc),
-            details={"limit": exc.limit, "retry_after_s": exc.retry_after_s},
-            headers={"Retry-After": str(exc.retry_after_s)},
-        )
-    if isinstance(exc, RequestEntityTooLarge):
-        return too_large()
-    if isinstance(exc, HTTPException):
-        code = http_error_code(exc.name or "")
-        allow = {"Allow": exc.valid_methods} if isinstance(exc, MethodNotAllowed) else {}
-        return ApiError(
-            exc.code or 500,
-            code,
-            exc.description or exc.name or "error",
-            headers={k: ", ".join(v) for k, v in allow.items() if v},
-        )
+    for kind, answer in TRANSLATIONS:
+        if isinstance(exc, kind):
+            return answer(exc)
     log.exception("unexpected error", exc_info=exc)
     return ApiError(500, "internal_error", "an unexpected error occurred; it has been logged")
+
+
+def worded_error(status: int, code: str) -> Callable[[Any], ApiError]:
+    """An error whose message is the exception's own words, and nothing more."""
+    return lambda exc: ApiError(status, code, str(exc))
+
+
+def error_at_version(status: int, code: str, version: str = "current") -> Callable[[Any], ApiError]:
+    """An error in the exception's words, with the game's version its `version` attribute holds."""
+    return lambda exc: ApiError(status, code, str(exc), current_version=getattr(exc, version))
+
+
+def detailed_error(status: int, code: str) -> Callable[[Any], ApiError]:
+    """An error with the exception's `message` and `details`."""
+    return lambda exc: ApiError(status, code, exc.message, details=exc.details)
+
+
+def malformed(exc: ValidationError) -> ApiError:
+    return ApiError(
+        400, "invalid_request", "the request is malformed", details={"fields": exc.messages}
+    )
+
+
+def seat_left(exc: SeatNotPlayable) -> ApiError:
+    return ApiError(409, "seat_left", str(exc), details={"seat": exc.seat, "why": exc.why})
+
+
+def unauthenticated(exc: NotAuthenticated) -> ApiError:
+    return ApiError(401, "unauthenticated", str(exc), headers={"WWW-Authenticate": "Bearer"})
+
+
+def chance_script_unusable(exc: ChanceScriptUnusable) -> ApiError:
+    code = "chance_script_exhausted" if exc.exhausted else "chance_script_mismatch"
+    return ApiError(
+        409, code, exc.message, details=exc.details, current_version=exc.current_version
+    )
+
+
+def revision_unavailable(exc: RulesetRevisionUnavailable) -> ApiError:
+    return ApiError(
+        422 if exc.in_request else 409,
+        exc.code,
+        str(exc),
+        details={"ruleset": exc.ruleset, "revision": exc.revision, "available": list(exc.known)},
+    )
+
+
+def event_schema_unavailable(exc: EventSchemaUnavailable) -> ApiError:
+    return ApiError(
+        409,
+        exc.code,
+        str(exc),
+        details={"type": exc.type_name, "schema_version": exc.schema_version, "known": exc.known},
+    )
+
+
+def game_busy(exc: GameBusy) -> ApiError:
+    return ApiError(
+        409,
+        "game_busy",
+        str(exc),
+        details={"retry_after_s": BUSY_RETRY_AFTER_S},
+        headers={"Retry-After": str(BUSY_RETRY_AFTER_S)},
+    )
+
+
+def too_many_streams(exc: TooManyStreams) -> ApiError:
+    return ApiError(
+        429,
+        "too_many_streams",
+        str(exc),
+        details={"limit": exc.limit, "retry_after_s": exc.retry_after_s},
+        headers={"Retry-After": str(exc.retry_after_s)},
+    )
+
+
+def http_error(exc: HTTPException) -> ApiError:
+    """What werkzeug refuses itself (404 of a path, 405, 413 ...), in the one error body."""
+    if isinstance(exc, RequestEntityTooLarge):
+        return too_large()
+    code = http_error_code(exc.name or "")
+    allow = {"Allow": exc.valid_methods} if isinstance(exc, MethodNotAllowed) else {}
+    return ApiError(
+        exc.code or 500,
+        code,
+        exc.description or exc.name or "error",
+        headers={k: ", ".join(v) for k, v in allow.items() if v},
+    )
+
+
+TRANSLATIONS: tuple[tuple[type[Exception], Callable[[Any], ApiError]], ...] = (
+    (ValidationError, malformed),
+    (SeatNotPlayable, seat_left),
+    (CommandRefused, lambda exc: refused(exc.violation, exc.entry, exc.current_version)),
+    (RuleViolation, lambda exc: refused(exc, None)),
+    (NotAuthenticated, unauthenticated),
+    (Forbidden, worded_error(403, "forbidden")),
+    (EventNotFound, error_at_version(404, "event_not_found")),
+    (GameNotFinished, error_at_version(409, "game_not_finished", "version")),
+    (ResultNotAvailable, worded_error(404, "result_not_available")),
+    (NoBoard, worded_error(404, "no_board")),
+    (InvalidPosition, detailed_error(422, "invalid_position")),
+    (InvalidChanceScript, detailed_error(422, "invalid_chance_script")),
+    (ChanceScriptUnusable, chance_script_unusable),
+    (GameNotFound, worded_error(404, "game_not_found")),
+    (UnknownRuleset, worded_error(404, "ruleset_not_found")),
+    (RulesetRevisionUnavailable, revision_unavailable),
+    (EventSchemaUnavailable, event_schema_unavailable),
+    (VersionOutOfRange, error_at_version(404, "version_not_found")),
+    (VersionConflict, error_at_version(409, "version_conflict")),
+    (IdempotencyKeyReused, error_at_version(409, "idempotency_key_reused")),
+    (GameBusy, game_busy),
+    (TooManyStreams, too_many_streams),
+    (HTTPException, http_error),
+)
+"""Each kind of exception and its error, the first whose type an exception is deciding (so a
+kind comes before the kinds it is a subclass of)."""
 
 
 def too_large() -> ApiError:

@@ -44,9 +44,9 @@ CREATING = frozenset({"games.create_game", "games.create_sandbox", "tables.creat
 """The views that create a game."""
 STORING = frozenset(
     {
-        "tables.create_player",
-        "tables.add_player_webhook",
-        "tables.add_game_webhook",
+        "players.create_player",
+        "webhooks.add_player_webhook",
+        "webhooks.add_game_webhook",
         "tables.invite",
         "trust.start_replay",
     }

@@ -37,7 +37,8 @@ from service.chance import HmacSource, commitment
 from service.games import GameService
 from service.jobs import queue, urgent_queue
 from service.rulesets import ruleset
-from store.redis_store import EventStore, SecretVault
+from store.credentials import SecretVault
+from store.redis_store import EventStore
 from store.server import RedisServer, free_port
 
 RULESET = "hotw-2024"

@@ -57,7 +57,7 @@ def audit_in_redis(args: argparse.Namespace) -> dict[str, Any] | None:
         return None
     from service.audit import SeedNotRevealed, audit_events
     from service.wiring import game_service
-    from store.redis_store import GameNotFound
+    from store.errors import GameNotFound
 
     service = game_service(url)
     try:

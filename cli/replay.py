@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from service.replays import verify_game
     from service.wiring import game_service
-    from store.redis_store import GameNotFound
+    from store.errors import GameNotFound
 
     service = game_service(url)
     try:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from marshmallow import RAISE, Schema, fields, post_load, validate
+from marshmallow import Schema, fields, post_load, validate
 
 from domain.core.catalogue import RulesCatalogue
 from domain.hotw.editions.ah2001.tables import (
@@ -22,19 +22,21 @@ from domain.hotw.editions.ah2001.tables import (
     VictoryPoints,
 )
 from packs import register
-from packs.base import PackError, PackProblem, pack_dir, read_yaml, validate_entries
+from packs.base import (
+    PackError,
+    PackProblem,
+    StrictSchema,
+    load_rules_catalogue,
+    pack_dir,
+    read_yaml,
+    validate_entries,
+)
 from packs.facts import FileSpec, fact_problems, facts_about_no_file
-from packs.hotw_cards import load_rules_catalogue
 from packs.world_board import LandSchema, WaterSchema, load_world_board
 
 PACK = "hotw-ah2001"
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 EPOCH = validate.Range(min=1, max=7)
-
-
-class _Strict(Schema):
-    class Meta:
-        unknown = RAISE
 
 
 def _count() -> fields.Integer:
@@ -45,7 +47,7 @@ def _id() -> fields.String:
     return fields.String(required=True, validate=validate.Regexp(KEBAB, error="kebab-case id"))
 
 
-class EmpireSchema(_Strict):
+class EmpireSchema(StrictSchema):
     id = _id()
     epoch = fields.Integer(required=True, strict=True, validate=EPOCH)
     number = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=8))
@@ -68,7 +70,7 @@ class EmpireSchema(_Strict):
         return EmpireStats(**data)
 
 
-class EventSchema(_Strict):
+class EventSchema(StrictSchema):
     id = _id()
     deck = fields.String(required=True, validate=validate.OneOf(["greater", "lesser"]))
     kind = _id()
@@ -86,7 +88,7 @@ class EventSchema(_Strict):
         return EventCardKind(**data)
 
 
-class AreaScoresSchema(_Strict):
+class AreaScoresSchema(StrictSchema):
     id = _id()
     name = fields.String(required=True)
     scores = fields.List(
@@ -96,12 +98,12 @@ class AreaScoresSchema(_Strict):
     )
 
 
-class VictoryPointsSchema(_Strict):
+class VictoryPointsSchema(StrictSchema):
     provenance = fields.String(required=True)
     areas = fields.List(fields.Dict(), required=True)
 
 
-class PiecesSchema(_Strict):
+class PiecesSchema(StrictSchema):
     provenance = fields.String(required=True)
     armies_per_colour_by_epoch = fields.Dict(
         keys=fields.Integer(validate=EPOCH), values=fields.Integer(strict=True), required=True
@@ -116,13 +118,13 @@ class PiecesSchema(_Strict):
     dealt_per_player = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
 
 
-class EventsFileSchema(_Strict):
+class EventsFileSchema(StrictSchema):
     provenance = fields.String(required=True)
     printed_totals = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
     events = fields.List(fields.Dict(), required=True)
 
 
-class BoardSchema(_Strict):
+class BoardSchema(StrictSchema):
     provenance = fields.String(required=True)
     lands = fields.List(fields.Dict(), required=True)
     waters = fields.List(fields.Dict(), required=True)
@@ -131,7 +133,7 @@ class BoardSchema(_Strict):
     map_height = fields.Float(load_default=500.0, validate=validate.Range(min=100, max=2000))
 
 
-class CombatDiceSchema(_Strict):
+class CombatDiceSchema(StrictSchema):
     attack = _count()
     bonus_attack = _count()
     defence = _count()
@@ -148,19 +150,19 @@ class CombatDiceSchema(_Strict):
     jihad_ties_losses = _count()
 
 
-class TargetsSchema(_Strict):
+class TargetsSchema(StrictSchema):
     picks = fields.Dict(keys=_id(), values=_count(), required=True)
     chains = fields.List(_id(), required=True)
     up_to = fields.List(_id(), required=True)
 
 
-class FarEpochSchema(_Strict):
+class FarEpochSchema(StrictSchema):
     last_early_epoch = _count()
     early = _count()
     late = _count()
 
 
-class PlaySchema(_Strict):
+class PlaySchema(StrictSchema):
     provenance = fields.String(required=True)
     combat = fields.Nested(CombatDiceSchema, required=True)
     targets = fields.Nested(TargetsSchema, required=True)

@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from marshmallow import RAISE, Schema, fields, post_load, validate
+from marshmallow import Schema, fields, post_load, validate
 
 from domain.core.catalogue import RulesCatalogue
 from domain.hotw.editions.brief2009.tables import (
@@ -24,9 +24,16 @@ from domain.hotw.editions.brief2009.tables import (
 )
 from domain.hotw.world import WorldBoard
 from packs import register
-from packs.base import PackError, PackProblem, pack_dir, read_yaml, validate_entries
+from packs.base import (
+    PackError,
+    PackProblem,
+    StrictSchema,
+    load_rules_catalogue,
+    pack_dir,
+    read_yaml,
+    validate_entries,
+)
 from packs.facts import FileSpec, fact_problems, facts_about_no_file
-from packs.hotw_cards import load_rules_catalogue
 from packs.world_board import LandSchema, WaterSchema, load_world_board
 
 PACK = "brief-2009"
@@ -38,11 +45,6 @@ KINDS = (
 )  # fmt: skip
 
 
-class _Strict(Schema):
-    class Meta:
-        unknown = RAISE
-
-
 def _id() -> fields.String:
     return fields.String(required=True, validate=validate.Regexp(KEBAB, error="kebab-case id"))
 
@@ -51,7 +53,7 @@ def _count(minimum: int = 0) -> fields.Integer:
     return fields.Integer(required=True, strict=True, validate=validate.Range(min=minimum))
 
 
-class AreaSchema(_Strict):
+class AreaSchema(StrictSchema):
     id = _id()
     name = fields.String(required=True)
     spiral = _count(1)
@@ -68,7 +70,7 @@ class AreaSchema(_Strict):
         return Area(**data)
 
 
-class EmpireSchema(_Strict):
+class EmpireSchema(StrictSchema):
     id = _id()
     name = fields.String(required=True)
     epoch = fields.Integer(required=True, strict=True, validate=EPOCH)
@@ -86,7 +88,7 @@ class EmpireSchema(_Strict):
         return EmpireCard(**data)
 
 
-class FeatureSchema(_Strict):
+class FeatureSchema(StrictSchema):
     id = fields.String(required=True, validate=validate.OneOf(FEATURES))
     name = fields.String(required=True)
     text = fields.String(required=True)
@@ -98,7 +100,7 @@ class FeatureSchema(_Strict):
         return Feature(**data)
 
 
-class EventSchema(_Strict):
+class EventSchema(StrictSchema):
     id = _id()
     name = fields.String(required=True)
     kind = fields.String(required=True, validate=validate.OneOf(KINDS))
@@ -119,7 +121,7 @@ class EventSchema(_Strict):
         return EventCard(**data)
 
 
-class TokenSchema(_Strict):
+class TokenSchema(StrictSchema):
     id = _id()
     value = _count()
     provenance = fields.String(required=True)
@@ -130,11 +132,11 @@ class TokenSchema(_Strict):
 
 
 def _group(**numbers: fields.Field[Any]) -> fields.Nested:
-    schema = type("Group", (_Strict,), {**numbers, "provenance": fields.String(required=True)})
+    schema = type("Group", (StrictSchema,), {**numbers, "provenance": fields.String(required=True)})
     return fields.Nested(schema, required=True)
 
 
-class PiecesSchema(_Strict):
+class PiecesSchema(StrictSchema):
     provenance = fields.String(required=True)
     players = _group(min=_count(1), max=_count(1), two_player_colours=_count(1))
     epochs = _group(count=_count(1))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import ValidationError, fields, validate
 
 from domain.core.catalogue import RulesCatalogue
 from domain.hotw.editions.hotw_2024.cards import Phase
@@ -20,15 +20,10 @@ from domain.hotw.editions.hotw_2024.edition import (
     RevenueGold,
     citable_ids,
 )
-from packs.base import PackError, PackProblem, _flatten, read_yaml
+from packs.base import PackError, PackProblem, StrictSchema, _flatten, read_yaml
 
 EDITION_FILE = "edition.yaml"
 BUILDING_KINDS = ("capital", "city", "monument", "fort")
-
-
-class _Strict(Schema):
-    class Meta:
-        unknown = RAISE
 
 
 def _count(minimum: int = 0) -> fields.Integer:
@@ -45,23 +40,23 @@ def _phases() -> fields.List[Any]:
     )
 
 
-class FleetsSchema(_Strict):
+class FleetsSchema(StrictSchema):
     sea_epochs = _epochs()
     ocean_epochs = _epochs()
 
 
-class TracksSchema(_Strict):
+class TracksSchema(StrictSchema):
     honor_spaces = _count(1)
 
 
-class InvasionDiceSchema(_Strict):
+class InvasionDiceSchema(StrictSchema):
     empire = _count(1)
     leader = _count(1)
     enemy = _count(1)
     fort = _count(1)
 
 
-class ConquestSchema(_Strict):
+class ConquestSchema(StrictSchema):
     clear_terrain_dice = _count(1)
     difficult_terrain_dice = _count(1)
     fort_extra_die = _count()
@@ -72,13 +67,13 @@ class ConquestSchema(_Strict):
     fort_extra_cost = _count()
 
 
-class RevenueSchema(_Strict):
+class RevenueSchema(StrictSchema):
     presence = _count()
     dominance = _count()
     mastery = _count()
 
 
-class EditionSchema(_Strict):
+class EditionSchema(StrictSchema):
     edition = fields.String(required=True)
     rule_prefix = fields.String(required=True, validate=validate.Regexp(r"^[a-z0-9]+$"))
     provenance = fields.String(required=True)

@@ -18,11 +18,12 @@ from domain.hotw.board import Board
 from domain.hotw.editions.hotw_2024.cards import Cards
 from domain.hotw.editions.hotw_2024.pack import HotwPack
 from packs import register
-from packs.base import PackError, PackProblem, pack_dir
+from packs.base import PackError, PackProblem, load_rules_catalogue, pack_dir
 from packs.edition import load_edition
 from packs.facts import facts_about_no_file
 from packs.hotw_board import BOARD_FILES, board_problems
-from packs.hotw_cards import CARD_FILES, load_cards, load_rules_catalogue
+from packs.hotw_card_schemas import CARD_FILES
+from packs.hotw_cards import load_cards
 from packs.hotw_revisions import load_earlier
 
 RULES_FILE = "rules.yaml"

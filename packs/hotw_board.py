@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields, pre_load, validate
+from marshmallow import Schema, ValidationError, fields, pre_load, validate
 
 from domain.hotw.board import (
     Area,
@@ -31,7 +31,7 @@ from domain.hotw.board import (
     Wasteland,
     WaterKind,
 )
-from packs.base import PackError, PackProblem, read_yaml, validate_entries
+from packs.base import PackError, PackProblem, StrictSchema, read_yaml, validate_entries
 from packs.edition import edition_epochs
 from packs.facts import fact_problems
 
@@ -45,11 +45,6 @@ CANVAS_HEIGHT = 1000
 
 
 # --- marshmallow schemas --------------------------------------------------------------------
-
-
-class _Strict(Schema):
-    class Meta:
-        unknown = RAISE
 
 
 def _id_field(pattern: str = KEBAB) -> fields.String:
@@ -76,7 +71,7 @@ def _provenance() -> fields.String:
     return fields.String(required=True, validate=validate.Length(min=1))
 
 
-class AreaSchema(_Strict):
+class AreaSchema(StrictSchema):
     id = _id_field()
     name = fields.String(required=True)
     epoch = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
@@ -84,7 +79,7 @@ class AreaSchema(_Strict):
     provenance = _provenance()
 
 
-class LandSchema(_Strict):
+class LandSchema(StrictSchema):
     id = _id_field()
     name = fields.String(required=True)
     area = fields.String(required=True)
@@ -101,7 +96,7 @@ class LandSchema(_Strict):
     provenance = _provenance()
 
 
-class OceanSchema(_Strict):
+class OceanSchema(StrictSchema):
     id = _id_field()
     name = fields.String(required=True)
     adjacent_oceans = _ids()
@@ -110,7 +105,7 @@ class OceanSchema(_Strict):
     provenance = _provenance()
 
 
-class SeaSchema(_Strict):
+class SeaSchema(StrictSchema):
     id = _id_field()
     name = fields.String(required=True)
     ocean = fields.String(required=True)
@@ -119,7 +114,7 @@ class SeaSchema(_Strict):
     provenance = _provenance()
 
 
-class WastelandSchema(_Strict):
+class WastelandSchema(StrictSchema):
     id = _id_field()
     name = fields.String(required=True)
     neighbours = _ids()
@@ -136,7 +131,7 @@ class WastelandSchema(_Strict):
         return data
 
 
-class PairedAreaTokenSchema(_Strict):
+class PairedAreaTokenSchema(StrictSchema):
     id = _id_field(r"^[a-z0-9]+([-+][a-z0-9]+)*$")
     areas = fields.List(fields.String(), required=True, validate=validate.Length(equal=2))
     provenance = _provenance()

@@ -12,7 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from domain.core.catalogue import RulesCatalogue
 from domain.patchistory.pack import (
@@ -37,8 +37,15 @@ from domain.patchistory.pack import (
     TerrainTile,
 )
 from packs import register
-from packs.base import PackError, PackProblem, pack_dir, read_yaml, validate_entries
-from packs.hotw_cards import load_rules_catalogue
+from packs.base import (
+    PackError,
+    PackProblem,
+    StrictSchema,
+    load_rules_catalogue,
+    pack_dir,
+    read_yaml,
+    validate_entries,
+)
 
 PACK = "patchistory"
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
@@ -87,11 +94,6 @@ MEASURES = frozenset(
 )
 
 
-class _Strict(Schema):
-    class Meta:
-        unknown = RAISE
-
-
 def _icons() -> fields.Dict:
     return fields.Dict(
         keys=fields.String(validate=validate.OneOf(ICONS)),
@@ -108,7 +110,7 @@ def _cell() -> fields.List:
     )
 
 
-class SquareSchema(_Strict):
+class SquareSchema(StrictSchema):
     at = _cell()
     terrain = fields.String(required=True, validate=validate.OneOf([LAND, SEA, WASTELAND]))
     name = fields.String(load_default="")
@@ -117,7 +119,7 @@ class SquareSchema(_Strict):
     feature = fields.String(load_default="")
 
 
-class FeatureSchema(_Strict):
+class FeatureSchema(StrictSchema):
     id = fields.String(required=True, validate=validate.Regexp(KEBAB))
     kind = fields.String(required=True, validate=validate.OneOf([HERO, WONDER, SPECIAL]))
     name = fields.String(required=True)
@@ -136,12 +138,12 @@ class FeatureSchema(_Strict):
             raise ValidationError(f"no ability {ability!r} in the rules", "ability")
 
 
-class SideSchema(_Strict):
+class SideSchema(StrictSchema):
     squares = fields.List(fields.Nested(SquareSchema), required=True)
     features = fields.List(fields.Nested(FeatureSchema), load_default=list)
 
 
-class TileSchema(_Strict):
+class TileSchema(StrictSchema):
     id = fields.String(required=True, validate=validate.Regexp(r"^e[123]-\d\d$"))
     era = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=3))
     provenance = fields.String(required=True, validate=PROVENANCE)
@@ -150,14 +152,14 @@ class TileSchema(_Strict):
     black = fields.Nested(SideSchema, required=True)
 
 
-class CapitalSchema(_Strict):
+class CapitalSchema(StrictSchema):
     id = fields.String(required=True, validate=validate.Regexp(KEBAB))
     provenance = fields.String(required=True, validate=PROVENANCE)
     printed = fields.String(load_default="")
     squares = fields.List(fields.Nested(SquareSchema), required=True)
 
 
-class BuildingSchema(_Strict):
+class BuildingSchema(StrictSchema):
     id = fields.String(required=True, validate=validate.Regexp(KEBAB))
     name = fields.String(required=True)
     cost = fields.Integer(required=True, strict=True, validate=validate.OneOf([2, 3]))
@@ -165,14 +167,14 @@ class BuildingSchema(_Strict):
     provenance = fields.String(required=True, validate=PROVENANCE)
 
 
-class ProsperitySchema(_Strict):
+class ProsperitySchema(StrictSchema):
     id = fields.String(required=True, validate=validate.Regexp(KEBAB))
     name = fields.String(required=True)
     measure = fields.String(required=True, validate=validate.OneOf(sorted(MEASURES)))
     provenance = fields.String(required=True, validate=PROVENANCE)
 
 
-class RouteSpaceSchema(_Strict):
+class RouteSpaceSchema(StrictSchema):
     kind = fields.String(
         required=True, validate=validate.OneOf(["start", "goods", "preparation", "war"])
     )
@@ -183,7 +185,7 @@ class RouteSpaceSchema(_Strict):
     )
 
 
-class RouteKindSchema(_Strict):
+class RouteKindSchema(StrictSchema):
     count = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
     provenance = fields.String(required=True, validate=PROVENANCE)
     printed = fields.String(load_default="")
@@ -261,6 +263,39 @@ def load_parts(
     problems: list[PackProblem] = []
     if not where.is_dir():
         return None, None, [PackProblem(data_pack, "", "", f"no data pack at {where}")]
+    docs = _read_files(where, problems)
+    catalogue: RulesCatalogue | None
+    try:
+        catalogue = load_rules_catalogue(where / "rules.yaml")
+    except PackError as exc:
+        problems += exc.problems
+        catalogue = None
+    numbers: dict[str, Any] = docs["game.yaml"]
+    tiles = _load_tiles(docs["tiles.yaml"], numbers, problems)
+    caps = _load_capitals(docs["capitals.yaml"], problems)
+    buildings = _load_buildings(docs["buildings.yaml"], problems)
+    prosperity = _load_prosperity(docs["prosperity.yaml"], problems)
+    routes = _load_routes(docs["trade_routes.yaml"], problems)
+    problems += _number_problems(numbers)
+    if problems or catalogue is None or len(caps) != 5:
+        return None, catalogue, problems
+    pack = PatchPack(
+        tiles=tiles,
+        equality=caps[0],
+        liberty=tuple(caps[1:]),
+        buildings=buildings,
+        prosperity=prosperity,
+        general=routes["general"],
+        allied=routes["allied"],
+        numbers=numbers,
+        rules=catalogue,
+        ruleset=data_pack,
+    )
+    return pack, catalogue, []
+
+
+def _read_files(where: Path, problems: list[PackProblem]) -> dict[str, Any]:
+    """Every file of the pack but the catalogue, read (an unreadable one as empty)."""
     docs: dict[str, Any] = {}
     for name in FILES[:-1]:
         try:
@@ -268,16 +303,15 @@ def load_parts(
         except PackError as exc:
             problems += exc.problems
             docs[name] = {}
-    catalogue: RulesCatalogue | None
-    try:
-        catalogue = load_rules_catalogue(where / "rules.yaml")
-    except PackError as exc:
-        problems += exc.problems
-        catalogue = None
+    return docs
 
-    raw_tiles, found = validate_entries(
-        TileSchema(), docs["tiles.yaml"].get("tiles"), "tiles.yaml", "tiles"
-    )
+
+def _load_tiles(
+    doc: dict[str, Any], numbers: dict[str, Any], problems: list[PackProblem]
+) -> dict[str, TerrainTile]:
+    """The Terrain Tiles: each Black side the White one flipped over, 25 to an Era, feature ids
+    used once, every ability on some tile."""
+    raw_tiles, found = validate_entries(TileSchema(), doc.get("tiles"), "tiles.yaml", "tiles")
     problems += found
     tiles: dict[str, TerrainTile] = {}
     for raw in raw_tiles:
@@ -299,7 +333,6 @@ def load_parts(
         if tile.id in tiles:
             problems.append(PackProblem("tiles.yaml", tile.id, "id", "duplicate tile id"))
         tiles[tile.id] = tile
-    numbers: dict[str, Any] = docs["game.yaml"]
     per_era = numbers.get("terrain_tiles_per_era", 25)
     for era, count in sorted(Counter(t.era for t in tiles.values()).items()):
         if count != per_era:
@@ -315,8 +348,11 @@ def load_parts(
     )
     for ability in sorted(ABILITIES - set(abilities)):
         problems.append(PackProblem("tiles.yaml", ability, "ability", "no tile has it"))
+    return tiles
 
-    capitals = docs["capitals.yaml"]
+
+def _load_capitals(capitals: dict[str, Any], problems: list[PackProblem]) -> list[Capital]:
+    """The Capital Tiles: the Equality side first, then the four Liberty sides."""
     equality_raw, found = validate_entries(
         CapitalSchema(), [capitals.get("equality")], "capitals.yaml", "equality"
     )
@@ -334,27 +370,38 @@ def load_parts(
         problems += side_problems(cap.tile, "capitals.yaml", cap.id, "squares")
     if len(liberty_raw) != 4:
         problems.append(PackProblem("capitals.yaml", "", "liberty", "four Liberty sides"))
+    return caps
 
+
+def _load_buildings(doc: dict[str, Any], problems: list[PackProblem]) -> dict[str, Building]:
     raw_buildings, found = validate_entries(
-        BuildingSchema(), docs["buildings.yaml"].get("buildings"), "buildings.yaml", "buildings"
+        BuildingSchema(), doc.get("buildings"), "buildings.yaml", "buildings"
     )
     problems += found
     buildings = {b["id"]: Building(**b) for b in raw_buildings}
-    if len(buildings) != docs["buildings.yaml"].get("count", 36) or len(buildings) != 36:
+    if len(buildings) != doc.get("count", 36) or len(buildings) != 36:
         problems.append(PackProblem("buildings.yaml", "", "buildings", "36 Building Tiles"))
+    return buildings
 
+
+def _load_prosperity(doc: dict[str, Any], problems: list[PackProblem]) -> dict[str, ProsperityCard]:
     raw_cards, found = validate_entries(
-        ProsperitySchema(), docs["prosperity.yaml"].get("cards"), "prosperity.yaml", "cards"
+        ProsperitySchema(), doc.get("cards"), "prosperity.yaml", "cards"
     )
     problems += found
     prosperity = {c["id"]: ProsperityCard(**c) for c in raw_cards}
     if len(prosperity) != 15:
         problems.append(PackProblem("prosperity.yaml", "", "cards", "15 Prosperity Cards"))
+    return prosperity
 
+
+def _load_routes(doc: dict[str, Any], problems: list[PackProblem]) -> dict[str, RouteKind]:
+    """The 14 general Trade Routes (Start to War, Preparation before War) and the 4 allied
+    ones (Start to Start)."""
     routes: dict[str, RouteKind] = {}
     for kind, count, ends in (("general", 14, ("start", "war")), ("allied", 4, ("start", "start"))):
         try:
-            raw = RouteKindSchema().load(docs["trade_routes.yaml"].get(kind))
+            raw = RouteKindSchema().load(doc.get(kind))
         except ValidationError as exc:
             problems += [
                 PackProblem("trade_routes.yaml", kind, str(k), str(v))
@@ -379,7 +426,25 @@ def load_parts(
         problems.append(
             PackProblem("trade_routes.yaml", "general", "spaces", "ends Preparation, War")
         )
+    return routes
 
+
+GAME_NUMBERS = (
+    "patch_limit",
+    "start",
+    "first_workers",
+    "political_costs",
+    "era_goods",
+    "descendant_track",
+    "exchange_values",
+)
+"""The numbers game.yaml must give."""
+
+
+def _number_problems(numbers: dict[str, Any]) -> list[PackProblem]:
+    """game.yaml: each number in one of the provenance lists, none missing, a descendant value
+    per Worker that can be Birthed."""
+    problems: list[PackProblem] = []
     keys = set(numbers) - {"printed", "reconstructed"}
     listed = Counter([*numbers.get("printed", []), *numbers.get("reconstructed", [])])
     for key in sorted(keys):
@@ -389,37 +454,14 @@ def load_parts(
             )
     for key in sorted(set(listed) - keys):
         problems.append(PackProblem("game.yaml", key, "provenance", "no such number"))
-    for key in (
-        "patch_limit",
-        "start",
-        "first_workers",
-        "political_costs",
-        "era_goods",
-        "descendant_track",
-        "exchange_values",
-    ):
+    for key in GAME_NUMBERS:
         if key not in numbers:
             problems.append(PackProblem("game.yaml", key, "", "missing"))
     if len(numbers.get("descendant_track", [])) != numbers.get("start", {}).get("workers", 8) + 1:
         problems.append(
             PackProblem("game.yaml", "descendant_track", "", "one value per Workers Birthed")
         )
-
-    if problems or catalogue is None or len(caps) != 5:
-        return None, catalogue, problems
-    pack = PatchPack(
-        tiles=tiles,
-        equality=caps[0],
-        liberty=tuple(caps[1:]),
-        buildings=buildings,
-        prosperity=prosperity,
-        general=routes["general"],
-        allied=routes["allied"],
-        numbers=numbers,
-        rules=catalogue,
-        ruleset=data_pack,
-    )
-    return pack, catalogue, []
+    return problems
 
 
 def load_pack(data_pack: str = PACK, root: Path | None = None) -> PatchPack:

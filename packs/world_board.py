@@ -8,24 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import RAISE, Schema, fields, post_load, validate
+from marshmallow import fields, post_load, validate
 
 from domain.hotw.world import LandCell, Water, WorldBoard
-from packs.base import PackProblem, validate_entries
+from packs.base import PackProblem, StrictSchema, validate_entries
 
 KEBAB = r"^[a-z0-9]+(-[a-z0-9]+)*$"
-
-
-class _Strict(Schema):
-    class Meta:
-        unknown = RAISE
 
 
 def _id() -> fields.String:
     return fields.String(required=True, validate=validate.Regexp(KEBAB, error="kebab-case id"))
 
 
-class LandSchema(_Strict):
+class LandSchema(StrictSchema):
     id = _id()
     name = fields.String(required=True)
     area = fields.String(required=True, allow_none=True)
@@ -47,7 +42,7 @@ class LandSchema(_Strict):
         return LandCell(**data)
 
 
-class WaterSchema(_Strict):
+class WaterSchema(StrictSchema):
     id = _id()
     name = fields.String(required=True)
     kind = fields.String(required=True, validate=validate.OneOf(["sea", "ocean"]))

@@ -1,7 +1,7 @@
 """The lines of the live streams read as NDJSON (`format=ndjson`), one schema per kind of line;
 `api.openapi` joins each stream's kinds in a `oneOf` keyed by `kind` (`GameStreamLine`,
 `NotificationStreamLine`), so that a generated client reads every line as a typed object.
-Each is built by hand on the wire (service.queries, api.tables); tests check both agree."""
+Each is built by hand on the wire (service.queries, api.players); tests check both agree."""
 
 from __future__ import annotations
 

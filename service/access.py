@@ -9,7 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from service.auth import ADMIN, Credential, game_named_by, role_of, seat_role, token_hash
-from store.redis_store import GameNotFound, TokenHashes
+from store.credentials import TokenHashes
+from store.errors import GameNotFound
 
 
 class NotAuthenticated(Exception):

@@ -20,12 +20,7 @@ from service.games import (
     InvalidPosition,
     VersionOutOfRange,
 )
-from store.redis_store import (
-    CredentialChanged,
-    GameNotFound,
-    IdempotencyKeyReused,
-    VersionConflict,
-)
+from store.errors import CredentialChanged, GameNotFound, IdempotencyKeyReused, VersionConflict
 
 STORE_FAILURES = (
     redis.exceptions.ConnectionError,

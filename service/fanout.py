@@ -27,7 +27,8 @@ from typing import Any, Generic, TypeVar
 
 import redis
 
-from store.redis_store import EventStore, GameMeta, StoredEvent
+from store.records import GameMeta, StoredEvent
+from store.redis_store import EventStore
 
 T = TypeVar("T")
 Page = tuple[tuple[int, T], ...]

@@ -53,16 +53,10 @@ from service.clock import SystemTimepiece
 from service.rulesets import import_rulesets_once, rule_entry
 from service.rulesets import ruleset as bound_ruleset
 from service.scheduler import NoScheduler, Scheduler, snapshot_due
-from store.redis_store import (
-    AppendResult,
-    EventStore,
-    GameNotFound,
-    IdempotencyKeyReused,
-    SecretVault,
-    Snapshot,
-    StoredEvent,
-    VersionConflict,
-)
+from store.credentials import SecretVault
+from store.errors import GameNotFound, IdempotencyKeyReused, VersionConflict
+from store.records import AppendResult, Snapshot, StoredEvent
+from store.redis_store import EventStore
 
 MAX_RETRIES = 8
 FINGERPRINT_CHARS = 32  # 128 bits of SHA-256 (keys stored with all 64 still compare)

@@ -29,7 +29,7 @@ from service.games import GameService, VersionOutOfRange, canonical_json, record
 from service.rulesets import available, rule_entry
 from service.rulesets import ruleset as bound_ruleset
 from store.keys import GAME_ID
-from store.redis_store import GameMeta, StoredEvent
+from store.records import GameMeta, StoredEvent
 
 EXPORT_PAGE = 500
 STREAM_PAGE = 200

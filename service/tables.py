@@ -40,8 +40,9 @@ from service import following, tickets, webhooks
 from service.auth import new_token, seat_role, token_hash
 from service.webhooks import WebhookRefused
 from store import keys
+from store.credentials import TokenHashes
+from store.errors import GameNotFound, VersionConflict
 from store.players import Player, PlayerStore
-from store.redis_store import GameNotFound, TokenHashes, VersionConflict
 
 __all__ = ["Player", "WebhookRefused"]
 

@@ -10,7 +10,8 @@ import redis
 
 from service.games import GameService
 from store.connect import client_from_url, queue_url
-from store.redis_store import EventStore, SecretVault, TokenHashes
+from store.credentials import SecretVault, TokenHashes
+from store.redis_store import EventStore
 
 _lock = threading.Lock()
 

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from store.redis_store import EventStore, SecretVault
+from store.credentials import SecretVault
+from store.redis_store import EventStore
 from store.server import RedisServer
 
 REPO_ROOT = Path(__file__).resolve().parents[1]

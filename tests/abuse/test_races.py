@@ -14,7 +14,7 @@ import requests
 
 from domain.core.messages import Command
 from service.games import GameService
-from store.redis_store import IdempotencyKeyReused
+from store.errors import IdempotencyKeyReused
 from tests.support.abuse import (
     TOY,
     TOY_CLOSING,

@@ -35,7 +35,8 @@ from service.games import GameService
 from service.rulesets import ruleset
 from store import keys
 from store.connect import client_from_url
-from store.redis_store import EventStore, SecretVault
+from store.credentials import SecretVault
+from store.redis_store import EventStore
 from store.server import RedisServer, free_port
 from tests.support.cluster import Cluster, ClusterUnavailable, Node, cluster_binaries
 

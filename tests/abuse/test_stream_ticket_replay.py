@@ -17,7 +17,7 @@ import requests
 
 from service import tickets
 from service.auth import token_hash
-from store.redis_store import SecretVault
+from store.credentials import SecretVault
 from tests.support.abuse import bearer, play_turn
 from tests.support.http import serving
 

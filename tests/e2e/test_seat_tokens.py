@@ -12,7 +12,7 @@ import redis
 import requests
 
 from service.auth import seat_role, token_hash
-from store.redis_store import TokenHashes
+from store.credentials import TokenHashes
 from tests.support.api import bearer, create_toy
 from tests.support.http import serving
 

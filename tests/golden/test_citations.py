@@ -9,7 +9,8 @@ import redis
 from service.games import GameService, StateCache
 from service.queries import GameQueries
 from service.replay_html import replay_html
-from store.redis_store import EventStore, SecretVault
+from store.credentials import SecretVault
+from store.redis_store import EventStore
 from tests.support.golden import GoldenGame, golden_games, import_game
 
 ONE_OF_EACH = {g.record["ruleset"]: g for g in golden_games() if g.record["revision"] == 1}

@@ -23,7 +23,8 @@ from domain.core.ruleset import Ruleset
 from service.games import GameService, StateCache
 from service.queries import GameQueries
 from service.rulesets import built_in, ruleset
-from store.redis_store import EventStore, SecretVault
+from store.credentials import SecretVault
+from store.redis_store import EventStore
 from tests.conftest import REPO_ROOT
 from tests.support.golden import (
     GoldenGame,

@@ -25,7 +25,8 @@ from domain.hotw.editions.ah2001.model import Ah2001State
 from domain.hotw.editions.ah2001.revisions import COINS_TAKE_COUNTERS, NEWEST
 from service.games import GameService, StateCache, encode_game, state_hash
 from service.rulesets import pack_digest, ruleset
-from store.redis_store import EventStore, SecretVault
+from store.credentials import SecretVault
+from store.redis_store import EventStore
 from tests.conftest import REPO_ROOT
 from tests.support.golden import GoldenGame, golden_games, import_game
 from tests.unit.ah2001.test_engine import SETUP, before_expansion

@@ -7,7 +7,8 @@ import pytest
 from service.access import Access, Forbidden, NotAuthenticated
 from service.auth import game_named_by
 from service.games import GameService
-from store.redis_store import GameNotFound, TokenHashes
+from store.credentials import TokenHashes
+from store.errors import GameNotFound
 from tests.support.toy import SealedBids
 
 

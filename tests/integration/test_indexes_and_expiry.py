@@ -14,7 +14,9 @@ import redis
 from domain.core.messages import Command
 from service.games import GameService
 from store import keys
-from store.redis_store import EventStore, GameNotFound, SecretVault
+from store.credentials import SecretVault
+from store.errors import GameNotFound
+from store.redis_store import EventStore
 from tests.support.abuse import own_redis
 from tests.support.toy import SealedBidsClosedBySystem
 from workers.scheduling import sweep_closing_games

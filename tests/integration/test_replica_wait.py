@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from store.redis_store import EventStore, NotReplicated
+from store.errors import NotReplicated
+from store.redis_store import EventStore
 from store.server import RedisServer
 
 SEED = bytes.fromhex("cd" * 32)

@@ -13,7 +13,8 @@ from service.auth import role_of
 from service.chance import verify_commitment, verify_draw
 from service.games import GameService, StateCache, VersionOutOfRange
 from store import keys
-from store.redis_store import GameNotFound, IdempotencyKeyReused, TokenHashes, VersionConflict
+from store.credentials import TokenHashes
+from store.errors import GameNotFound, IdempotencyKeyReused, VersionConflict
 from tests.support.toy import SealedBids
 
 PLAYERS = ["ann", "bob", "cy"]

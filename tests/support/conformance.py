@@ -199,7 +199,7 @@ def catalogue_of(rules: Ruleset[Any]) -> RulesCatalogue | None:
 
 @functools.cache
 def load_catalogue(path: Path) -> RulesCatalogue:
-    from packs.hotw_cards import load_rules_catalogue
+    from packs.base import load_rules_catalogue
 
     return load_rules_catalogue(path)
 

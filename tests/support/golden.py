@@ -33,7 +33,8 @@ from domain.core.errors import RuleViolation
 from domain.core.messages import WORKER, Command
 from service.games import GameService, canonical_json
 from service.queries import GameQueries
-from store.redis_store import EventStore, SecretVault
+from store.credentials import SecretVault
+from store.redis_store import EventStore
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 UNDO_CHANCE = 0.04

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from packs.hotw_cards import load_rules_catalogue
+from packs.base import load_rules_catalogue
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 EDITIONS = {

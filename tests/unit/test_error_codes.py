@@ -1,6 +1,7 @@
 """`Error.code` is an enum in the document, and every code the code base gives is in it: the
-codes written where an error is raised (`ApiError(status, "code", ...)`, a refusal's `code`, an
-error body's `"code"`), those of the HTTP server's own answers, and the web framework's."""
+codes written where an error is raised (`ApiError(status, "code", ...)`, an entry of the table
+of api/errors.py, a refusal's `code`, an error body's `"code"`), those of the HTTP server's own
+answers, and the web framework's."""
 
 from __future__ import annotations
 
@@ -20,6 +21,11 @@ DYNAMIC = {"code", "exc.code", "violation.code"}
 """Codes `api/errors.py` passes on from what it translates: the framework's (`code`, named by
 `http_error_code`), the chance script's (`code`, one of two literals) and the refusals' and
 revisions' own (`violation.code`, `exc.code`: class attributes, found like any literal)."""
+
+
+ERROR_MAKERS = ("ApiError", "worded_error", "error_at_version", "detailed_error")
+"""What makes an error from its (status, code, ...): ApiError, and api/errors.py's makers of the
+entries of its translation table."""
 
 
 def literals(node: ast.expr) -> list[str] | None:
@@ -42,9 +48,10 @@ def written_codes() -> tuple[dict[str, set[str]], set[str]]:
             where = str(path.relative_to(ROOT))
             for node in ast.walk(ast.parse(path.read_text())):
                 codes: list[str] | None = []
-                if isinstance(node, ast.Call) and getattr(
-                    node.func, "id", getattr(node.func, "attr", None)
-                ) in ("ApiError",):
+                if (
+                    isinstance(node, ast.Call)
+                    and getattr(node.func, "id", getattr(node.func, "attr", None)) in ERROR_MAKERS
+                ):
                     if len(node.args) >= 2:
                         codes = literals(node.args[1])
                         if codes is None:

@@ -29,9 +29,10 @@ from domain.hotw.editions.hotw_2024.cards import (
     RemoveGarrisons,
     Scope,
 )
-from packs.base import PackError, PackProblem, pack_dir
+from packs.base import PackError, PackProblem, load_rules_catalogue, pack_dir
 from packs.hotw_board import load_board
-from packs.hotw_cards import EFFECT_SCHEMAS, load_cards, load_rules_catalogue
+from packs.hotw_card_effects import EFFECT_SCHEMAS
+from packs.hotw_cards import load_cards
 
 PACK = pack_dir("hotw-2024")
 REPO = Path(__file__).resolve().parents[2]
@@ -336,7 +337,7 @@ def test_the_catalogue_covers_every_chapter_and_every_play_example(
 def test_every_rule_id_cited_by_the_card_code_is_in_the_catalogue(
     catalogue: RulesCatalogue,
 ) -> None:
-    sources = [REPO / "domain/hotw/editions/hotw_2024/cards.py", REPO / "packs/hotw_cards.py"]
+    sources = [REPO / "domain/hotw/editions/hotw_2024/cards.py", *REPO.glob("packs/hotw_card*.py")]
     sources += [
         PACK / name for name in ("empires.yaml", "events.yaml", "honors.yaml", "facts.yaml")
     ]

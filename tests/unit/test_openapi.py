@@ -13,7 +13,7 @@ from openapi_spec_validator import validate
 
 from api.inputs import IDEMPOTENCY_KEY, LAST_EVENT_ID
 from api.openapi import spec_yaml
-from api.tables import _is_stream_id
+from api.players import _is_stream_id
 from service.rulesets import ruleset
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

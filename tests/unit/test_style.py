@@ -1,5 +1,6 @@
-"""House style holds: ruff on the whole tree, mypy --strict on domain/, and the tools around
-the rules (service, cli, bots, api, bench, workers) import no ruleset family."""
+"""House style holds: ruff on the whole tree, mypy --strict on domain/, the tools around the
+rules (service, cli, bots, api, bench, workers) import no ruleset family, and the domain's caps
+(600 lines a module, 80 a function) hold for service/, store/, api/ and packs/ too."""
 
 from __future__ import annotations
 
@@ -7,6 +8,10 @@ import ast
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from tests.unit.test_edition_shape import MAX_FUNCTION_LINES, MAX_MODULE_LINES
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -94,3 +99,47 @@ def test_the_import_check_sees_every_form_of_import():
         "domain.hotw.editions.hotw_2024.pack",
         "domain.hotw.editions.hotw_2024.invariants",
     } <= modules
+
+
+# --- the caps beyond the domain -------------------------------------------------------------
+
+CAPPED_PACKAGES = ("service", "store", "api", "packs")
+"""Packages held to the domain's caps (test_edition_shape): no module over 600 lines, no
+function over 80."""
+
+
+def over_the_caps(source: str, where: str) -> list[str]:
+    """The module, if it is over 600 lines, and each function (a method, a nested function)
+    over 80, counted from its `def` to its last line."""
+    long = []
+    if source.count("\n") > MAX_MODULE_LINES:
+        long.append(f"{where}: {source.count(chr(10))} lines")
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            size = (node.end_lineno or node.lineno) - node.lineno + 1
+            if size > MAX_FUNCTION_LINES:
+                long.append(f"{where}.{node.name}: {size} lines")
+    return long
+
+
+@pytest.mark.parametrize("package", CAPPED_PACKAGES)
+def test_no_module_of_the_service_store_api_or_packs_is_long_and_no_function_either(package):
+    paths = sorted((REPO_ROOT / package).rglob("*.py"))
+    long = [
+        problem
+        for path in paths
+        for problem in over_the_caps(
+            path.read_text(encoding="utf-8"), path.relative_to(REPO_ROOT).as_posix()
+        )
+    ]
+    assert len(paths) >= 5
+    assert not long, long
+
+
+def test_the_caps_see_a_long_module_and_a_long_method():
+    method = "class A:\n    def f(self):\n" + "        x = 1\n" * MAX_FUNCTION_LINES
+    assert over_the_caps(method, "m") == [f"m.f: {MAX_FUNCTION_LINES + 1} lines"]
+    assert over_the_caps("x = 1\n" * MAX_MODULE_LINES, "m") == []
+    assert over_the_caps("x = 1\n" * (MAX_MODULE_LINES + 1), "m") == [
+        f"m: {MAX_MODULE_LINES + 1} lines"
+    ]
