@@ -10,13 +10,14 @@ own failure policy: the bus catches nothing. Which subscribers there are is wire
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from domain.core.kernel import Game
 from domain.core.ruleset import Ruleset
-from service.loading import StateCache
+from service.loading import StateCache, status_of
 from service.scheduler import Scheduler
 from store.redis_store import EventStore
 
@@ -47,6 +48,11 @@ class Change:
     game_id: str
     before: Game[Any] | None
     after: Game[Any]
+
+    @functools.cached_property
+    def status(self) -> str:
+        """The game's status after the append (`service.loading.status_of`)."""
+        return status_of(self.rules, self.after)
 
 
 Follow = Callable[[], object]

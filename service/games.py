@@ -445,14 +445,15 @@ class GameService(GameLoader):
             script_covers_steps(rules, after, game.version)
         faults.reached(faults.BEFORE_APPEND, game_id, command_id)
         envelopes = tuple(r.as_dict() for r in recorded)
-        follows = self.subscribers.appending(self, Change(rules, game_id, game, after))
+        change = Change(rules, game_id, game, after)
+        follows = self.subscribers.appending(self, change)
         result = self.store.append(
             game_id,
             [stored_payload(envelope) for envelope in envelopes],
             expected_version=game.version,
             idempotency_key=idempotency_record(actor, idempotency_key) if idempotency_key else None,
             fingerprint=fingerprint,
-            meta={"status": self.status_of(rules, after), **self.meta_of(rules, after)},
+            meta={"status": change.status, **self.meta_of(rules, after)},
             credential=credential,
         )
         if result.duplicate:

@@ -40,7 +40,7 @@ def status_index(service: Service, change: Change) -> Follow | None:
     """A creation is indexed by the store's create itself."""
     if change.before is None:
         return None
-    status, was = status_of(change.rules, change.after), status_of(change.rules, change.before)
+    status, was = change.status, status_of(change.rules, change.before)
     if status == was:
         return None
     name = change.rules.name
