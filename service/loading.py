@@ -10,9 +10,10 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from domain.core.kernel import Game, NeedsEarlierBase, is_over, replay
+from domain.core.kernel import Game, NeedsEarlierBase, replay
 from domain.core.messages import Command, Recorded
 from domain.core.ruleset import Ruleset
+from domain.core.seated import is_over
 from service.codec import canonical_json, decode_game, encode_game, recorded_from, state_hash
 from store.redis_store import EventStore, GameNotFound, Snapshot
 

@@ -19,7 +19,7 @@ import functools
 import logging
 from collections.abc import Callable
 
-from domain.core.kernel import is_over
+from domain.core.seated import is_over
 from service.bus import (
     AppendSubscriber,
     Change,
