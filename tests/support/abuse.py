@@ -131,6 +131,14 @@ class Gunicorn:
         )
         self._reader = threading.Thread(target=self._read_stderr, daemon=True)
         self._reader.start()
+        try:
+            return self._wait_until_up(timeout)
+        except AssertionError:  # never left running: a server that did not come up is killed
+            self.kill()
+            raise
+
+    def _wait_until_up(self, timeout: float) -> Gunicorn:
+        assert self.process is not None
         deadline = time.monotonic() + timeout
         while True:
             assert self.process.poll() is None, "gunicorn exited:\n" + "".join(self.lines[-40:])
