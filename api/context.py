@@ -8,9 +8,9 @@ from service.access import Access
 from service.games import GameService
 from service.jobs import QueueScheduler
 from service.queries import GameQueries
-from service.scheduler import InlineScheduler, Scheduler
+from service.scheduler import Scheduler
 from service.tables import player_seat_finder
-from service.wiring import game_service, token_hashes
+from service.wiring import InlineScheduler, game_service, token_hashes
 
 
 def games() -> GameService:

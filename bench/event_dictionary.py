@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.measure import recorded_game
-from service.games import envelope_payload
+from service.codec import envelope_payload
 from service.rulesets import ruleset
 
 LIMIT = 16 * 1024  # the deflate window of store/compression.py (2 ** WINDOW_BITS)

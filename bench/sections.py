@@ -29,7 +29,7 @@ SECTIONS = (
     ("store.redis_store:pack_event", "each event deflated"),
     ("store.redis_store:EventStore.append", "the store's append"),
     ("redis.commands.core:Script.__call__", "the Lua append through redis-py (fsync waited)"),
-    ("service.games:GameService._schedule_steps", "the steps due (inline: closing epochs)"),
+    ("service.subscribers:schedule_steps", "the steps due (inline: closing epochs)"),
     ("api.games:seen_events", "the events as the seat sees them"),
 )
 """(module:attribute path, what it is), outermost first."""

@@ -3,6 +3,8 @@ refusals, the store's conflicts, and the service's own (the API maps each to its
 
 from __future__ import annotations
 
+from typing import Any
+
 import redis.exceptions
 
 from domain.core.errors import (
@@ -12,15 +14,42 @@ from domain.core.errors import (
     RuleViolation,
     UnknownRuleset,
 )
-from service.games import (
-    ChanceScriptUnusable,
-    CommandRefused,
-    GameBusy,
-    InvalidChanceScript,
-    InvalidPosition,
-    VersionOutOfRange,
-)
+from service.loading import VersionOutOfRange
+from service.sandboxes import ChanceScriptUnusable, InvalidChanceScript, InvalidPosition
 from store.errors import CredentialChanged, GameNotFound, IdempotencyKeyReused, VersionConflict
+
+
+class SeatNotPlayable(Exception):
+    """A person's command for a seat that a bot plays since the seat left the game."""
+
+    def __init__(self, seat: int, why: str) -> None:
+        super().__init__(f"seat {seat} has left the game ({why}): a bot plays it now")
+        self.seat = seat
+        self.why = why
+
+
+class CommandRefused(Exception):
+    """A command the rules refuse, with the catalogue entry of the rule it breaks (None: the
+    ruleset has no catalogue) and the version it was judged at."""
+
+    def __init__(
+        self, violation: RuleViolation, entry: dict[str, Any] | None, current_version: int
+    ) -> None:
+        super().__init__(violation.message)
+        self.violation = violation
+        self.entry = entry
+        self.current_version = current_version
+
+
+class GameBusy(Exception):
+    """The game cannot take a seat's command now: it is contended, or a system step (such as
+    closing an epoch) must run first."""
+
+    def __init__(self, game_id: str, version: int | None = None) -> None:
+        super().__init__(f"game {game_id} is busy; retry shortly")
+        self.game_id = game_id
+        self.version = version  # where a due step was found (None: contended, not read)
+
 
 STORE_FAILURES = (
     redis.exceptions.ConnectionError,
@@ -67,6 +96,7 @@ __all__ = [
     "InvalidPosition",
     "RuleViolation",
     "RulesetRevisionUnavailable",
+    "SeatNotPlayable",
     "UnknownRuleset",
     "VersionConflict",
     "VersionOutOfRange",

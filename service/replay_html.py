@@ -21,7 +21,8 @@ from typing import Any
 from domain.core.kernel import Game, fold_in_history
 from domain.core.messages import Recorded
 from domain.core.ruleset import Ruleset, Setup
-from service.games import GameService, recorded_from
+from service.codec import recorded_from
+from service.games import GameService
 
 Progress = Callable[[int, int], None]
 PLAYER_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b")

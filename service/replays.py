@@ -12,7 +12,8 @@ from typing import Any
 
 from domain.core.kernel import Game, fold_in_history
 from domain.core.messages import Recorded
-from service.games import GameService, encode_game, recorded_from, state_hash
+from service.codec import encode_game, recorded_from, state_hash
+from service.games import GameService
 
 Progress = Callable[[int, int], None]
 PAGE = 1000

@@ -1,8 +1,9 @@
-"""Tables that run themselves: players, open seats and invitations, bots in seats, resigning,
-clocks and notifications, on top of the game service. Every act on a seat is a command on the
-game's own log (`domain.core.seating`); this module checks who may ask for it, and after each
-append settles what follows from it: the lobby, the players' notifications and webhooks, the
-clock's next deadline and the bots' turns."""
+"""Tables that run themselves: open seats and invitations, bots in seats, resigning, clocks and
+notifications, on top of the game service. Every act on a seat is a command on the game's own
+log (`domain.core.seating`); this module checks who may ask for it. What follows each append
+(the lobby, the players' notifications and webhooks, the clock's next deadline, the bots' turn)
+is the table subscriber's (`service.settling`); the worker's watch here fires the clocks, asks
+again for the bots' moves and catches up on the notifications a crash left unsent."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ import random
 import secrets
 import time
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import urllib3
 
@@ -26,7 +27,7 @@ from domain.core.errors import RulesetRevisionUnavailable, RuleViolation, Unknow
 from domain.core.kernel import Game
 from domain.core.messages import WORKER, Command
 from domain.core.ruleset import Ruleset
-from domain.core.seated import bot_seats_awaited, is_over
+from domain.core.seated import bot_seats_awaited
 from domain.core.seating import (
     CLAIM_SEAT,
     PERSON,
@@ -36,26 +37,56 @@ from domain.core.seating import (
     table_clock,
 )
 from domain.core.table import ADMIN
-from service import following, tickets, webhooks
+from service import webhooks
 from service.auth import new_token, seat_role, token_hash
+from service.errors import CommandRefused, GameBusy, SeatNotPlayable
+from service.games import CreatedGame, GameService
+from service.players import (
+    create_player,
+    my_games,
+    player_by_key,
+    player_by_ticket,
+    player_notifications,
+    player_seat_finder,
+    player_stream_ticket,
+)
+from service.settling import (
+    awaited_people,
+    deliver_notice,
+    game_owner,
+    notices_between,
+    notify,
+    players_of,
+    set_next_deadline,
+    settle_again,
+    started,
+)
+from service.subscribers import schedule_steps
 from service.webhooks import WebhookRefused
 from store import keys
 from store.credentials import TokenHashes
 from store.errors import GameNotFound, VersionConflict
-from store.players import Player, PlayerStore
+from store.players import Player
 
-__all__ = ["Player", "WebhookRefused"]
-
-if TYPE_CHECKING:
-    from service.games import CreatedGame, GameService
+__all__ = [  # asked of this module by the API, the workers and the tests since it was one
+    "Player",
+    "SeatNotPlayable",
+    "WebhookRefused",
+    "create_player",
+    "game_owner",
+    "my_games",
+    "player_by_key",
+    "player_by_ticket",
+    "player_notifications",
+    "player_seat_finder",
+    "player_stream_ticket",
+]
 
 log = logging.getLogger("chronicle.tables")
 
-PLAYER_KEY_PREFIX = "pk_"
 INVITATION_PREFIX = "inv_"
 BOT_DELAY_S = float(os.environ.get("CHRONICLE_BOT_DELAY_S", "0.2"))
 BOT_MOVES_PER_JOB = 500
-NOTIFIED_KINDS = ("your_turn", "game_started", "game_finished", "invitation")
 NOTIFY_GRACE_S = float(os.environ.get("CHRONICLE_NOTIFY_GRACE_S", "5"))
 """How long after an append the worker's watch takes its notifications as lost (the request
 that made it normally sends them within milliseconds) and sends them from the log."""
@@ -63,15 +94,6 @@ that made it normally sends them within milliseconds) and sends them from the lo
 UNKNOWN_RULESET_WAIT_S = 300.0
 """How long the watch leaves a game of a ruleset this server lacks before it looks again (a
 server sharing the Redis that has the ruleset sends its notifications meanwhile)."""
-
-
-class SeatNotPlayable(Exception):
-    """A person's command for a seat that a bot plays since the seat left the game."""
-
-    def __init__(self, seat: int, why: str) -> None:
-        super().__init__(f"seat {seat} has left the game ({why}): a bot plays it now")
-        self.seat = seat
-        self.why = why
 
 
 class InvitationRefused(Exception):
@@ -88,144 +110,6 @@ class CreatedTable:
     invitation: str | None
     seat: int | None
     seat_token: str | None
-
-
-def players_of(service: GameService) -> PlayerStore:
-    return PlayerStore(service.store.redis)
-
-
-# --- players ----------------------------------------------------------------------------------
-
-
-def create_player(service: GameService, name: str) -> tuple[Player, str]:
-    key = PLAYER_KEY_PREFIX + secrets.token_urlsafe(24)
-    player = players_of(service).create(uuid.uuid4().hex, name, token_hash(key))
-    return player, key
-
-
-def player_by_key(service: GameService, key: str | None) -> Player | None:
-    if not key or not key.startswith(PLAYER_KEY_PREFIX):
-        return None
-    return players_of(service).by_key_hash(token_hash(key))
-
-
-def player_stream_ticket(service: GameService, player: Player) -> tuple[str, float]:
-    """A short-lived ticket that opens `player`'s notification stream where no Authorization
-    header can be sent (a browser's EventSource), and when it expires."""
-    store = players_of(service)
-    secret = store.ticket_secret(player.player_id, secrets.token_urlsafe(32))
-    key_hash = store.key_hash(player.player_id)
-    if secret is None or key_hash is None:
-        raise tickets.TicketRefused("no such player")
-    return tickets.issue_player(secret, player.player_id, key_hash)
-
-
-def player_by_ticket(
-    service: GameService, ticket: str, reconnect: bool
-) -> tuple[Player, tickets.PlayerTicket]:
-    """The player a stream ticket names (on a reconnect, one up to an hour past its expiry),
-    and the ticket; TicketRefused when it names none, is forged or expired, or the player's key
-    changed."""
-    store = players_of(service)
-    grace = tickets.RECONNECT_GRACE_SECONDS if reconnect else 0.0
-    named = tickets.check_player(ticket, store.ticket_secret, grace_s=grace)
-    player = store.get(named.player_id)
-    if player is None or named.binding != tickets.binding(store.key_hash(named.player_id) or ""):
-        raise tickets.TicketRefused("the stream ticket's player key has changed: ask again")
-    return player, named
-
-
-def seat_of_player(service: GameService, game_id: str, player_id: str) -> int | None:
-    _, game = service.load(game_id)
-    seating = game.seating
-    if seating is None or player_id not in seating.holders:
-        return None
-    return seating.holders.index(player_id)
-
-
-def my_games(
-    service: GameService,
-    player: Player,
-    offset: int,
-    limit: int,
-    after: tuple[float, str] | None = None,
-) -> dict[str, Any]:
-    """The player's games, newest first, a page of its index (after the cursor `after`, else
-    from `offset`; `next_after` is the next page's, None on the last), each told apart by its
-    players (bots named as such), when it was created, its status and, once over, its ranking."""
-    from service.queries import iso_time
-
-    page = players_of(service).games(player.player_id, offset, limit, after)
-    ids, total = page.ids, page.total
-    listed = []
-    for game_id in ids:
-        try:
-            rules, game = service.load(game_id)
-            meta = service.store.meta(game_id)
-        except GameNotFound:  # expired unstarted (workers.scheduling.UNSTARTED_TTL_S)
-            continue
-        seat = seat_of_player(service, game_id, player.player_id)
-        awaited = sorted(rules.awaited_seats(game.state)) if started(game) else []
-        players = players_named(game)
-        listed.append(
-            {
-                "game_id": game_id,
-                "ruleset": rules.name,
-                "title": rules.title,
-                "status": service.status_of(rules, game),
-                "seat": seat,
-                "players": players,
-                "bots": [s for s in range(len(players)) if seat_is_a_bot(game, s)],
-                "created_at": iso_time(meta.created_at),
-                "awaits_you": seat is not None and seat in awaited and not is_over(rules, game),
-                "version": game.version,
-                "ranking": ranking_of(rules, game, players),
-            }
-        )
-    return {
-        "games": listed,
-        "total": total,
-        "offset": offset,
-        "limit": limit,
-        "next_after": page.after,
-    }
-
-
-def players_named(game: Game[Any]) -> list[str]:
-    """Each seat's name: its player's once claimed, else the label it was created with."""
-    labels = list(game.setup.players)
-    if game.seating is None:
-        return labels
-    return [name or label for name, label in zip(game.seating.names, labels, strict=True)]
-
-
-def seat_is_a_bot(game: Game[Any], seat: int) -> bool:
-    """A bot took the seat when the table started: no person ever held it."""
-    return game.seating is not None and seat in game.seating.seated_bots
-
-
-def ranking_of(
-    rules: Ruleset[Any], game: Game[Any], players: Sequence[str]
-) -> list[dict[str, Any]] | None:
-    """The places once the game is over (the seats that left ranked last), else None."""
-    from service.queries import seats_that_left_last
-
-    if not is_over(rules, game):
-        return None
-    try:
-        ranking = list(rules.result(game.state)["ranking"])
-    except NotImplementedError:
-        return None
-    if game.seating is not None:
-        ranking = seats_that_left_last(ranking, game.seating)
-    return [
-        {"seat": e["seat"], "player": players[e["seat"]], "place": e["place"], "score": e["score"]}
-        for e in ranking
-    ]
-
-
-def started(game: Game[Any]) -> bool:
-    return game.seating is None or game.seating.started
 
 
 # --- open tables ------------------------------------------------------------------------------
@@ -306,7 +190,6 @@ the one it chose in the meantime."""
 def _append_claim(service: GameService, game_id: str, player: Player, seat: int | None) -> int:
     """Append `player`'s claim of `seat` (None: the first seat open when the claim is decided),
     or raise the refusal with nothing appended."""
-    from service.games import CommandRefused
 
     for attempt in range(CLAIM_ATTEMPTS):
         _, game = service.load(game_id)
@@ -327,7 +210,6 @@ def start_when_full(service: GameService, game_id: str) -> None:
     """Start the table once no seat is open. When the last claims race, each of them may find
     the table full and start it: the first start is the table's, and the others' refusal
     ("already started") is no failure of their claims."""
-    from service.games import CommandRefused, GameBusy
 
     _, game = service.load(game_id)
     seating = game.seating
@@ -414,134 +296,7 @@ def lobby(
     }
 
 
-def require_person_seat(service: GameService, game_id: str, seat: int) -> None:
-    cached = service.cache.get(game_id)
-    if cached is not None and cached.seating is None:
-        return
-    _, game = service.load(game_id) if cached is None else (None, cached)
-    seating = game.seating
-    if seating is not None and 0 <= seat < len(seating.left) and seating.left[seat]:
-        raise SeatNotPlayable(seat, seating.left[seat])
-
-
-# --- after each append ------------------------------------------------------------------------
-
-
-def awaited_people(rules: Ruleset[Any], game: Game[Any] | None) -> set[int]:
-    if game is None or game.seating is None or not game.seating.started or is_over(rules, game):
-        return set()
-    seating = game.seating
-    return {s for s in rules.awaited_seats(game.state) if seating.controllers[s] == PERSON}
-
-
-def settle(
-    service: GameService,
-    rules: Ruleset[Any],
-    game_id: str,
-    before: Game[Any] | None,
-    after: Game[Any],
-    mark: str | None = None,
-) -> None:
-    """What follows an append to a game with a seating: the lobby, the clock's next deadline,
-    the bots' turn, and the notifications the append made due (derived from the two games, so
-    that the worker's catch-up derives the same ones from the log if this never runs: a crash
-    right after the append). Nothing here may fail the command: what is lost is logged, and
-    the worker's watch picks bots, clocks and notifications up again. `mark`: the game's mark
-    on the catch-up list, taken off once every notification up to `after` is sent."""
-    try:
-        _settle_table(service, rules, game_id, before, after)
-    except Exception:
-        log.warning("could not settle the table of game %s", game_id, exc_info=True)
-    try:
-        store = players_of(service)
-        for notice in notices_between(rules, game_id, before, after):
-            deliver_notice(service, game_id, notice)
-        since = 0 if before is None else before.version
-        if store.advance_notified(game_id, after.version, since) >= after.version and mark:
-            store.forget_notified(game_id, mark)
-    except Exception:
-        log.warning("could not notify the players of game %s", game_id, exc_info=True)
-
-
-def _settle_table(
-    service: GameService,
-    rules: Ruleset[Any],
-    game_id: str,
-    before: Game[Any] | None,
-    after: Game[Any],
-) -> None:
-    seating = after.seating
-    assert seating is not None
-    store = players_of(service)
-    over = is_over(rules, after)
-    was_open = () if before is None or before.seating is None else before.seating.open_seats
-    if before is None or seating.open_seats != was_open:
-        service.store.set_meta(game_id, open_seats=str(len(seating.open_seats)))
-    if before is None and seating.listing == "public" and not seating.started:
-        store.list_in_lobby(game_id, rules.name, time.time())
-    elif seating.started or over:
-        store.leave_lobby(game_id, rules.name)
-    _set_next_deadline(store, rules, after, game_id)
-    due = bool(bot_seats_awaited(rules, after))
-    store.bots_due(game_id, due)
-    if due:
-        service.scheduler.bots(game_id, after.version)
-
-
 # --- notifications, derived from the log ------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Notice:
-    """One notification a command made due: to a player (its inbox and webhooks), or (player
-    None) to the game's own webhooks. `notice_id` names it by the game, the version the command
-    ended at and its place among that command's notices: the same from the inline settling and
-    from the worker's catch-up, which is what makes each delivered once."""
-
-    notice_id: str
-    kind: str
-    player: str | None
-    body: Mapping[str, Any]
-
-
-def notices_between(
-    rules: Ruleset[Any], game_id: str, before: Game[Any] | None, after: Game[Any]
-) -> list[Notice]:
-    """The notifications due from one command (`before`: the game before it, None for the
-    creation): `game_started` and `game_finished` to every holder and the game's webhooks,
-    `your_turn` to the holder of each person's seat newly awaited and the game's webhooks."""
-    seating = after.seating
-    if seating is None:
-        return []
-    body = {"game_id": game_id, "ruleset": rules.name, "version": after.version}
-    found: list[tuple[str, str | None, dict[str, Any]]] = []
-    holders = sorted({h for h in seating.holders if h})
-    if seating.started and before is not None and not started(before):
-        found += [("game_started", h, body) for h in holders] + [("game_started", None, body)]
-    if is_over(rules, after) and before is not None and not is_over(rules, before):
-        found += [("game_finished", h, body) for h in holders] + [("game_finished", None, body)]
-    for seat in sorted(awaited_people(rules, after) - awaited_people(rules, before)):
-        holder = seating.holders[seat]
-        if holder:
-            found.append(("your_turn", holder, {**body, "seat": seat}))
-        found.append(("your_turn", None, {**body, "seat": seat}))
-    notices = []
-    for n, (kind, player, given) in enumerate(found):
-        notice_id = f"{game_id}:{after.version}:{n}"
-        notices.append(Notice(notice_id, kind, player, {**given, "notification_id": notice_id}))
-    return notices
-
-
-def deliver_notice(service: GameService, game_id: str, notice: Notice) -> None:
-    """Into the player's inbox exactly once, and onto its (or the game's) webhooks' queue once
-    per webhook (a job named by the notice, never queued twice)."""
-    store = players_of(service)
-    if notice.player is None:
-        owner, payload = game_owner(game_id), {"kind": notice.kind, **notice.body}
-    else:
-        _, entry = store.notify_once(notice.player, notice.notice_id, notice.kind, notice.body)
-        owner, payload = notice.player, {"id": entry, "kind": notice.kind, **notice.body}
-    _queue_hooks(service, store, owner, notice.kind, payload, notice.notice_id)
 
 
 def command_runs(
@@ -595,81 +350,13 @@ def catch_up_notifications(service: GameService, game_id: str, mark: str | None 
                 return sent  # someone else moved the cursor meanwhile: theirs to finish
     rules, game = service.load(game_id)
     if game.seating is not None:
-        _settle_again(service, rules, game_id, game)
+        settle_again(service, rules, game_id, game)
     if mark and (store.notified_up_to(game_id) or 0) >= service.store.version(game_id):
         store.forget_notified(game_id, mark)
     return sent
 
 
-def _settle_again(service: GameService, rules: Ruleset[Any], game_id: str, game: Game[Any]) -> None:
-    """A table's lobby entry, open seats, deadline and bots as the game stands (the part of an
-    append's settling a crash may have skipped)."""
-    seating = game.seating
-    assert seating is not None
-    store = players_of(service)
-    service.store.set_meta(game_id, open_seats=str(len(seating.open_seats)))
-    if seating.started or is_over(rules, game):
-        store.leave_lobby(game_id, rules.name)
-    elif seating.listing == "public":
-        store.list_in_lobby(game_id, rules.name, time.time(), again=True)
-    _set_next_deadline(store, rules, game, game_id)
-    due = bool(bot_seats_awaited(rules, game))
-    store.bots_due(game_id, due)
-    if due:
-        service.scheduler.bots(game_id, game.version)
-
-
-def mark_unnotified(service: GameService, game_id: str, version_before: int) -> str | None:
-    """Before an append to a table's game: on the catch-up list, so that its notifications
-    reach the players even if this process dies right after the append. None: not marked
-    (the append goes on; the notifications are sent inline as ever)."""
-    try:
-        return players_of(service).mark_unnotified(game_id, version_before)
-    except Exception:
-        log.warning("could not mark game %s for its notifications", game_id, exc_info=True)
-        return None
-
-
-def _set_next_deadline(
-    store: PlayerStore, rules: Ruleset[Any], game: Game[Any], game_id: str
-) -> None:
-    seating = game.seating
-    deadlines = [
-        d
-        for s in awaited_people(rules, game)
-        if seating is not None and (d := seating.deadline_ms(s)) is not None
-    ]
-    store.set_deadline(game_id, min(deadlines) / 1000 if deadlines else None)
-
-
-# --- notifications and webhooks ---------------------------------------------------------------
-
-
-def game_owner(game_id: str) -> str:
-    """The owner id under which a game's own webhooks are kept."""
-    return f"game-{game_id}"
-
-
-def notify(service: GameService, player_id: str, kind: str, body: Mapping[str, Any]) -> None:
-    store = players_of(service)
-    entry = store.notify(player_id, kind, body)
-    _queue_hooks(service, store, player_id, kind, {"id": entry, "kind": kind, **body})
-
-
-def _queue_hooks(
-    service: GameService,
-    store: PlayerStore,
-    owner: str,
-    kind: str,
-    payload: Mapping[str, Any],
-    notice_id: str = "",
-) -> None:
-    """Queue the notification for each of the owner's webhooks that asked for its kind
-    (`notice_id`: queued once per webhook, however often it is asked)."""
-    for hook_id, hook in store.webhooks(owner).items():
-        if kind in hook.get("events", NOTIFIED_KINDS):
-            body = json.dumps(dict(payload), sort_keys=True)
-            service.scheduler.deliver(owner, hook_id, body, notice_id)
+# --- webhooks ----------------------------------------------------------------------------------
 
 
 def add_webhook(
@@ -742,7 +429,6 @@ def play_bots(service: GameService, game_id: str, delay_s: float = BOT_DELAY_S) 
     """Play every awaited seat a bot holds, through the same command path as a person, until
     a person is awaited or the game ends. Safe to run twice at once: each move is appended only
     at the version it was chosen at."""
-    from service.games import CommandRefused, GameBusy
 
     played = refused = 0
     for _ in range(BOT_MOVES_PER_JOB):
@@ -804,10 +490,10 @@ def fire_timeouts(service: GameService, game_id: str) -> int:
             continue
         fired += 0 if outcome.duplicate else 1
         if not outcome.duplicate:
-            service._schedule_steps(game_id, outcome.version, outcome.system_step_due)
+            schedule_steps(service, game_id, outcome.version, outcome.system_step_due)
         break  # the game moved on: the next deadline is set by the append
     else:
-        _set_next_deadline(players_of(service), rules, game, game_id)
+        set_next_deadline(players_of(service), rules, game, game_id)
     return fired
 
 
@@ -900,38 +586,3 @@ def seating_view(service: GameService, game_id: str) -> dict[str, Any]:
         "seats": seats,
         "now_ms": int(time.time() * 1000),
     }
-
-
-def player_notifications(
-    service: GameService, player: Player, after: str, follow: bool, heartbeat_s: float
-) -> Iterator[tuple[str, str, str] | None]:
-    """(id, kind, JSON body) of each notification after `after`, then (when `follow`) each new
-    one as it comes; None between them every `heartbeat_s` (a keep-alive)."""
-    store = players_of(service)
-    last = after
-
-    def read(wait_ms: float | None) -> list[tuple[str, str, str]]:
-        nonlocal last
-        page = store.inbox(player.player_id, last, None if wait_ms is None else int(wait_ms))
-        if page:
-            last = page[-1][0]
-        return page
-
-    def entries() -> Iterator[tuple[str, str, str] | None]:
-        for page in following.followed(read, heartbeat_s, ended=lambda: not follow):
-            if page is None:
-                yield None
-            else:
-                yield from page
-
-    return entries()
-
-
-def player_seat_finder(service: GameService) -> Any:
-    """For `Access`: the seat a player's key holds in a game."""
-
-    def seat(game_id: str, key: str) -> int | None:
-        player = player_by_key(service, key)
-        return None if player is None else seat_of_player(service, game_id, player.player_id)
-
-    return seat

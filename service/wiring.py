@@ -1,7 +1,9 @@
-"""Building the service from a Redis URL, once per process."""
+"""Building the service from a Redis URL, once per process, and the scheduler that runs what
+follows a command inside the request that made it due."""
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from functools import lru_cache
@@ -9,11 +11,13 @@ from functools import lru_cache
 import redis
 
 from service.games import GameService
+from service.tables import deliver, play_bots
 from store.connect import client_from_url, queue_url
 from store.credentials import SecretVault, TokenHashes
 from store.redis_store import EventStore
 
 _lock = threading.Lock()
+log = logging.getLogger("chronicle.service")
 
 
 MAX_CONNECTIONS = 10_000
@@ -60,3 +64,41 @@ def check_redis_url(url: str) -> None:
     """Refuse, at start, a Redis URL the service cannot run on (a cluster without a plain
     Redis for RQ: set $CHRONICLE_QUEUE_REDIS_URL)."""
     queue_url(url)
+
+
+class _Playing(threading.local):
+    def __init__(self) -> None:
+        self.games: set[str] = set()
+
+
+_playing = _Playing()
+
+
+class InlineScheduler:
+    """Runs the steps and writes the snapshots in the calling process."""
+
+    steps_elsewhere = False
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    def system_steps(self, game_id: str, version: int) -> None:
+        self.service.run_system_steps(game_id)
+
+    def snapshot(self, game_id: str, version: int) -> None:
+        self.service.write_snapshot(game_id)
+
+    def bots(self, game_id: str, version: int) -> None:
+        if game_id in _playing.games:
+            return  # the bots' own moves ask again: the running loop plays them
+        _playing.games.add(game_id)
+        try:
+            play_bots(self.service, game_id, delay_s=0)
+        finally:
+            _playing.games.discard(game_id)
+
+    def deliver(self, owner: str, hook_id: str, payload: str, notice_id: str = "") -> None:
+        try:
+            deliver(self.service, owner, hook_id, payload, 1)
+        except Exception:  # inline: one attempt, logged in the delivery log
+            log.warning("webhook %s of %s failed", hook_id, owner, exc_info=True)

@@ -17,6 +17,7 @@ import requests
 
 from cli.http import polite_session
 from domain.core.messages import Command
+from service.faults import AFTER_APPEND, BEFORE_APPEND
 from service.games import GameService
 from tests.support.abuse import (
     TOY,
@@ -30,7 +31,7 @@ from tests.support.abuse import (
 )
 from tests.support.toy import SealedBids
 
-PAUSE_S = "60"  # far longer than the test needs: the process is killed long before it ends
+PAUSE_S = 60.0  # far longer than the test needs: the process is killed long before it ends
 
 
 def toy_service(store, vault) -> GameService:
@@ -88,7 +89,7 @@ def test_a_server_killed_before_the_append_leaves_no_trace_and_the_retry_lands_o
     game_id = game["game_id"]
     key = f"crash-before-{uuid.uuid4().hex}"
     headers = {**bearer(game["seat_tokens"][2]), "Idempotency-Key": key}
-    doomed = Gunicorn(redis_url, CHRONICLE_FAULT_PAUSE_BEFORE_APPEND_S=PAUSE_S).start()
+    doomed = Gunicorn(redis_url, faults={BEFORE_APPEND: PAUSE_S}).start()
     try:
         thread, got = post_in_background(doomed.base, game_id, {**LAST_BID}, headers)
         doomed.wait_for_line(f"before appending command {key} to game {game_id}")
@@ -131,7 +132,7 @@ def test_a_web_worker_killed_after_the_append_keeps_the_whole_command_and_the_re
     game_id = game["game_id"]
     key = f"crash-after-{uuid.uuid4().hex}"
     headers = {**bearer(game["seat_tokens"][2]), "Idempotency-Key": key}
-    with gunicorn(redis_url, workers=2, CHRONICLE_FAULT_PAUSE_AFTER_APPEND_S=PAUSE_S) as server:
+    with gunicorn(redis_url, workers=2, faults={AFTER_APPEND: PAUSE_S}) as server:
         thread, got = post_in_background(server.base, game_id, {**LAST_BID}, headers)
         line = server.wait_for_line(f"after appending command {key} to game {game_id}")
         worker_pid = int(re.search(r"pid (\d+)", line).group(1))  # type: ignore[union-attr]

@@ -22,6 +22,7 @@ import requests
 
 from domain.core.messages import Command
 from service import tables
+from service.faults import AFTER_APPEND
 from service.games import GameService
 from store.players import NOTIFY_DUE, PlayerStore
 from tests.support.abuse import gunicorn
@@ -29,7 +30,7 @@ from tests.support.open_tables import joined_toy_table
 from tests.support.toy import SealedBids
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-PAUSE_S = "60"
+PAUSE_S = 60.0
 
 
 class Hook(BaseHTTPRequestHandler):
@@ -78,7 +79,7 @@ def test_a_notification_lost_to_a_crash_after_the_append_is_delivered_once_by_th
     # Ada's bid ends the round (Bob won it: his roll, a your_turn): the process dies after the
     # append, before it could write it
     key = f"crash-{uuid.uuid4().hex}"
-    with gunicorn(redis_url, workers=1, CHRONICLE_FAULT_PAUSE_AFTER_APPEND_S=PAUSE_S) as server:
+    with gunicorn(redis_url, workers=1, faults={AFTER_APPEND: PAUSE_S}) as server:
         got: list[Any] = []
         sender = threading.Thread(
             target=lambda: got.append(

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api.openapi import build_spec
-from service.games import GameBusy, GameService
+from service.errors import GameBusy
+from service.games import GameService
 from tests.support.api import TOY, bearer, create_toy, play_to_the_end
 from tests.support.toy import START_CHIPS
 

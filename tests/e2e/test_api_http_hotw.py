@@ -23,7 +23,7 @@ import requests
 from rq.registry import FinishedJobRegistry
 
 from domain.core.kernel import replay
-from service.games import recorded_from
+from service.codec import recorded_from
 from service.rulesets import ruleset
 from tests.support.browser import chromium_binary, dump_dom
 from tests.support.http import serving

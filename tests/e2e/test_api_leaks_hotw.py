@@ -26,7 +26,8 @@ from domain.core.kernel import Game, creation_events, decide, fold, replay
 from domain.core.messages import Recorded
 from domain.hotw.editions.hotw_2024 import Option
 from service.chance import HmacSource, commitment
-from service.games import GameService, recorded_from
+from service.codec import recorded_from
+from service.games import GameService
 from service.rulesets import ruleset
 from service.wiring import game_service
 from tests.support.api import bearer, everything_asked, sandboxes, sse_frames

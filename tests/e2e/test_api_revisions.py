@@ -10,7 +10,7 @@ import re
 import redis
 
 from domain.hotw.editions.ah2001.revisions import NEWEST
-from service.games import stored_payload
+from service.codec import stored_payload
 from service.rulesets import pack_digest, ruleset
 from store.redis_store import EventStore
 from tests.support.api import bearer

@@ -9,7 +9,8 @@ import time
 import uuid
 
 from api.app import create_app
-from service.games import GameService, StateCache
+from service.games import GameService
+from service.loading import StateCache
 from service.wiring import game_service
 from tests.support.api import bearer, play_to_the_end
 from tests.support.toy import SealedBidsClosedBySystem

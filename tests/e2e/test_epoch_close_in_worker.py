@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
@@ -15,8 +14,11 @@ import pytest
 from rq.registry import FinishedJobRegistry, StartedJobRegistry
 
 from domain.core.messages import Command
-from service.games import GameBusy, GameService
+from service.errors import GameBusy
+from service.faults import BEFORE_WORKER_APPEND
+from service.games import GameService
 from store import keys
+from tests.support.faults import command as fault_injected
 from tests.support.toy import SealedBidsClosedBySystem
 from workers.queue import urgent_queue
 from workers.scheduling import enqueue_system_steps
@@ -24,9 +26,12 @@ from workers.scheduling import enqueue_system_steps
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
-def start_worker(toy_env, queue_name: str, **env: str) -> subprocess.Popen[bytes]:
+def start_worker(
+    toy_env, queue_name: str, faults: dict[str, float] | None = None, **env: str
+) -> subprocess.Popen[bytes]:
+    """`chronicle worker` on its own queue (`faults`: its pauses, tests/support/faults.py)."""
     return subprocess.Popen(
-        [sys.executable, "-m", "cli.main", "worker"],
+        fault_injected(faults or {}, "cli.main", "worker"),
         env={**toy_env, "CHRONICLE_QUEUE": queue_name, **env},
         cwd=REPO_ROOT,
         stdout=subprocess.DEVNULL,
@@ -96,7 +101,7 @@ def test_a_worker_killed_mid_close_leaves_nothing_half_done_and_the_round_closes
         toy_env,
         name,
         CHRONICLE_SWEEP_EVERY_S="0",
-        CHRONICLE_FAULT_PAUSE_BEFORE_WORKER_APPEND_S="60",
+        faults={BEFORE_WORKER_APPEND: 60.0},
     )
     try:
         job = enqueue_system_steps(redis_url, name, game_id, version)
@@ -120,7 +125,7 @@ def test_a_worker_killed_mid_close_leaves_nothing_half_done_and_the_round_closes
 def test_the_sweeper_reveals_the_seed_of_a_finished_game_whose_reveal_was_lost(
     store, vault, redis_url
 ):
-    from service.games import envelope_payload
+    from service.codec import envelope_payload
     from workers.scheduling import sweep_closing_games
 
     service = GameService(store, vault, rulesets=lambda name: SealedBidsClosedBySystem())

@@ -21,7 +21,8 @@ from flask.testing import FlaskClient
 
 from api.context import games
 from service.auth import IssuedTokens
-from service.games import GameService, new_game_id, stored_payload
+from service.codec import stored_payload
+from service.games import GameService, new_game_id
 from tests.support import conformance as kit
 from tests.support.spec_check import SpecCheck, sse_frames
 

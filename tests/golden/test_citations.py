@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 import redis
 
-from service.games import GameService, StateCache
+from service.games import GameService
+from service.loading import StateCache
 from service.queries import GameQueries
 from service.replay_html import replay_html
 from store.credentials import SecretVault

@@ -20,7 +20,8 @@ import pytest
 import redis
 
 from domain.core.ruleset import Ruleset
-from service.games import GameService, StateCache
+from service.games import GameService
+from service.loading import StateCache
 from service.queries import GameQueries
 from service.rulesets import built_in, ruleset
 from store.credentials import SecretVault

@@ -23,7 +23,9 @@ from domain.core.messages import Command, Recorded
 from domain.hotw.editions.ah2001 import events as ev
 from domain.hotw.editions.ah2001.model import Ah2001State
 from domain.hotw.editions.ah2001.revisions import COINS_TAKE_COUNTERS, NEWEST
-from service.games import GameService, StateCache, encode_game, state_hash
+from service.codec import encode_game, state_hash
+from service.games import GameService
+from service.loading import StateCache
 from service.rulesets import pack_digest, ruleset
 from store.credentials import SecretVault
 from store.redis_store import EventStore

@@ -8,7 +8,7 @@ import pytest
 
 from cli.main import main
 from domain.core.messages import Command
-from service.games import canonical_json, state_hash
+from service.codec import canonical_json, state_hash
 from service.wiring import game_service
 from tests.support.toy import SealedBids
 

@@ -11,7 +11,9 @@ from domain.core.chance import Draw
 from domain.core.kernel import SeedRevealed, replay
 from domain.core.messages import Command, Recorded
 from service.audit import SeedNotRevealed, audit_events
-from service.games import GameService, StateCache, canonical_json, state_hash
+from service.codec import canonical_json, state_hash
+from service.games import GameService
+from service.loading import StateCache
 from service.replays import verify_game
 from tests.support.toy import SealedBids
 

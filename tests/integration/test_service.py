@@ -11,7 +11,8 @@ from domain.core.kernel import replay
 from domain.core.messages import Command, Recorded
 from service.auth import role_of
 from service.chance import verify_commitment, verify_draw
-from service.games import GameService, StateCache, VersionOutOfRange
+from service.games import GameService
+from service.loading import StateCache, VersionOutOfRange
 from store import keys
 from store.credentials import TokenHashes
 from store.errors import GameNotFound, IdempotencyKeyReused, VersionConflict

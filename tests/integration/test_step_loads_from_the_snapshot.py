@@ -9,10 +9,11 @@ import uuid
 
 from domain.core.kernel import replay
 from domain.core.messages import Command
-from service.games import TAIL_CHEAPER_THAN_SNAPSHOT, GameService, StateCache
+from service.games import GameService
 from service.jobs import QueueScheduler
+from service.loading import TAIL_CHEAPER_THAN_SNAPSHOT, StateCache
 from service.rulesets import ruleset
-from service.scheduler import InlineScheduler
+from service.wiring import InlineScheduler
 from tests.support.toy import SealedBidsClosedBySystem
 
 RULES = SealedBidsClosedBySystem()

@@ -16,7 +16,8 @@ from domain.core.kernel import Game, replay
 from domain.core.messages import Command
 from domain.core.table import ActionsUndone, GameRewound
 from domain.core.undo import table_actions
-from service.games import GameService, StateCache
+from service.games import GameService
+from service.loading import StateCache
 from service.rulesets import ruleset
 from tests.support.api import bearer, create_toy
 

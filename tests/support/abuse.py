@@ -7,7 +7,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -22,6 +21,7 @@ import requests
 
 from store.redis_store import EventStore
 from store.server import RedisServer, free_port
+from tests.support.faults import command as fault_injected
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TOY = "toy-sealed-bids"
@@ -67,10 +67,20 @@ def wait_until(condition: Callable[[], Any], seconds: float, what: str) -> Any:
 class Gunicorn:
     """`gunicorn api.wsgi:app` with gthread workers, as `chronicle serve` runs it, in its own
     process group (so that kill() is a kill -9 of the master and every worker at once). Its
-    stderr is collected, so a test can wait for a fault-injection line."""
+    stderr is collected, so a test can wait for a fault-injection line (`faults`: the pauses,
+    point to seconds, it runs with: tests/support/faults.py)."""
 
-    def __init__(self, redis_url: str, *, workers: int = 2, threads: int = 8, **env: str) -> None:
+    def __init__(
+        self,
+        redis_url: str,
+        *,
+        workers: int = 2,
+        threads: int = 8,
+        faults: Mapping[str, float] | None = None,
+        **env: str,
+    ) -> None:
         self.redis_url = redis_url
+        self.faults = dict(faults or {})
         self.workers = workers
         self.threads = threads
         self.env = env
@@ -97,9 +107,8 @@ class Gunicorn:
         }
         self.lines = []
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
+            fault_injected(
+                self.faults,
                 "gunicorn",
                 "--bind",
                 f"127.0.0.1:{self.port}",
@@ -112,7 +121,7 @@ class Gunicorn:
                 "--graceful-timeout",
                 "5",
                 "api.wsgi:app",
-            ],
+            ),
             env=environment,
             cwd=REPO_ROOT,
             stdin=subprocess.DEVNULL,
@@ -122,6 +131,14 @@ class Gunicorn:
         )
         self._reader = threading.Thread(target=self._read_stderr, daemon=True)
         self._reader.start()
+        try:
+            return self._wait_until_up(timeout)
+        except AssertionError:  # never left running: a server that did not come up is killed
+            self.kill()
+            raise
+
+    def _wait_until_up(self, timeout: float) -> Gunicorn:
+        assert self.process is not None
         deadline = time.monotonic() + timeout
         while True:
             assert self.process.poll() is None, "gunicorn exited:\n" + "".join(self.lines[-40:])

@@ -31,7 +31,8 @@ from typing import Any
 from bots.base import make_bot
 from domain.core.errors import RuleViolation
 from domain.core.messages import WORKER, Command
-from service.games import GameService, canonical_json
+from service.codec import canonical_json
+from service.games import GameService
 from service.queries import GameQueries
 from store.credentials import SecretVault
 from store.redis_store import EventStore
@@ -273,7 +274,7 @@ def record_game(service: GameService, spec: GoldenSpec, root: Path = GOLDEN) -> 
     queries = GameQueries(service)
     game_id, commands = play(service, spec)
     rules, game = service.load(game_id)
-    from service.games import encode_game, state_hash
+    from service.codec import encode_game, state_hash
 
     revision = game.setup.revision
     record = {
@@ -348,7 +349,7 @@ def import_game(store: EventStore, game: GoldenGame, game_id: str | None = None)
     """Store a golden game's exported events as a game of its own (every event as exported,
     its revealed seed as its secret, tokens nobody holds), read back as any stored game is."""
     from service.auth import IssuedTokens
-    from service.games import stored_payload
+    from service.codec import stored_payload
 
     game_id = game_id or uuid.uuid4().hex
     record = game.record

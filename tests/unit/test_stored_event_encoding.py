@@ -84,7 +84,7 @@ def test_any_text_survives_the_round_trip(text):
 def test_an_event_is_stored_as_its_envelope_without_the_version_and_reads_back_the_same():
     from bench.measure import recorded_game
     from domain.core.messages import Recorded
-    from service.games import stored_payload
+    from service.codec import stored_payload
     from service.rulesets import ruleset
 
     log = recorded_game(ruleset("hotw-2024"), 4, 11)
