@@ -21,7 +21,6 @@ from domain.patchistory.context import (
     PatchEvent,
     behind_screen,
     goods_changed,
-    rule,
 )
 from domain.patchistory.model import PState
 from domain.patchistory.pack import GOODS, PatchPack
@@ -49,7 +48,7 @@ def producing_abilities(pack: PatchPack, state: PState, seat: int) -> tuple[str,
     Angkor Wat's and the Statue of Liberty's Culture: patchistory.tile.petra,
     patchistory.tile.apollo, patchistory.tile.angkor-wat, patchistory.tile.statue-of-liberty)."""
     held = terr.abilities(pack, state.civs[seat])
-    return tuple(rule(f"tile.{a}") for a in STATUS_PRODUCERS if a in held)
+    return tuple(f"patchistory.tile.{a}" for a in STATUS_PRODUCERS if a in held)
 
 
 def produce(ctx: Ctx) -> None:
@@ -70,7 +69,7 @@ def produce(ctx: Ctx) -> None:
         if terr.has(ctx.pack, ctx.state.civs[s], "chichen-itza") and ctx.state.civs[s].workers
     )
     if holders:
-        ctx.emit(PhaseBegan(rule=rule("tile.chichen-itza"), phase="chichen", seats=holders))
+        ctx.emit(PhaseBegan(rule="patchistory.tile.chichen-itza", phase="chichen", seats=holders))
         return
     vote.begin_vote(ctx)
 
@@ -89,13 +88,17 @@ def _produce(ctx: Ctx, seat: int) -> None:
     routed = any(from_routes.values())
     ctx.emit(
         GoodsProduced(
-            rule=rule("production.tiles"),
+            rule="patchistory.production.tiles",
             cites=(
-                rule("patch.status"),
-                *((rule("workers.gold-box"),) if terr.gold_worked(pack, state.civs[seat]) else ()),
+                "patchistory.patch.status",
+                *(
+                    ("patchistory.workers.gold-box",)
+                    if terr.gold_worked(pack, state.civs[seat])
+                    else ()
+                ),
                 *producing_abilities(pack, state, seat),
-                *((rule("production.routes"),) if routed else ()),
-                *((rule("tile.cyrus"),) if cyrus and routed else ()),
+                *(("patchistory.production.routes",) if routed else ()),
+                *(("patchistory.tile.cyrus",) if cyrus and routed else ()),
             ),
             seat=seat,
             coin=made["coin"] + from_routes["coin"],
@@ -113,15 +116,15 @@ def _feed_workers(ctx: Ctx, seat: int) -> None:
     due = pack.numbers["descendant_track"][civ.born]
     cites: tuple[str, ...] = ()
     if terr.has(pack, civ, "marx"):
-        due, cites = pack.number("maintenance", "marx_food"), (rule("tile.marx"),)
+        due, cites = pack.number("maintenance", "marx_food"), ("patchistory.tile.marx",)
     paid = min(due, civ.food)
     short = (due - paid) * pack.number("maintenance", "food_short_culture")
     ctx.emit(
         Maintained(
-            rule=rule("maintenance.workers"),
+            rule="patchistory.maintenance.workers",
             seat=seat,
             what="workers",
-            cites=(*cites, *((rule("culture.floor"),) if short > civ.culture else ())),
+            cites=(*cites, *(("patchistory.culture.floor",) if short > civ.culture else ())),
             food=paid,
             resource=0,
             culture=min(short, civ.culture),
@@ -145,8 +148,8 @@ def _maintain_heroes_wonders(ctx: Ctx, seat: int) -> None:
     ) * pack.number("maintenance", "resource_short_culture")
     ctx.emit(
         Maintained(
-            rule=rule("maintenance.heroes-wonders"),
-            cites=(rule("culture.floor"),) if short > civ.culture else (),
+            rule="patchistory.maintenance.heroes-wonders",
+            cites=("patchistory.culture.floor",) if short > civ.culture else (),
             seat=seat,
             what="heroes-wonders",
             food=food,
@@ -170,7 +173,7 @@ def chichen_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comma
 def retire_for_culture(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         WorkerBackToTrack(
-            rule=rule("tile.chichen-itza"),
+            rule="patchistory.tile.chichen-itza",
             seat=seat,
             at=cell(command),
             culture=ctx.pack.number("chichen_itza_culture"),
@@ -187,7 +190,7 @@ def end_chichen(ctx: Ctx, seat: int, command: Command) -> None:
 
 def _chichen_done(ctx: Ctx, seat: int) -> None:
     nxt = next_holder(ctx.pack, ctx.state, "chichen-itza", seat)
-    ctx.emit(TurnPassed(rule=rule("tile.chichen-itza"), seat=seat, next=nxt))
+    ctx.emit(TurnPassed(rule="patchistory.tile.chichen-itza", seat=seat, next=nxt))
 
 
 # --- the events --------------------------------------------------------------------------------

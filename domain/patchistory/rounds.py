@@ -11,7 +11,7 @@ from domain.core.errors import IllegalAction
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.core.turns import Sequential, Simultaneous, TurnModel
-from domain.patchistory.context import FOLDS, Ctx, PatchEvent, done_pending, rule
+from domain.patchistory.context import FOLDS, Ctx, PatchEvent, done_pending
 from domain.patchistory.model import Pending, PState
 from domain.patchistory.pack import PatchPack
 from domain.patchistory.territory import has
@@ -96,7 +96,7 @@ def next_holder(pack: PatchPack, state: PState, ability: str, after: int) -> int
 
 def pass_turn(ctx: Ctx, key: str, seat: int) -> None:
     """`seat` is done with its part of the phase; the next seat in turn order acts."""
-    ctx.emit(TurnPassed(rule=rule(key), seat=seat, next=next_in_turn(ctx.state, seat)))
+    ctx.emit(TurnPassed(rule=key, seat=seat, next=next_in_turn(ctx.state, seat)))
 
 
 # --- refusals ----------------------------------------------------------------------------------
@@ -113,7 +113,7 @@ def refused_by(key: str) -> WhyNot[PatchPack, PState]:
             return None
         return IllegalAction(
             f"{command.type!r} with these arguments is not allowed now ({state.phase})",
-            rule(key),
+            key,
             {"command": command.as_dict(), "phase": state.phase},
         )
 

@@ -23,11 +23,6 @@ NAVAL_CONTROL = "naval_control"
 SIMULTANEOUS = "simultaneous_empires"
 
 
-def rule(key: str) -> str:
-    """The catalogue id of a clause of this edition (`ah2001.<key>`)."""
-    return f"ah2001.{key}"
-
-
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Ah2001Event(Event):
     FAMILY = "ah2001"
@@ -58,7 +53,7 @@ COMMANDS: CommandBook[Ah2001Tables, Ah2001State, Ctx] = CommandBook()
 
 def refused(message: str, key: str, command: Command) -> RuleViolation:
     """A refusal of `command` citing this edition's clause `key`."""
-    return refusal(message, rule(key), command)
+    return refusal(message, key, command)
 
 
 def card(tables: Ah2001Tables, card_id: str) -> EventCardKind:

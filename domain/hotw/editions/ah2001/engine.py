@@ -139,7 +139,7 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
     def refusal(self, state: Ah2001State, seat: int, command: Command) -> RuleViolation:
         """The refusal of the chapter declaring the command; else the turn's general one."""
         return COMMANDS.why_not(self.tables, state, seat, command) or refused(
-            f"{command.type!r} is not a legal action now", "turn.parts", command
+            f"{command.type!r} is not a legal action now", "ah2001.turn.parts", command
         )
 
     # deciding, and running on by itself

@@ -37,7 +37,6 @@ from domain.hotw.editions.ah2001.context import (
     card,
     far_epoch,
     refused,
-    rule,
     with_supply,
 )
 from domain.hotw.editions.ah2001.model import (
@@ -198,7 +197,7 @@ def targeting_step(ctx: Ctx) -> bool:
 def why_not_choose(
     tables: Ah2001Tables, state: Ah2001State, seat: int, command: Command
 ) -> RuleViolation:
-    return refused("not a target this card may name now", "events.lesser-kinds", command)
+    return refused("not a target this card may name now", "ah2001.events.lesser-kinds", command)
 
 
 def why_not_stop(
@@ -209,10 +208,10 @@ def why_not_stop(
     if pending is not None and card(tables, pending).kind == "migrants":
         return refused(
             "Migrants place two armies while vacant lands of the area are left",
-            "events.migrants",
+            "ah2001.events.migrants",
             command,
         )
-    return refused("this card names all its targets", "events.lesser-kinds", command)
+    return refused("this card names all its targets", "ah2001.events.lesser-kinds", command)
 
 
 @COMMANDS.declares(
@@ -228,7 +227,7 @@ def choose_target(ctx: Ctx, seat: int, command: Command) -> None:
     target = str(command.arg("target"))
     ctx.emit(
         TargetChosen(
-            rule=rule(f"events.{pending.kind}"), seat=seat, card=turn.pending, target=target
+            rule=f"ah2001.events.{pending.kind}", seat=seat, card=turn.pending, target=target
         )
     )
     if pending.kind == "plague":
@@ -255,7 +254,7 @@ def plague_strikes(ctx: Ctx, played: EventCardKind, land: str) -> None:
     died = 1 in roll
     ctx.emit(
         ArmiesStruck(
-            rule=rule("events.plague"),
+            rule="ah2001.events.plague",
             card=played.id,
             rolls=(roll,),
             lands=(land,),
@@ -277,7 +276,7 @@ def barbarians_attack(ctx: Ctx, seat: int, played: EventCardKind, barren: str, l
         great_wall=over_the_wall(ctx.tables, barren, land),
     )
     dice = ctx.tables.combat.revolt_attack
-    revolt(ctx, seat, land, key=rule("events.barbarians"), dice=dice, way=way)
+    revolt(ctx, seat, land, key="ah2001.events.barbarians", dice=dice, way=way)
     if ctx.state.land(land).owner != seat:
         card_done(ctx, played)
 
@@ -285,7 +284,7 @@ def barbarians_attack(ctx: Ctx, seat: int, played: EventCardKind, barren: str, l
 def card_done(ctx: Ctx, played: EventCardKind) -> None:
     turn = ctx.state.turn
     assert turn is not None
-    ctx.emit(CardResolved(rule=rule(f"events.{played.kind}"), seat=turn.seat, card=played.id))
+    ctx.emit(CardResolved(rule=f"ah2001.events.{played.kind}", seat=turn.seat, card=played.id))
 
 
 def resolve_card(ctx: Ctx) -> None:
@@ -295,7 +294,7 @@ def resolve_card(ctx: Ctx) -> None:
     assert turn is not None and turn.pending is not None
     pending = card(ctx.tables, turn.pending)
     picks = turn.picks
-    key = rule(f"events.{pending.kind}")
+    key = f"ah2001.events.{pending.kind}"
     if pending.kind == "astronomy" and picks:
         ctx.emit(FleetAdded(rule=key, seat=turn.seat, water=picks[0]))
     elif pending.kind == "treachery" and picks:
@@ -331,7 +330,7 @@ def strike(ctx: Ctx, played: EventCardKind, picks: tuple[str, ...]) -> None:
     destroyed = tuple(land for land, roll in zip(lands, rolls, strict=True) if 1 in roll)
     ctx.emit(
         ArmiesStruck(
-            rule=rule(f"events.{played.kind}"),
+            rule=f"ah2001.events.{played.kind}",
             card=played.id,
             rolls=rolls,
             lands=lands,
@@ -375,11 +374,11 @@ def revolt(
         attack = ctx.chance.dice(dice)
         defence = ctx.chance.dice(defending)
         fought = fight_round(ctx.tables.combat, attack, defence, cell.buildings, bonus)
-        cites = (rule("combat.dice"), rule("combat.fort"), rule("events.far-epoch"))
+        cites = ("ah2001.combat.dice", "ah2001.combat.fort", "ah2001.events.far-epoch")
         ctx.emit(
             RevoltFought(
                 rule=key,
-                cites=tuple(dict.fromkeys((*cites, rule(defence_rule)))),
+                cites=tuple(dict.fromkeys((*cites, defence_rule))),
                 seat=seat,
                 land=land,
                 figure=figure,

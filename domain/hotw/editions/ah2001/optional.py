@@ -20,7 +20,6 @@ from domain.hotw.editions.ah2001.context import (
     Ah2001Event,
     Ctx,
     refused,
-    rule,
     with_supply,
 )
 from domain.hotw.editions.ah2001.model import (
@@ -53,7 +52,7 @@ def why_not_man(
     return refused(
         "with Naval Control an army from the pool goes onto one of the Active Empire's "
         "fleets in a sea (not an ocean), once",
-        "option.naval-control",
+        "ah2001.option.naval-control",
         command,
     )
 
@@ -71,7 +70,7 @@ def man_fleet(ctx: Ctx, seat: int, command: Command) -> None:
         attempted(ctx, seat, water)
     ctx.emit(
         FleetManned(
-            rule=rule("option.naval-control"),
+            rule="ah2001.option.naval-control",
             seat=seat,
             water=str(command.arg("water")),
             figure=ctx.state.epoch,
@@ -87,7 +86,7 @@ def reclaim_fleets(ctx: Ctx, wanted: int) -> None:
     if missing <= 0 or not ctx.state.seas:
         return
     oldest = sorted(ctx.state.seas, key=lambda w: (ctx.state.seas[w].figure, w))
-    ctx.emit(FleetsReclaimed(rule=rule("option.naval-control"), waters=tuple(oldest[:missing])))
+    ctx.emit(FleetsReclaimed(rule="ah2001.option.naval-control", waters=tuple(oldest[:missing])))
 
 
 def oldest_fleets(state: Ah2001State) -> tuple[str, ...]:
@@ -119,7 +118,7 @@ def reclaim_whole_epochs(ctx: Ctx, wanted: int) -> bool:
             return True
         if len(oldest) > missing:
             return False
-        ctx.emit(FleetsReclaimed(rule=rule("option.naval-control"), waters=oldest))
+        ctx.emit(FleetsReclaimed(rule="ah2001.option.naval-control", waters=oldest))
 
 
 def reclaim_actions(choices: tuple[str, ...]) -> Iterator[Command]:
@@ -133,7 +132,7 @@ def why_not_reclaim(
     return refused(
         "the Active Empire short of fleet counters takes a fleet with an army of the oldest "
         "epoch that has any, when that epoch holds more than it needs",
-        "option.naval-control",
+        "ah2001.option.naval-control",
         command,
     )
 
@@ -147,7 +146,7 @@ def why_not_reclaim(
 )
 def reclaim_fleet(ctx: Ctx, seat: int, command: Command) -> None:
     water = str(command.arg("water"))
-    ctx.emit(FleetReclaimed(rule=rule("option.naval-control"), seat=seat, water=water))
+    ctx.emit(FleetReclaimed(rule="ah2001.option.naval-control", seat=seat, water=water))
 
 
 def fight_for_seas(ctx: Ctx, seat: int) -> None:
@@ -166,8 +165,8 @@ def fight_for_seas(ctx: Ctx, seat: int) -> None:
         result = "defender_lost" if a > d else "attacker_lost" if a < d else "both_lost"
         ctx.emit(
             NavalBattleFought(
-                rule=rule("option.naval-control"),
-                cites=(rule("combat.dice"), rule("combat.tie")),
+                rule="ah2001.option.naval-control",
+                cites=("ah2001.combat.dice", "ah2001.combat.tie"),
                 seat=seat,
                 water=water,
                 defender=held.owner,

@@ -21,21 +21,16 @@ KINDS = ("empire", "event")
 """The two piles of Organisation: Empire cards and Event cards."""
 
 
-def rule(key: str) -> str:
-    """The catalogue id of a clause of this edition (`brief.<key>`)."""
-    return f"brief.{key}"
-
-
 FEATURE_RULES = {
-    "fear": "features.fear",
-    "atlantic-crossing": "features.atlantic-crossing",
-    "preserve-monuments": "features.france",
-    "influence": "features.united-states",
+    "fear": "brief.features.fear",
+    "atlantic-crossing": "brief.features.atlantic-crossing",
+    "preserve-monuments": "brief.features.france",
+    "influence": "brief.features.united-states",
 }
 
 
 def feature_rule(feature: str) -> str:
-    return rule(FEATURE_RULES[feature])
+    return FEATURE_RULES[feature]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -63,7 +58,7 @@ COMMANDS: CommandBook[BriefTables, BriefState, Ctx] = CommandBook()
 
 def refused(message: str, key: str, command: Command) -> RuleViolation:
     """A refusal of `command` citing this edition's clause `key`."""
-    return refusal(message, rule(key), command)
+    return refusal(message, key, command)
 
 
 def by_gold(state: BriefState, richest_first: bool) -> tuple[int, ...]:

@@ -147,7 +147,7 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
     def refusal(self, state: BriefState, seat: int, command: Command) -> RuleViolation:
         """The refusal of the chapter declaring the command; else the table's general one."""
         return COMMANDS.why_not(self.tables, state, seat, command) or refused(
-            f"{command.type!r} is not a legal action now", "table.procedure", command
+            f"{command.type!r} is not a legal action now", "brief.table.procedure", command
         )
 
     # deciding, and running on by itself

@@ -19,7 +19,6 @@ from domain.hotw.editions.brief2009.context import (
     FOLDS,
     BriefEvent,
     Ctx,
-    rule,
     with_gold,
 )
 from domain.hotw.editions.brief2009.model import (
@@ -56,10 +55,10 @@ def set_up(ctx: Ctx) -> None:
         gold[(first + place) % count] = place + 1
     ctx.emit(
         StartingPlayerDrawn(
-            rule=rule("setup.starting-player"),
+            rule="brief.setup.starting-player",
             cites=(
-                rule("setup.gold-markers"),
-                *((rule("two-player.colours"),) if two_colours_each(state) else ()),
+                "brief.setup.gold-markers",
+                *(("brief.two-player.colours",) if two_colours_each(state) else ()),
             ),
             first=first,
             gold=tuple(gold),
@@ -67,14 +66,14 @@ def set_up(ctx: Ctx) -> None:
         )
     )
     starters = tuple(tables.starter(kind).id for kind in ("leader", "weaponry"))
-    ctx.emit(StarterCardsDealt(rule=rule("setup.leader-weaponry"), cards=starters))
+    ctx.emit(StarterCardsDealt(rule="brief.setup.leader-weaponry", cards=starters))
     tokens = chance.shuffled([t.id for t in tables.bonus_tokens])
     per = tables.numbers.bonus_per_epoch
     spaces = tuple(tuple(tokens[i * per : (i + 1) * per]) for i in range(len(tokens) // per))
     ctx.emit(
         BonusTokensShuffled(
-            rule=rule("setup.bonus-tokens"),
-            cites=(rule("setup.hidden"),),
+            rule="brief.setup.bonus-tokens",
+            cites=("brief.setup.hidden",),
             spaces=spaces,
             visibility=private_to(redacted={"count": len(tokens)}),
             draws=chance.take_draws(),
