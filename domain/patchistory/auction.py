@@ -2,8 +2,7 @@
 the Start Player (patchistory.auction.order) until every Tile has exactly one bid, the first
 Auction of the game (patchistory.auction.first), the 2-player Auction under seal
 (patchistory.auction.two-player), Coin bought with Culture by a player with none, and Vasco Da
-Gama's Tile taken before the Auction. Example: patchistory.example.auction,
-patchistory.example.two-player-auction."""
+Gama's Tile taken before the Auction. Examples: `WORKED_EXAMPLES`."""
 
 from __future__ import annotations
 
@@ -37,6 +36,15 @@ from domain.patchistory.territory import has
 
 NOT_BEATEN = "patchistory.auction.not-beaten"
 """A bid from a player whose bid stands is refused by the rule's own words."""
+
+
+UNCITED_RULES = ("patchistory.auction.committed",)
+"""The clauses this module decides that no event or refusal carries."""
+WORKED_EXAMPLES = (
+    "patchistory.example.auction",
+    "patchistory.example.two-player-auction",
+)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
 
 
 def first_auction(state: PState) -> bool:

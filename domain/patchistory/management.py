@@ -4,7 +4,7 @@ Honoring Heroes and Wonders, Constructing a General Trade Route, Construction (c
 and the Campaign, each for its Political cost (patchistory.politics.era-costs); and the
 Management abilities of Constantine, Schwerer Gustav, the Hanging Gardens
 (patchistory.tile.hanging-gardens) and the Kremlin (patchistory.tile.kremlin).
-Examples: patchistory.example.exchange, patchistory.example.campaign."""
+Examples: `WORKED_EXAMPLES`."""
 
 from __future__ import annotations
 
@@ -39,6 +39,19 @@ from domain.patchistory.trade_routes import (
     used,
 )
 from domain.patchistory.workers import WorkerBackToTrack, WorkerPlaced, cell, cell_args
+
+RETIRING = {
+    "hanging-gardens": "patchistory.tile.hanging-gardens",
+    "kremlin": "patchistory.tile.kremlin",
+}
+"""The Wonders that send a Worker back to the Descendant Track, each with its clause."""
+
+
+WORKED_EXAMPLES = (
+    "patchistory.example.exchange",
+    "patchistory.example.campaign",
+)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
 
 
 def begin_management(ctx: Ctx) -> None:
@@ -423,7 +436,7 @@ def retire_worker(ctx: Ctx, seat: int, command: Command) -> None:
     gardens = ability == "hanging-gardens"
     ctx.emit(
         WorkerBackToTrack(
-            rule=f"patchistory.tile.{ability}",
+            rule=RETIRING[ability],
             seat=seat,
             at=at,
             route=route,

@@ -3,7 +3,7 @@ wholly under the squares it overlaps (patchistory.patch.overlap), or forfeited
 (patchistory.patch.optional); what may not be covered or half covered, the size limit of each
 Era, and the first Workers after the game's first Auction (patchistory.patch.first-workers).
 The Tiles' facing (patchistory.patch.facing) is the side they were won with, chosen here with
-2 players (patchistory.auction.two-player-patching). Example: patchistory.example.patching.
+2 players (patchistory.auction.two-player-patching). Example: `WORKED_EXAMPLES`.
 
 `placement_refusal` states where a Tile may go once: the placements listed are those it does
 not refuse, and a refused `patch` cites what it says."""
@@ -24,6 +24,12 @@ from domain.patchistory.pack import BLACK, SEA, WHITE, Feature, PatchPack, Squar
 from domain.patchistory.rounds import DecisionAwaited, PhaseBegan, refused_by
 
 OVER, UNDER = "over", "under"
+
+
+UNCITED_RULES = ("patchistory.patch.facing",)
+"""The clauses this module decides that no event or refusal carries."""
+WORKED_EXAMPLES = ("patchistory.example.patching",)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
 
 
 def begin_patching(ctx: Ctx) -> None:

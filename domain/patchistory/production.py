@@ -4,8 +4,7 @@ Workers on Trade Routes stand on (patchistory.production.routes), then feeds the
 Descendant Track (patchistory.maintenance.workers), paying Culture for what is short (never
 below zero: patchistory.culture.floor). In each Era's 5th Round the Heroes and Wonders are
 maintained (patchistory.maintenance.heroes-wonders) and Chichen-Itza's player may send Workers
-back for Culture before the Vote. Examples: patchistory.example.production,
-patchistory.example.maintenance."""
+back for Culture before the Vote. Examples: `WORKED_EXAMPLES`."""
 
 from __future__ import annotations
 
@@ -30,6 +29,13 @@ from domain.patchistory.workers import WorkerBackToTrack, cell, cell_args
 STATUS_PRODUCERS = ("petra", "apollo", "angkor-wat", "statue-of-liberty")
 
 
+WORKED_EXAMPLES = (
+    "patchistory.example.production",
+    "patchistory.example.maintenance",
+)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
+
+
 def route_goods(pack: PatchPack, state: PState, seat: int) -> list[dict[str, int]]:
     gains = []
     for route in state.routes:
@@ -48,7 +54,7 @@ def producing_abilities(pack: PatchPack, state: PState, seat: int) -> tuple[str,
     Angkor Wat's and the Statue of Liberty's Culture: patchistory.tile.petra,
     patchistory.tile.apollo, patchistory.tile.angkor-wat, patchistory.tile.statue-of-liberty)."""
     held = terr.abilities(pack, state.civs[seat])
-    return tuple(f"patchistory.tile.{a}" for a in STATUS_PRODUCERS if a in held)
+    return tuple(terr.STATUS_ABILITIES[a] for a in STATUS_PRODUCERS if a in held)
 
 
 def produce(ctx: Ctx) -> None:
@@ -90,12 +96,8 @@ def _produce(ctx: Ctx, seat: int) -> None:
         GoodsProduced(
             rule="patchistory.production.tiles",
             cites=(
-                "patchistory.patch.status",
-                *(
-                    ("patchistory.workers.gold-box",)
-                    if terr.gold_worked(pack, state.civs[seat])
-                    else ()
-                ),
+                terr.STATUS_RULE,
+                *((terr.GOLD_BOX_RULE,) if terr.gold_worked(pack, state.civs[seat]) else ()),
                 *producing_abilities(pack, state, seat),
                 *(("patchistory.production.routes",) if routed else ()),
                 *(("patchistory.tile.cyrus",) if cyrus and routed else ()),

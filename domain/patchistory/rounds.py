@@ -25,6 +25,10 @@ SEALED_PHASES = frozenset({"auction-sealed", "negotiation", "war", "vote-card", 
 # --- who acts --------------------------------------------------------------------------------
 
 
+ROUND_RULE = "patchistory.round.phases"
+"""The Round's Phases in order (the ruleset's `turn_rule`: whose turn it is)."""
+
+
 def actor(state: PState) -> int | None:
     if state.phase == "over":
         return None

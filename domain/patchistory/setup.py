@@ -4,7 +4,7 @@ each player's supply (patchistory.setup.supply), the Building Tiles shuffled and
 Prosperity Cards each (patchistory.setup.prosperity) and, with 3-4 players, a General Trade
 Route between neighbours (patchistory.setup.trade-routes). The Status Markers start at what the
 Capital shows (patchistory.setup.status: the statuses are read off the territory). Example:
-patchistory.example.setup."""
+`WORKED_EXAMPLES`."""
 
 from __future__ import annotations
 
@@ -19,6 +19,14 @@ from domain.patchistory.pack import PatchPack
 from domain.patchistory.trade_routes import TradeRouteOpened
 
 CAPITAL_SIDE = "capital_side"
+
+
+PLAYER_COUNT_RULE = "patchistory.setup.players"
+"""The clause a player count the game is not for is refused by (the ruleset's `setup_rule`)."""
+UNCITED_RULES = ("patchistory.setup.status",)
+"""The clauses this module decides that no event or refusal carries."""
+WORKED_EXAMPLES = ("patchistory.example.setup",)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
 
 
 def initial_state(setup: Setup) -> PState:

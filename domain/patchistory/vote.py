@@ -3,8 +3,7 @@ to the Vote under seal (patchistory.vote.cards), the cards are turned up in a sh
 each is voted on under seal (patchistory.vote.assign); with 3-4 players the card with the fewest
 Votes is discarded (patchistory.vote.discard), and every card kept gives or takes Culture by
 each player's rank in its status (patchistory.vote.points, patchistory.vote.ties); Votes left
-are forfeited (patchistory.vote.forfeit). Examples: patchistory.example.vote,
-patchistory.example.vote-ranks."""
+are forfeited (patchistory.vote.forfeit). Examples: `WORKED_EXAMPLES`."""
 
 from __future__ import annotations
 
@@ -28,6 +27,12 @@ from domain.patchistory.model import PState
 from domain.patchistory.pack import PatchPack
 from domain.patchistory.revisions import GOODS_BEHIND_THE_SCREEN
 from domain.patchistory.rounds import AT_ONCE, PhaseBegan, refused_by
+
+WORKED_EXAMPLES = (
+    "patchistory.example.vote",
+    "patchistory.example.vote-ranks",
+)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
 
 
 def begin_vote(ctx: Ctx) -> None:

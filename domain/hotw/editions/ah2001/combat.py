@@ -4,8 +4,7 @@ border, a strait or the Great Wall, or from a fleet: ah2001.combat.from-sea), wh
 does (pure functions of the dice already rolled; the rule key each outcome cites is given
 beside it), and the battle for a land, round after round (ah2001.combat.when, .repeat).
 
-Worked examples: ah2001.example.romans-repeated-attack, ah2001.example.guptas-four-battles,
-ah2001.example.british-sea-attack, ah2001.example.mongols-great-wall."""
+Worked examples: `WORKED_EXAMPLES`."""
 
 from __future__ import annotations
 
@@ -31,6 +30,26 @@ from domain.hotw.editions.ah2001.revisions import TREACHERY_ONE_ATTACK, WALL_ONE
 from domain.hotw.editions.ah2001.sack import sack
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, CombatDice
 from domain.hotw.world import DIFFICULT_TERRAIN
+
+COMBAT_CARDS = {
+    "leader": "ah2001.events.leader",
+    "weaponry": "ah2001.events.weaponry",
+    "siegecraft": "ah2001.events.siegecraft",
+    "elite-troops": "ah2001.events.elite-troops",
+    "expert-troops": "ah2001.events.expert-troops",
+    "jihad": "ah2001.events.jihad",
+    "naval-power": "ah2001.events.naval-power",
+}
+"""The clause of each kind of card whose edge this chapter's battles apply, by kind."""
+
+
+WORKED_EXAMPLES = (
+    "ah2001.example.romans-repeated-attack",
+    "ah2001.example.guptas-four-battles",
+    "ah2001.example.british-sea-attack",
+    "ah2001.example.mongols-great-wall",
+)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
 
 
 class Via(StrEnum):

@@ -21,6 +21,7 @@ from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.changes import with_cell, with_player, with_turn
+from domain.hotw.editions.ah2001.combat import COMBAT_CARDS
 from domain.hotw.editions.ah2001.context import (
     COMMANDS,
     FOLDS,
@@ -33,7 +34,7 @@ from domain.hotw.editions.ah2001.context import (
     refused,
     with_supply,
 )
-from domain.hotw.editions.ah2001.lesser_events import revolt
+from domain.hotw.editions.ah2001.lesser_events import TARGET_CARDS, revolt
 from domain.hotw.editions.ah2001.model import (
     Ah2001State,
     Cell,
@@ -73,6 +74,28 @@ PLAYABLE_KINDS = frozenset(
     }
 )
 """The kinds of card a player plays (the others act by themselves)."""
+
+
+EVENT_CARDS = {
+    "reallocation": "ah2001.events.reallocation",
+    "minor-empire": "ah2001.events.minor-empire",
+    "kingdom": "ah2001.events.kingdom",
+    "crusade": "ah2001.events.crusade",
+    "engineering": "ah2001.events.engineering",
+    "allies": "ah2001.events.allies",
+    "population-explosion": "ah2001.events.population-explosion",
+    "civil-service": "ah2001.events.civil-service",
+    **COMBAT_CARDS,
+    **TARGET_CARDS,
+}
+"""The clause of each kind of card (each Coins card by its own name), by kind."""
+DECKS = {"greater": "ah2001.events.greater-kinds", "lesser": "ah2001.events.lesser-kinds"}
+"""The clause that lists the kinds of each deck."""
+
+
+def card_rule(played: EventCardKind) -> str:
+    """The clause a card plays by: a Coins card's own, any other card its kind's."""
+    return EVENT_CARDS[played.id if played.kind == "coins" else played.kind]
 
 
 def playable(tables: Ah2001Tables, state: Ah2001State, card_id: str) -> str | None:
@@ -145,12 +168,12 @@ def play_event(ctx: Ctx, seat: int, command: Command) -> None:
     forts = int(played.effect.get("forts", 0)) if spec.capital else 0
     ctx.emit(
         EventCardPlayed(
-            rule=f"ah2001.events.{played.id if played.kind == 'coins' else played.kind}",
+            rule=card_rule(played),
             cites=(
                 "ah2001.events.two-per-turn",
                 "ah2001.events.epochs",
                 "ah2001.events.active-empire",
-                f"ah2001.events.{played.deck}-kinds",
+                DECKS[played.deck],
                 *(("ah2001.events.coins",) if coins else ()),
             ),
             seat=seat,

@@ -5,7 +5,7 @@ its own colour's older army is replaced (.own-colour), another player's is fough
 expansion ends with the monuments earned counted (ah2001.monuments.count).
 
 A strait joins two lands as a border does (ah2001.expand.straits: the board's adjacency);
-worked example: ah2001.example.greeks-stepping-stones."""
+worked example: `WORKED_EXAMPLES`."""
 
 from __future__ import annotations
 
@@ -31,7 +31,12 @@ from domain.hotw.editions.ah2001.context import (
     in_turn,
     refused,
 )
-from domain.hotw.editions.ah2001.event_cards import CardEmpireEnded, coin_actions, crusaders_take
+from domain.hotw.editions.ah2001.event_cards import (
+    CardEmpireEnded,
+    card_rule,
+    coin_actions,
+    crusaders_take,
+)
 from domain.hotw.editions.ah2001.model import (
     Ah2001State,
     Stage,
@@ -41,6 +46,9 @@ from domain.hotw.editions.ah2001.sack import sack_on_entry
 from domain.hotw.editions.ah2001.simultaneous import attempted, monuments_at_once
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
 from domain.hotw.editions.ah2001.turn import ArmyPlaced
+
+WORKED_EXAMPLES = ("ah2001.example.greeks-stepping-stones",)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
 
 
 def targets(tables: Ah2001Tables, state: Ah2001State) -> Iterator[tuple[str, Via]]:
@@ -223,7 +231,7 @@ def end_expansion(ctx: Ctx) -> None:
         played = card(ctx.tables, turn.card)
         ctx.emit(
             CardEmpireEnded(
-                rule=f"ah2001.events.{played.kind}",
+                rule=card_rule(played),
                 cites=("ah2001.events.minor-empire.scored-after",)
                 if played.kind == "minor-empire"
                 else (),

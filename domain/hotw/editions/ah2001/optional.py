@@ -12,10 +12,15 @@ from domain.core.declare import Arg
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
+from domain.core.ruleset import OptionSpec
 from domain.hotw.changes import with_turn
 from domain.hotw.editions.ah2001.context import (
     COMMANDS,
     FOLDS,
+    MINOR_EMPIRES,
+    MULTIPLE_ARMIES,
+    NAVAL_CONTROL,
+    NO_PRE_EMINENCE,
     SIMULTANEOUS,
     Ah2001Event,
     Ctx,
@@ -28,6 +33,40 @@ from domain.hotw.editions.ah2001.model import (
 )
 from domain.hotw.editions.ah2001.simultaneous import attempted
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
+
+OPTIONS = (
+    OptionSpec(
+        NO_PRE_EMINENCE,
+        bool,
+        False,
+        "Optional rule: no pre-eminence markers are awarded",
+        rule="ah2001.option.no-pre-eminence",
+    ),
+    OptionSpec(
+        MINOR_EMPIRES,
+        bool,
+        False,
+        "Optional rule: every player is dealt one Minor Empire card and two other Greater Events",
+        rule="ah2001.option.minor-empires",
+    ),
+    OptionSpec(
+        MULTIPLE_ARMIES,
+        bool,
+        False,
+        "Optional rule: up to three figures of a player in a land - three armies, or two "
+        "and a fort; the extra figures only absorb losses",
+        rule="ah2001.option.multiple-armies",
+    ),
+    OptionSpec(
+        NAVAL_CONTROL,
+        bool,
+        False,
+        "Optional rule: an Active Empire may put pool armies on its fleets in seas; those "
+        "fleets stay, score one point per sea and must be fought by other players' fleets",
+        rule="ah2001.option.naval-control",
+    ),
+)
+"""The Optional Rules for Advanced Players, as the game's options."""
 
 
 def stack(tables: Ah2001Tables) -> int:

@@ -1,7 +1,7 @@
 """Scoring in the Avalon Hill 2001 edition (Chapter VI): after each of a player's turns, every
 land holding an army of the player's colour counts, whatever its epoch.
 
-Worked example: ah2001.example.purple-scoring."""
+Worked example: `WORKED_EXAMPLES`."""
 
 from __future__ import annotations
 
@@ -26,6 +26,10 @@ from domain.hotw.editions.ah2001.tables import Ah2001Tables, VictoryPoints
 
 BUILDING_POINTS = {"capital": 2, "city": 1, "monument": 1}
 """ah2001.scoring.buildings: forts score nothing."""
+
+
+WORKED_EXAMPLES = ("ah2001.example.purple-scoring",)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
 
 
 LEVEL_RULES = {

@@ -30,6 +30,20 @@ from domain.hotw.editions.ah2001.model import (
 )
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
 
+PLAYER_COUNT_RULE = "ah2001.setup.player-count"
+"""The clause a player count the game is not for is refused by (the ruleset's `setup_rule`)."""
+OPTIONS_RULE = "ah2001.setup.options"
+"""The clause an option the game does not have is refused by."""
+STARTING_STATE_RULES = (
+    "ah2001.components.pieces",
+    "ah2001.components.coin-fleet",
+    "ah2001.setup.pieces",
+    "ah2001.setup.board",
+    "ah2001.setup.score-charts",
+)
+"""The clauses that fix the state the game starts in: the shared supply of pieces (coin and
+fleet counters one supply), every colour's figures, the board and every score at 0."""
+
 
 def initial_state(tables: Ah2001Tables, setup: Setup) -> Ah2001State:
     """Epoch 0, drawing: the players' empty hands and scores, the shared supply, the options."""

@@ -19,12 +19,14 @@ from collections.abc import Iterator, Mapping
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
+from domain.core.ruleset import OptionSpec
 from domain.hotw.changes import with_player, with_turn
 from domain.hotw.editions.ah2001.building import fort_actions
 from domain.hotw.editions.ah2001.context import (
     COMMANDS,
     FOLDS,
     NAVAL_CONTROL,
+    SIMULTANEOUS,
     Ah2001Event,
     Ctx,
     card,
@@ -51,6 +53,16 @@ from domain.hotw.editions.ah2001.revisions import (
 )
 from domain.hotw.editions.ah2001.scoring import points_now
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
+
+VARIANT = OptionSpec(
+    SIMULTANEOUS,
+    bool,
+    False,
+    "Variant: the epoch's Empires play pseudo-simultaneously, one expansion attempt "
+    "each per round (the Simultaneous Empires variant)",
+    rule="ah2001.variant.simultaneous",
+)
+"""The Simultaneous Empires variant, as the game's option."""
 
 
 def active_slot(state: Ah2001State) -> int:

@@ -34,7 +34,11 @@ from domain.hotw.editions.brief2009.model import (
 )
 from domain.hotw.editions.brief2009.organisation import begin_epoch
 from domain.hotw.editions.brief2009.tables import BriefTables
-from domain.hotw.editions.brief2009.two_players import score_of, two_colours_each
+from domain.hotw.editions.brief2009.two_players import (
+    COMBINED_GOLD_RULE,
+    score_of,
+    two_colours_each,
+)
 
 
 def _bonus_seat(state: BriefState) -> int | None:
@@ -161,7 +165,7 @@ def end_game(ctx: Ctx) -> None:
             cites=(
                 "brief.object.most-gold",
                 "brief.end.ties",
-                *(("brief.two-player.combined-gold",) if two_colours_each(state) else ()),
+                *((COMBINED_GOLD_RULE,) if two_colours_each(state) else ()),
             ),
             gold=gold,
             scores=scores,

@@ -21,18 +21,6 @@ KINDS = ("empire", "event")
 """The two piles of Organisation: Empire cards and Event cards."""
 
 
-FEATURE_RULES = {
-    "fear": "brief.features.fear",
-    "atlantic-crossing": "brief.features.atlantic-crossing",
-    "preserve-monuments": "brief.features.france",
-    "influence": "brief.features.united-states",
-}
-
-
-def feature_rule(feature: str) -> str:
-    return FEATURE_RULES[feature]
-
-
 @dataclass(frozen=True, kw_only=True, slots=True)
 class BriefEvent(Event):
     FAMILY = "brief"

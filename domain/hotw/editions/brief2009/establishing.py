@@ -18,11 +18,12 @@ from domain.hotw.editions.brief2009.context import (
     FOLDS,
     BriefEvent,
     Ctx,
-    feature_rule,
     placed,
     refused,
 )
 from domain.hotw.editions.brief2009.event_cards import discard_red
+from domain.hotw.editions.brief2009.expansion import FEATURES as EXPANSION_FEATURES
+from domain.hotw.editions.brief2009.invasion import FEATURES as INVASION_FEATURES
 from domain.hotw.editions.brief2009.model import (
     BriefState,
     Force,
@@ -31,6 +32,9 @@ from domain.hotw.editions.brief2009.model import (
 )
 from domain.hotw.editions.brief2009.revisions import RED_CARDS_AT_TURN_START
 from domain.hotw.editions.brief2009.tables import BriefTables
+
+FEATURE_RULES = {**EXPANSION_FEATURES, **INVASION_FEATURES}
+"""The clause of each Empire feature, by feature."""
 
 
 def call_next(ctx: Ctx) -> None:
@@ -82,7 +86,7 @@ def establish(ctx: Ctx, seat: int, command: Command) -> None:
     counters += sum(b in ("capital", "city") for b in removed)
     fleets = spec.fleets[: state.supply.get("fleets", 0)]
     feature = (
-        ("brief.establish.feature", "brief.features.use", feature_rule(spec.feature))
+        ("brief.establish.feature", "brief.features.use", FEATURE_RULES[spec.feature])
         if spec.feature
         else ()
     )

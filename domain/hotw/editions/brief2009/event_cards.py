@@ -37,6 +37,17 @@ from domain.hotw.editions.brief2009.model import (
 )
 from domain.hotw.editions.brief2009.tables import BriefTables, EventCard
 
+EVENT_CARDS = {
+    "leader": "brief.events.leader",
+    "weaponry": "brief.events.weaponry",
+    "kingdom": "brief.events.kingdom",
+    "minor-empire": "brief.events.minor-empire",
+    "civil-war": "brief.events.civil-war",
+    "barbarians": "brief.events.barbarians",
+    "astronomy": "brief.events.astronomy",
+}
+"""The clause of each kind of Event card, by kind (Israel, a Kingdom, has one of its own)."""
+
 
 def playable(tables: BriefTables, state: BriefState, seat: int) -> Iterator[tuple[str, str]]:
     """(card, target) for each Event card the player may play now (brief.events.*): one
@@ -142,7 +153,7 @@ def play_event(ctx: Ctx, seat: int, command: Command) -> None:
     assert turn is not None
     card = ctx.tables.card(str(command.arg("card")))
     target = str(command.arg("target"))
-    key = "brief.events.israel" if card.id == "israel" else f"brief.events.{card.kind}"
+    key = "brief.events.israel" if card.id == "israel" else EVENT_CARDS[card.kind]
     timing = "brief.events.red" if card.at_turn_start else "brief.events.black"
     ctx.emit(
         EventCardPlayed(
@@ -179,7 +190,7 @@ def raise_empire(ctx: Ctx, card: EventCard, land: str) -> None:
     ctx.emit(
         EventEmpireRaised(
             rule="brief.events.event-empire",
-            cites=("brief.events.supply-armies", f"brief.events.{card.kind}"),
+            cites=("brief.events.supply-armies", EVENT_CARDS[card.kind]),
             colour=turn.colour,
             card=card.id,
             land=land,

@@ -35,6 +35,13 @@ from domain.hotw.editions.brief2009.model import (
     Stage,
 )
 from domain.hotw.editions.brief2009.tables import BriefTables
+from domain.hotw.editions.brief2009.two_players import SURRENDER_RULE
+
+FEATURES = {
+    "atlantic-crossing": "brief.features.atlantic-crossing",
+    "influence": "brief.features.united-states",
+}
+"""The clause of each Empire feature this chapter plays out, by feature."""
 
 
 def sources(tables: BriefTables, state: BriefState) -> list[str]:
@@ -174,7 +181,7 @@ def expand(ctx: Ctx, seat: int, command: Command) -> None:
         two = cell.colour != turn.colour
         ctx.emit(
             Surrendered(
-                rule="brief.two-player.surrender" if two else "brief.surrender.own",
+                rule=SURRENDER_RULE if two else "brief.surrender.own",
                 cites=(how, *cites),
                 colour=turn.colour,
                 land=land,

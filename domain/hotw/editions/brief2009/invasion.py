@@ -30,6 +30,9 @@ from domain.hotw.editions.brief2009.revisions import FRANCE_ALONE
 from domain.hotw.editions.brief2009.tables import BriefTables, Numbers
 from domain.hotw.world import DIFFICULT_TERRAIN
 
+FEATURES = {"fear": "brief.features.fear", "preserve-monuments": "brief.features.france"}
+"""The clause of each Empire feature this chapter plays out, by feature."""
+
 
 def attack_dice(numbers: Numbers, *, by_sea: bool, weaponry: bool) -> int:
     """brief.invasion.dice and .fleet-penalty: two dice, one fewer across water with a fleet;

@@ -28,7 +28,16 @@ from domain.hotw.editions.brief2009.model import (
     Stage,
 )
 from domain.hotw.editions.brief2009.tables import BriefTables
-from domain.hotw.editions.brief2009.two_players import colour_count, two_colours_each
+from domain.hotw.editions.brief2009.two_players import COLOURS_RULE, colour_count, two_colours_each
+
+PLAYER_COUNT_RULE = "brief.setup.player-count"
+"""The clause a player count the game is not for is refused by (the ruleset's `setup_rule`)."""
+OPTIONS_RULE = "brief.setup.options"
+"""The clause an option the game does not have is refused by."""
+STARTING_STATE_RULES = ("brief.setup.supply",)
+"""The clause that fixes the state the game starts in: every piece in its supply."""
+COMPONENTS = ("brief.components.board", "brief.components.barren", "brief.components.pieces")
+"""The components the game starts on, as the data pack reads them (board.yaml, pieces.yaml)."""
 
 
 def initial_state(tables: BriefTables, setup: Setup) -> BriefState:
@@ -58,7 +67,7 @@ def set_up(ctx: Ctx) -> None:
             rule="brief.setup.starting-player",
             cites=(
                 "brief.setup.gold-markers",
-                *(("brief.two-player.colours",) if two_colours_each(state) else ()),
+                *((COLOURS_RULE,) if two_colours_each(state) else ()),
             ),
             first=first,
             gold=tuple(gold),
