@@ -269,10 +269,10 @@ def movement_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comm
         yield END
 
 
-def refused_while_shared(key: str) -> WhyNot[PatchPack, PState]:
+def refused_while_shared(rule: str) -> WhyNot[PatchPack, PState]:
     """The refusal of a command that ends the Movement within the territory (a Trade Route
-    move, the end) while two Workers share a space a move can part; else the rule `key`'s."""
-    plain = refused_by(key)
+    move, the end) while two Workers share a space a move can part; else the rule `rule`'s."""
+    plain = refused_by(rule)
 
     def why_not(
         pack: PatchPack, state: PState, seat: int, command: Command

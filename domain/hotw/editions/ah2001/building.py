@@ -21,7 +21,6 @@ from domain.hotw.editions.ah2001.context import (
     Ctx,
     empire,
     in_turn,
-    refused,
     with_supply,
 )
 from domain.hotw.editions.ah2001.model import (
@@ -32,6 +31,7 @@ from domain.hotw.editions.ah2001.scoring import score_turn
 from domain.hotw.editions.ah2001.simultaneous import monuments_done
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
 from domain.hotw.monuments import by_priority
+from domain.hotw.refusals import refused
 
 
 def fort_clause(tables: Ah2001Tables, state: Ah2001State, seat: int, land: str) -> str | None:

@@ -20,7 +20,6 @@ from domain.hotw.editions.ah2001.context import (
     NAVAL_CONTROL,
     Ah2001Event,
     Ctx,
-    refused,
 )
 from domain.hotw.editions.ah2001.model import (
     Ah2001State,
@@ -31,6 +30,7 @@ from domain.hotw.editions.ah2001.pre_eminence import end_epoch
 from domain.hotw.editions.ah2001.revisions import RECLAIM_CHOSEN
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, EmpireStats
 from domain.hotw.editions.ah2001.turn import begin_turn, wanted_fleets
+from domain.hotw.refusals import refused
 
 
 def drawer(state: Ah2001State) -> int | None:

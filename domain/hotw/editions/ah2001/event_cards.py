@@ -31,7 +31,6 @@ from domain.hotw.editions.ah2001.context import (
     empire,
     far_epoch,
     in_turn,
-    refused,
     with_supply,
 )
 from domain.hotw.editions.ah2001.lesser_events import TARGET_CARDS, revolt
@@ -43,6 +42,7 @@ from domain.hotw.editions.ah2001.model import (
 from domain.hotw.editions.ah2001.revisions import COINS_TAKE_COUNTERS
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, EventCardKind
 from domain.hotw.editions.ah2001.turn import place_start, pool_size
+from domain.hotw.refusals import refused
 
 PLAYABLE_KINDS = frozenset(
     {

@@ -29,7 +29,6 @@ from domain.hotw.editions.ah2001.context import (
     card,
     held_by_turn,
     in_turn,
-    refused,
 )
 from domain.hotw.editions.ah2001.event_cards import (
     CardEmpireEnded,
@@ -46,6 +45,7 @@ from domain.hotw.editions.ah2001.sack import sack_on_entry
 from domain.hotw.editions.ah2001.simultaneous import attempted, monuments_at_once
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
 from domain.hotw.editions.ah2001.turn import ArmyPlaced
+from domain.hotw.refusals import refused
 
 WORKED_EXAMPLES = ("ah2001.example.greeks-stepping-stones",)
 """The rulebook's worked examples of this chapter, each played again by a test."""

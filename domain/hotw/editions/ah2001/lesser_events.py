@@ -33,7 +33,6 @@ from domain.hotw.editions.ah2001.context import (
     Ctx,
     card,
     far_epoch,
-    refused,
     with_supply,
 )
 from domain.hotw.editions.ah2001.model import (
@@ -43,6 +42,7 @@ from domain.hotw.editions.ah2001.model import (
 from domain.hotw.editions.ah2001.revisions import MIGRANTS_PLACE_TWO, PESTILENCE_ANY_LAND
 from domain.hotw.editions.ah2001.sack import sack_on_entry
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, EventCardKind
+from domain.hotw.refusals import refused
 
 TARGET_CARDS = {
     "astronomy": "ah2001.events.astronomy",

@@ -24,7 +24,6 @@ from domain.hotw.editions.ah2001.context import (
     SIMULTANEOUS,
     Ah2001Event,
     Ctx,
-    refused,
     with_supply,
 )
 from domain.hotw.editions.ah2001.model import (
@@ -33,6 +32,7 @@ from domain.hotw.editions.ah2001.model import (
 )
 from domain.hotw.editions.ah2001.simultaneous import attempted
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
+from domain.hotw.refusals import refused
 
 OPTIONS = (
     OptionSpec(

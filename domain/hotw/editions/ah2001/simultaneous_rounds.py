@@ -33,7 +33,6 @@ from domain.hotw.editions.ah2001.context import (
     empire,
     held_by_turn,
     holds_any,
-    refused,
     with_supply,
 )
 from domain.hotw.editions.ah2001.event_cards import coin_actions
@@ -53,6 +52,7 @@ from domain.hotw.editions.ah2001.revisions import (
 )
 from domain.hotw.editions.ah2001.scoring import points_now
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
+from domain.hotw.refusals import refused
 
 VARIANT = OptionSpec(
     SIMULTANEOUS,
@@ -323,10 +323,10 @@ def terminate(ctx: Ctx, slot: int) -> None:
     )
 
 
-def ended_counting_nothing(key: str, empire: Turn, slot: int) -> EmpireTerminated:
+def ended_counting_nothing(rule: str, empire: Turn, slot: int) -> EmpireTerminated:
     """An Empire (or Minor Empire: its `card`) ends without counting points."""
     return EmpireTerminated(
-        rule=key,
+        rule=rule,
         seat=empire.seat,
         empire=empire.empire,
         slot=slot,

@@ -18,7 +18,6 @@ from domain.hotw.editions.brief2009.context import (
     FOLDS,
     BriefEvent,
     Ctx,
-    refused,
     with_shared,
 )
 from domain.hotw.editions.brief2009.model import (
@@ -26,6 +25,7 @@ from domain.hotw.editions.brief2009.model import (
 )
 from domain.hotw.editions.brief2009.tables import BriefTables
 from domain.hotw.monuments import by_priority
+from domain.hotw.refusals import refused
 
 
 def fort_actions(state: BriefState) -> Iterator[Command]:

@@ -21,7 +21,6 @@ from domain.hotw.editions.brief2009.context import (
     BriefEvent,
     Ctx,
     by_gold,
-    refused,
     with_colour,
     with_gold,
 )
@@ -39,6 +38,7 @@ from domain.hotw.editions.brief2009.two_players import (
     score_of,
     two_colours_each,
 )
+from domain.hotw.refusals import refused
 
 
 def _bonus_seat(state: BriefState) -> int | None:
@@ -95,11 +95,11 @@ def keep_bonus_token(ctx: Ctx, seat: int, command: Command) -> None:
     keep_token(ctx, colour, str(command.arg("token")), key)
 
 
-def keep_token(ctx: Ctx, colour: int, token: str, key: str) -> None:
+def keep_token(ctx: Ctx, colour: int, token: str, rule: str) -> None:
     seat = ctx.state.owner(colour)
     ctx.emit(
         BonusTokenKept(
-            rule=key,
+            rule=rule,
             cites=("brief.conclusion.hidden",),
             colour=colour,
             token=token,

@@ -8,14 +8,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.core.declare import CommandBook
-from domain.core.errors import RuleViolation
 from domain.core.folds import Folds, Working
 from domain.core.frozen import evolved
-from domain.core.messages import Command, Event
+from domain.core.messages import Event
 from domain.hotw.changes import added, with_cell, with_item, with_turn
 from domain.hotw.editions.brief2009.model import BriefState, Cell
 from domain.hotw.editions.brief2009.tables import BriefTables
-from domain.hotw.refusals import refused as refusal
 
 KINDS = ("empire", "event")
 """The two piles of Organisation: Empire cards and Event cards."""
@@ -42,11 +40,6 @@ class Ctx(Working[BriefTables, BriefState]):
 
 COMMANDS: CommandBook[BriefTables, BriefState, Ctx] = CommandBook()
 """The edition's commands (`domain.core.declare`), each declared by the chapter that plays it."""
-
-
-def refused(message: str, key: str, command: Command) -> RuleViolation:
-    """A refusal of `command` citing this edition's clause `key`."""
-    return refusal(message, key, command)
 
 
 def by_gold(state: BriefState, richest_first: bool) -> tuple[int, ...]:

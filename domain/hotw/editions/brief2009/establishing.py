@@ -19,7 +19,6 @@ from domain.hotw.editions.brief2009.context import (
     BriefEvent,
     Ctx,
     placed,
-    refused,
 )
 from domain.hotw.editions.brief2009.event_cards import discard_red
 from domain.hotw.editions.brief2009.expansion import FEATURES as EXPANSION_FEATURES
@@ -32,6 +31,7 @@ from domain.hotw.editions.brief2009.model import (
 )
 from domain.hotw.editions.brief2009.revisions import RED_CARDS_AT_TURN_START
 from domain.hotw.editions.brief2009.tables import BriefTables
+from domain.hotw.refusals import refused
 
 FEATURE_RULES = {**EXPANSION_FEATURES, **INVASION_FEATURES}
 """The clause of each Empire feature, by feature."""

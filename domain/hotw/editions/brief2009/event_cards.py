@@ -25,7 +25,6 @@ from domain.hotw.editions.brief2009.context import (
     BriefEvent,
     Ctx,
     placed,
-    refused,
     with_gold,
     with_shared,
 )
@@ -36,6 +35,7 @@ from domain.hotw.editions.brief2009.model import (
     Stage,
 )
 from domain.hotw.editions.brief2009.tables import BriefTables, EventCard
+from domain.hotw.refusals import refused
 
 EVENT_CARDS = {
     "leader": "brief.events.leader",

@@ -23,7 +23,6 @@ from domain.hotw.editions.brief2009.context import (
     BriefEvent,
     Ctx,
     joined,
-    refused,
     stand,
     with_force,
     with_supply_of,
@@ -36,6 +35,7 @@ from domain.hotw.editions.brief2009.model import (
 )
 from domain.hotw.editions.brief2009.tables import BriefTables
 from domain.hotw.editions.brief2009.two_players import SURRENDER_RULE
+from domain.hotw.refusals import refused
 
 FEATURES = {
     "atlantic-crossing": "brief.features.atlantic-crossing",

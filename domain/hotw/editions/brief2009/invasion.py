@@ -17,7 +17,6 @@ from domain.hotw.editions.brief2009.context import (
     FOLDS,
     BriefEvent,
     Ctx,
-    refused,
     returned,
 )
 from domain.hotw.editions.brief2009.model import (
@@ -28,6 +27,7 @@ from domain.hotw.editions.brief2009.model import (
 )
 from domain.hotw.editions.brief2009.revisions import FRANCE_ALONE
 from domain.hotw.editions.brief2009.tables import BriefTables, Numbers
+from domain.hotw.refusals import refused
 from domain.hotw.world import DIFFICULT_TERRAIN
 
 FEATURES = {"fear": "brief.features.fear", "preserve-monuments": "brief.features.france"}

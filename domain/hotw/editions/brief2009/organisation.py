@@ -23,7 +23,6 @@ from domain.hotw.editions.brief2009.context import (
     BriefEvent,
     Ctx,
     by_gold,
-    refused,
     with_colour,
 )
 from domain.hotw.editions.brief2009.model import (
@@ -32,6 +31,7 @@ from domain.hotw.editions.brief2009.model import (
     Stage,
 )
 from domain.hotw.editions.brief2009.tables import BriefTables
+from domain.hotw.refusals import refused
 
 
 def _choosers(state: BriefState) -> set[int]:

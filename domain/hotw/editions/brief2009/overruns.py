@@ -18,7 +18,6 @@ from domain.hotw.editions.brief2009.context import (
     BriefEvent,
     Ctx,
     joined,
-    refused,
     stand,
     with_force,
     with_supply_of,
@@ -30,6 +29,7 @@ from domain.hotw.editions.brief2009.model import (
 )
 from domain.hotw.editions.brief2009.revisions import OVERRUNS_BY_PLAYER
 from domain.hotw.editions.brief2009.tables import BriefTables
+from domain.hotw.refusals import refused
 
 
 def overrun_targets(tables: BriefTables, state: BriefState) -> list[tuple[str, int]]:
