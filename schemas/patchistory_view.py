@@ -1,4 +1,4 @@
-"""The Patchistory table as a seat sees it (`domain/patchistory/views.py` `view`), as JSON
+"""The Patchistory table as a seat sees it (`domain/patchistory/view.py` `view`), as JSON
 Schema: what is behind another player's Player Screen (Goods, Votes, Building Tiles,
 Prosperity Cards) is `null` or a count; a sealed choice shows only as made (`sealed`)."""
 

@@ -8,7 +8,7 @@ from domain.core.messages import Command
 
 
 def refused(message: str, rule: str, command: Command, also: tuple[str, ...] = ()) -> RuleViolation:
-    """A refusal of `command` citing `rule` (a rule key the edition resolves, or its id) and
+    """A refusal of `command` citing `rule` (its full catalogue id, or a key hotw-2024 resolves) and
     the rules `also` that decide it too."""
     context: dict[str, object] = {"command": command.as_dict()}
     if also:

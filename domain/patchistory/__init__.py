@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from domain.core.ruleset import OptionSpec, register_ruleset
 from domain.patchistory.engine import PatchistoryRuleset
-from domain.patchistory.setup import CAPITAL_SIDE
+from domain.patchistory.rounds import ROUND_RULE
+from domain.patchistory.setup import CAPITAL_SIDE, PLAYER_COUNT_RULE
 
 
 @register_ruleset
@@ -27,11 +28,11 @@ class Patchistory(PatchistoryRuleset):
         ),
     )
     data_pack = "patchistory"
-    turn_rule = "patchistory.round.phases"
+    turn_rule = ROUND_RULE
     end_rule = "patchistory.game.end"
-    setup_rule = "patchistory.setup.players"
+    setup_rule = PLAYER_COUNT_RULE
     options_rule = "patchistory.setup.capital-side"
-    undo_rule = "patchistory.round.phases"
+    undo_rule = ROUND_RULE
     setup_cites = (
         "patchistory.setup.capital-side",
         "patchistory.setup.supply",

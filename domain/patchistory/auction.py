@@ -2,8 +2,7 @@
 the Start Player (patchistory.auction.order) until every Tile has exactly one bid, the first
 Auction of the game (patchistory.auction.first), the 2-player Auction under seal
 (patchistory.auction.two-player), Coin bought with Culture by a player with none, and Vasco Da
-Gama's Tile taken before the Auction. Example: patchistory.example.auction,
-patchistory.example.two-player-auction."""
+Gama's Tile taken before the Auction. Examples: `WORKED_EXAMPLES`."""
 
 from __future__ import annotations
 
@@ -22,7 +21,6 @@ from domain.patchistory.context import (
     PatchEvent,
     behind_screen,
     goods_changed,
-    rule,
 )
 from domain.patchistory.model import Offer, PState, Won
 from domain.patchistory.pack import BLACK, WHITE, PatchPack
@@ -36,8 +34,17 @@ from domain.patchistory.rounds import (
 )
 from domain.patchistory.territory import has
 
-NOT_BEATEN = rule("auction.not-beaten")
+NOT_BEATEN = "patchistory.auction.not-beaten"
 """A bid from a player whose bid stands is refused by the rule's own words."""
+
+
+UNCITED_RULES = ("patchistory.auction.committed",)
+"""The clauses this module decides that no event or refusal carries."""
+WORKED_EXAMPLES = (
+    "patchistory.example.auction",
+    "patchistory.example.two-player-auction",
+)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
 
 
 def first_auction(state: PState) -> bool:
@@ -54,7 +61,7 @@ def open_auction(ctx: Ctx) -> None:
             paid = min(auction["no_coin_culture"], state.civs[seat].culture)
             ctx.emit(
                 CoinBoughtWithCulture(
-                    rule=rule("auction.no-coin"),
+                    rule="patchistory.auction.no-coin",
                     seat=seat,
                     culture=paid,
                     coin=auction["no_coin_gain"],
@@ -67,7 +74,9 @@ def open_auction(ctx: Ctx) -> None:
     draw_tiles(ctx, 1 if first else state.players)
     holders = [s for s in state.in_order() if has(ctx.pack, ctx.state.civs[s], "vasco-da-gama")]
     if holders and not first:
-        ctx.emit(PhaseBegan(rule=rule("tile.vasco-da-gama"), phase="vasco", seats=tuple(holders)))
+        ctx.emit(
+            PhaseBegan(rule="patchistory.tile.vasco-da-gama", phase="vasco", seats=tuple(holders))
+        )
         return
     begin_auction(ctx)
 
@@ -91,7 +100,7 @@ def draw_tiles(ctx: Ctx, count: int) -> None:
         sides.append(WHITE if white else BLACK)
     ctx.emit(
         TilesDrawn(
-            rule=rule("auction.arrange"),
+            rule="patchistory.auction.arrange",
             tiles=tuple(tiles),
             sides=tuple(sides),
             draws=ctx.chance.take_draws(),
@@ -107,9 +116,11 @@ def begin_auction(ctx: Ctx) -> None:
         patching.begin_patching(ctx)
         return
     if state.players == 2 and len(seats) == 2:
-        ctx.emit(PhaseBegan(rule=rule("auction.two-player"), phase="auction-sealed", seats=seats))
+        ctx.emit(
+            PhaseBegan(rule="patchistory.auction.two-player", phase="auction-sealed", seats=seats)
+        )
         return
-    cite = rule("auction.first") if first_auction(state) else rule("auction.order")
+    cite = "patchistory.auction.first" if first_auction(state) else "patchistory.auction.order"
     ctx.emit(PhaseBegan(rule=cite, phase="auction", seats=seats))
 
 
@@ -121,8 +132,8 @@ def close_auction(ctx: Ctx) -> None:
             offer = state.offered[index]
             ctx.emit(
                 TileWon(
-                    rule=rule("auction.payment"),
-                    cites=(rule("auction.side"),),
+                    rule="patchistory.auction.payment",
+                    cites=("patchistory.auction.side",),
                     seat=seat,
                     tile=offer.tile,
                     side=offer.side,
@@ -213,7 +224,7 @@ def after_bid(ctx: Ctx, seat: int, placed: BidPlaced | BidPassed) -> None:
         nxt = next_bidder(probe, seat)
     ctx.emit(dataclasses.replace(placed, next=nxt))  # an event: slotted
     if staged:
-        ctx.emit(TurnPassed(rule=rule("auction.first"), seat=seat, next=nxt))
+        ctx.emit(TurnPassed(rule="patchistory.auction.first", seat=seat, next=nxt))
         if len(ctx.state.offered) < len(ctx.state.participants) and nxt >= 0:
             draw_tiles(ctx, 1)
 
@@ -228,7 +239,7 @@ def take_tile(ctx: Ctx, seat: int, command: Command) -> None:
     offer = ctx.state.offered[int(command.arg("tile"))]
     ctx.emit(
         TileTakenBeforeAuction(
-            rule=rule("tile.vasco-da-gama"), seat=seat, tile=offer.tile, side=offer.side
+            rule="patchistory.tile.vasco-da-gama", seat=seat, tile=offer.tile, side=offer.side
         )
     )
     _vasco_done(ctx, seat)
@@ -237,15 +248,17 @@ def take_tile(ctx: Ctx, seat: int, command: Command) -> None:
 @COMMANDS.declares("decline", "Let an optional ability go (Vasco Da Gama, Stealth Aircraft).")
 def decline(ctx: Ctx, seat: int, command: Command) -> None:
     if ctx.state.pending:  # Stealth Aircraft declined
-        ctx.emit(DecisionDeclined(rule=rule("tile.stealth-aircraft"), seat=seat, kind="stealth"))
+        ctx.emit(
+            DecisionDeclined(rule="patchistory.tile.stealth-aircraft", seat=seat, kind="stealth")
+        )
         return
-    ctx.emit(VascoDeclined(rule=rule("tile.vasco-da-gama"), seat=seat))
+    ctx.emit(VascoDeclined(rule="patchistory.tile.vasco-da-gama", seat=seat))
     _vasco_done(ctx, seat)
 
 
 def _vasco_done(ctx: Ctx, seat: int) -> None:
     nxt = next_holder(ctx.pack, ctx.state, "vasco-da-gama", seat)
-    ctx.emit(TurnPassed(rule=rule("tile.vasco-da-gama"), seat=seat, next=nxt))
+    ctx.emit(TurnPassed(rule="patchistory.tile.vasco-da-gama", seat=seat, next=nxt))
 
 
 @COMMANDS.declares(
@@ -253,22 +266,24 @@ def _vasco_done(ctx: Ctx, seat: int) -> None:
     "Bid on a Tile at the Auction, adding Coin to the highest bid.",
     AUCTION_TILE,
     Arg("coin", "Coin added to your bid.", kind=int, minimum=0),
-    why_not=refused_by("auction.bid"),
+    why_not=refused_by("patchistory.auction.bid"),
 )
 def bid(ctx: Ctx, seat: int, command: Command) -> None:
     tile, added = int(command.arg("tile")), int(command.arg("coin"))
     state = ctx.state
     base = state.amounts[seat] if state.bids[seat] >= 0 else 0
-    cite = rule("auction.beaten") if beaten(state, seat) else rule("auction.bid")
+    cite = "patchistory.auction.beaten" if beaten(state, seat) else "patchistory.auction.bid"
     placed = BidPlaced(rule=cite, seat=seat, tile=tile, added=added, amount=base + added, next=-1)
     after_bid(ctx, seat, placed)
 
 
 @COMMANDS.declares(
-    "pass", "First Auction of the game: bid on nothing yet.", why_not=refused_by("auction.first")
+    "pass",
+    "First Auction of the game: bid on nothing yet.",
+    why_not=refused_by("patchistory.auction.first"),
 )
 def pass_in_the_auction(ctx: Ctx, seat: int, command: Command) -> None:
-    after_bid(ctx, seat, BidPassed(rule=rule("auction.first"), seat=seat, next=-1))
+    after_bid(ctx, seat, BidPassed(rule="patchistory.auction.first", seat=seat, next=-1))
 
 
 @COMMANDS.declares(
@@ -276,13 +291,13 @@ def pass_in_the_auction(ctx: Ctx, seat: int, command: Command) -> None:
     "2-player Auction: a secret bid of Coin for Tile #1 or Tile #2 at the Auction.",
     Arg("tile", "0 for Tile #1, 1 for Tile #2.", kind=int, minimum=0),
     Arg("coin", "Coin bid.", kind=int, minimum=1),
-    why_not=refused_by("auction.two-player"),
+    why_not=refused_by("patchistory.auction.two-player"),
 )
 def seal_bid(ctx: Ctx, seat: int, command: Command) -> None:
     tile, coin = int(command.arg("tile")), int(command.arg("coin"))
     ctx.emit(
         BidSealed(
-            rule=rule("auction.two-player"),
+            rule="patchistory.auction.two-player",
             seat=seat,
             number=tile,
             offer=coin,
@@ -301,7 +316,7 @@ def _reveal_bids(ctx: Ctx) -> None:
     seats = state.in_order()
     tiles = tuple(bids[s][0] for s in range(state.players))
     coins = tuple(bids[s][1] for s in range(state.players))
-    ctx.emit(BidsRevealed(rule=rule("auction.two-player"), tiles=tiles, coins=coins))
+    ctx.emit(BidsRevealed(rule="patchistory.auction.two-player", tiles=tiles, coins=coins))
     first, second = seats
     if tiles[first] != tiles[second]:
         got = {first: tiles[first], second: tiles[second]}
@@ -314,7 +329,11 @@ def _reveal_bids(ctx: Ctx) -> None:
         offer = state.offered[got[s]]
         ctx.emit(
             TileWon(
-                rule=rule("auction.two-player"), seat=s, tile=offer.tile, side="", paid=coins[s]
+                rule="patchistory.auction.two-player",
+                seat=s,
+                tile=offer.tile,
+                side="",
+                paid=coins[s],
             )
         )
 

@@ -18,7 +18,6 @@ from domain.patchistory.context import (
     civ_changed,
     done_pending,
     goods_changed,
-    rule,
     spend_points,
 )
 from domain.patchistory.diplomacy import affords, cost, cost_cites
@@ -84,7 +83,7 @@ def reclaim(ctx: Ctx, seat: int, command: Command, owner: int = -1) -> None:
     stealth = owner >= 0
     resources = 0 if stealth else ctx.pack.number("construction", "reclamation_resources")
     points = 0 if stealth else cost(ctx.pack, state, seat, "reclamation")
-    cite = rule("tile.stealth-aircraft") if stealth else rule("management.reclamation")
+    cite = "patchistory.tile.stealth-aircraft" if stealth else "patchistory.management.reclamation"
     ctx.emit(
         SquareReclaimed(
             rule=cite,
@@ -106,7 +105,7 @@ def reclaim(ctx: Ctx, seat: int, command: Command, owner: int = -1) -> None:
             ),
         )
     )
-    draw_buildings(ctx, seat, 1, rule("management.building-tiles"))
+    draw_buildings(ctx, seat, 1, "patchistory.management.building-tiles")
 
 
 def construct(ctx: Ctx, seat: int, command: Command) -> None:
@@ -114,7 +113,7 @@ def construct(ctx: Ctx, seat: int, command: Command) -> None:
     building = str(command.arg("building"))
     ctx.emit(
         BuildingConstructed(
-            rule=rule("management.building"),
+            rule="patchistory.management.building",
             cites=cost_cites(ctx.pack, ctx.state, seat, "building"),
             seat=seat,
             at=cell(command),
@@ -123,7 +122,7 @@ def construct(ctx: Ctx, seat: int, command: Command) -> None:
             points=cost(ctx.pack, ctx.state, seat, "building"),
         )
     )
-    draw_buildings(ctx, seat, 1, rule("management.building-tiles"))
+    draw_buildings(ctx, seat, 1, "patchistory.management.building-tiles")
 
 
 # --- the events --------------------------------------------------------------------------------

@@ -16,11 +16,6 @@ from domain.patchistory.pack import PatchPack
 from domain.patchistory.revisions import GOODS_BEHIND_THE_SCREEN
 
 
-def rule(key: str) -> str:
-    """The catalogue id of the rule `key` (data/patchistory/rules.yaml)."""
-    return f"patchistory.{key}"
-
-
 @dataclass(frozen=True, kw_only=True, slots=True)
 class PatchEvent(Event):
     """An event of Patchistory (stored as `patchistory.<Name>`)."""

@@ -21,7 +21,6 @@ from domain.patchistory.context import (
     behind_screen,
     done_pending,
     goods_changed,
-    rule,
     spend_points,
 )
 from domain.patchistory.model import Pending, PState
@@ -37,12 +36,14 @@ def begin_diplomacy(ctx: Ctx) -> None:
     pack = ctx.pack
     points = tuple(max(0, terr.statuses(pack, state, s)["politics"]) for s in range(state.players))
     che = tuple(
-        rule("tile.che-guevara")
+        "patchistory.tile.che-guevara"
         for s in range(state.players)
         if terr.has(pack, state.civs[s], "che-guevara")
     )[:1]
-    ctx.emit(PointsSet(rule=rule("politics.points"), cites=che, points=points))
-    ctx.emit(PhaseBegan(rule=rule("diplomacy.order"), phase="diplomacy", seats=state.in_order()))
+    ctx.emit(PointsSet(rule="patchistory.politics.points", cites=che, points=points))
+    ctx.emit(
+        PhaseBegan(rule="patchistory.diplomacy.order", phase="diplomacy", seats=state.in_order())
+    )
 
 
 # --- Political costs ---------------------------------------------------------------------------
@@ -62,8 +63,8 @@ def cost_cites(pack: PatchPack, state: PState, seat: int, action: str) -> tuple[
     if not less:
         return ()
     base = int(pack.numbers["political_costs"][action])
-    floor = (rule("politics.minimum-cost"),) if base - less < 1 else ()
-    return (rule("tile.cost-reduction"), *floor)
+    floor = ("patchistory.politics.minimum-cost",) if base - less < 1 else ()
+    return ("patchistory.tile.cost-reduction", *floor)
 
 
 def cheaper(pack: PatchPack, state: PState, seat: int, action: str) -> int:
@@ -128,13 +129,13 @@ def answer_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comman
     Arg("food", "Food offered.", kind=int, minimum=0),
     Arg("coin", "Coin offered.", kind=int, minimum=0),
     Arg("resource", "Resources offered.", kind=int, minimum=0),
-    why_not=refused_by("diplomacy.aid"),
+    why_not=refused_by("patchistory.diplomacy.aid"),
 )
 def aid(ctx: Ctx, seat: int, command: Command) -> None:
     to, points = int(command.arg("to")), cost(ctx.pack, ctx.state, seat, "aid")
     ctx.emit(
         AidOffered(
-            rule=rule("diplomacy.aid"),
+            rule="patchistory.diplomacy.aid",
             seat=seat,
             to=to,
             food=int(command.arg("food")),
@@ -162,8 +163,8 @@ def _answer_aid(ctx: Ctx, seat: int, accepted: bool) -> None:
     culture = numbers["accepted_culture"] if accepted else numbers["refused_culture"]
     ctx.emit(
         AidAnswered(
-            rule=rule("diplomacy.aid"),
-            cites=(rule("diplomacy.aid-accepted"),) if accepted else (),
+            rule="patchistory.diplomacy.aid",
+            cites=("patchistory.diplomacy.aid-accepted",) if accepted else (),
             seat=seat,
             giver=giver,
             accepted=accepted,
@@ -183,7 +184,7 @@ def _answer_aid(ctx: Ctx, seat: int, accepted: bool) -> None:
     "Threaten a player for Culture or Coin.",
     Arg("to", SEAT, kind=int, minimum=0),
     Arg("demand", "What you ask for.", ("culture", "coin")),
-    why_not=refused_by("diplomacy.threaten"),
+    why_not=refused_by("patchistory.diplomacy.threaten"),
 )
 def threaten(ctx: Ctx, seat: int, command: Command) -> None:
     state = ctx.state
@@ -200,7 +201,9 @@ def threaten(ctx: Ctx, seat: int, command: Command) -> None:
     taken = min(asked, state.civs[to].goods(demand)) if success else 0
     bismarck = success and terr.has(pack, state.civs[seat], "bismarck")
     cites = tuple(
-        c for c, on in ((rule("tile.gandhi"), gandhi), (rule("tile.bismarck"), bismarck)) if on
+        c
+        for c, on in (("patchistory.tile.gandhi", gandhi), ("patchistory.tile.bismarck", bismarck))
+        if on
     )
     shown: dict[str, Any] = {
         "seat": seat,
@@ -216,7 +219,7 @@ def threaten(ctx: Ctx, seat: int, command: Command) -> None:
     # only the two players see it, or it would show what is behind the threatened screen.
     ctx.emit(
         Threatened(
-            rule=rule("diplomacy.threaten"),
+            rule="patchistory.diplomacy.threaten",
             cites=(*cites, *cost_cites(pack, state, seat, "threaten")),
             taken=taken,
             visibility=behind_screen(pack, seat, to, **shown),
@@ -229,13 +232,13 @@ def threaten(ctx: Ctx, seat: int, command: Command) -> None:
     "break_alliance",
     "Break an Alliance (all your Political Points).",
     Arg("route", "The Allied Trade Route.", kind=int, minimum=1),
-    why_not=refused_by("diplomacy.break-alliance"),
+    why_not=refused_by("patchistory.diplomacy.break-alliance"),
 )
 def break_alliance(ctx: Ctx, seat: int, command: Command) -> None:
     points = ctx.state.pp[seat]
     ctx.emit(
         TradeRouteForfeited(
-            rule=rule("diplomacy.break-alliance"),
+            rule="patchistory.diplomacy.break-alliance",
             route=int(command.arg("route")),
             seat=seat,
             votes=points,
@@ -246,7 +249,7 @@ def break_alliance(ctx: Ctx, seat: int, command: Command) -> None:
 
 @COMMANDS.declares("end_diplomacy", "Take no more Diplomacy actions this Round.")
 def end_diplomacy(ctx: Ctx, seat: int, command: Command) -> None:
-    pass_turn(ctx, "diplomacy.order", seat)
+    pass_turn(ctx, "patchistory.diplomacy.order", seat)
 
 
 # --- the events --------------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from domain.patchistory import (
     production,
     rounds,
     setup,
-    views,
+    view,
     vote,
     words,
     workers,
@@ -214,7 +214,7 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
         return invariants.failures(self.pack, state)
 
     def view(self, state: PState, viewer: int | None) -> dict[str, Any]:
-        return views.view(self.pack, state, viewer)
+        return view.view(self.pack, state, viewer)
 
     def draw_board(self, state: PState, viewer: int | None) -> str | None:
         return drawing.table_svg(self.pack, state, viewer)

@@ -13,7 +13,7 @@ from domain.core.frozen import evolved
 from domain.core.messages import PUBLIC, event
 from domain.patchistory import auction
 from domain.patchistory import territory as terr
-from domain.patchistory.context import FOLDS, Ctx, PatchEvent, behind_screen, goods_changed, rule
+from domain.patchistory.context import FOLDS, Ctx, PatchEvent, behind_screen, goods_changed
 from domain.patchistory.model import PState
 from domain.patchistory.pack import PatchPack
 
@@ -22,8 +22,12 @@ def begin_round(ctx: Ctx, era: int, round_: int, start: int) -> None:
     serial = (era - 1) * ctx.pack.number("rounds_per_era") + round_
     ctx.emit(
         RoundBegan(
-            rule=rule("round.phases"),
-            cites=(rule("setup.start-player") if serial == 1 else rule("round.start-player"),),
+            rule="patchistory.round.phases",
+            cites=(
+                "patchistory.setup.start-player"
+                if serial == 1
+                else "patchistory.round.start-player",
+            ),
             era=era,
             round=round_,
             serial=serial,
@@ -33,7 +37,7 @@ def begin_round(ctx: Ctx, era: int, round_: int, start: int) -> None:
     if round_ == 1:
         ctx.emit(
             EraTilesShuffled(
-                rule=rule("era.end") if era > 1 else rule("objective.eras"),
+                rule="patchistory.era.end" if era > 1 else "patchistory.objective.eras",
                 era=era,
                 tiles=ctx.pack.era_tiles(era),
             )
@@ -48,7 +52,7 @@ def end_era(ctx: Ctx) -> None:
         if terr.has(pack, ctx.state.civs[seat], "pyramids"):
             ctx.emit(
                 CultureFromTiles(
-                    rule=rule("tile.pyramids"),
+                    rule="patchistory.tile.pyramids",
                     seat=seat,
                     ability="pyramids",
                     culture=pack.number("pyramids_culture"),
@@ -61,7 +65,7 @@ def end_era(ctx: Ctx) -> None:
                 gain = -min(pack.number("ziggurat_none_culture"), civ.culture)
             ctx.emit(
                 CultureFromTiles(
-                    rule=rule("tile.ziggurat"),
+                    rule="patchistory.tile.ziggurat",
                     seat=seat,
                     ability="ziggurat",
                     culture=gain,
@@ -82,7 +86,7 @@ def end_game(ctx: Ctx) -> None:
             coin = ctx.state.civs[seat].coin
             ctx.emit(
                 CultureFromTiles(
-                    rule=rule("tile.wall-street"),
+                    rule="patchistory.tile.wall-street",
                     seat=seat,
                     ability="wall-street",
                     culture=coin // ctx.pack.number("wall_street_coin_per_culture"),
@@ -92,7 +96,7 @@ def end_game(ctx: Ctx) -> None:
     best = max(culture)
     ctx.emit(
         GameFinished(
-            rule=rule("game.end"),
+            rule="patchistory.game.end",
             culture=culture,
             winners=tuple(s for s, c in enumerate(culture) if c == best),
         )
@@ -116,7 +120,7 @@ def result(state: PState) -> dict[str, Any]:
         "ranking": ranking,
         "tie_breaks": [],
         "details": {
-            "rule": rule("game.end"),
+            "rule": "patchistory.game.end",
             "winners": [r["seat"] for r in ranking if r["place"] == 1],
         },
     }

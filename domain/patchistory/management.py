@@ -4,7 +4,7 @@ Honoring Heroes and Wonders, Constructing a General Trade Route, Construction (c
 and the Campaign, each for its Political cost (patchistory.politics.era-costs); and the
 Management abilities of Constantine, Schwerer Gustav, the Hanging Gardens
 (patchistory.tile.hanging-gardens) and the Kremlin (patchistory.tile.kremlin).
-Examples: patchistory.example.exchange, patchistory.example.campaign."""
+Examples: `WORKED_EXAMPLES`."""
 
 from __future__ import annotations
 
@@ -23,7 +23,6 @@ from domain.patchistory.context import (
     PatchEvent,
     civ_changed,
     goods_changed,
-    rule,
     spend_points,
     without_worker,
 )
@@ -41,10 +40,25 @@ from domain.patchistory.trade_routes import (
 )
 from domain.patchistory.workers import WorkerBackToTrack, WorkerPlaced, cell, cell_args
 
+RETIRING = {
+    "hanging-gardens": "patchistory.tile.hanging-gardens",
+    "kremlin": "patchistory.tile.kremlin",
+}
+"""The Wonders that send a Worker back to the Descendant Track, each with its clause."""
+
+
+WORKED_EXAMPLES = (
+    "patchistory.example.exchange",
+    "patchistory.example.campaign",
+)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
+
 
 def begin_management(ctx: Ctx) -> None:
     ctx.emit(
-        PhaseBegan(rule=rule("management.order"), phase="management", seats=ctx.state.in_order())
+        PhaseBegan(
+            rule="patchistory.management.order", phase="management", seats=ctx.state.in_order()
+        )
     )
 
 
@@ -193,7 +207,7 @@ def ability_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comma
     "Send a Worker to the Start of a Trade Route.",
     Arg("route", ROUTE, kind=int, minimum=1),
     *cell_args(),
-    why_not=refused_by("management.trade"),
+    why_not=refused_by("patchistory.management.trade"),
 )
 def trade(ctx: Ctx, seat: int, command: Command) -> None:
     state = ctx.state
@@ -202,8 +216,11 @@ def trade(ctx: Ctx, seat: int, command: Command) -> None:
     genghis = terr.has(ctx.pack, state.civs[seat], "genghis-khan")
     ctx.emit(
         TradeBegun(
-            rule=rule("management.trade"),
-            cites=(rule("politics.era-costs"), *((rule("tile.genghis-khan"),) if genghis else ())),
+            rule="patchistory.management.trade",
+            cites=(
+                "patchistory.politics.era-costs",
+                *(("patchistory.tile.genghis-khan",) if genghis else ()),
+            ),
             seat=seat,
             route=route.id,
             at=cell(command),
@@ -222,7 +239,7 @@ def trade(ctx: Ctx, seat: int, command: Command) -> None:
     Arg("food", "Food received.", kind=int, minimum=0),
     Arg("coin", "Coin received.", kind=int, minimum=0),
     Arg("resource", "Resources received.", kind=int, minimum=0),
-    why_not=refused_by("management.exchange"),
+    why_not=refused_by("patchistory.management.exchange"),
 )
 def exchange(ctx: Ctx, seat: int, command: Command) -> None:
     # The Goods go behind the Player Screen and back to the supply out of sight: unlike
@@ -233,7 +250,7 @@ def exchange(ctx: Ctx, seat: int, command: Command) -> None:
     hidden = ctx.pack.since(EXCHANGES_BEHIND_THE_SCREEN)
     ctx.emit(
         GoodsExchanged(
-            rule=rule("management.exchange"),
+            rule="patchistory.management.exchange",
             seat=seat,
             give=str(command.arg("give")),
             amount=int(command.arg("amount")),
@@ -252,13 +269,16 @@ def exchange(ctx: Ctx, seat: int, command: Command) -> None:
     "birth",
     "Birth a Worker onto a free space.",
     *cell_args(),
-    why_not=refused_by("management.birth"),
+    why_not=refused_by("patchistory.management.birth"),
 )
 def birth(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         WorkerPlaced(
-            rule=rule("management.birth"),
-            cites=(rule("politics.era-costs"), *cost_cites(ctx.pack, ctx.state, seat, "birth")),
+            rule="patchistory.management.birth",
+            cites=(
+                "patchistory.politics.era-costs",
+                *cost_cites(ctx.pack, ctx.state, seat, "birth"),
+            ),
             seat=seat,
             at=cell(command),
             food=ctx.pack.era_number("birth_food", ctx.state.era),
@@ -268,14 +288,16 @@ def birth(ctx: Ctx, seat: int, command: Command) -> None:
 
 
 @COMMANDS.declares(
-    "honor_heroes", "Honor your Heroes.", why_not=refused_by("management.honor-heroes")
+    "honor_heroes", "Honor your Heroes.", why_not=refused_by("patchistory.management.honor-heroes")
 )
 def honor_heroes(ctx: Ctx, seat: int, command: Command) -> None:
     honor(ctx, seat, heroes=True)
 
 
 @COMMANDS.declares(
-    "honor_wonders", "Honor your Wonders.", why_not=refused_by("management.honor-wonders")
+    "honor_wonders",
+    "Honor your Wonders.",
+    why_not=refused_by("patchistory.management.honor-wonders"),
 )
 def honor_wonders(ctx: Ctx, seat: int, command: Command) -> None:
     honor(ctx, seat, heroes=False)
@@ -287,8 +309,10 @@ def honor(ctx: Ctx, seat: int, heroes: bool) -> None:
     board = terr.statuses(pack, state, seat)
     ctx.emit(
         Honored(
-            rule=rule("management.honor-heroes" if heroes else "management.honor-wonders"),
-            cites=(rule("politics.era-costs"),),
+            rule="patchistory.management.honor-heroes"
+            if heroes
+            else "patchistory.management.honor-wonders",
+            cites=("patchistory.politics.era-costs",),
             seat=seat,
             what="heroes" if heroes else "wonders",
             food=pack.era_number("honor_heroes_food", state.era) if heroes else 0,
@@ -303,12 +327,12 @@ def honor(ctx: Ctx, seat: int, heroes: bool) -> None:
     "build_route",
     "Construct a General Trade Route to a player.",
     Arg("to", SEAT, kind=int, minimum=0),
-    why_not=refused_by("management.trade-route"),
+    why_not=refused_by("patchistory.management.trade-route"),
 )
 def build_route(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         TradeRouteOpened(
-            rule=rule("management.trade-route"),
+            rule="patchistory.management.trade-route",
             cites=cost_cites(ctx.pack, ctx.state, seat, "trade-route"),
             route=ctx.state.next_route,
             kind="general",
@@ -326,7 +350,7 @@ def build_route(ctx: Ctx, seat: int, command: Command) -> None:
     "Reclaim a 1x1 square with a Building Tile's Wasteland side.",
     *cell_args(),
     Arg("building", "The Building Tile used.", buildings),
-    why_not=refused_by("management.reclamation"),
+    why_not=refused_by("patchistory.management.reclamation"),
 )
 def do_reclaim(ctx: Ctx, seat: int, command: Command) -> None:
     reclaim(ctx, seat, command)
@@ -337,7 +361,7 @@ def do_reclaim(ctx: Ctx, seat: int, command: Command) -> None:
     "Construct a Building on a 1x1 non-Sea square.",
     *cell_args(),
     Arg("building", "The Building Tile built.", buildings),
-    why_not=refused_by("management.building"),
+    why_not=refused_by("patchistory.management.building"),
 )
 def do_construct(ctx: Ctx, seat: int, command: Command) -> None:
     construct(ctx, seat, command)
@@ -347,11 +371,13 @@ def do_construct(ctx: Ctx, seat: int, command: Command) -> None:
     "campaign",
     "Spend Political Points for Votes (once a Round).",
     Arg("points", "Points spent.", kind=int, minimum=1),
-    why_not=refused_by("management.campaign"),
+    why_not=refused_by("patchistory.management.campaign"),
 )
 def campaign(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
-        Campaigned(rule=rule("management.campaign"), seat=seat, points=int(command.arg("points")))
+        Campaigned(
+            rule="patchistory.management.campaign", seat=seat, points=int(command.arg("points"))
+        )
     )
 
 
@@ -363,7 +389,7 @@ def campaign(ctx: Ctx, seat: int, command: Command) -> None:
 def constantine(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         TradeRouteOpened(
-            rule=rule("tile.constantine"),
+            rule="patchistory.tile.constantine",
             route=ctx.state.next_route,
             kind="allied",
             a=seat,
@@ -382,7 +408,7 @@ def constantine(ctx: Ctx, seat: int, command: Command) -> None:
 def demolish_route(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         TradeRouteForfeited(
-            rule=rule("tile.schwerer-gustav"),
+            rule="patchistory.tile.schwerer-gustav",
             route=int(command.arg("route")),
             seat=seat,
             points=cost(ctx.pack, ctx.state, seat, "schwerer-gustav"),
@@ -410,7 +436,7 @@ def retire_worker(ctx: Ctx, seat: int, command: Command) -> None:
     gardens = ability == "hanging-gardens"
     ctx.emit(
         WorkerBackToTrack(
-            rule=rule(f"tile.{ability}"),
+            rule=RETIRING[ability],
             seat=seat,
             at=at,
             route=route,
@@ -423,7 +449,7 @@ def retire_worker(ctx: Ctx, seat: int, command: Command) -> None:
 
 @COMMANDS.declares("end_management", "End your Management step.")
 def end_management(ctx: Ctx, seat: int, command: Command) -> None:
-    pass_turn(ctx, "management.order", seat)
+    pass_turn(ctx, "patchistory.management.order", seat)
 
 
 # --- the events --------------------------------------------------------------------------------

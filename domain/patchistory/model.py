@@ -18,6 +18,10 @@ Cell = tuple[int, int]
 T = TypeVar("T")
 
 
+UNCITED_RULES = ("patchistory.components.goods",)
+"""The clauses this module decides that no event or refusal carries."""
+
+
 @dataclass(frozen=True)
 class Placed:
     """A Tile side patched into a territory: its top-left square at (row, col), layer `z`."""

@@ -23,7 +23,6 @@ from domain.patchistory.context import (
     Ctx,
     PatchEvent,
     civ_changed,
-    rule,
     without_worker,
 )
 from domain.patchistory.model import Cell, Civ, Pending, PState, Route
@@ -38,7 +37,9 @@ from domain.patchistory.workers import cell, cell_args
 def begin_movement(ctx: Ctx) -> None:
     state = ctx.state
     pack = ctx.pack
-    ctx.emit(PhaseBegan(rule=rule("movement.territory"), phase="movement", seats=state.in_order()))
+    ctx.emit(
+        PhaseBegan(rule="patchistory.movement.territory", phase="movement", seats=state.in_order())
+    )
     war_space = pack.general.index("war")
     prep = pack.general.index("preparation")
     for route in state.routes:
@@ -46,7 +47,7 @@ def begin_movement(ctx: Ctx) -> None:
             if route.declared and space == prep:
                 ctx.emit(
                     RouteWorkerMoved(
-                        rule=rule("movement.war-space"),
+                        rule="patchistory.movement.war-space",
                         seat=owner,
                         route=route.id,
                         frm=space,
@@ -63,7 +64,7 @@ def begin_movement(ctx: Ctx) -> None:
                 continue
             ctx.emit(
                 RouteWorkerMoved(
-                    rule=rule("movement.no-transport"),
+                    rule="patchistory.movement.no-transport",
                     seat=seat,
                     route=route.id,
                     frm=at,
@@ -268,10 +269,10 @@ def movement_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comm
         yield END
 
 
-def refused_while_shared(key: str) -> WhyNot[PatchPack, PState]:
+def refused_while_shared(rule: str) -> WhyNot[PatchPack, PState]:
     """The refusal of a command that ends the Movement within the territory (a Trade Route
-    move, the end) while two Workers share a space a move can part; else the rule `key`'s."""
-    plain = refused_by(key)
+    move, the end) while two Workers share a space a move can part; else the rule `rule`'s."""
+    plain = refused_by(rule)
 
     def why_not(
         pack: PatchPack, state: PState, seat: int, command: Command
@@ -287,7 +288,7 @@ def refused_while_shared(key: str) -> WhyNot[PatchPack, PState]:
                 f"Two of your Workers share a space ({where(*shared[0])}): at the end of "
                 "Movement there may be only one Worker per space, so move one of them to a "
                 "space of its own first (your Trade Route Workers move after the territory's).",
-                rule("movement.one-per-space"),
+                "patchistory.movement.one-per-space",
                 {"command": command.as_dict(), "shared": [list(space) for space in shared]},
             )
         return plain(pack, state, seat, command)
@@ -303,12 +304,12 @@ def refused_while_shared(key: str) -> WhyNot[PatchPack, PState]:
     "Move a Worker in your territory.",
     *cell_args(),
     *cell_args("to_"),
-    why_not=refused_by("movement.territory"),
+    why_not=refused_by("patchistory.movement.territory"),
 )
 def move_worker(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         WorkerMoved(
-            rule=rule("movement.territory"),
+            rule="patchistory.movement.territory",
             seat=seat,
             frm=cell(command),
             to=cell(command, "to_row", "to_col"),
@@ -321,7 +322,7 @@ def move_worker(ctx: Ctx, seat: int, command: Command) -> None:
     "Move a Worker forward on a Trade Route.",
     Arg("route", ROUTE, kind=int, minimum=1),
     Arg("steps", "Spaces forward.", kind=int, minimum=1),
-    why_not=refused_while_shared("movement.route"),
+    why_not=refused_while_shared("patchistory.movement.route"),
 )
 def advance(ctx: Ctx, seat: int, command: Command) -> None:
     route = ctx.state.route(int(command.arg("route")))
@@ -332,7 +333,7 @@ def advance(ctx: Ctx, seat: int, command: Command) -> None:
     home = route.kind == "allied" and target in (0, len(ctx.pack.allied.spaces) - 1)
     ctx.emit(
         RouteWorkerMoved(
-            rule=rule("movement.allied") if home else rule("movement.route"),
+            rule="patchistory.movement.allied" if home else "patchistory.movement.route",
             seat=seat,
             route=route.id,
             frm=space,
@@ -346,18 +347,22 @@ def advance(ctx: Ctx, seat: int, command: Command) -> None:
     "rest",
     "Move a Worker to a General Trade Route's Rest/Return space.",
     Arg("route", ROUTE, kind=int, minimum=1),
-    why_not=refused_while_shared("movement.rest"),
+    why_not=refused_while_shared("patchistory.movement.rest"),
 )
 def do_rest(ctx: Ctx, seat: int, command: Command) -> None:
     route = ctx.state.route(int(command.arg("route")))
     space = route.worker_of(seat)
     assert space is not None
-    cite = rule("movement.rest") if route.kind == "general" else rule("movement.no-transport")
+    cite = (
+        "patchistory.movement.rest"
+        if route.kind == "general"
+        else "patchistory.movement.no-transport"
+    )
     ctx.emit(RouteWorkerMoved(rule=cite, seat=seat, route=route.id, frm=space, to=space, rest=True))
 
 
 @COMMANDS.declares(
-    "end_movement", "End your Movement.", why_not=refused_while_shared("movement.route")
+    "end_movement", "End your Movement.", why_not=refused_while_shared("patchistory.movement.route")
 )
 def end_movement(ctx: Ctx, seat: int, command: Command) -> None:
     if ctx.pack.since(WORKERS_SHARE_DURING_MOVEMENT):
@@ -365,8 +370,8 @@ def end_movement(ctx: Ctx, seat: int, command: Command) -> None:
     civ = ctx.state.civs[seat]
     due = sum(1 for r in civ.resting if r < ctx.state.serial)
     if due:
-        ctx.emit(RestOver(rule=rule("movement.rest"), seat=seat, count=due))
-    pass_turn(ctx, "movement.territory", seat)
+        ctx.emit(RestOver(rule="patchistory.movement.rest", seat=seat, count=due))
+    pass_turn(ctx, "patchistory.movement.territory", seat)
 
 
 def crowd_out(ctx: Ctx, seat: int) -> None:
@@ -378,7 +383,7 @@ def crowd_out(ctx: Ctx, seat: int) -> None:
     for space in shared_spaces(ctx.pack, civ):
         standing = [w for w in civ.workers if anchor.get(w, w) == space]
         for at in standing[1:]:
-            ctx.emit(WorkerCrowdedOut(rule=rule("movement.one-per-space"), seat=seat, at=at))
+            ctx.emit(WorkerCrowdedOut(rule="patchistory.movement.one-per-space", seat=seat, at=at))
 
 
 # --- the events --------------------------------------------------------------------------------

@@ -25,7 +25,6 @@ from domain.patchistory.context import (
     PatchEvent,
     behind_screen,
     goods_changed,
-    rule,
 )
 from domain.patchistory.model import Pending, PState, Route
 from domain.patchistory.pack import PatchPack
@@ -60,12 +59,12 @@ def begin_conflicts(ctx: Ctx) -> None:
     if talks or wars:
         ctx.emit(
             ConflictsFound(
-                rule=rule("negotiation.when"),
+                rule="patchistory.negotiation.when",
                 negotiations=tuple(r.id for r in talks),
                 wars=tuple(r.id for r in wars),
             )
         )
-    ctx.emit(PhaseBegan(rule=rule("negotiation.when"), phase="conflicts"))
+    ctx.emit(PhaseBegan(rule="patchistory.negotiation.when", phase="conflicts"))
 
 
 def next_conflict(ctx: Ctx) -> None:
@@ -73,12 +72,12 @@ def next_conflict(ctx: Ctx) -> None:
     if state.negotiations:
         route = state.route(state.negotiations[0])
         if allied(state, route.a, route.b):
-            ctx.emit(NegotiationSkipped(rule=rule("war.allies"), route=route.id))
-            ctx.emit(WorkerLeftRoute(rule=rule("war.allies"), seat=route.a, route=route.id))
+            ctx.emit(NegotiationSkipped(rule="patchistory.war.allies", route=route.id))
+            ctx.emit(WorkerLeftRoute(rule="patchistory.war.allies", seat=route.a, route=route.id))
             return
         ctx.emit(
             PhaseBegan(
-                rule=rule("negotiation.choose"), phase="negotiation", seats=(route.a, route.b)
+                rule="patchistory.negotiation.choose", phase="negotiation", seats=(route.a, route.b)
             )
         )
         return
@@ -87,7 +86,7 @@ def next_conflict(ctx: Ctx) -> None:
         if war_order_to_choose(ctx.pack, state):
             ctx.emit(
                 DecisionAwaited(
-                    rule=rule("war.order"),
+                    rule="patchistory.war.order",
                     kind="war-order",
                     seat=route.a,
                     numbers=wars_of(state, route.a),
@@ -95,10 +94,10 @@ def next_conflict(ctx: Ctx) -> None:
             )
             return
         if allied(state, route.a, route.b):
-            ctx.emit(WarCalledOff(rule=rule("war.allies"), route=route.id))
-            ctx.emit(WorkerLeftRoute(rule=rule("war.allies"), seat=route.a, route=route.id))
+            ctx.emit(WarCalledOff(rule="patchistory.war.allies", route=route.id))
+            ctx.emit(WorkerLeftRoute(rule="patchistory.war.allies", seat=route.a, route=route.id))
             return
-        ctx.emit(PhaseBegan(rule=rule("war.strength"), phase="war", seats=(route.a, route.b)))
+        ctx.emit(PhaseBegan(rule="patchistory.war.strength", phase="war", seats=(route.a, route.b)))
         return
     produce(ctx)
 
@@ -170,13 +169,13 @@ def stealth_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comma
     "choose_side",
     "Negotiation: red (false) or blue (true), in secret.",
     Arg("blue", "Blue: Defender or Alliance; red: Aggression.", kind=bool),
-    why_not=refused_by("negotiation.choose"),
+    why_not=refused_by("patchistory.negotiation.choose"),
 )
 def choose_side(ctx: Ctx, seat: int, command: Command) -> None:
     route = conflict_route(ctx.state)
     ctx.emit(
         SideChosen(
-            rule=rule("negotiation.choose"),
+            rule="patchistory.negotiation.choose",
             seat=seat,
             route=route.id,
             blue=bool(command.arg("blue")),
@@ -193,24 +192,28 @@ def resolve_negotiation(ctx: Ctx) -> None:
     chosen = state.sealed_map()
     seats = (route.a, route.b)
     blue = tuple(bool(chosen[s][0]) for s in seats)
-    ctx.emit(SidesRevealed(rule=rule("negotiation.choose"), route=route.id, seats=seats, blue=blue))
+    ctx.emit(
+        SidesRevealed(rule="patchistory.negotiation.choose", route=route.id, seats=seats, blue=blue)
+    )
     if all(blue):
         if used(ctx.state, "allied") < ctx.pack.allied.count and not allied(ctx.state, *seats):
             ctx.emit(
                 DecisionAwaited(
-                    rule=rule("negotiation.alliance"),
+                    rule="patchistory.negotiation.alliance",
                     kind="alliance-propose",
                     seat=route.a,
                     numbers=(route.id,),
                 )
             )
-        ctx.emit(WorkerLeftRoute(rule=rule("negotiation.blue"), seat=route.a, route=route.id))
+        ctx.emit(WorkerLeftRoute(rule="patchistory.negotiation.blue", seat=route.a, route=route.id))
         return
     aggressors = tuple(s for s, b in zip(seats, blue, strict=True) if not b)
     cost = ctx.pack.era_number("war_preparation_resources", state.era)
     paid = tuple(min(cost, ctx.state.civs[s].resource) for s in aggressors)
     ctx.emit(
-        WarDeclared(rule=rule("negotiation.red"), route=route.id, aggressors=aggressors, paid=paid)
+        WarDeclared(
+            rule="patchistory.negotiation.red", route=route.id, aggressors=aggressors, paid=paid
+        )
     )
 
 
@@ -222,7 +225,7 @@ def resolve_negotiation(ctx: Ctx) -> None:
 def propose_alliance(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         AllianceAnswered(
-            rule=rule("negotiation.alliance"),
+            rule="patchistory.negotiation.alliance",
             seat=seat,
             route=ctx.state.pending[0].numbers[0],
             agree=True,
@@ -245,7 +248,9 @@ def _answer_alliance(ctx: Ctx, seat: int, agree: bool) -> None:
     pending = ctx.state.pending[0]
     route_id = pending.numbers[0]
     ctx.emit(
-        AllianceAnswered(rule=rule("negotiation.blue"), seat=seat, route=route_id, agree=agree)
+        AllianceAnswered(
+            rule="patchistory.negotiation.blue", seat=seat, route=route_id, agree=agree
+        )
     )
     if agree:
         start = pending.numbers[1]
@@ -253,7 +258,7 @@ def _answer_alliance(ctx: Ctx, seat: int, agree: bool) -> None:
         other = seat if old is None else (old.b if start == old.a else old.a)
         ctx.emit(
             TradeRouteOpened(
-                rule=rule("negotiation.alliance"),
+                rule="patchistory.negotiation.alliance",
                 route=ctx.state.next_route,
                 kind="allied",
                 a=start,
@@ -270,14 +275,14 @@ def _answer_alliance(ctx: Ctx, seat: int, agree: bool) -> None:
     "War: Resources (and Votes) forfeited, in secret.",
     Arg("resources", "Resources forfeited.", kind=int, minimum=0),
     Arg("votes", "Votes forfeited (Jeanne d'Arc).", kind=int, minimum=0),
-    why_not=refused_by("war.strength"),
+    why_not=refused_by("patchistory.war.strength"),
 )
 def commit_strength(ctx: Ctx, seat: int, command: Command) -> None:
     route = conflict_route(ctx.state)
     votes = int(command.arg("votes"))
     ctx.emit(
         StrengthCommitted(
-            rule=rule("tile.jeanne-darc") if votes else rule("war.strength"),
+            rule="patchistory.tile.jeanne-darc" if votes else "patchistory.war.strength",
             seat=seat,
             route=route.id,
             spent_resources=int(command.arg("resources")),
@@ -311,12 +316,12 @@ def resolve_war(ctx: Ctx) -> None:
     else:
         winners = tuple(s for s in seats if s not in route.aggressors)
     culture, spoils = _war_culture(pack, state, route, totals, winners)
-    strength = [rule("war.strength")]
+    strength = ["patchistory.war.strength"]
     if any(v for v in votes):
-        strength.append(rule("tile.jeanne-darc"))
+        strength.append("patchistory.tile.jeanne-darc")
     defenders = [s for s in seats if s not in route.aggressors]
     if any(terr.has(pack, state.civs[s], "great-wall") for s in defenders):
-        strength.append(rule("tile.great-wall"))
+        strength.append("patchistory.tile.great-wall")
     fought: dict[str, Any] = {
         "route": route.id,
         "seats": seats,
@@ -330,7 +335,7 @@ def resolve_war(ctx: Ctx) -> None:
     # only the two players see it, or it would show what is behind the loser's screen.
     ctx.emit(
         WarResolved(
-            rule=rule("war.winner"),
+            rule="patchistory.war.winner",
             cites=(*strength, *spoils),
             culture=culture,
             visibility=behind_screen(pack, *seats, **fought),
@@ -340,7 +345,7 @@ def resolve_war(ctx: Ctx) -> None:
     if winners:
         (winner,) = winners
         _stealth(ctx, winner, seats[1 - seats.index(winner)])
-    ctx.emit(WorkerLeftRoute(rule=rule("war.worker-home"), seat=route.a, route=route.id))
+    ctx.emit(WorkerLeftRoute(rule="patchistory.war.worker-home", seat=route.a, route=route.id))
 
 
 def _war_culture(
@@ -366,7 +371,7 @@ def _war_culture(
             taken = min(crushing["culture"], loser_culture)
             culture[w] += taken
             culture[1 - w] -= taken
-            cites.append(rule("war.spoils"))
+            cites.append("patchistory.war.spoils")
     return tuple(culture), tuple(cites)
 
 
@@ -379,7 +384,10 @@ def _stealth(ctx: Ctx, winner: int, loser: int) -> None:
     ):
         ctx.emit(
             DecisionAwaited(
-                rule=rule("tile.stealth-aircraft"), kind="stealth", seat=winner, numbers=(loser,)
+                rule="patchistory.tile.stealth-aircraft",
+                kind="stealth",
+                seat=winner,
+                numbers=(loser,),
             )
         )
 
@@ -388,10 +396,10 @@ def _stealth(ctx: Ctx, winner: int, loser: int) -> None:
     "choose_war",
     "War: which of your Wars is resolved first.",
     Arg("route", "The General Route of the War.", kind=int, minimum=1),
-    why_not=refused_by("war.order"),
+    why_not=refused_by("patchistory.war.order"),
 )
 def choose_war(ctx: Ctx, seat: int, command: Command) -> None:
-    ctx.emit(WarChosen(rule=rule("war.order"), seat=seat, route=int(command.arg("route"))))
+    ctx.emit(WarChosen(rule="patchistory.war.order", seat=seat, route=int(command.arg("route"))))
 
 
 @COMMANDS.declares(

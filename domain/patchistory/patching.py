@@ -3,7 +3,7 @@ wholly under the squares it overlaps (patchistory.patch.overlap), or forfeited
 (patchistory.patch.optional); what may not be covered or half covered, the size limit of each
 Era, and the first Workers after the game's first Auction (patchistory.patch.first-workers).
 The Tiles' facing (patchistory.patch.facing) is the side they were won with, chosen here with
-2 players (patchistory.auction.two-player-patching). Example: patchistory.example.patching.
+2 players (patchistory.auction.two-player-patching). Example: `WORKED_EXAMPLES`.
 
 `placement_refusal` states where a Tile may go once: the placements listed are those it does
 not refuse, and a refused `patch` cites what it says."""
@@ -18,7 +18,7 @@ from domain.core.errors import IllegalAction, RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.patchistory import territory as terr
-from domain.patchistory.context import COMMANDS, FOLDS, Ctx, PatchEvent, civ_changed, rule
+from domain.patchistory.context import COMMANDS, FOLDS, Ctx, PatchEvent, civ_changed
 from domain.patchistory.model import Cell, Civ, Cover, Placed, PState
 from domain.patchistory.pack import BLACK, SEA, WHITE, Feature, PatchPack, Square
 from domain.patchistory.rounds import DecisionAwaited, PhaseBegan, refused_by
@@ -26,15 +26,23 @@ from domain.patchistory.rounds import DecisionAwaited, PhaseBegan, refused_by
 OVER, UNDER = "over", "under"
 
 
+UNCITED_RULES = ("patchistory.patch.facing",)
+"""The clauses this module decides that no event or refusal carries."""
+WORKED_EXAMPLES = ("patchistory.example.patching",)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
+
+
 def begin_patching(ctx: Ctx) -> None:
-    ctx.emit(PhaseBegan(rule=rule("patch.optional"), phase="patching", seats=()))
+    ctx.emit(PhaseBegan(rule="patchistory.patch.optional", phase="patching", seats=()))
 
 
 def first_workers(ctx: Ctx) -> None:
     count = ctx.pack.numbers["first_workers"][ctx.state.capital_side]
     for seat in ctx.state.in_order():
         for _ in range(count):
-            ctx.emit(DecisionAwaited(rule=rule("patch.first-workers"), kind="place-new", seat=seat))
+            ctx.emit(
+                DecisionAwaited(rule="patchistory.patch.first-workers", kind="place-new", seat=seat)
+            )
 
 
 def after_patching(ctx: Ctx) -> bool:
@@ -43,7 +51,7 @@ def after_patching(ctx: Ctx) -> bool:
     if ctx.state.era == 1 and ctx.state.round == 1:
         first_workers(ctx)
         if ctx.state.pending:
-            ctx.emit(PhaseBegan(rule=rule("patch.first-workers"), phase="first-workers"))
+            ctx.emit(PhaseBegan(rule="patchistory.patch.first-workers", phase="first-workers"))
             return True
     return False
 
@@ -130,18 +138,22 @@ def refusal_on(
     new = {(row + sq.at[0], col + sq.at[1]): sq for sq in pack.side(tile, side).squares}
     overlap = [cell for cell in new if cell in view]
     if not overlap:
-        return rule("patch.overlap"), "the Tile must lie over or under a square of your Empire"
+        return (
+            "patchistory.patch.overlap",
+            "the Tile must lie over or under a square of your Empire",
+        )
     if any(terr.is_sea(view[cell]) for cell in overlap):
-        return rule("patch.sea-untouchable"), "nothing may be patched over or under a Sea"
+        return "patchistory.patch.sea-untouchable", "nothing may be patched over or under a Sea"
     if layer == UNDER and any(new[cell].terrain == SEA for cell in overlap):
-        return rule("patch.sea-over"), "a Sea cannot be patched under any square"
+        return "patchistory.patch.sea-over", "a Sea cannot be patched under any square"
     liberty = land.liberty
     if layer == OVER and liberty:
         for feature, cells in land.features:
             if feature.ability == "statue-of-liberty" and set(cells) & set(overlap):
-                return rule(
-                    "tile.statue-of-liberty"
-                ), "the Statue of Liberty may not be patched over"
+                return (
+                    "patchistory.tile.statue-of-liberty",
+                    "the Statue of Liberty may not be patched over",
+                )
     placed = Placed(tile, side, row, col, layer_z(land.civ, layer))
     return _after_refusal(pack, land, placed, new, layer, liberty)
 
@@ -178,7 +190,10 @@ def _after_refusal(
         if square.terrain == SEA:
             seas.add(cell)
     if max(r1 - r0 + 1, c1 - c0 + 1) > land.limit and not liberty:
-        return rule("patch.limit"), f"your civilization may not exceed {land.limit}x{land.limit}"
+        return (
+            "patchistory.patch.limit",
+            f"your civilization may not exceed {land.limit}x{land.limit}",
+        )
     features = [f for f in land.features if layer != OVER or new.keys().isdisjoint(f[1])]
     mine = []
     for feature in terr.side_of(pack, placed).features:
@@ -190,14 +205,14 @@ def _after_refusal(
     for at, name, footprint in (*land.footprints, *mine):
         showing = any(after_view[cell].layer == at for cell in footprint)
         if showing and not footprint <= whole:
-            return rule("patch.whole-features"), f"{name} would be half covered"
+            return "patchistory.patch.whole-features", f"{name} would be half covered"
     for r, c in seas:
         if (r + 1, c) in seas or (r, c + 1) in seas:
-            return rule("patch.seas-apart"), "no two Sea spaces may be adjacent"
+            return "patchistory.patch.seas-apart", "no two Sea spaces may be adjacent"
     anchor = {cell: cells[0] for _, cells in features for cell in cells}
     taken = [anchor.get(w, w) for w in land.civ.workers]
     if len(set(taken)) != len(taken):
-        return rule("patch.worker-stays"), "two Workers would stand on one space"
+        return "patchistory.patch.worker-stays", "two Workers would stand on one space"
     return None
 
 
@@ -272,7 +287,7 @@ def why_not_patch(
             found = None
         if found is not None:
             return IllegalAction(found[1], found[0], {"command": command.as_dict()})
-    return refused_by("patch.overlap")(pack, state, seat, command)
+    return refused_by("patchistory.patch.overlap")(pack, state, seat, command)
 
 
 # --- the commands ------------------------------------------------------------------------------
@@ -301,10 +316,10 @@ def patch(ctx: Ctx, seat: int, command: Command) -> None:
         removed = sum(1 for cell, item in before.items() if cell in new and item.cover is not None)
     ctx.emit(
         TilePatched(
-            rule=rule("patch.overlap"),
+            rule="patchistory.patch.overlap",
             cites=(
-                *((rule("patch.buildings"),) if removed else ()),
-                *((rule("auction.two-player-patching"),) if state.players == 2 else ()),
+                *(("patchistory.patch.buildings",) if removed else ()),
+                *(("patchistory.auction.two-player-patching",) if state.players == 2 else ()),
             ),
             seat=seat,
             tile=won.tile,
@@ -331,16 +346,20 @@ def _moses(ctx: Ctx, seat: int, tile: str, side: str) -> None:
         if feature.id in fresh and after.born < 8 and terr.free_spaces(ctx.pack, after):
             ctx.emit(
                 DecisionAwaited(
-                    rule=rule("tile.moses"), kind="place-new", seat=seat, numbers=(index,)
+                    rule="patchistory.tile.moses", kind="place-new", seat=seat, numbers=(index,)
                 )
             )
 
 
 @COMMANDS.declares(
-    "forfeit_tile", "Do not patch the Tile you won.", why_not=refused_by("patch.optional")
+    "forfeit_tile",
+    "Do not patch the Tile you won.",
+    why_not=refused_by("patchistory.patch.optional"),
 )
 def forfeit_tile(ctx: Ctx, seat: int, command: Command) -> None:
-    ctx.emit(TileForfeited(rule=rule("patch.optional"), seat=seat, tile=ctx.state.won[0].tile))
+    ctx.emit(
+        TileForfeited(rule="patchistory.patch.optional", seat=seat, tile=ctx.state.won[0].tile)
+    )
 
 
 # --- the events --------------------------------------------------------------------------------

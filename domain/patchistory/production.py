@@ -4,8 +4,7 @@ Workers on Trade Routes stand on (patchistory.production.routes), then feeds the
 Descendant Track (patchistory.maintenance.workers), paying Culture for what is short (never
 below zero: patchistory.culture.floor). In each Era's 5th Round the Heroes and Wonders are
 maintained (patchistory.maintenance.heroes-wonders) and Chichen-Itza's player may send Workers
-back for Culture before the Vote. Examples: patchistory.example.production,
-patchistory.example.maintenance."""
+back for Culture before the Vote. Examples: `WORKED_EXAMPLES`."""
 
 from __future__ import annotations
 
@@ -21,7 +20,6 @@ from domain.patchistory.context import (
     PatchEvent,
     behind_screen,
     goods_changed,
-    rule,
 )
 from domain.patchistory.model import PState
 from domain.patchistory.pack import GOODS, PatchPack
@@ -29,6 +27,13 @@ from domain.patchistory.rounds import PhaseBegan, TurnPassed, next_holder
 from domain.patchistory.workers import WorkerBackToTrack, cell, cell_args
 
 STATUS_PRODUCERS = ("petra", "apollo", "angkor-wat", "statue-of-liberty")
+
+
+WORKED_EXAMPLES = (
+    "patchistory.example.production",
+    "patchistory.example.maintenance",
+)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
 
 
 def route_goods(pack: PatchPack, state: PState, seat: int) -> list[dict[str, int]]:
@@ -49,7 +54,7 @@ def producing_abilities(pack: PatchPack, state: PState, seat: int) -> tuple[str,
     Angkor Wat's and the Statue of Liberty's Culture: patchistory.tile.petra,
     patchistory.tile.apollo, patchistory.tile.angkor-wat, patchistory.tile.statue-of-liberty)."""
     held = terr.abilities(pack, state.civs[seat])
-    return tuple(rule(f"tile.{a}") for a in STATUS_PRODUCERS if a in held)
+    return tuple(terr.STATUS_ABILITIES[a] for a in STATUS_PRODUCERS if a in held)
 
 
 def produce(ctx: Ctx) -> None:
@@ -70,7 +75,7 @@ def produce(ctx: Ctx) -> None:
         if terr.has(ctx.pack, ctx.state.civs[s], "chichen-itza") and ctx.state.civs[s].workers
     )
     if holders:
-        ctx.emit(PhaseBegan(rule=rule("tile.chichen-itza"), phase="chichen", seats=holders))
+        ctx.emit(PhaseBegan(rule="patchistory.tile.chichen-itza", phase="chichen", seats=holders))
         return
     vote.begin_vote(ctx)
 
@@ -89,13 +94,13 @@ def _produce(ctx: Ctx, seat: int) -> None:
     routed = any(from_routes.values())
     ctx.emit(
         GoodsProduced(
-            rule=rule("production.tiles"),
+            rule="patchistory.production.tiles",
             cites=(
-                rule("patch.status"),
-                *((rule("workers.gold-box"),) if terr.gold_worked(pack, state.civs[seat]) else ()),
+                terr.STATUS_RULE,
+                *((terr.GOLD_BOX_RULE,) if terr.gold_worked(pack, state.civs[seat]) else ()),
                 *producing_abilities(pack, state, seat),
-                *((rule("production.routes"),) if routed else ()),
-                *((rule("tile.cyrus"),) if cyrus and routed else ()),
+                *(("patchistory.production.routes",) if routed else ()),
+                *(("patchistory.tile.cyrus",) if cyrus and routed else ()),
             ),
             seat=seat,
             coin=made["coin"] + from_routes["coin"],
@@ -113,15 +118,15 @@ def _feed_workers(ctx: Ctx, seat: int) -> None:
     due = pack.numbers["descendant_track"][civ.born]
     cites: tuple[str, ...] = ()
     if terr.has(pack, civ, "marx"):
-        due, cites = pack.number("maintenance", "marx_food"), (rule("tile.marx"),)
+        due, cites = pack.number("maintenance", "marx_food"), ("patchistory.tile.marx",)
     paid = min(due, civ.food)
     short = (due - paid) * pack.number("maintenance", "food_short_culture")
     ctx.emit(
         Maintained(
-            rule=rule("maintenance.workers"),
+            rule="patchistory.maintenance.workers",
             seat=seat,
             what="workers",
-            cites=(*cites, *((rule("culture.floor"),) if short > civ.culture else ())),
+            cites=(*cites, *(("patchistory.culture.floor",) if short > civ.culture else ())),
             food=paid,
             resource=0,
             culture=min(short, civ.culture),
@@ -145,8 +150,8 @@ def _maintain_heroes_wonders(ctx: Ctx, seat: int) -> None:
     ) * pack.number("maintenance", "resource_short_culture")
     ctx.emit(
         Maintained(
-            rule=rule("maintenance.heroes-wonders"),
-            cites=(rule("culture.floor"),) if short > civ.culture else (),
+            rule="patchistory.maintenance.heroes-wonders",
+            cites=("patchistory.culture.floor",) if short > civ.culture else (),
             seat=seat,
             what="heroes-wonders",
             food=food,
@@ -170,7 +175,7 @@ def chichen_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comma
 def retire_for_culture(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         WorkerBackToTrack(
-            rule=rule("tile.chichen-itza"),
+            rule="patchistory.tile.chichen-itza",
             seat=seat,
             at=cell(command),
             culture=ctx.pack.number("chichen_itza_culture"),
@@ -187,7 +192,7 @@ def end_chichen(ctx: Ctx, seat: int, command: Command) -> None:
 
 def _chichen_done(ctx: Ctx, seat: int) -> None:
     nxt = next_holder(ctx.pack, ctx.state, "chichen-itza", seat)
-    ctx.emit(TurnPassed(rule=rule("tile.chichen-itza"), seat=seat, next=nxt))
+    ctx.emit(TurnPassed(rule="patchistory.tile.chichen-itza", seat=seat, next=nxt))
 
 
 # --- the events --------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from domain.core.errors import IllegalAction
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.core.turns import Sequential, Simultaneous, TurnModel
-from domain.patchistory.context import FOLDS, Ctx, PatchEvent, done_pending, rule
+from domain.patchistory.context import FOLDS, Ctx, PatchEvent, done_pending
 from domain.patchistory.model import Pending, PState
 from domain.patchistory.pack import PatchPack
 from domain.patchistory.territory import has
@@ -23,6 +23,10 @@ SEALED_PHASES = frozenset({"auction-sealed", "negotiation", "war", "vote-card", 
 
 
 # --- who acts --------------------------------------------------------------------------------
+
+
+ROUND_RULE = "patchistory.round.phases"
+"""The Round's Phases in order (the ruleset's `turn_rule`: whose turn it is)."""
 
 
 def actor(state: PState) -> int | None:
@@ -94,17 +98,19 @@ def next_holder(pack: PatchPack, state: PState, ability: str, after: int) -> int
     return -1
 
 
-def pass_turn(ctx: Ctx, key: str, seat: int) -> None:
-    """`seat` is done with its part of the phase; the next seat in turn order acts."""
-    ctx.emit(TurnPassed(rule=rule(key), seat=seat, next=next_in_turn(ctx.state, seat)))
+def pass_turn(ctx: Ctx, rule: str, seat: int) -> None:
+    """`seat` is done with its part of the phase (by the clause `rule`, its full id); the next
+    seat in turn order acts."""
+    ctx.emit(TurnPassed(rule=rule, seat=seat, next=next_in_turn(ctx.state, seat)))
 
 
 # --- refusals ----------------------------------------------------------------------------------
 
 
-def refused_by(key: str) -> WhyNot[PatchPack, PState]:
+def refused_by(rule: str) -> WhyNot[PatchPack, PState]:
     """A command's refusal when the seat is awaited but the listed actions lack it: the rule
-    `key` that its listing reads (None for a seat not awaited: the turn's general refusal)."""
+    `rule` (its full id) that its listing reads (None for a seat not awaited: the turn's
+    general refusal)."""
 
     def why_not(
         pack: PatchPack, state: PState, seat: int, command: Command
@@ -113,7 +119,7 @@ def refused_by(key: str) -> WhyNot[PatchPack, PState]:
             return None
         return IllegalAction(
             f"{command.type!r} with these arguments is not allowed now ({state.phase})",
-            rule(key),
+            rule,
             {"command": command.as_dict(), "phase": state.phase},
         )
 

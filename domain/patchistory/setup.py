@@ -4,7 +4,7 @@ each player's supply (patchistory.setup.supply), the Building Tiles shuffled and
 Prosperity Cards each (patchistory.setup.prosperity) and, with 3-4 players, a General Trade
 Route between neighbours (patchistory.setup.trade-routes). The Status Markers start at what the
 Capital shows (patchistory.setup.status: the statuses are read off the territory). Example:
-patchistory.example.setup."""
+`WORKED_EXAMPLES`."""
 
 from __future__ import annotations
 
@@ -13,12 +13,20 @@ from domain.core.messages import event, private_to
 from domain.core.ruleset import Setup
 from domain.patchistory import eras
 from domain.patchistory.construction import draw_buildings
-from domain.patchistory.context import FOLDS, Ctx, PatchEvent, civ_changed, rule
+from domain.patchistory.context import FOLDS, Ctx, PatchEvent, civ_changed
 from domain.patchistory.model import Civ, Placed, PState
 from domain.patchistory.pack import PatchPack
 from domain.patchistory.trade_routes import TradeRouteOpened
 
 CAPITAL_SIDE = "capital_side"
+
+
+PLAYER_COUNT_RULE = "patchistory.setup.players"
+"""The clause a player count the game is not for is refused by (the ruleset's `setup_rule`)."""
+UNCITED_RULES = ("patchistory.setup.status",)
+"""The clauses this module decides that no event or refusal carries."""
+WORKED_EXAMPLES = ("patchistory.example.setup",)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
 
 
 def initial_state(setup: Setup) -> PState:
@@ -39,14 +47,18 @@ def set_up(ctx: Ctx) -> None:
     if ctx.state.capital_side == "liberty":
         caps = chance.shuffled([c.id for c in pack.liberty])[:n]
         ctx.emit(
-            CapitalsDealt(rule=rule("setup.capital-side"), capitals=caps, draws=chance.take_draws())
+            CapitalsDealt(
+                rule="patchistory.setup.capital-side", capitals=caps, draws=chance.take_draws()
+            )
         )
     else:
-        ctx.emit(CapitalsDealt(rule=rule("setup.capital-side"), capitals=(pack.equality.id,) * n))
+        ctx.emit(
+            CapitalsDealt(rule="patchistory.setup.capital-side", capitals=(pack.equality.id,) * n)
+        )
     start = pack.numbers["start"]
     ctx.emit(
         SuppliesTaken(
-            rule=rule("setup.supply"),
+            rule="patchistory.setup.supply",
             food=start["food"],
             coin=start["coin"],
             culture=start["culture"],
@@ -55,20 +67,20 @@ def set_up(ctx: Ctx) -> None:
     order = chance.shuffled(sorted(pack.buildings))
     ctx.emit(
         BuildingTilesShuffled(
-            rule=rule("management.building-tiles"),
+            rule="patchistory.management.building-tiles",
             order=order,
             visibility=private_to(redacted={"count": len(order)}),
             draws=chance.take_draws(),
         )
     )
     for seat in range(n):
-        draw_buildings(ctx, seat, start["building_tiles"], rule("setup.supply"))
+        draw_buildings(ctx, seat, start["building_tiles"], "patchistory.setup.supply")
     _deal_prosperity(ctx, start["prosperity_cards"])
     if n >= 3:
         for seat in range(n):
             ctx.emit(
                 TradeRouteOpened(
-                    rule=rule("setup.trade-routes"),
+                    rule="patchistory.setup.trade-routes",
                     route=ctx.state.next_route,
                     kind="general",
                     a=seat,
@@ -85,7 +97,7 @@ def _deal_prosperity(ctx: Ctx, per: int) -> None:
         hand = cards[seat * per : (seat + 1) * per]
         ctx.emit(
             ProsperityDealt(
-                rule=rule("setup.prosperity"),
+                rule="patchistory.setup.prosperity",
                 seat=seat,
                 hand=hand,
                 visibility=private_to(seat, redacted={"seat": seat, "count": len(hand)}),

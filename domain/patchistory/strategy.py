@@ -1,6 +1,6 @@
 """What the greedy bot plays Patchistory by: Culture in hand, plus what the civilization will
 produce in the Rounds to come, plus a little for Goods, Votes and strength. Moves are simulated
-with the ruleset's own `decide` on the position the seat may know (`views.seat_state`); a move
+with the ruleset's own `decide` on the position the seat may know (`view.seat_state`); a move
 whose outcome hangs on what the seat cannot see (another seat's sealed choice) is rated
 neutral."""
 
@@ -14,7 +14,7 @@ from domain.core.messages import Command
 from domain.core.ruleset import Ruleset
 from domain.patchistory import territory as terr
 from domain.patchistory.model import PState, decode
-from domain.patchistory.views import known_position, seat_state
+from domain.patchistory.view import known_position, seat_state
 
 
 class FirstOutcomes:

@@ -26,6 +26,24 @@ from domain.patchistory.pack import (
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
+STATUS_RULE = "patchistory.patch.status"
+"""The Reference Board: each status the sum of the icons the territory shows."""
+GOLD_BOX_RULE = "patchistory.workers.gold-box"
+"""A square's gold box yields only while a Worker stands on it."""
+STATUS_ABILITIES = {
+    "great-wall": "patchistory.tile.great-wall",
+    "petra": "patchistory.tile.petra",
+    "genghis-khan": "patchistory.tile.genghis-khan",
+    "apollo": "patchistory.tile.apollo",
+    "angkor-wat": "patchistory.tile.angkor-wat",
+    "statue-of-liberty": "patchistory.tile.statue-of-liberty",
+    "che-guevara": "patchistory.tile.che-guevara",
+}
+"""The abilities that change a status, each with its clause."""
+UNCITED_RULES = ("patchistory.tiles.precedence",)
+"""The clauses this module decides that no event or refusal carries."""
+
+
 @dataclass(frozen=True, slots=True)
 class Shown:
     """What shows on one cell of a territory: the Tile's square and its Building Tile."""
@@ -211,9 +229,7 @@ def statuses(pack: PatchPack, state: PState, seat: int) -> dict[str, int]:
         names.add(feature.ability)
         for icon, n in feature.yields.items():
             total[icon] += n
-    # the abilities that change a status: patchistory.tile.great-wall, patchistory.tile.petra,
-    # patchistory.tile.genghis-khan, patchistory.tile.apollo, patchistory.tile.angkor-wat,
-    # patchistory.tile.statue-of-liberty, patchistory.tile.che-guevara
+    # the abilities that change a status: STATUS_ABILITIES
     routes = routes_counted(state, seat)
     if "great-wall" in names:
         total["defense"] += workers_out(state, seat)

@@ -15,6 +15,10 @@ ROUTE = "The Trade Route."
 """A Trade Route argument's description."""
 
 
+UNCITED_RULES = ("patchistory.components.finite",)
+"""The clauses this module decides that no event or refusal carries."""
+
+
 def allied(state: PState, seat: int, other: int) -> bool:
     return any(r.kind == "allied" and r.joins(seat, other) for r in state.routes)
 

@@ -3,8 +3,7 @@ to the Vote under seal (patchistory.vote.cards), the cards are turned up in a sh
 each is voted on under seal (patchistory.vote.assign); with 3-4 players the card with the fewest
 Votes is discarded (patchistory.vote.discard), and every card kept gives or takes Culture by
 each player's rank in its status (patchistory.vote.points, patchistory.vote.ties); Votes left
-are forfeited (patchistory.vote.forfeit). Examples: patchistory.example.vote,
-patchistory.example.vote-ranks."""
+are forfeited (patchistory.vote.forfeit). Examples: `WORKED_EXAMPLES`."""
 
 from __future__ import annotations
 
@@ -23,12 +22,17 @@ from domain.patchistory.context import (
     PatchEvent,
     behind_screen,
     goods_changed,
-    rule,
 )
 from domain.patchistory.model import PState
 from domain.patchistory.pack import PatchPack
 from domain.patchistory.revisions import GOODS_BEHIND_THE_SCREEN
 from domain.patchistory.rounds import AT_ONCE, PhaseBegan, refused_by
+
+WORKED_EXAMPLES = (
+    "patchistory.example.vote",
+    "patchistory.example.vote-ranks",
+)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
 
 
 def begin_vote(ctx: Ctx) -> None:
@@ -37,13 +41,13 @@ def begin_vote(ctx: Ctx) -> None:
     if not seats:
         eras.end_era(ctx)
         return
-    ctx.emit(PhaseBegan(rule=rule("vote.cards"), phase="vote-card", seats=seats))
+    ctx.emit(PhaseBegan(rule="patchistory.vote.cards", phase="vote-card", seats=seats))
 
 
 def next_vote(ctx: Ctx) -> None:
     state = ctx.state
     if state.vote_index < len(state.vote_cards):
-        ctx.emit(PhaseBegan(rule=rule("vote.assign"), phase="vote", seats=state.in_order()))
+        ctx.emit(PhaseBegan(rule="patchistory.vote.assign", phase="vote", seats=state.in_order()))
         return
     score_vote(ctx)
     eras.end_era(ctx)
@@ -83,7 +87,9 @@ def score_vote(ctx: Ctx) -> None:
         for i in range(len(cards)):
             if votes[i] == fewest:
                 ctx.emit(
-                    ProsperityDiscarded(rule=rule("vote.discard"), card=cards[i], votes=votes[i])
+                    ProsperityDiscarded(
+                        rule="patchistory.vote.discard", card=cards[i], votes=votes[i]
+                    )
                 )
     for i in kept:
         value = votes[i]
@@ -100,8 +106,8 @@ def score_vote(ctx: Ctx) -> None:
             culture.append(gain)
         ctx.emit(
             ProsperityScored(
-                rule=rule("vote.points"),
-                cites=(rule("vote.ties"),),
+                rule="patchistory.vote.points",
+                cites=("patchistory.vote.ties",),
                 card=cards[i],
                 votes=votes[i],
                 value=value,
@@ -111,7 +117,7 @@ def score_vote(ctx: Ctx) -> None:
         )
     ctx.emit(
         VotesForfeited(
-            rule=rule("vote.forfeit"),
+            rule="patchistory.vote.forfeit",
             votes=tuple(c.votes for c in ctx.state.civs),
             visibility=behind_screen(ctx.pack),
         )
@@ -139,12 +145,12 @@ def prosperity_cards(pack: PatchPack) -> tuple[str, ...]:
     "choose_card",
     "The Prosperity Card you put to the Vote, in secret.",
     Arg("card", "A Prosperity Card of your hand.", prosperity_cards),
-    why_not=refused_by("vote.cards"),
+    why_not=refused_by("patchistory.vote.cards"),
 )
 def choose_card(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         ProsperityChosen(
-            rule=rule("vote.cards"),
+            rule="patchistory.vote.cards",
             seat=seat,
             card=str(command.arg("card")),
             visibility=AT_ONCE.sealed_visibility(seat),
@@ -157,7 +163,9 @@ def choose_card(ctx: Ctx, seat: int, command: Command) -> None:
     cards = [state.civs[s].prosperity[chosen[s][0]] for s in sorted(chosen)]
     order = ctx.chance.shuffled(sorted(cards))
     ctx.emit(
-        ProsperityRevealed(rule=rule("vote.cards"), cards=order, draws=ctx.chance.take_draws())
+        ProsperityRevealed(
+            rule="patchistory.vote.cards", cards=order, draws=ctx.chance.take_draws()
+        )
     )
 
 
@@ -165,14 +173,14 @@ def choose_card(ctx: Ctx, seat: int, command: Command) -> None:
     "vote",
     "Votes for the Prosperity Card being voted on, in secret.",
     Arg("votes", "Votes.", kind=int, minimum=0),
-    why_not=refused_by("vote.assign"),
+    why_not=refused_by("patchistory.vote.assign"),
 )
 def vote(ctx: Ctx, seat: int, command: Command) -> None:
     state = ctx.state
     card = state.vote_cards[state.vote_index]
     ctx.emit(
         VotesCommitted(
-            rule=rule("vote.assign"),
+            rule="patchistory.vote.assign",
             seat=seat,
             card=card,
             count=int(command.arg("votes")),
@@ -183,7 +191,9 @@ def vote(ctx: Ctx, seat: int, command: Command) -> None:
         return
     sealed = ctx.state.sealed_map()
     votes = tuple(sealed[s][0] for s in range(state.players))
-    ctx.emit(VotesRevealed(rule=rule("vote.assign"), card=card, votes=votes, total=sum(votes)))
+    ctx.emit(
+        VotesRevealed(rule="patchistory.vote.assign", card=card, votes=votes, total=sum(votes))
+    )
 
 
 # --- the events --------------------------------------------------------------------------------

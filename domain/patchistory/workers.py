@@ -19,7 +19,6 @@ from domain.patchistory.context import (
     civ_changed,
     done_pending,
     goods_changed,
-    rule,
     spend_points,
     without_worker,
 )
@@ -54,24 +53,26 @@ def placing_actions(pack: PatchPack, state: PState, seat: int) -> Iterator[Comma
     "place_worker",
     "Place a Worker on a free space of your territory.",
     *cell_args(),
-    why_not=refused_by("workers.one-per-space"),
+    why_not=refused_by("patchistory.workers.one-per-space"),
 )
 def place_worker(ctx: Ctx, seat: int, command: Command) -> None:
     pending = ctx.state.pending[0]
     at = cell(command)
     if pending.kind == "place-new":
-        cite = rule("tile.moses") if pending.numbers else rule("patch.first-workers")
+        cite = "patchistory.tile.moses" if pending.numbers else "patchistory.patch.first-workers"
         ctx.emit(WorkerPlaced(rule=cite, seat=seat, at=at))
     else:
-        ctx.emit(WorkerCameHome(rule=rule("workers.return"), seat=seat, at=at))
+        ctx.emit(WorkerCameHome(rule="patchistory.workers.return", seat=seat, at=at))
 
 
 @COMMANDS.declares("worker_to_track", "No free space: the Worker goes to the Descendant Track.")
 def worker_to_track(ctx: Ctx, seat: int, command: Command) -> None:
     if ctx.state.pending[0].kind == "place-new":  # no free space: the Worker stays unborn
-        ctx.emit(DecisionDeclined(rule=rule("workers.one-per-space"), seat=seat, kind="place-new"))
+        ctx.emit(
+            DecisionDeclined(rule="patchistory.workers.one-per-space", seat=seat, kind="place-new")
+        )
         return
-    ctx.emit(WorkerBackToTrack(rule=rule("workers.return"), seat=seat))
+    ctx.emit(WorkerBackToTrack(rule="patchistory.workers.return", seat=seat))
 
 
 @event

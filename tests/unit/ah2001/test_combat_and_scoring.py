@@ -28,11 +28,11 @@ CLEAR: frozenset[str] = frozenset()
 @pytest.mark.rulebook_example("ah2001.example.romans-repeated-attack")
 def test_the_romans_lose_3_to_4_attack_again_and_tie_5_to_5_emptying_the_land() -> None:
     """ah2001.example.romans-repeated-attack."""
-    assert defence_dice(DICE, CLEAR, OVERLAND, NO_EDGE) == (1, "combat.dice")
+    assert defence_dice(DICE, CLEAR, OVERLAND, NO_EDGE) == (1, "ah2001.combat.dice")
     first = fight_round(DICE, (1, 3), (4,), frozenset(), NO_EDGE)
     assert (first.attack, first.defence, first.result) == (3, 4, Result.ATTACKER_LOST)
     second = fight_round(DICE, (5, 5), (5,), frozenset(), NO_EDGE)
-    assert second.result is Result.BOTH_LOST and "combat.tie" in second.rules
+    assert second.result is Result.BOTH_LOST and "ah2001.combat.tie" in second.rules
 
 
 @pytest.mark.rulebook_example("ah2001.example.guptas-four-battles")
@@ -43,11 +43,11 @@ def test_the_guptas_defenders_roll_one_two_two_and_one_dice() -> None:
     assert defence_dice(DICE, CLEAR, OVERLAND, NO_EDGE)[0] == 1
     assert defence_dice(DICE, CLEAR, Approach(Via.LAND, strait=True), NO_EDGE) == (
         2,
-        "expand.straits",
+        "ah2001.expand.straits",
     )
     assert defence_dice(DICE, frozenset({"mountains"}), OVERLAND, NO_EDGE) == (
         2,
-        "combat.difficult-terrain",
+        "ah2001.combat.difficult-terrain",
     )
     assert defence_dice(DICE, CLEAR, OVERLAND, NO_EDGE)[0] == 1
 
@@ -56,7 +56,7 @@ def test_the_guptas_defenders_roll_one_two_two_and_one_dice() -> None:
 def test_the_british_landing_from_the_sea_faces_three_dice_and_wins_the_second_attempt() -> None:
     """ah2001.example.british-sea-attack."""
     from_sea = Approach(Via.SEA)
-    assert defence_dice(DICE, CLEAR, from_sea, NO_EDGE) == (3, "combat.from-sea")
+    assert defence_dice(DICE, CLEAR, from_sea, NO_EDGE) == (3, "ah2001.combat.from-sea")
     assert fight_round(DICE, (2, 4), (1, 1, 5), frozenset(), NO_EDGE).result is Result.ATTACKER_LOST
     assert fight_round(DICE, (6, 3), (2, 2, 4), frozenset(), NO_EDGE).result is Result.DEFENDER_LOST
     assert defence_dice(DICE, CLEAR, from_sea, Edge(naval_power=True))[0] == 2
@@ -68,7 +68,7 @@ def test_the_mongols_take_wei_river_behind_the_great_wall_a_fort_and_a_capital()
     Wall) and +1 for the fort: 6 v 7 loses; 5 v 5 ties, the fort goes with the Mongol army;
     6 v 5 wins, and the capital becomes a city."""
     mongols = Edge(leader=True)
-    assert attack_dice(DICE, mongols) == (3, "events.leader")
+    assert attack_dice(DICE, mongols) == (3, "ah2001.events.leader")
     wall = Approach(Via.LAND, great_wall=True)
     assert defence_dice(DICE, CLEAR, wall, mongols)[0] == 2
     wei_river = frozenset({"capital", "fort"})
@@ -87,7 +87,7 @@ def test_a_leader_dies_on_triples_and_expert_troops_cross_their_terrain_freely()
     experts = Edge(expert=frozenset({"mountains"}))
     assert defence_dice(DICE, frozenset({"mountains"}), OVERLAND, experts) == (
         1,
-        "events.expert-troops",
+        "ah2001.events.expert-troops",
     )
 
 

@@ -61,7 +61,7 @@ def test_with_a_capital_or_city_and_a_monument_only_the_capital_or_city_is_reduc
     assert reduce({"capital", "monument"}, spare_monument=False).buildings == {"city", "monument"}
     city = reduce({"city", "monument"}, spare_monument=False)
     assert city.buildings == {"monument"} and city.reductions == 1
-    assert "reduction.capital-before-monument" in city.rules
+    assert "brief.reduction.capital-before-monument" in city.rules
 
 
 def test_a_fort_is_always_removed_and_is_no_reduction():

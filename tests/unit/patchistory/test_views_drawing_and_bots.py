@@ -11,7 +11,7 @@ import pytest
 
 from cli.data import bare_setup
 from domain.patchistory import territory as terr
-from domain.patchistory.views import seat_state
+from domain.patchistory.view import seat_state
 from schemas.patchistory_view import VIEW
 from tests.support import conformance as kit
 from tests.unit.patchistory.support import RULES, act, civ_of, fresh, managing

@@ -11,15 +11,11 @@ control of the seas.
 
 from __future__ import annotations
 
-from domain.core.ruleset import OptionSpec, register_ruleset
-from domain.hotw.editions.ah2001.context import (
-    MINOR_EMPIRES,
-    MULTIPLE_ARMIES,
-    NAVAL_CONTROL,
-    NO_PRE_EMINENCE,
-    SIMULTANEOUS,
-)
+from domain.core.ruleset import register_ruleset
 from domain.hotw.editions.ah2001.engine import Ah2001Ruleset
+from domain.hotw.editions.ah2001.optional import OPTIONS
+from domain.hotw.editions.ah2001.setup import OPTIONS_RULE, PLAYER_COUNT_RULE, STARTING_STATE_RULES
+from domain.hotw.editions.ah2001.simultaneous_rounds import VARIANT
 
 
 @register_ruleset
@@ -27,61 +23,13 @@ class HotwAh2001(Ah2001Ruleset):
     name = "hotw-ah2001"
     title = "History of the World (Avalon Hill, 2001)"
     player_counts = (3, 4, 5, 6)
-    """ah2001.setup.player-count."""
-    options = (
-        OptionSpec(
-            NO_PRE_EMINENCE,
-            bool,
-            False,
-            "Optional rule: no pre-eminence markers are awarded",
-            rule="ah2001.option.no-pre-eminence",
-        ),
-        OptionSpec(
-            MINOR_EMPIRES,
-            bool,
-            False,
-            "Optional rule: every player is dealt one Minor Empire card and two other Greater "
-            "Events",
-            rule="ah2001.option.minor-empires",
-        ),
-        OptionSpec(
-            MULTIPLE_ARMIES,
-            bool,
-            False,
-            "Optional rule: up to three figures of a player in a land - three armies, or two "
-            "and a fort; the extra figures only absorb losses",
-            rule="ah2001.option.multiple-armies",
-        ),
-        OptionSpec(
-            NAVAL_CONTROL,
-            bool,
-            False,
-            "Optional rule: an Active Empire may put pool armies on its fleets in seas; those "
-            "fleets stay, score one point per sea and must be fought by other players' fleets",
-            rule="ah2001.option.naval-control",
-        ),
-        OptionSpec(
-            SIMULTANEOUS,
-            bool,
-            False,
-            "Variant: the epoch's Empires play pseudo-simultaneously, one expansion attempt "
-            "each per round (the Simultaneous Empires variant)",
-            rule="ah2001.variant.simultaneous",
-        ),
-    )
+    """The players the game is for (`setup.PLAYER_COUNT_RULE`)."""
+    options = (*OPTIONS, VARIANT)
     data_pack = "hotw-ah2001"
     turn_rule = "ah2001.turn.parts"
     end_rule = "ah2001.winning.most-points"
-    setup_rule = "ah2001.setup.player-count"
-    options_rule = "ah2001.setup.options"
+    setup_rule = PLAYER_COUNT_RULE
+    options_rule = OPTIONS_RULE
     undo_rule = "ah2001.turn.parts"
     seat_rule = "ah2001.table.seats"
-    setup_cites = (
-        "ah2001.components.pieces",
-        "ah2001.components.coin-fleet",
-        "ah2001.setup.pieces",
-        "ah2001.setup.board",
-        "ah2001.setup.score-charts",
-    )
-    """The clauses that fix the state the game starts in: the shared supply of pieces (coin and
-    fleet counters one supply), every colour's figures, the board and every score at 0."""
+    setup_cites = STARTING_STATE_RULES

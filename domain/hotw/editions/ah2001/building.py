@@ -21,8 +21,6 @@ from domain.hotw.editions.ah2001.context import (
     Ctx,
     empire,
     in_turn,
-    refused,
-    rule,
     with_supply,
 )
 from domain.hotw.editions.ah2001.model import (
@@ -33,6 +31,7 @@ from domain.hotw.editions.ah2001.scoring import score_turn
 from domain.hotw.editions.ah2001.simultaneous import monuments_done
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
 from domain.hotw.monuments import by_priority
+from domain.hotw.refusals import refused
 
 
 def fort_clause(tables: Ah2001Tables, state: Ah2001State, seat: int, land: str) -> str | None:
@@ -41,9 +40,9 @@ def fort_clause(tables: Ah2001Tables, state: Ah2001State, seat: int, land: str) 
     assert state.turn is not None
     cell = state.land(land)
     if "fort" in cell.buildings:
-        return "forts.one-per-land"
+        return "ah2001.forts.one-per-land"
     if land not in state.turn.lands or cell.owner != seat or cell.armies >= stack(tables):
-        return "forts.build"
+        return "ah2001.forts.build"
     return None
 
 
@@ -61,9 +60,12 @@ def why_not_fort(
     tables: Ah2001Tables, state: Ah2001State, seat: int, command: Command
 ) -> RuleViolation:
     land = str(command.arg("land", ""))
-    key = "forts.build"
-    if in_turn(state, seat) and fort_clause(tables, state, seat, land) == "forts.one-per-land":
-        key = "forts.one-per-land"
+    key = "ah2001.forts.build"
+    if (
+        in_turn(state, seat)
+        and fort_clause(tables, state, seat, land) == "ah2001.forts.one-per-land"
+    ):
+        key = "ah2001.forts.one-per-land"
     return refused(
         "a fort replaces a pool army in a land of the Active Empire without a fort", key, command
     )
@@ -76,7 +78,7 @@ def why_not_fort(
     why_not=why_not_fort,
 )
 def build_fort(ctx: Ctx, seat: int, command: Command) -> None:
-    ctx.emit(FortBuilt(rule=rule("forts.build"), seat=seat, land=str(command.arg("land"))))
+    ctx.emit(FortBuilt(rule="ah2001.forts.build", seat=seat, land=str(command.arg("land"))))
 
 
 def monument_sites(tables: Ah2001Tables, state: Ah2001State) -> list[str]:
@@ -109,7 +111,9 @@ def monument_actions(tables: Ah2001Tables, state: Ah2001State) -> Iterator[Comma
 def why_not_monument(
     tables: Ah2001Tables, state: Ah2001State, seat: int, command: Command
 ) -> RuleViolation:
-    return refused("a monument goes where the placement order says", "monuments.placement", command)
+    return refused(
+        "a monument goes where the placement order says", "ah2001.monuments.placement", command
+    )
 
 
 @COMMANDS.declares(
@@ -120,7 +124,7 @@ def why_not_monument(
 )
 def build_monument(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
-        MonumentBuilt(rule=rule("monuments.placement"), seat=seat, land=str(command.arg("land")))
+        MonumentBuilt(rule="ah2001.monuments.placement", seat=seat, land=str(command.arg("land")))
     )
 
 
@@ -151,12 +155,12 @@ def monument_step(ctx: Ctx) -> bool:
     if not sites:
         ctx.emit(
             MonumentsUnbuilt(
-                rule=rule("monuments.supply"), seat=turn.seat, count=turn.monuments_due
+                rule="ah2001.monuments.supply", seat=turn.seat, count=turn.monuments_due
             )
         )
         return True
     if len(sites) == 1:
-        ctx.emit(MonumentBuilt(rule=rule("monuments.placement"), seat=turn.seat, land=sites[0]))
+        ctx.emit(MonumentBuilt(rule="ah2001.monuments.placement", seat=turn.seat, land=sites[0]))
         return True
     return False
 

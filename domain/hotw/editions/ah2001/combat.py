@@ -4,8 +4,7 @@ border, a strait or the Great Wall, or from a fleet: ah2001.combat.from-sea), wh
 does (pure functions of the dice already rolled; the rule key each outcome cites is given
 beside it), and the battle for a land, round after round (ah2001.combat.when, .repeat).
 
-Worked examples: ah2001.example.romans-repeated-attack, ah2001.example.guptas-four-battles,
-ah2001.example.british-sea-attack, ah2001.example.mongols-great-wall."""
+Worked examples: `WORKED_EXAMPLES`."""
 
 from __future__ import annotations
 
@@ -21,7 +20,6 @@ from domain.hotw.editions.ah2001.context import (
     Ah2001Event,
     Ctx,
     holds_any,
-    rule,
     with_supply,
 )
 from domain.hotw.editions.ah2001.model import (
@@ -32,6 +30,26 @@ from domain.hotw.editions.ah2001.revisions import TREACHERY_ONE_ATTACK, WALL_ONE
 from domain.hotw.editions.ah2001.sack import sack
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, CombatDice
 from domain.hotw.world import DIFFICULT_TERRAIN
+
+COMBAT_CARDS = {
+    "leader": "ah2001.events.leader",
+    "weaponry": "ah2001.events.weaponry",
+    "siegecraft": "ah2001.events.siegecraft",
+    "elite-troops": "ah2001.events.elite-troops",
+    "expert-troops": "ah2001.events.expert-troops",
+    "jihad": "ah2001.events.jihad",
+    "naval-power": "ah2001.events.naval-power",
+}
+"""The clause of each kind of card whose edge this chapter's battles apply, by kind."""
+
+
+WORKED_EXAMPLES = (
+    "ah2001.example.romans-repeated-attack",
+    "ah2001.example.guptas-four-battles",
+    "ah2001.example.british-sea-attack",
+    "ah2001.example.mongols-great-wall",
+)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
 
 
 class Via(StrEnum):
@@ -71,10 +89,10 @@ def attack_dice(dice: CombatDice, edge: Edge) -> tuple[int, str]:
     """Two dice; three with a Leader (ah2001.events.leader) or a Jihad before its first loss
     (ah2001.events.jihad)."""
     if edge.jihad_losses is not None and edge.jihad_losses < dice.jihad_bonus_losses:
-        return dice.bonus_attack, "events.jihad"
+        return dice.bonus_attack, "ah2001.events.jihad"
     if edge.leader:
-        return dice.bonus_attack, "events.leader"
-    return dice.attack, "combat.dice"
+        return dice.bonus_attack, "ah2001.events.leader"
+    return dice.attack, "ah2001.combat.dice"
 
 
 def defence_dice(
@@ -85,22 +103,22 @@ def defence_dice(
     crossed - unless Expert Troops (or the card's text) excuse that terrain."""
     if approach.via is Via.SEA:
         if edge.naval_power:
-            return dice.naval_power_defence, "events.naval-power"
-        return dice.from_sea_defence, "combat.from-sea"
+            return dice.naval_power_defence, "ah2001.events.naval-power"
+        return dice.from_sea_defence, "ah2001.combat.from-sea"
     if edge.no_terrain_penalty:
-        return dice.defence, "combat.dice"
+        return dice.defence, "ah2001.combat.dice"
     crossed = {
         *(terrain & DIFFICULT_TERRAIN),
         *(("strait",) if approach.strait else ()),
         *(("great-wall",) if approach.great_wall else ()),
     }
     if crossed - edge.expert:
-        return dice.difficult_defence, "expand.straits" if crossed - edge.expert == {
+        return dice.difficult_defence, "ah2001.expand.straits" if crossed - edge.expert == {
             "strait"
-        } else "combat.difficult-terrain"
+        } else "ah2001.combat.difficult-terrain"
     if crossed:
-        return dice.defence, "events.expert-troops"
-    return dice.defence, "combat.dice"
+        return dice.defence, "ah2001.events.expert-troops"
+    return dice.defence, "ah2001.combat.dice"
 
 
 class Result(StrEnum):
@@ -141,28 +159,28 @@ def fight_round(
     """Each side keeps its highest die; the higher wins, a tie removes both
     (ah2001.combat.dice, .tie); a fort adds one to the defence and is lost first
     (ah2001.combat.fort); the cards add their bonuses."""
-    rules = ["combat.dice"]
+    rules = ["ah2001.combat.dice"]
     attack = max(attacker)
     if edge.weaponry:
         attack += dice.weaponry_bonus
-        rules.append("events.weaponry")
+        rules.append("ah2001.events.weaponry")
     if edge.siegecraft and besieged(buildings):
         attack += dice.siegecraft_bonus
-        rules.append("events.siegecraft")
+        rules.append("ah2001.events.siegecraft")
     fort = "fort" in buildings
     defence = max(defender) + (dice.fort_bonus if fort else 0)
     if fort:
-        rules.append("combat.fort")
+        rules.append("ah2001.combat.fort")
     jihad = edge.jihad_losses
     wins_ties = edge.elite_troops or (jihad is not None and jihad < dice.jihad_ties_losses)
     leader_killed = edge.leader and len(attacker) == dice.bonus_attack and len(set(attacker)) == 1
     if leader_killed:
-        rules.append("events.leader")
+        rules.append("ah2001.events.leader")
     if attack == defence and wins_ties:
-        rules.append("events.elite-troops" if edge.elite_troops else "events.jihad")
+        rules.append("ah2001.events.elite-troops" if edge.elite_troops else "ah2001.events.jihad")
         attack_won = True
     elif attack == defence:
-        rules.append("combat.tie")
+        rules.append("ah2001.combat.tie")
         result = Result.FORT_AND_ATTACKER_LOST if fort else Result.BOTH_LOST
         return Round(attack, defence, result, tuple(rules), leader_killed)
     else:
@@ -229,7 +247,7 @@ def treachery_wins(ctx: Ctx, seat: int, land: str, via: Via, first: bool) -> boo
     won = Result.FORT_AND_DEFENDER_LOST if "fort" in cell.buildings else Result.DEFENDER_LOST
     ctx.emit(
         BattleFought(
-            rule=rule("events.treachery"),
+            rule="ah2001.events.treachery",
             seat=seat,
             land=land,
             defender=defender,
@@ -275,18 +293,24 @@ def battle(ctx: Ctx, seat: int, land: str, via: Via) -> None:
         fought = fight_round(tables.combat, attack, defence, cell.buildings, bonus)
         cites = tuple(
             dict.fromkeys(
-                rule(k) for k in (attack_rule, defence_rule, *fought.rules) if k != "combat.dice"
+                k for k in (attack_rule, defence_rule, *fought.rules) if k != "ah2001.combat.dice"
             )
         )
         ctx.emit(
             BattleFought(
-                rule=rule("combat.when" if fought.result is not Result.BOTH_LOST else "combat.tie"),
+                rule="ah2001.combat.when"
+                if fought.result is not Result.BOTH_LOST
+                else "ah2001.combat.tie",
                 cites=(
-                    rule("combat.dice"),
+                    "ah2001.combat.dice",
                     *cites,
-                    *((rule("combat.attacker-bonus"),) if attacking > tables.combat.attack else ()),
-                    *((rule("variant.no-lands-left"),) if homeless else ()),
-                    *((rule("combat.repeat"),) if fought.result in REPEATABLE else ()),
+                    *(
+                        ("ah2001.combat.attacker-bonus",)
+                        if attacking > tables.combat.attack
+                        else ()
+                    ),
+                    *(("ah2001.variant.no-lands-left",) if homeless else ()),
+                    *(("ah2001.combat.repeat",) if fought.result in REPEATABLE else ()),
                 ),
                 seat=seat,
                 land=land,

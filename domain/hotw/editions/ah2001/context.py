@@ -7,25 +7,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.core.declare import CommandBook
-from domain.core.errors import RuleViolation
 from domain.core.folds import Folds, Working
 from domain.core.frozen import evolved
-from domain.core.messages import Command, Event
+from domain.core.messages import Event
 from domain.hotw.changes import added
 from domain.hotw.editions.ah2001.model import Ah2001State, Stage
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, EmpireStats, EventCardKind
-from domain.hotw.refusals import refused as refusal
 
 NO_PRE_EMINENCE = "no_pre_eminence"
 MINOR_EMPIRES = "minor_empires"
 MULTIPLE_ARMIES = "multiple_armies"
 NAVAL_CONTROL = "naval_control"
 SIMULTANEOUS = "simultaneous_empires"
-
-
-def rule(key: str) -> str:
-    """The catalogue id of a clause of this edition (`ah2001.<key>`)."""
-    return f"ah2001.{key}"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -54,11 +47,6 @@ class Ctx(Working[Ah2001Tables, Ah2001State]):
 
 COMMANDS: CommandBook[Ah2001Tables, Ah2001State, Ctx] = CommandBook()
 """The edition's commands (`domain.core.declare`), each declared by the chapter that plays it."""
-
-
-def refused(message: str, key: str, command: Command) -> RuleViolation:
-    """A refusal of `command` citing this edition's clause `key`."""
-    return refusal(message, rule(key), command)
 
 
 def card(tables: Ah2001Tables, card_id: str) -> EventCardKind:

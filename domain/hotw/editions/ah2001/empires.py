@@ -20,8 +20,6 @@ from domain.hotw.editions.ah2001.context import (
     NAVAL_CONTROL,
     Ah2001Event,
     Ctx,
-    refused,
-    rule,
 )
 from domain.hotw.editions.ah2001.model import (
     Ah2001State,
@@ -32,6 +30,7 @@ from domain.hotw.editions.ah2001.pre_eminence import end_epoch
 from domain.hotw.editions.ah2001.revisions import RECLAIM_CHOSEN
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, EmpireStats
 from domain.hotw.editions.ah2001.turn import begin_turn, wanted_fleets
+from domain.hotw.refusals import refused
 
 
 def drawer(state: Ah2001State) -> int | None:
@@ -65,13 +64,15 @@ def drawing_actions(state: Ah2001State, seat: int) -> Iterator[Command]:
 def why_not_keep(
     tables: Ah2001Tables, state: Ah2001State, seat: int, command: Command
 ) -> RuleViolation:
-    return refused("a player given a card must pass the one drawn", "empires.one-card", command)
+    return refused(
+        "a player given a card must pass the one drawn", "ah2001.empires.one-card", command
+    )
 
 
 def why_not_pass(
     tables: Ah2001Tables, state: Ah2001State, seat: int, command: Command
 ) -> RuleViolation:
-    return refused("a card goes to a player still without one", "empires.draw", command)
+    return refused("a card goes to a player still without one", "ah2001.empires.draw", command)
 
 
 @COMMANDS.declares("keep_empire", "Keep the Empire card drawn.", why_not=why_not_keep)
@@ -92,10 +93,10 @@ def pass_empire(ctx: Ctx, seat: int, command: Command) -> None:
 def give(ctx: Ctx, seat: int, to: int) -> None:
     drawing = ctx.state.drawing
     assert drawing is not None and drawing.drawn is not None
-    key = "empires.draw" if to == seat else "empires.passed-unseen"
+    key = "ah2001.empires.draw" if to == seat else "ah2001.empires.passed-unseen"
     ctx.emit(
         EmpireCardGiven(
-            rule=rule(key),
+            rule=key,
             from_seat=seat,
             to_seat=to,
             card=drawing.drawn,
@@ -114,13 +115,13 @@ def drawing_step(ctx: Ctx) -> bool:
         for held, seat in sorted(drawing.holders.items()):
             ctx.emit(
                 EmpireCardLearned(
-                    rule=rule("empires.passed-unseen"),
+                    rule="ah2001.empires.passed-unseen",
                     seat=seat,
                     card=held,
                     visibility=private_to(seat, redacted={"seat": seat}),
                 )
             )
-        ctx.emit(EmpireCardsHandedOut(rule=rule("empires.unused"), epoch=state.epoch))
+        ctx.emit(EmpireCardsHandedOut(rule="ah2001.empires.unused", epoch=state.epoch))
         return True
     current = drawer(state)
     if current is None:
@@ -130,7 +131,7 @@ def drawing_step(ctx: Ctx) -> bool:
         drawn = ctx.chance.pick(sorted(drawing.deck))
         ctx.emit(
             EmpireCardDrawn(
-                rule=rule("empires.draw"),
+                rule="ah2001.empires.draw",
                 seat=seat,
                 card=drawn,
                 visibility=private_to(seat, redacted={"seat": seat}),
@@ -144,7 +145,7 @@ def drawing_step(ctx: Ctx) -> bool:
         to = seat if command.type == "keep_empire" else int(command.arg("to"))
         ctx.emit(
             EmpireCardGiven(
-                rule=rule("empires.last-drawer"),
+                rule="ah2001.empires.last-drawer",
                 from_seat=seat,
                 to_seat=to,
                 card=drawing.drawn,
@@ -166,7 +167,7 @@ def call_next(ctx: Ctx) -> bool:
     spec = order[state.call_index]
     holder = state.holders.get(spec.card)
     if holder is None:
-        ctx.emit(EmpireSkipped(rule=rule("epoch.call-order"), empire=spec.id))
+        ctx.emit(EmpireSkipped(rule="ah2001.epoch.call-order", empire=spec.id))
         return True
     return begin_turn(ctx, holder, spec)
 

@@ -22,7 +22,7 @@ from domain.core.ruleset import CommandSpec, Ruleset, Setup
 from domain.hotw import codec
 from domain.hotw.editions.ah2001 import events, view, words
 from domain.hotw.editions.ah2001.building import monument_actions, monument_step
-from domain.hotw.editions.ah2001.context import COMMANDS, SIMULTANEOUS, Ctx, refused
+from domain.hotw.editions.ah2001.context import COMMANDS, SIMULTANEOUS, Ctx
 from domain.hotw.editions.ah2001.empires import (
     call_next,
     calling_order,
@@ -41,6 +41,7 @@ from domain.hotw.editions.ah2001.revisions import REVISIONS
 from domain.hotw.editions.ah2001.setup import initial_state, set_up
 from domain.hotw.editions.ah2001.simultaneous_rounds import next_round, round_actions, round_step
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
+from domain.hotw.refusals import refused
 
 END_EXPANSION = Command.of("end_expansion")
 
@@ -139,7 +140,7 @@ class Ah2001Ruleset(Ruleset[Ah2001State]):
     def refusal(self, state: Ah2001State, seat: int, command: Command) -> RuleViolation:
         """The refusal of the chapter declaring the command; else the turn's general one."""
         return COMMANDS.why_not(self.tables, state, seat, command) or refused(
-            f"{command.type!r} is not a legal action now", "turn.parts", command
+            f"{command.type!r} is not a legal action now", "ah2001.turn.parts", command
         )
 
     # deciding, and running on by itself

@@ -21,6 +21,7 @@ from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.changes import with_cell, with_player, with_turn
+from domain.hotw.editions.ah2001.combat import COMBAT_CARDS
 from domain.hotw.editions.ah2001.context import (
     COMMANDS,
     FOLDS,
@@ -30,11 +31,9 @@ from domain.hotw.editions.ah2001.context import (
     empire,
     far_epoch,
     in_turn,
-    refused,
-    rule,
     with_supply,
 )
-from domain.hotw.editions.ah2001.lesser_events import revolt
+from domain.hotw.editions.ah2001.lesser_events import TARGET_CARDS, revolt
 from domain.hotw.editions.ah2001.model import (
     Ah2001State,
     Cell,
@@ -43,6 +42,7 @@ from domain.hotw.editions.ah2001.model import (
 from domain.hotw.editions.ah2001.revisions import COINS_TAKE_COUNTERS
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, EventCardKind
 from domain.hotw.editions.ah2001.turn import place_start, pool_size
+from domain.hotw.refusals import refused
 
 PLAYABLE_KINDS = frozenset(
     {
@@ -76,20 +76,42 @@ PLAYABLE_KINDS = frozenset(
 """The kinds of card a player plays (the others act by themselves)."""
 
 
+EVENT_CARDS = {
+    "reallocation": "ah2001.events.reallocation",
+    "minor-empire": "ah2001.events.minor-empire",
+    "kingdom": "ah2001.events.kingdom",
+    "crusade": "ah2001.events.crusade",
+    "engineering": "ah2001.events.engineering",
+    "allies": "ah2001.events.allies",
+    "population-explosion": "ah2001.events.population-explosion",
+    "civil-service": "ah2001.events.civil-service",
+    **COMBAT_CARDS,
+    **TARGET_CARDS,
+}
+"""The clause of each kind of card (each Coins card by its own name), by kind."""
+DECKS = {"greater": "ah2001.events.greater-kinds", "lesser": "ah2001.events.lesser-kinds"}
+"""The clause that lists the kinds of each deck."""
+
+
+def card_rule(played: EventCardKind) -> str:
+    """The clause a card plays by: a Coins card's own, any other card its kind's."""
+    return EVENT_CARDS[played.id if played.kind == "coins" else played.kind]
+
+
 def playable(tables: Ah2001Tables, state: Ah2001State, card_id: str) -> str | None:
     """The clause that keeps the Active Empire from playing `card_id` now (None: it may)."""
     turn = state.turn
     assert turn is not None
     if turn.expanding:
-        return "events.before-first-army"
+        return "ah2001.events.before-first-army"
     if card_id not in state.players[turn.seat].hand:
-        return "events.two-per-turn"
+        return "ah2001.events.two-per-turn"
     if not card(tables, card_id).playable_in(state.epoch):
-        return "events.epochs"
+        return "ah2001.events.epochs"
     if len(turn.played) >= tables.cards_per_turn or card_id in turn.played:
-        return "events.two-per-turn"
+        return "ah2001.events.two-per-turn"
     if card(tables, card_id).kind not in PLAYABLE_KINDS:
-        return "events.two-per-turn"
+        return "ah2001.events.two-per-turn"
     return None
 
 
@@ -111,15 +133,15 @@ def card_actions(tables: Ah2001Tables, state: Ah2001State, seat: int) -> Iterato
 def why_not_play(
     tables: Ah2001Tables, state: Ah2001State, seat: int, command: Command
 ) -> RuleViolation:
-    key = "events.two-per-turn"
+    key = "ah2001.events.two-per-turn"
     if in_turn(state, seat):
         if state.turn is not None and state.turn.expanding:
-            key = "events.before-first-army"
+            key = "ah2001.events.before-first-army"
         else:
             card_id = str(command.arg("card"))
             in_hand = card_id in state.players[seat].hand
-            if in_hand and playable(tables, state, card_id) == "events.epochs":
-                key = "events.epochs"
+            if in_hand and playable(tables, state, card_id) == "ah2001.events.epochs":
+                key = "ah2001.events.epochs"
     return refused(
         "up to two Event cards, playable in this epoch, not two of the same, before the first army",
         key,
@@ -146,13 +168,13 @@ def play_event(ctx: Ctx, seat: int, command: Command) -> None:
     forts = int(played.effect.get("forts", 0)) if spec.capital else 0
     ctx.emit(
         EventCardPlayed(
-            rule=rule(f"events.{played.id if played.kind == 'coins' else played.kind}"),
+            rule=card_rule(played),
             cites=(
-                rule("events.two-per-turn"),
-                rule("events.epochs"),
-                rule("events.active-empire"),
-                rule(f"events.{played.deck}-kinds"),
-                *((rule("events.coins"),) if coins else ()),
+                "ah2001.events.two-per-turn",
+                "ah2001.events.epochs",
+                "ah2001.events.active-empire",
+                DECKS[played.deck],
+                *(("ah2001.events.coins",) if coins else ()),
             ),
             seat=seat,
             card=played.id,
@@ -168,14 +190,14 @@ def card_acts(ctx: Ctx, seat: int, played: EventCardKind) -> None:
     if played.kind == "jewish-revolt":
         land = str(played.effect["land"])
         dice = int(played.effect["attack_dice"])
-        revolt(ctx, seat, land, key=rule("events.jewish-revolt"), dice=dice)
+        revolt(ctx, seat, land, key="ah2001.events.jewish-revolt", dice=dice)
     if played.kind == "minor-empire":
         minor_empire_begins(ctx, seat, played)
     if played.kind == "crusade":
         armies = pool_size(ctx.tables, ctx.state, seat, int(played.effect["armies"]), 1)
         ctx.emit(
             CardEmpireBegan(
-                rule=rule("events.crusade"),
+                rule="ah2001.events.crusade",
                 seat=seat,
                 card=played.id,
                 armies=armies,
@@ -189,8 +211,8 @@ def card_acts(ctx: Ctx, seat: int, played: EventCardKind) -> None:
     if played.kind == "kingdom":
         ctx.emit(
             KingdomPlaced(
-                rule=rule("events.kingdom"),
-                cites=(rule("events.far-epoch"),),
+                rule="ah2001.events.kingdom",
+                cites=("ah2001.events.far-epoch",),
                 seat=seat,
                 land=str(played.effect["land"]),
                 figure=int(played.effect["figures_epoch"]),
@@ -207,8 +229,8 @@ def minor_empire_begins(ctx: Ctx, seat: int, played: EventCardKind) -> None:
     fleets = tuple(sorted(ctx.tables.board.navigation(effect["navigation"])))
     ctx.emit(
         CardEmpireBegan(
-            rule=rule("events.minor-empire"),
-            cites=(rule("events.minor-empire.unaffected"), rule("events.far-epoch")),
+            rule="ah2001.events.minor-empire",
+            cites=("ah2001.events.minor-empire.unaffected", "ah2001.events.far-epoch"),
             seat=seat,
             card=played.id,
             armies=pool_size(ctx.tables, ctx.state, seat, int(effect["strength"]), figure),
@@ -229,13 +251,13 @@ def crusaders_take(ctx: Ctx, played: EventCardKind, land: str) -> None:
     fort = "fort" not in have and ctx.state.supply.get("forts", 0) > 0
     city = not have & {"city", "capital"} and ctx.state.supply.get("capitals_and_cities", 0) > 0
     if fort or city:
-        ctx.emit(CrusadersFortified(rule=rule("events.crusade"), land=land, fort=fort, city=city))
+        ctx.emit(CrusadersFortified(rule="ah2001.events.crusade", land=land, fort=fort, city=city))
 
 
 def why_not_reallocate(
     tables: Ah2001Tables, state: Ah2001State, seat: int, command: Command
 ) -> RuleViolation:
-    return refused("Reallocation turns fleets into coins", "events.reallocation", command)
+    return refused("Reallocation turns fleets into coins", "ah2001.events.reallocation", command)
 
 
 @COMMANDS.declares(
@@ -247,7 +269,7 @@ def why_not_reallocate(
 def reallocate_fleet(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         FleetReallocated(
-            rule=rule("events.reallocation"), seat=seat, water=str(command.arg("water"))
+            rule="ah2001.events.reallocation", seat=seat, water=str(command.arg("water"))
         )
     )
 
@@ -255,7 +277,7 @@ def reallocate_fleet(ctx: Ctx, seat: int, command: Command) -> None:
 def why_not_begin(
     tables: Ah2001Tables, state: Ah2001State, seat: int, command: Command
 ) -> RuleViolation:
-    return refused("the expansion has begun", "events.before-first-army", command)
+    return refused("the expansion has begun", "ah2001.events.before-first-army", command)
 
 
 @COMMANDS.declares(
@@ -264,7 +286,7 @@ def why_not_begin(
     why_not=why_not_begin,
 )
 def begin_expansion(ctx: Ctx, seat: int, command: Command) -> None:
-    ctx.emit(ExpansionBegan(rule=rule("events.before-first-army"), seat=seat))
+    ctx.emit(ExpansionBegan(rule="ah2001.events.before-first-army", seat=seat))
     turn = ctx.state.turn
     assert turn is not None
     if turn.pool > 0:
@@ -286,20 +308,22 @@ def coin_actions(state: Ah2001State) -> Iterator[Command]:
 
 def spend_coin(ctx: Ctx, seat: int, *, for_fort: bool) -> None:
     """ah2001.events.coins: a coin buys a fort, or saves an army from the pool."""
-    key = "events.coins.buy-fort" if for_fort else "events.coins.save-army"
-    ctx.emit(CoinSpent(rule=rule(key), cites=(rule("events.coins"),), seat=seat, for_fort=for_fort))
+    key = "ah2001.events.coins.buy-fort" if for_fort else "ah2001.events.coins.save-army"
+    ctx.emit(CoinSpent(rule=key, cites=("ah2001.events.coins",), seat=seat, for_fort=for_fort))
 
 
 def why_not_recover(
     tables: Ah2001Tables, state: Ah2001State, seat: int, command: Command
 ) -> RuleViolation:
-    return refused("a coin returns an army lost in combat", "events.coins.save-army", command)
+    return refused(
+        "a coin returns an army lost in combat", "ah2001.events.coins.save-army", command
+    )
 
 
 def why_not_buy(
     tables: Ah2001Tables, state: Ah2001State, seat: int, command: Command
 ) -> RuleViolation:
-    return refused("a coin buys a fort", "events.coins.buy-fort", command)
+    return refused("a coin buys a fort", "ah2001.events.coins.buy-fort", command)
 
 
 @COMMANDS.declares(

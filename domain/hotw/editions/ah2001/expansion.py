@@ -5,7 +5,7 @@ its own colour's older army is replaced (.own-colour), another player's is fough
 expansion ends with the monuments earned counted (ah2001.monuments.count).
 
 A strait joins two lands as a border does (ah2001.expand.straits: the board's adjacency);
-worked example: ah2001.example.greeks-stepping-stones."""
+worked example: `WORKED_EXAMPLES`."""
 
 from __future__ import annotations
 
@@ -29,10 +29,13 @@ from domain.hotw.editions.ah2001.context import (
     card,
     held_by_turn,
     in_turn,
-    refused,
-    rule,
 )
-from domain.hotw.editions.ah2001.event_cards import CardEmpireEnded, coin_actions, crusaders_take
+from domain.hotw.editions.ah2001.event_cards import (
+    CardEmpireEnded,
+    card_rule,
+    coin_actions,
+    crusaders_take,
+)
 from domain.hotw.editions.ah2001.model import (
     Ah2001State,
     Stage,
@@ -42,6 +45,10 @@ from domain.hotw.editions.ah2001.sack import sack_on_entry
 from domain.hotw.editions.ah2001.simultaneous import attempted, monuments_at_once
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
 from domain.hotw.editions.ah2001.turn import ArmyPlaced
+from domain.hotw.refusals import refused
+
+WORKED_EXAMPLES = ("ah2001.example.greeks-stepping-stones",)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
 
 
 def targets(tables: Ah2001Tables, state: Ah2001State) -> Iterator[tuple[str, Via]]:
@@ -131,15 +138,15 @@ def why_not_place(
     """The clause a refused army breaks: a barren land, a land already holding the Active
     Empire's army, else the adjacency of ah2001.expand.adjacent."""
     land = str(command.arg("land", ""))
-    key = "expand.adjacent"
+    key = "ah2001.expand.adjacent"
     turn = state.turn
     if in_turn(state, seat) and turn is not None and turn.pool > 0 and land in tables.board.lands:
         if tables.board.lands[land].barren:
-            key = "expand.barren"
+            key = "ah2001.expand.barren"
         elif held_by_turn(state, land):
-            key = "expand.one-army"
+            key = "ah2001.expand.one-army"
         elif not may_enter(state, land):
-            key = "events.allies"
+            key = "ah2001.events.allies"
     return refused(
         "an army goes next to one of the Active Empire's armies or over its fleets, "
         "never into a barren land or a land it holds",
@@ -177,7 +184,7 @@ def expand_into(ctx: Ctx, seat: int, land: str, via: Via) -> None:
     if cell.owner is None:
         ctx.emit(
             ArmyPlaced(
-                rule=rule("expand.fleets" if via is Via.SEA else "expand.adjacent"),
+                rule="ah2001.expand.fleets" if via is Via.SEA else "ah2001.expand.adjacent",
                 seat=seat,
                 land=land,
                 figure=epoch,
@@ -188,7 +195,7 @@ def expand_into(ctx: Ctx, seat: int, land: str, via: Via) -> None:
     if cell.owner == seat and land in turn.lands:
         ctx.emit(
             ArmyPlaced(
-                rule=rule("option.multiple-armies"),
+                rule="ah2001.option.multiple-armies",
                 seat=seat,
                 land=land,
                 figure=epoch,
@@ -199,7 +206,7 @@ def expand_into(ctx: Ctx, seat: int, land: str, via: Via) -> None:
     if cell.owner == seat:
         ctx.emit(
             ArmyPlaced(
-                rule=rule("expand.own-colour"),
+                rule="ah2001.expand.own-colour",
                 seat=seat,
                 land=land,
                 figure=epoch,
@@ -224,8 +231,8 @@ def end_expansion(ctx: Ctx) -> None:
         played = card(ctx.tables, turn.card)
         ctx.emit(
             CardEmpireEnded(
-                rule=rule(f"events.{played.kind}"),
-                cites=(rule("events.minor-empire.scored-after"),)
+                rule=card_rule(played),
+                cites=("ah2001.events.minor-empire.scored-after",)
                 if played.kind == "minor-empire"
                 else (),
                 seat=turn.seat,
@@ -236,7 +243,7 @@ def end_expansion(ctx: Ctx) -> None:
         return
     ctx.emit(
         ExpansionEnded(
-            rule=rule("monuments.count"),
+            rule="ah2001.monuments.count",
             seat=turn.seat,
             monuments=monuments_due(ctx),
             unused=turn.pool,

@@ -5,10 +5,7 @@ Disaster, Famine, Pestilence, the Black Death and the Plague striking armies, Mi
 the Civil War, Barbarians and the Jewish Revolt attacking with a far epoch's army
 (ah2001.events.lesser-kinds, ah2001.events.far-epoch).
 
-The cards, each cited as `events.<kind>`: ah2001.events.astronomy, ah2001.events.treachery,
-ah2001.events.disaster, ah2001.events.famine, ah2001.events.pestilence,
-ah2001.events.black-death, ah2001.events.plague, ah2001.events.migrants,
-ah2001.events.civil-war, ah2001.events.barbarians and ah2001.events.jewish-revolt."""
+The cards, each cited by the clause of its kind (`TARGET_CARDS`)."""
 
 from __future__ import annotations
 
@@ -36,8 +33,6 @@ from domain.hotw.editions.ah2001.context import (
     Ctx,
     card,
     far_epoch,
-    refused,
-    rule,
     with_supply,
 )
 from domain.hotw.editions.ah2001.model import (
@@ -47,6 +42,22 @@ from domain.hotw.editions.ah2001.model import (
 from domain.hotw.editions.ah2001.revisions import MIGRANTS_PLACE_TWO, PESTILENCE_ANY_LAND
 from domain.hotw.editions.ah2001.sack import sack_on_entry
 from domain.hotw.editions.ah2001.tables import Ah2001Tables, EventCardKind
+from domain.hotw.refusals import refused
+
+TARGET_CARDS = {
+    "astronomy": "ah2001.events.astronomy",
+    "treachery": "ah2001.events.treachery",
+    "disaster": "ah2001.events.disaster",
+    "famine": "ah2001.events.famine",
+    "pestilence": "ah2001.events.pestilence",
+    "black-death": "ah2001.events.black-death",
+    "plague": "ah2001.events.plague",
+    "migrants": "ah2001.events.migrants",
+    "civil-war": "ah2001.events.civil-war",
+    "barbarians": "ah2001.events.barbarians",
+    "jewish-revolt": "ah2001.events.jewish-revolt",
+}
+"""The clause of each kind of card this chapter plays out, by kind."""
 
 
 def target_options(tables: Ah2001Tables, state: Ah2001State, played: EventCardKind) -> list[str]:
@@ -198,7 +209,7 @@ def targeting_step(ctx: Ctx) -> bool:
 def why_not_choose(
     tables: Ah2001Tables, state: Ah2001State, seat: int, command: Command
 ) -> RuleViolation:
-    return refused("not a target this card may name now", "events.lesser-kinds", command)
+    return refused("not a target this card may name now", "ah2001.events.lesser-kinds", command)
 
 
 def why_not_stop(
@@ -209,10 +220,10 @@ def why_not_stop(
     if pending is not None and card(tables, pending).kind == "migrants":
         return refused(
             "Migrants place two armies while vacant lands of the area are left",
-            "events.migrants",
+            "ah2001.events.migrants",
             command,
         )
-    return refused("this card names all its targets", "events.lesser-kinds", command)
+    return refused("this card names all its targets", "ah2001.events.lesser-kinds", command)
 
 
 @COMMANDS.declares(
@@ -227,9 +238,7 @@ def choose_target(ctx: Ctx, seat: int, command: Command) -> None:
     pending = card(ctx.tables, turn.pending)
     target = str(command.arg("target"))
     ctx.emit(
-        TargetChosen(
-            rule=rule(f"events.{pending.kind}"), seat=seat, card=turn.pending, target=target
-        )
+        TargetChosen(rule=TARGET_CARDS[pending.kind], seat=seat, card=turn.pending, target=target)
     )
     if pending.kind == "plague":
         plague_strikes(ctx, pending, target)
@@ -255,7 +264,7 @@ def plague_strikes(ctx: Ctx, played: EventCardKind, land: str) -> None:
     died = 1 in roll
     ctx.emit(
         ArmiesStruck(
-            rule=rule("events.plague"),
+            rule="ah2001.events.plague",
             card=played.id,
             rolls=(roll,),
             lands=(land,),
@@ -277,7 +286,7 @@ def barbarians_attack(ctx: Ctx, seat: int, played: EventCardKind, barren: str, l
         great_wall=over_the_wall(ctx.tables, barren, land),
     )
     dice = ctx.tables.combat.revolt_attack
-    revolt(ctx, seat, land, key=rule("events.barbarians"), dice=dice, way=way)
+    revolt(ctx, seat, land, key="ah2001.events.barbarians", dice=dice, way=way)
     if ctx.state.land(land).owner != seat:
         card_done(ctx, played)
 
@@ -285,7 +294,7 @@ def barbarians_attack(ctx: Ctx, seat: int, played: EventCardKind, barren: str, l
 def card_done(ctx: Ctx, played: EventCardKind) -> None:
     turn = ctx.state.turn
     assert turn is not None
-    ctx.emit(CardResolved(rule=rule(f"events.{played.kind}"), seat=turn.seat, card=played.id))
+    ctx.emit(CardResolved(rule=TARGET_CARDS[played.kind], seat=turn.seat, card=played.id))
 
 
 def resolve_card(ctx: Ctx) -> None:
@@ -295,7 +304,7 @@ def resolve_card(ctx: Ctx) -> None:
     assert turn is not None and turn.pending is not None
     pending = card(ctx.tables, turn.pending)
     picks = turn.picks
-    key = rule(f"events.{pending.kind}")
+    key = TARGET_CARDS[pending.kind]
     if pending.kind == "astronomy" and picks:
         ctx.emit(FleetAdded(rule=key, seat=turn.seat, water=picks[0]))
     elif pending.kind == "treachery" and picks:
@@ -331,7 +340,7 @@ def strike(ctx: Ctx, played: EventCardKind, picks: tuple[str, ...]) -> None:
     destroyed = tuple(land for land, roll in zip(lands, rolls, strict=True) if 1 in roll)
     ctx.emit(
         ArmiesStruck(
-            rule=rule(f"events.{played.kind}"),
+            rule=TARGET_CARDS[played.kind],
             card=played.id,
             rolls=rolls,
             lands=lands,
@@ -375,11 +384,11 @@ def revolt(
         attack = ctx.chance.dice(dice)
         defence = ctx.chance.dice(defending)
         fought = fight_round(ctx.tables.combat, attack, defence, cell.buildings, bonus)
-        cites = (rule("combat.dice"), rule("combat.fort"), rule("events.far-epoch"))
+        cites = ("ah2001.combat.dice", "ah2001.combat.fort", "ah2001.events.far-epoch")
         ctx.emit(
             RevoltFought(
                 rule=key,
-                cites=tuple(dict.fromkeys((*cites, rule(defence_rule)))),
+                cites=tuple(dict.fromkeys((*cites, defence_rule))),
                 seat=seat,
                 land=land,
                 figure=figure,

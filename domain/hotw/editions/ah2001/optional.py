@@ -12,15 +12,18 @@ from domain.core.declare import Arg
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
+from domain.core.ruleset import OptionSpec
 from domain.hotw.changes import with_turn
 from domain.hotw.editions.ah2001.context import (
     COMMANDS,
     FOLDS,
+    MINOR_EMPIRES,
+    MULTIPLE_ARMIES,
+    NAVAL_CONTROL,
+    NO_PRE_EMINENCE,
     SIMULTANEOUS,
     Ah2001Event,
     Ctx,
-    refused,
-    rule,
     with_supply,
 )
 from domain.hotw.editions.ah2001.model import (
@@ -29,6 +32,41 @@ from domain.hotw.editions.ah2001.model import (
 )
 from domain.hotw.editions.ah2001.simultaneous import attempted
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
+from domain.hotw.refusals import refused
+
+OPTIONS = (
+    OptionSpec(
+        NO_PRE_EMINENCE,
+        bool,
+        False,
+        "Optional rule: no pre-eminence markers are awarded",
+        rule="ah2001.option.no-pre-eminence",
+    ),
+    OptionSpec(
+        MINOR_EMPIRES,
+        bool,
+        False,
+        "Optional rule: every player is dealt one Minor Empire card and two other Greater Events",
+        rule="ah2001.option.minor-empires",
+    ),
+    OptionSpec(
+        MULTIPLE_ARMIES,
+        bool,
+        False,
+        "Optional rule: up to three figures of a player in a land - three armies, or two "
+        "and a fort; the extra figures only absorb losses",
+        rule="ah2001.option.multiple-armies",
+    ),
+    OptionSpec(
+        NAVAL_CONTROL,
+        bool,
+        False,
+        "Optional rule: an Active Empire may put pool armies on its fleets in seas; those "
+        "fleets stay, score one point per sea and must be fought by other players' fleets",
+        rule="ah2001.option.naval-control",
+    ),
+)
+"""The Optional Rules for Advanced Players, as the game's options."""
 
 
 def stack(tables: Ah2001Tables) -> int:
@@ -53,7 +91,7 @@ def why_not_man(
     return refused(
         "with Naval Control an army from the pool goes onto one of the Active Empire's "
         "fleets in a sea (not an ocean), once",
-        "option.naval-control",
+        "ah2001.option.naval-control",
         command,
     )
 
@@ -71,7 +109,7 @@ def man_fleet(ctx: Ctx, seat: int, command: Command) -> None:
         attempted(ctx, seat, water)
     ctx.emit(
         FleetManned(
-            rule=rule("option.naval-control"),
+            rule="ah2001.option.naval-control",
             seat=seat,
             water=str(command.arg("water")),
             figure=ctx.state.epoch,
@@ -87,7 +125,7 @@ def reclaim_fleets(ctx: Ctx, wanted: int) -> None:
     if missing <= 0 or not ctx.state.seas:
         return
     oldest = sorted(ctx.state.seas, key=lambda w: (ctx.state.seas[w].figure, w))
-    ctx.emit(FleetsReclaimed(rule=rule("option.naval-control"), waters=tuple(oldest[:missing])))
+    ctx.emit(FleetsReclaimed(rule="ah2001.option.naval-control", waters=tuple(oldest[:missing])))
 
 
 def oldest_fleets(state: Ah2001State) -> tuple[str, ...]:
@@ -119,7 +157,7 @@ def reclaim_whole_epochs(ctx: Ctx, wanted: int) -> bool:
             return True
         if len(oldest) > missing:
             return False
-        ctx.emit(FleetsReclaimed(rule=rule("option.naval-control"), waters=oldest))
+        ctx.emit(FleetsReclaimed(rule="ah2001.option.naval-control", waters=oldest))
 
 
 def reclaim_actions(choices: tuple[str, ...]) -> Iterator[Command]:
@@ -133,7 +171,7 @@ def why_not_reclaim(
     return refused(
         "the Active Empire short of fleet counters takes a fleet with an army of the oldest "
         "epoch that has any, when that epoch holds more than it needs",
-        "option.naval-control",
+        "ah2001.option.naval-control",
         command,
     )
 
@@ -147,7 +185,7 @@ def why_not_reclaim(
 )
 def reclaim_fleet(ctx: Ctx, seat: int, command: Command) -> None:
     water = str(command.arg("water"))
-    ctx.emit(FleetReclaimed(rule=rule("option.naval-control"), seat=seat, water=water))
+    ctx.emit(FleetReclaimed(rule="ah2001.option.naval-control", seat=seat, water=water))
 
 
 def fight_for_seas(ctx: Ctx, seat: int) -> None:
@@ -166,8 +204,8 @@ def fight_for_seas(ctx: Ctx, seat: int) -> None:
         result = "defender_lost" if a > d else "attacker_lost" if a < d else "both_lost"
         ctx.emit(
             NavalBattleFought(
-                rule=rule("option.naval-control"),
-                cites=(rule("combat.dice"), rule("combat.tie")),
+                rule="ah2001.option.naval-control",
+                cites=("ah2001.combat.dice", "ah2001.combat.tie"),
                 seat=seat,
                 water=water,
                 defender=held.owner,

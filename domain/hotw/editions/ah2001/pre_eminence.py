@@ -18,7 +18,6 @@ from domain.hotw.editions.ah2001.context import (
     Ah2001Event,
     Ctx,
     empire,
-    rule,
 )
 from domain.hotw.editions.ah2001.model import (
     Ah2001State,
@@ -98,7 +97,7 @@ def end_epoch(ctx: Ctx) -> None:
         if leader is not None:
             ctx.emit(
                 PreEminenceTaken(
-                    rule=rule("between.pre-eminence"),
+                    rule="ah2001.between.pre-eminence",
                     seat=leader,
                     marker=state.markers[0],
                     visibility=private_to(redacted={"seat": leader}),
@@ -107,7 +106,7 @@ def end_epoch(ctx: Ctx) -> None:
     if ctx.state.epoch < max(ctx.tables.empires_by_epoch):  # after Epoch VII, the end
         order = draw_order(records(ctx.tables, ctx.state))
         ctx.emit(
-            EpochBegan(rule=rule("between.draw-order"), epoch=ctx.state.epoch + 1, order=order)
+            EpochBegan(rule="ah2001.between.draw-order", epoch=ctx.state.epoch + 1, order=order)
         )
         return
     end_game(ctx)
@@ -125,12 +124,12 @@ def end_game(ctx: Ctx) -> None:
     )
     ctx.emit(
         GameEnded(
-            rule=rule("winning.most-points"),
+            rule="ah2001.winning.most-points",
             cites=(
-                rule("winning.pre-eminence"),
-                rule("winning.tie.strength"),
-                rule("winning.tie.pre-eminence"),
-                rule("winning.tie.last-epoch"),
+                "ah2001.winning.pre-eminence",
+                "ah2001.winning.tie.strength",
+                "ah2001.winning.tie.pre-eminence",
+                "ah2001.winning.tie.last-epoch",
             ),
             markers=markers,
             points=totals,

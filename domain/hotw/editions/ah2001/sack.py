@@ -11,7 +11,6 @@ from domain.hotw.editions.ah2001.context import (
     Ah2001Event,
     Ctx,
     empire,
-    rule,
     with_supply,
 )
 from domain.hotw.editions.ah2001.model import (
@@ -32,7 +31,7 @@ def sacked(buildings: frozenset[str]) -> frozenset[str]:
 def sack(ctx: Ctx, land: str) -> None:
     after = sacked(ctx.state.land(land).buildings)
     if after != ctx.state.land(land).buildings:
-        ctx.emit(LandSacked(rule=rule("combat.sack"), land=land, buildings=tuple(sorted(after))))
+        ctx.emit(LandSacked(rule="ah2001.combat.sack", land=land, buildings=tuple(sorted(after))))
 
 
 def sack_on_entry(ctx: Ctx, land: str) -> None:

@@ -1,7 +1,7 @@
 """Scoring in the Avalon Hill 2001 edition (Chapter VI): after each of a player's turns, every
 land holding an army of the player's colour counts, whatever its epoch.
 
-Worked example: ah2001.example.purple-scoring."""
+Worked example: `WORKED_EXAMPLES`."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from domain.hotw.editions.ah2001.context import (
     FOLDS,
     Ah2001Event,
     Ctx,
-    rule,
     with_supply,
 )
 from domain.hotw.editions.ah2001.model import (
@@ -29,10 +28,14 @@ BUILDING_POINTS = {"capital": 2, "city": 1, "monument": 1}
 """ah2001.scoring.buildings: forts score nothing."""
 
 
+WORKED_EXAMPLES = ("ah2001.example.purple-scoring",)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
+
+
 LEVEL_RULES = {
-    Level.PRESENCE: "scoring.presence",
-    Level.DOMINANCE: "scoring.dominance",
-    Level.CONTROL: "scoring.control",
+    Level.PRESENCE: "ah2001.scoring.presence",
+    Level.DOMINANCE: "ah2001.scoring.dominance",
+    Level.CONTROL: "ah2001.scoring.control",
 }
 
 
@@ -112,7 +115,7 @@ def levels_cited(tables: Ah2001Tables, state: Ah2001State, seat: int) -> tuple[s
     levels = set(
         area_levels(seat, armies, {land: board.lands[land].area for land in armies}).values()
     )
-    return tuple(rule(LEVEL_RULES[level]) for level in sorted(levels))
+    return tuple(LEVEL_RULES[level] for level in sorted(levels))
 
 
 def score_turn(ctx: Ctx) -> None:
@@ -125,13 +128,13 @@ def score_turn(ctx: Ctx) -> None:
     lap = (before + sum(points.values())) // track > before // track
     ctx.emit(
         TurnScored(
-            rule=rule("scoring.when"),
+            rule="ah2001.scoring.when",
             cites=(
-                rule("turn.clean-up"),
-                rule("scoring.table"),
+                "ah2001.turn.clean-up",
+                "ah2001.scoring.table",
                 *levels_cited(ctx.tables, ctx.state, turn.seat),
-                rule("scoring.buildings"),
-                *((rule("scoring.track"),) if lap else ()),
+                "ah2001.scoring.buildings",
+                *(("ah2001.scoring.track",) if lap else ()),
             ),
             seat=turn.seat,
             points=points,

@@ -21,7 +21,6 @@ from domain.hotw.editions.ah2001.context import (
     MINOR_EMPIRES,
     Ah2001Event,
     Ctx,
-    rule,
 )
 from domain.hotw.editions.ah2001.model import (
     Ah2001State,
@@ -30,6 +29,20 @@ from domain.hotw.editions.ah2001.model import (
     Stage,
 )
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
+
+PLAYER_COUNT_RULE = "ah2001.setup.player-count"
+"""The clause a player count the game is not for is refused by (the ruleset's `setup_rule`)."""
+OPTIONS_RULE = "ah2001.setup.options"
+"""The clause an option the game does not have is refused by."""
+STARTING_STATE_RULES = (
+    "ah2001.components.pieces",
+    "ah2001.components.coin-fleet",
+    "ah2001.setup.pieces",
+    "ah2001.setup.board",
+    "ah2001.setup.score-charts",
+)
+"""The clauses that fix the state the game starts in: the shared supply of pieces (coin and
+fleet counters one supply), every colour's figures, the board and every score at 0."""
 
 
 def initial_state(tables: Ah2001Tables, setup: Setup) -> Ah2001State:
@@ -67,7 +80,7 @@ def set_up(ctx: Ctx) -> None:
     order = tuple((first + i) % seats for i in range(seats))
     ctx.emit(
         DrawOrderRolled(
-            rule=rule("empires.first-draw-order"),
+            rule="ah2001.empires.first-draw-order",
             rolls=tuple(rolls),
             order=order,
             draws=chance.take_draws(),
@@ -79,7 +92,7 @@ def set_up(ctx: Ctx) -> None:
     for seat, hand in enumerate(hands):
         ctx.emit(
             EventCardsDealt(
-                rule=rule("option.minor-empires" if minors else "setup.event-cards"),
+                rule="ah2001.option.minor-empires" if minors else "ah2001.setup.event-cards",
                 seat=seat,
                 cards=hand,
                 visibility=private_to(seat, redacted={"seat": seat, "count": len(hand)}),
@@ -89,13 +102,13 @@ def set_up(ctx: Ctx) -> None:
     markers = chance.shuffled(ctx.tables.pieces.pre_eminence_markers)
     ctx.emit(
         MarkersShuffled(
-            rule=rule("setup.pre-eminence"),
+            rule="ah2001.setup.pre-eminence",
             markers=markers,
             visibility=private_to(redacted={"count": len(markers)}),
             draws=chance.take_draws(),
         )
     )
-    ctx.emit(EpochBegan(rule=rule("object.epochs"), epoch=1, order=order))
+    ctx.emit(EpochBegan(rule="ah2001.object.epochs", epoch=1, order=order))
 
 
 def deal(tables: Ah2001Tables, state: Ah2001State, chance: Chance) -> list[tuple[str, ...]]:

@@ -13,7 +13,6 @@ from domain.hotw.editions.ah2001.context import (
     FOLDS,
     Ah2001Event,
     Ctx,
-    rule,
 )
 from domain.hotw.editions.ah2001.model import (
     Ah2001State,
@@ -24,7 +23,7 @@ from domain.hotw.editions.ah2001.tables import Ah2001Tables
 
 def attempted(ctx: Ctx, seat: int, target: str) -> None:
     """Rule 6: the Empire makes its one attempt of the round at `target`."""
-    ctx.emit(ExpansionAttempted(rule=rule("variant.one-attempt"), seat=seat, target=target))
+    ctx.emit(ExpansionAttempted(rule="ah2001.variant.one-attempt", seat=seat, target=target))
 
 
 def monuments_at_once(ctx: Ctx) -> None:
@@ -41,14 +40,16 @@ def monuments_at_once(ctx: Ctx) -> None:
         ctx.state.supply.get("monuments", 0),
     )
     if due > 0:
-        ctx.emit(MonumentsEarned(rule=rule("variant.monuments-at-once"), seat=turn.seat, count=due))
+        ctx.emit(
+            MonumentsEarned(rule="ah2001.variant.monuments-at-once", seat=turn.seat, count=due)
+        )
 
 
 def monuments_done(ctx: Ctx) -> None:
     """Rule 7: the monuments earned are built; the Empire's move goes on."""
     turn = ctx.state.turn
     assert turn is not None
-    ctx.emit(MonumentsDone(rule=rule("variant.monuments-at-once"), seat=turn.seat))
+    ctx.emit(MonumentsDone(rule="ah2001.variant.monuments-at-once", seat=turn.seat))
 
 
 # --- vocabulary: the events of this chapter, and how each changes the state ----------------

@@ -19,20 +19,20 @@ from collections.abc import Iterator, Mapping
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event
+from domain.core.ruleset import OptionSpec
 from domain.hotw.changes import with_player, with_turn
 from domain.hotw.editions.ah2001.building import fort_actions
 from domain.hotw.editions.ah2001.context import (
     COMMANDS,
     FOLDS,
     NAVAL_CONTROL,
+    SIMULTANEOUS,
     Ah2001Event,
     Ctx,
     card,
     empire,
     held_by_turn,
     holds_any,
-    refused,
-    rule,
     with_supply,
 )
 from domain.hotw.editions.ah2001.event_cards import coin_actions
@@ -52,6 +52,17 @@ from domain.hotw.editions.ah2001.revisions import (
 )
 from domain.hotw.editions.ah2001.scoring import points_now
 from domain.hotw.editions.ah2001.tables import Ah2001Tables
+from domain.hotw.refusals import refused
+
+VARIANT = OptionSpec(
+    SIMULTANEOUS,
+    bool,
+    False,
+    "Variant: the epoch's Empires play pseudo-simultaneously, one expansion attempt "
+    "each per round (the Simultaneous Empires variant)",
+    rule="ah2001.variant.simultaneous",
+)
+"""The Simultaneous Empires variant, as the game's option."""
 
 
 def active_slot(state: Ah2001State) -> int:
@@ -120,7 +131,7 @@ def why_not_move_after_main(
 ) -> RuleViolation:
     return refused(
         "only a Minor Empire yet to move, whose main Empire moves later this round",
-        "variant.minor-empire",
+        "ah2001.variant.minor-empire",
         command,
     )
 
@@ -135,7 +146,7 @@ def move_after_main(ctx: Ctx, seat: int, command: Command) -> None:
     assert turn is not None
     ctx.emit(
         MinorEmpireWaits(
-            rule=rule("variant.minor-empire"), seat=seat, empire=turn.empire, card=turn.card
+            rule="ah2001.variant.minor-empire", seat=seat, empire=turn.empire, card=turn.card
         )
     )
     park(ctx)
@@ -145,7 +156,7 @@ def why_not_end_round(
     tables: Ah2001Tables, state: Ah2001State, seat: int, command: Command
 ) -> RuleViolation:
     return refused(
-        "only with simultaneous empires, once the start is placed", "variant.rounds", command
+        "only with simultaneous empires, once the start is placed", "ah2001.variant.rounds", command
     )
 
 
@@ -153,7 +164,7 @@ def why_not_terminate(
     tables: Ah2001Tables, state: Ah2001State, seat: int, command: Command
 ) -> RuleViolation:
     return refused(
-        "only with simultaneous empires, in an Empire's round", "variant.terminate", command
+        "only with simultaneous empires, in an Empire's round", "ah2001.variant.terminate", command
     )
 
 
@@ -233,7 +244,7 @@ def next_round(ctx: Ctx) -> bool:
         minor = parked[waiting_minor]
         ctx.emit(
             EmpireActivated(
-                rule=rule("variant.minor-empire"),
+                rule="ah2001.variant.minor-empire",
                 seat=minor.seat,
                 empire=minor.empire,
                 slot=waiting_minor,
@@ -251,7 +262,7 @@ def next_round(ctx: Ctx) -> bool:
             return True
         ctx.emit(
             EmpireActivated(
-                rule=rule("variant.rounds"), seat=waiting.seat, empire=waiting.empire, slot=slot
+                rule="ah2001.variant.rounds", seat=waiting.seat, empire=waiting.empire, slot=slot
             )
         )
         return True
@@ -278,8 +289,8 @@ def minor_after(tables: Ah2001Tables, state: Ah2001State) -> int | None:
 def park(ctx: Ctx) -> None:
     turn = ctx.state.turn
     assert turn is not None
-    key = "variant.rounds" if turn.started else "variant.start"
-    ctx.emit(EmpireParked(rule=rule(key), seat=turn.seat, empire=turn.empire, card=turn.card))
+    key = "ah2001.variant.rounds" if turn.started else "ah2001.variant.start"
+    ctx.emit(EmpireParked(rule=key, seat=turn.seat, empire=turn.empire, card=turn.card))
 
 
 def terminate(ctx: Ctx, slot: int) -> None:
@@ -289,20 +300,20 @@ def terminate(ctx: Ctx, slot: int) -> None:
     active = state.turn if state.slot == slot else None
     ending = active or state.parked[slot]
     if ending.card is not None:
-        ctx.emit(ended_counting_nothing("variant.minor-empire", ending, slot))
+        ctx.emit(ended_counting_nothing("ah2001.variant.minor-empire", ending, slot))
         return
     for other, waiting in enumerate(state.parked):
         mine = waiting.seat == ending.seat and waiting.card is not None
         if other != slot and mine and not waiting.terminated:
-            ctx.emit(ended_counting_nothing("variant.minor-empire", waiting, other))
+            ctx.emit(ended_counting_nothing("ah2001.variant.minor-empire", waiting, other))
     if ctx.tables.since(POINTS_ONCE_PER_EPOCH) and another_empire_expands(state, slot):
-        ctx.emit(ended_counting_nothing("variant.terminate", ending, slot))
+        ctx.emit(ended_counting_nothing("ah2001.variant.terminate", ending, slot))
         return
     points = points_now(ctx.tables, ctx.state, ending.seat)
     ctx.emit(
         EmpireTerminated(
-            rule=rule("variant.terminate"),
-            cites=(rule("scoring.table"), rule("scoring.buildings")),
+            rule="ah2001.variant.terminate",
+            cites=("ah2001.scoring.table", "ah2001.scoring.buildings"),
             seat=ending.seat,
             empire=ending.empire,
             slot=slot,
@@ -312,10 +323,10 @@ def terminate(ctx: Ctx, slot: int) -> None:
     )
 
 
-def ended_counting_nothing(key: str, empire: Turn, slot: int) -> EmpireTerminated:
+def ended_counting_nothing(rule: str, empire: Turn, slot: int) -> EmpireTerminated:
     """An Empire (or Minor Empire: its `card`) ends without counting points."""
     return EmpireTerminated(
-        rule=rule(key),
+        rule=rule,
         seat=empire.seat,
         empire=empire.empire,
         slot=slot,

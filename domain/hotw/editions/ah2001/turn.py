@@ -14,7 +14,6 @@ from domain.hotw.editions.ah2001.context import (
     Ah2001Event,
     Ctx,
     empire,
-    rule,
     with_supply,
 )
 from domain.hotw.editions.ah2001.model import (
@@ -56,12 +55,12 @@ def begin_turn(ctx: Ctx, seat: int, spec: EmpireStats) -> bool:
     capital = spec.capital and state.supply.get("capitals_and_cities", 0) > 0
     ctx.emit(
         TurnBegan(
-            rule=rule("epoch.call-order"),
+            rule="ah2001.epoch.call-order",
             cites=(
-                rule("empires.card"),
-                rule("turn.army-pool"),
-                rule("turn.capital"),
-                rule("turn.fleets"),
+                "ah2001.empires.card",
+                "ah2001.turn.army-pool",
+                "ah2001.turn.capital",
+                "ah2001.turn.fleets",
             ),
             seat=seat,
             empire=spec.id,
@@ -89,7 +88,7 @@ def place_start(ctx: Ctx, seat: int, start_land: str) -> None:
     if cell.owner is not None or cell.buildings & {"fort", "city", "capital"}:
         ctx.emit(
             StartLandCleared(
-                rule=rule("turn.start-land"),
+                rule="ah2001.turn.start-land",
                 land=start_land,
                 owner=cell.owner,
                 fort="fort" in cell.buildings,
@@ -97,7 +96,7 @@ def place_start(ctx: Ctx, seat: int, start_land: str) -> None:
         )
     ctx.emit(
         ArmyPlaced(
-            rule=rule("turn.start-land"),
+            rule="ah2001.turn.start-land",
             seat=seat,
             land=start_land,
             figure=state.turn.figure or state.epoch,

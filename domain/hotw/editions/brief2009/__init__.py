@@ -14,6 +14,11 @@ from __future__ import annotations
 
 from domain.core.ruleset import register_ruleset
 from domain.hotw.editions.brief2009.engine import BriefRuleset
+from domain.hotw.editions.brief2009.setup import (
+    OPTIONS_RULE,
+    PLAYER_COUNT_RULE,
+    STARTING_STATE_RULES,
+)
 
 
 @register_ruleset
@@ -21,12 +26,12 @@ class Brief2009(BriefRuleset):
     name = "brief-2009"
     title = "A Brief History of the World (2009)"
     player_counts = (2, 3, 4, 5, 6)
-    """brief.setup.player-count (two players: brief.two-player.colours)."""
+    """The players the game is for (`setup.PLAYER_COUNT_RULE`; two: `two_players`)."""
     data_pack = "brief-2009"
     turn_rule = "brief.table.procedure"
     end_rule = "brief.end.after-epoch-6"
-    setup_rule = "brief.setup.player-count"
-    options_rule = "brief.setup.options"
+    setup_rule = PLAYER_COUNT_RULE
+    options_rule = OPTIONS_RULE
     undo_rule = "brief.table.procedure"
     seat_rule = "brief.table.seats"
-    setup_cites = ("brief.setup.supply",)
+    setup_cites = STARTING_STATE_RULES

@@ -18,8 +18,6 @@ from domain.hotw.editions.brief2009.context import (
     FOLDS,
     BriefEvent,
     Ctx,
-    refused,
-    rule,
     with_shared,
 )
 from domain.hotw.editions.brief2009.model import (
@@ -27,6 +25,7 @@ from domain.hotw.editions.brief2009.model import (
 )
 from domain.hotw.editions.brief2009.tables import BriefTables
 from domain.hotw.monuments import by_priority
+from domain.hotw.refusals import refused
 
 
 def fort_actions(state: BriefState) -> Iterator[Command]:
@@ -43,7 +42,9 @@ def why_not_fort(
     tables: BriefTables, state: BriefState, seat: int, command: Command
 ) -> RuleViolation:
     return refused(
-        "a fort costs an Array army, in a land of the Empire without one", "forts.build", command
+        "a fort costs an Array army, in a land of the Empire without one",
+        "brief.forts.build",
+        command,
     )
 
 
@@ -58,8 +59,8 @@ def build_fort(ctx: Ctx, seat: int, command: Command) -> None:
     assert turn is not None
     ctx.emit(
         FortBuilt(
-            rule=rule("forts.build"),
-            cites=(rule("forts.one-per-land"), rule("forts.permanent")),
+            rule="brief.forts.build",
+            cites=("brief.forts.one-per-land", "brief.forts.permanent"),
             colour=turn.colour,
             land=str(command.arg("land")),
         )
@@ -93,7 +94,7 @@ def monument_actions(tables: BriefTables, state: BriefState) -> Iterator[Command
 def why_not_monument(
     tables: BriefTables, state: BriefState, seat: int, command: Command
 ) -> RuleViolation:
-    return refused("a monument goes where the priority says", "monuments.priority", command)
+    return refused("a monument goes where the priority says", "brief.monuments.priority", command)
 
 
 @COMMANDS.declares(
@@ -107,8 +108,8 @@ def build_monument(ctx: Ctx, seat: int, command: Command) -> None:
     assert turn is not None
     ctx.emit(
         MonumentBuilt(
-            rule=rule("monuments.priority"),
-            cites=(rule("monuments.count"), rule("monuments.one-per-land")),
+            rule="brief.monuments.priority",
+            cites=("brief.monuments.count", "brief.monuments.one-per-land"),
             colour=turn.colour,
             land=str(command.arg("land")),
         )
@@ -123,15 +124,15 @@ def monument_step(ctx: Ctx) -> bool:
     if not sites:
         ctx.emit(
             MonumentsUnbuilt(
-                rule=rule("monuments.priority"), colour=turn.colour, count=turn.monuments_due
+                rule="brief.monuments.priority", colour=turn.colour, count=turn.monuments_due
             )
         )
         return True
     if len(sites) == 1:
         ctx.emit(
             MonumentBuilt(
-                rule=rule("monuments.priority"),
-                cites=(rule("monuments.count"),),
+                rule="brief.monuments.priority",
+                cites=("brief.monuments.count",),
                 colour=turn.colour,
                 land=sites[0],
             )

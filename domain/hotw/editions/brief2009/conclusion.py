@@ -21,8 +21,6 @@ from domain.hotw.editions.brief2009.context import (
     BriefEvent,
     Ctx,
     by_gold,
-    refused,
-    rule,
     with_colour,
     with_gold,
 )
@@ -35,7 +33,12 @@ from domain.hotw.editions.brief2009.model import (
 )
 from domain.hotw.editions.brief2009.organisation import begin_epoch
 from domain.hotw.editions.brief2009.tables import BriefTables
-from domain.hotw.editions.brief2009.two_players import score_of, two_colours_each
+from domain.hotw.editions.brief2009.two_players import (
+    COMBINED_GOLD_RULE,
+    score_of,
+    two_colours_each,
+)
+from domain.hotw.refusals import refused
 
 
 def _bonus_seat(state: BriefState) -> int | None:
@@ -58,9 +61,9 @@ def end_epoch(ctx: Ctx) -> None:
     discard_red(ctx)
     colours = ctx.state.colours
     moves = separated([c.gold for c in colours], [c.arrived for c in colours])
-    ctx.emit(GoldTrackAdjusted(rule=rule("conclusion.adjust"), moves=tuple(moves)))
+    ctx.emit(GoldTrackAdjusted(rule="brief.conclusion.adjust", moves=tuple(moves)))
     order = by_gold(ctx.state, True)[: ctx.tables.numbers.bonus_per_epoch]
-    ctx.emit(BonusDrawBegan(rule=rule("conclusion.bonus-first"), epoch=state.epoch, order=order))
+    ctx.emit(BonusDrawBegan(rule="brief.conclusion.bonus-first", epoch=state.epoch, order=order))
     offer(ctx, order[0], ctx.state.bonus_spaces[state.epoch - 1])
 
 
@@ -74,7 +77,7 @@ def why_not_keep(
     tables: BriefTables, state: BriefState, seat: int, command: Command
 ) -> RuleViolation:
     return refused(
-        "keep one of the Bonus tokens in front of you", "conclusion.bonus-first", command
+        "keep one of the Bonus tokens in front of you", "brief.conclusion.bonus-first", command
     )
 
 
@@ -88,16 +91,16 @@ def keep_bonus_token(ctx: Ctx, seat: int, command: Command) -> None:
     bonus = ctx.state.bonus
     assert bonus is not None
     colour = bonus.order[bonus.position]
-    key = "conclusion.bonus-first" if bonus.position == 0 else "conclusion.bonus-second"
+    key = "brief.conclusion.bonus-first" if bonus.position == 0 else "brief.conclusion.bonus-second"
     keep_token(ctx, colour, str(command.arg("token")), key)
 
 
-def keep_token(ctx: Ctx, colour: int, token: str, key: str) -> None:
+def keep_token(ctx: Ctx, colour: int, token: str, rule: str) -> None:
     seat = ctx.state.owner(colour)
     ctx.emit(
         BonusTokenKept(
-            rule=rule(key),
-            cites=(rule("conclusion.hidden"),),
+            rule=rule,
+            cites=("brief.conclusion.hidden",),
             colour=colour,
             token=token,
             visibility=private_to(seat, redacted={"colour": colour}),
@@ -114,7 +117,7 @@ def offer(ctx: Ctx, colour: int, tokens: tuple[str, ...]) -> None:
     first = ctx.state.bonus is not None and ctx.state.bonus.position == 0
     ctx.emit(
         BonusTokensOffered(
-            rule=rule("conclusion.bonus-first" if first else "conclusion.bonus-second"),
+            rule="brief.conclusion.bonus-first" if first else "brief.conclusion.bonus-second",
             colour=colour,
             tokens=tokens,
             visibility=private_to(seat, redacted={"colour": colour, "count": len(tokens)}),
@@ -132,9 +135,9 @@ def bonus_step(ctx: Ctx) -> bool:
         if len(bonus.offered) > 1:
             return False
         colour = bonus.order[bonus.position]
-        keep_token(ctx, colour, bonus.offered[0], "conclusion.bonus-second")
+        keep_token(ctx, colour, bonus.offered[0], "brief.conclusion.bonus-second")
         return True
-    ctx.emit(BonusDrawEnded(rule=rule("conclusion.bonus-second"), epoch=state.epoch))
+    ctx.emit(BonusDrawEnded(rule="brief.conclusion.bonus-second", epoch=state.epoch))
     if state.epoch < ctx.tables.numbers.epochs:
         begin_epoch(ctx, state.epoch + 1)
     else:
@@ -148,8 +151,8 @@ def end_game(ctx: Ctx) -> None:
     values = tuple(sum(ctx.tables.token(t).value for t in held) for held in tokens)
     ctx.emit(
         BonusTokensRevealed(
-            rule=rule("end.reveal-bonus"),
-            cites=(rule("end.after-epoch-6"),),
+            rule="brief.end.reveal-bonus",
+            cites=("brief.end.after-epoch-6",),
             tokens=tokens,
             values=values,
         )
@@ -158,11 +161,11 @@ def end_game(ctx: Ctx) -> None:
     scores = tuple(score_of(state, gold, seat) for seat in range(len(state.players)))
     ctx.emit(
         GameEnded(
-            rule=rule("end.most-gold"),
+            rule="brief.end.most-gold",
             cites=(
-                rule("object.most-gold"),
-                rule("end.ties"),
-                *((rule("two-player.combined-gold"),) if two_colours_each(state) else ()),
+                "brief.object.most-gold",
+                "brief.end.ties",
+                *((COMBINED_GOLD_RULE,) if two_colours_each(state) else ()),
             ),
             gold=gold,
             scores=scores,

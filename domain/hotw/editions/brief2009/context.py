@@ -8,34 +8,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.core.declare import CommandBook
-from domain.core.errors import RuleViolation
 from domain.core.folds import Folds, Working
 from domain.core.frozen import evolved
-from domain.core.messages import Command, Event
+from domain.core.messages import Event
 from domain.hotw.changes import added, with_cell, with_item, with_turn
 from domain.hotw.editions.brief2009.model import BriefState, Cell
 from domain.hotw.editions.brief2009.tables import BriefTables
-from domain.hotw.refusals import refused as refusal
 
 KINDS = ("empire", "event")
 """The two piles of Organisation: Empire cards and Event cards."""
-
-
-def rule(key: str) -> str:
-    """The catalogue id of a clause of this edition (`brief.<key>`)."""
-    return f"brief.{key}"
-
-
-FEATURE_RULES = {
-    "fear": "features.fear",
-    "atlantic-crossing": "features.atlantic-crossing",
-    "preserve-monuments": "features.france",
-    "influence": "features.united-states",
-}
-
-
-def feature_rule(feature: str) -> str:
-    return rule(FEATURE_RULES[feature])
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -59,11 +40,6 @@ class Ctx(Working[BriefTables, BriefState]):
 
 COMMANDS: CommandBook[BriefTables, BriefState, Ctx] = CommandBook()
 """The edition's commands (`domain.core.declare`), each declared by the chapter that plays it."""
-
-
-def refused(message: str, key: str, command: Command) -> RuleViolation:
-    """A refusal of `command` citing this edition's clause `key`."""
-    return refusal(message, rule(key), command)
 
 
 def by_gold(state: BriefState, richest_first: bool) -> tuple[int, ...]:

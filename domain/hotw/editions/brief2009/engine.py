@@ -31,7 +31,7 @@ from domain.hotw import codec
 from domain.hotw.editions.brief2009 import events, view
 from domain.hotw.editions.brief2009.building import monument_actions, monument_step
 from domain.hotw.editions.brief2009.conclusion import BONUS, bonus_actions, bonus_step
-from domain.hotw.editions.brief2009.context import COMMANDS, Ctx, refused
+from domain.hotw.editions.brief2009.context import COMMANDS, Ctx
 from domain.hotw.editions.brief2009.establishing import call_next
 from domain.hotw.editions.brief2009.event_cards import event_actions
 from domain.hotw.editions.brief2009.expansion import expansion_actions
@@ -48,6 +48,7 @@ from domain.hotw.editions.brief2009.reorganising import finish
 from domain.hotw.editions.brief2009.revisions import REVISIONS
 from domain.hotw.editions.brief2009.setup import initial_state, set_up
 from domain.hotw.editions.brief2009.tables import BriefTables
+from domain.hotw.refusals import refused
 
 if TYPE_CHECKING:
     from domain.hotw.editions.brief2009.strategy import BriefStrategy
@@ -147,7 +148,7 @@ class BriefRuleset(TurnTaking[BriefState], Ruleset[BriefState]):
     def refusal(self, state: BriefState, seat: int, command: Command) -> RuleViolation:
         """The refusal of the chapter declaring the command; else the table's general one."""
         return COMMANDS.why_not(self.tables, state, seat, command) or refused(
-            f"{command.type!r} is not a legal action now", "table.procedure", command
+            f"{command.type!r} is not a legal action now", "brief.table.procedure", command
         )
 
     # deciding, and running on by itself

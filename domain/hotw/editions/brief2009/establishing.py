@@ -18,12 +18,11 @@ from domain.hotw.editions.brief2009.context import (
     FOLDS,
     BriefEvent,
     Ctx,
-    feature_rule,
     placed,
-    refused,
-    rule,
 )
 from domain.hotw.editions.brief2009.event_cards import discard_red
+from domain.hotw.editions.brief2009.expansion import FEATURES as EXPANSION_FEATURES
+from domain.hotw.editions.brief2009.invasion import FEATURES as INVASION_FEATURES
 from domain.hotw.editions.brief2009.model import (
     BriefState,
     Force,
@@ -32,6 +31,10 @@ from domain.hotw.editions.brief2009.model import (
 )
 from domain.hotw.editions.brief2009.revisions import RED_CARDS_AT_TURN_START
 from domain.hotw.editions.brief2009.tables import BriefTables
+from domain.hotw.refusals import refused
+
+FEATURE_RULES = {**EXPANSION_FEATURES, **INVASION_FEATURES}
+"""The clause of each Empire feature, by feature."""
 
 
 def call_next(ctx: Ctx) -> None:
@@ -44,13 +47,13 @@ def call_next(ctx: Ctx) -> None:
     holders = [c for c, colour in enumerate(state.colours) if colour.empire == spec.id]
     if not holders:
         ctx.emit(
-            EmpireSkipped(rule=rule("turns.skipped"), cites=(rule("turns.order"),), empire=spec.id)
+            EmpireSkipped(rule="brief.turns.skipped", cites=("brief.turns.order",), empire=spec.id)
         )
         return
     ctx.emit(
         TurnBegan(
-            rule=rule("turns.declare"),
-            cites=(rule("turns.order"),),
+            rule="brief.turns.declare",
+            cites=("brief.turns.order",),
             colour=holders[0],
             empire=spec.id,
         )
@@ -61,7 +64,7 @@ def why_not_establish(
     tables: BriefTables, state: BriefState, seat: int, command: Command
 ) -> RuleViolation:
     return refused(
-        "the Empire is established once, after any red cards", "establish.array", command
+        "the Empire is established once, after any red cards", "brief.establish.array", command
     )
 
 
@@ -83,19 +86,19 @@ def establish(ctx: Ctx, seat: int, command: Command) -> None:
     counters += sum(b in ("capital", "city") for b in removed)
     fleets = spec.fleets[: state.supply.get("fleets", 0)]
     feature = (
-        (rule("establish.feature"), rule("features.use"), feature_rule(spec.feature))
+        ("brief.establish.feature", "brief.features.use", FEATURE_RULES[spec.feature])
         if spec.feature
         else ()
     )
     ctx.emit(
         EmpireEstablished(
-            rule=rule("establish.array"),
+            rule="brief.establish.array",
             cites=(
-                rule("turns.steps"),
-                rule("establish.start-army"),
-                rule("establish.clear-start-land"),
-                *((rule("establish.capital"),) if spec.capital else ()),
-                *((rule("establish.fleets"),) if fleets else ()),
+                "brief.turns.steps",
+                "brief.establish.start-army",
+                "brief.establish.clear-start-land",
+                *(("brief.establish.capital",) if spec.capital else ()),
+                *(("brief.establish.fleets",) if fleets else ()),
                 *feature,
             ),
             colour=turn.colour,

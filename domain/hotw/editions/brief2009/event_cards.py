@@ -25,8 +25,6 @@ from domain.hotw.editions.brief2009.context import (
     BriefEvent,
     Ctx,
     placed,
-    refused,
-    rule,
     with_gold,
     with_shared,
 )
@@ -37,6 +35,18 @@ from domain.hotw.editions.brief2009.model import (
     Stage,
 )
 from domain.hotw.editions.brief2009.tables import BriefTables, EventCard
+from domain.hotw.refusals import refused
+
+EVENT_CARDS = {
+    "leader": "brief.events.leader",
+    "weaponry": "brief.events.weaponry",
+    "kingdom": "brief.events.kingdom",
+    "minor-empire": "brief.events.minor-empire",
+    "civil-war": "brief.events.civil-war",
+    "barbarians": "brief.events.barbarians",
+    "astronomy": "brief.events.astronomy",
+}
+"""The clause of each kind of Event card, by kind (Israel, a Kingdom, has one of its own)."""
 
 
 def playable(tables: BriefTables, state: BriefState, seat: int) -> Iterator[tuple[str, str]]:
@@ -107,16 +117,16 @@ def why_not_play(
     tables: BriefTables, state: BriefState, seat: int, command: Command
 ) -> RuleViolation:
     """The clause a refused card breaks, where one says more than one-at-a-time."""
-    key = "events.one-active"
+    key = "brief.events.one-active"
     turn = state.turn
     if state.stage is Stage.TURNS and turn is not None:
         card = tables.events_by_id.get(str(command.arg("card")))
         if turn.invasion is not None or turn.overrun is not None:
-            key = "events.not-mid-invasion"
+            key = "brief.events.not-mid-invasion"
         elif turn.active is not None and turn.active.event:
-            key = "events.one-active"
+            key = "brief.events.one-active"
         elif card is not None and card.at_turn_start and turn.phase is Phase.EXPANDING:
-            key = "events.red"
+            key = "brief.events.red"
     return refused(
         "an Event card is played in its Epoch (black: or later; red: before establishing), "
         "with gold enough, one active at a time, never mid-invasion or during overruns",
@@ -143,16 +153,16 @@ def play_event(ctx: Ctx, seat: int, command: Command) -> None:
     assert turn is not None
     card = ctx.tables.card(str(command.arg("card")))
     target = str(command.arg("target"))
-    key = "events.israel" if card.id == "israel" else f"events.{card.kind}"
-    timing = "events.red" if card.at_turn_start else "events.black"
+    key = "brief.events.israel" if card.id == "israel" else EVENT_CARDS[card.kind]
+    timing = "brief.events.red" if card.at_turn_start else "brief.events.black"
     ctx.emit(
         EventCardPlayed(
-            rule=rule(key),
+            rule=key,
             cites=(
-                rule("events.any-number"),
-                rule(timing),
-                rule("events.price"),
-                rule("events.discard"),
+                "brief.events.any-number",
+                timing,
+                "brief.events.price",
+                "brief.events.discard",
             ),
             seat=seat,
             colour=turn.colour,
@@ -179,8 +189,8 @@ def raise_empire(ctx: Ctx, card: EventCard, land: str) -> None:
     counters += sum(b in ("capital", "city") for b in removed)
     ctx.emit(
         EventEmpireRaised(
-            rule=rule("events.event-empire"),
-            cites=(rule("events.supply-armies"), rule(f"events.{card.kind}")),
+            rule="brief.events.event-empire",
+            cites=("brief.events.supply-armies", EVENT_CARDS[card.kind]),
             colour=turn.colour,
             card=card.id,
             land=land,
@@ -213,7 +223,7 @@ def discard_red(ctx: Ctx, seats: Iterable[int] | None = None) -> None:
         if red:
             ctx.emit(
                 RedCardsDiscarded(
-                    rule=rule("events.red"),
+                    rule="brief.events.red",
                     seat=seat,
                     cards=red,
                     visibility=private_to(seat, redacted={"seat": seat, "count": len(red)}),

@@ -23,8 +23,6 @@ from domain.hotw.editions.brief2009.context import (
     BriefEvent,
     Ctx,
     joined,
-    refused,
-    rule,
     stand,
     with_force,
     with_supply_of,
@@ -36,6 +34,14 @@ from domain.hotw.editions.brief2009.model import (
     Stage,
 )
 from domain.hotw.editions.brief2009.tables import BriefTables
+from domain.hotw.editions.brief2009.two_players import SURRENDER_RULE
+from domain.hotw.refusals import refused
+
+FEATURES = {
+    "atlantic-crossing": "brief.features.atlantic-crossing",
+    "influence": "brief.features.united-states",
+}
+"""The clause of each Empire feature this chapter plays out, by feature."""
 
 
 def sources(tables: BriefTables, state: BriefState) -> list[str]:
@@ -105,10 +111,10 @@ def closed(tables: BriefTables, state: BriefState, land: str) -> str | None:
     assert turn is not None
     found = tables.board.lands.get(land)
     if found is not None and found.barren:
-        return "expand.barren"
+        return "brief.expand.barren"
     cell = state.land(land) if found is not None else None
     if cell is not None and cell.colour == turn.colour and cell.standing:
-        return "expand.one-army"
+        return "brief.expand.one-army"
     return None
 
 
@@ -126,7 +132,7 @@ def expansion_actions(tables: BriefTables, state: BriefState) -> Iterator[Comman
 def why_not_expand(
     tables: BriefTables, state: BriefState, seat: int, command: Command
 ) -> RuleViolation:
-    key = "expand.adjacent"
+    key = "brief.expand.adjacent"
     if state.stage is Stage.TURNS and state.turn is not None:
         key = closed(tables, state, str(command.arg("land"))) or key
     return refused(
@@ -155,14 +161,14 @@ def expand(ctx: Ctx, seat: int, command: Command) -> None:
     land, via = str(command.arg("land")), str(command.arg("via"))
     crossing = (land, via, True) in set(expansion_targets(ctx.tables, state))
     cell = state.land(land)
-    how = rule("expand.fleets" if via == "sea" else "expand.adjacent")
-    cites = (rule("features.atlantic-crossing"),) if crossing else ()
+    how = "brief.expand.fleets" if via == "sea" else "brief.expand.adjacent"
+    cites = ("brief.features.atlantic-crossing",) if crossing else ()
     if via == "land" and across_strait(ctx.tables, state, land):
-        cites = (rule("expand.straits"), *cites)
+        cites = ("brief.expand.straits", *cites)
     if cell.colour is None:
         ctx.emit(
             ArmyExpanded(
-                rule=rule("expand.empty"),
+                rule="brief.expand.empty",
                 cites=(how, *cites),
                 colour=turn.colour,
                 land=land,
@@ -175,7 +181,7 @@ def expand(ctx: Ctx, seat: int, command: Command) -> None:
         two = cell.colour != turn.colour
         ctx.emit(
             Surrendered(
-                rule=rule("two-player.surrender" if two else "surrender.own"),
+                rule=SURRENDER_RULE if two else "brief.surrender.own",
                 cites=(how, *cites),
                 colour=turn.colour,
                 land=land,
@@ -201,7 +207,7 @@ def across_strait(tables: BriefTables, state: BriefState, land: str) -> bool:
 def why_not_end(
     tables: BriefTables, state: BriefState, seat: int, command: Command
 ) -> RuleViolation:
-    return refused("the active Empire has already stopped", "expand.end", command)
+    return refused("the active Empire has already stopped", "brief.expand.end", command)
 
 
 @COMMANDS.declares(
@@ -222,8 +228,8 @@ def end_expansion(ctx: Ctx, seat: int, command: Command) -> None:
     )
     ctx.emit(
         ExpansionStopped(
-            rule=rule("expand.end"),
-            cites=(rule("monuments.count"),),
+            rule="brief.expand.end",
+            cites=("brief.monuments.count",),
             colour=turn.colour,
             card=force.card,
             returned=force.array,

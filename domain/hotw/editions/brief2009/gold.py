@@ -12,7 +12,6 @@ from domain.hotw.editions.brief2009.context import (
     FOLDS,
     BriefEvent,
     Ctx,
-    rule,
     with_gold,
 )
 from domain.hotw.editions.brief2009.model import (
@@ -21,10 +20,12 @@ from domain.hotw.editions.brief2009.model import (
 from domain.hotw.editions.brief2009.revisions import OWN_COLOURS_NOT_RIVALS
 from domain.hotw.editions.brief2009.tables import BriefTables
 
+LEVELS = {Level.PRESENCE: "presence", Level.DOMINANCE: "dominance", Level.MASTERY: "mastery"}
+"""Each level of control by the name the pack's gold table gives its multiple."""
 LEVEL_RULES = {
-    Level.PRESENCE: "gold.presence",
-    Level.DOMINANCE: "gold.dominance",
-    Level.MASTERY: "gold.mastery",
+    "presence": "brief.gold.presence",
+    "dominance": "brief.gold.dominance",
+    "mastery": "brief.gold.mastery",
 }
 
 
@@ -57,7 +58,7 @@ def collection(
         rivals = [n for owner, n in counts.items() if owner not in friends]
         level = level_in_area(own, rivals)
         if level and values.get(area, 0):
-            multiple = gold[LEVEL_RULES[level].split(".")[1]]
+            multiple = gold[LEVELS[level]]
             items.append((area, multiple * values[area]))
     return items
 
@@ -108,7 +109,7 @@ def collect(ctx: Ctx, colour: int) -> None:
     )
     ctx.emit(
         GoldCollected(
-            rule=rule("gold.spiral"),
+            rule="brief.gold.spiral",
             cites=gold_cites(tables, state, colour, items),
             colour=colour,
             items=tuple(items),
@@ -127,22 +128,20 @@ def gold_cites(
     levels = {gold[name]: name for name in ("presence", "dominance", "mastery")}
     cites: list[str] = []
     if any(what in gold for what, _ in items):
-        cites.append(rule("gold.buildings"))
+        cites.append("brief.gold.buildings")
     reached = {
         levels[paid // state.area_values[what]]
         for what, paid in items
         if what not in gold and state.area_values.get(what)
     }
-    cites += [
-        rule(f"gold.{name}") for name in ("presence", "dominance", "mastery") if name in reached
-    ]
+    cites += [rule for name, rule in LEVEL_RULES.items() if name in reached]
     before = state.colours[colour].gold
     after = before + sum(paid for _, paid in items)
     others = {c.gold for i, c in enumerate(state.colours) if i != colour}
     if after != before and after in others:
-        cites.append(rule("gold.stack"))
+        cites.append("brief.gold.stack")
     if after // gold["track"] > before // gold["track"]:
-        cites.append(rule("gold.past-100"))
+        cites.append("brief.gold.past-100")
     return tuple(cites)
 
 

@@ -17,9 +17,7 @@ from domain.hotw.editions.brief2009.context import (
     FOLDS,
     BriefEvent,
     Ctx,
-    refused,
     returned,
-    rule,
 )
 from domain.hotw.editions.brief2009.model import (
     BriefState,
@@ -29,7 +27,11 @@ from domain.hotw.editions.brief2009.model import (
 )
 from domain.hotw.editions.brief2009.revisions import FRANCE_ALONE
 from domain.hotw.editions.brief2009.tables import BriefTables, Numbers
+from domain.hotw.refusals import refused
 from domain.hotw.world import DIFFICULT_TERRAIN
+
+FEATURES = {"fear": "brief.features.fear", "preserve-monuments": "brief.features.france"}
+"""The clause of each Empire feature this chapter plays out, by feature."""
 
 
 def attack_dice(numbers: Numbers, *, by_sea: bool, weaponry: bool) -> int:
@@ -80,23 +82,23 @@ def reduce(buildings: Collection[str], *, spare_monument: bool) -> Reduction:
         after.discard("capital")
         after.add("city")
         reductions += 1
-        rules.append("reduction.capital")
+        rules.append("brief.reduction.capital")
     elif "city" in after:
         after.discard("city")
         removed.append("city")
         reductions += 1
-        rules.append("reduction.city")
+        rules.append("brief.reduction.city")
     elif "monument" in after and not spare_monument:
         after.discard("monument")
         removed.append("monument")
         reductions += 1
-        rules.append("reduction.monument")
+        rules.append("brief.reduction.monument")
     if reductions and "monument" in after:
-        rules.append("reduction.capital-before-monument")
+        rules.append("brief.reduction.capital-before-monument")
     if "fort" in after:
         after.discard("fort")
         removed.append("fort")
-        rules.append("reduction.fort")
+        rules.append("brief.reduction.fort")
     return Reduction(frozenset(after), reductions, tuple(removed), tuple(rules))
 
 
@@ -144,18 +146,20 @@ def invade(ctx: Ctx, land: str, via: str, *, continued: bool, crossing: bool) ->
         defence = ctx.chance.dice(defence_dice(numbers, fort=fort))
         points = invasion_points(attack, defence, dial + leader)
     success = points >= needed
-    terrain = "invasion.difficult" if needed > numbers.clear_points else "invasion.clear"
-    cites = [rule("invasion.dice"), rule("invasion.highest-die"), rule(terrain)]
-    cites += [rule("invasion.fleet-penalty")] if by_sea else []
-    cites += [rule("invasion.fort")] if fort else []
-    cites += [rule("invasion.continue"), rule("invasion.dial-max")] if continued else []
-    cites += [rule("events.leader")] if leader else []
-    cites += [rule("events.weaponry")] if turn.weaponry else []
-    cites += [rule("features.fear")] if fear and success else []
-    cites += [rule("features.atlantic-crossing")] if sure or crossing else []
+    terrain = (
+        "brief.invasion.difficult" if needed > numbers.clear_points else "brief.invasion.clear"
+    )
+    cites = ["brief.invasion.dice", "brief.invasion.highest-die", terrain]
+    cites += ["brief.invasion.fleet-penalty"] if by_sea else []
+    cites += ["brief.invasion.fort"] if fort else []
+    cites += ["brief.invasion.continue", "brief.invasion.dial-max"] if continued else []
+    cites += ["brief.events.leader"] if leader else []
+    cites += ["brief.events.weaponry"] if turn.weaponry else []
+    cites += ["brief.features.fear"] if fear and success else []
+    cites += ["brief.features.atlantic-crossing"] if sure or crossing else []
     ctx.emit(
         InvasionRolled(
-            rule=rule("invasion.success-reset" if success else "invasion.points"),
+            rule="brief.invasion.success-reset" if success else "brief.invasion.points",
             cites=tuple(cites),
             colour=turn.colour,
             land=land,
@@ -204,13 +208,13 @@ def reduce_land(ctx: Ctx, land: str, how: str) -> None:
     gold = 0
     if force.barbarian:
         gold = reduction.reductions * ctx.tables.numbers.gold["barbarian_reduction"]
-    cites = [rule(k) for k in reduction.rules[1:]]
-    cites += [rule("reduction.when")] if how != "invasion" else []
-    cites += [rule("reduction.barbarian-gold")] if gold else []
-    cites += [rule("features.france")] if spare and "monument" in reduction.buildings else []
+    cites = [k for k in reduction.rules[1:]]
+    cites += ["brief.reduction.when"] if how != "invasion" else []
+    cites += ["brief.reduction.barbarian-gold"] if gold else []
+    cites += ["brief.features.france"] if spare and "monument" in reduction.buildings else []
     ctx.emit(
         LandReduced(
-            rule=rule(reduction.rules[0]),
+            rule=reduction.rules[0],
             cites=tuple(cites),
             colour=turn.colour,
             land=land,
@@ -226,14 +230,14 @@ def why_not_continue(
     tables: BriefTables, state: BriefState, seat: int, command: Command
 ) -> RuleViolation:
     return refused(
-        "the dial goes to +3 at most, each step an Array army", "invasion.dial-max", command
+        "the dial goes to +3 at most, each step an Array army", "brief.invasion.dial-max", command
     )
 
 
 def why_not_abandon(
     tables: BriefTables, state: BriefState, seat: int, command: Command
 ) -> RuleViolation:
-    return refused("no invasion is waiting", "invasion.abandon", command)
+    return refused("no invasion is waiting", "brief.invasion.abandon", command)
 
 
 @COMMANDS.declares(
@@ -255,7 +259,7 @@ def abandon_invasion(ctx: Ctx, seat: int, command: Command) -> None:
     assert turn is not None and turn.invasion is not None
     ctx.emit(
         InvasionAbandoned(
-            rule=rule("invasion.abandon"), colour=turn.colour, land=turn.invasion.land
+            rule="brief.invasion.abandon", colour=turn.colour, land=turn.invasion.land
         )
     )
 

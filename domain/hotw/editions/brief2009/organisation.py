@@ -23,8 +23,6 @@ from domain.hotw.editions.brief2009.context import (
     BriefEvent,
     Ctx,
     by_gold,
-    refused,
-    rule,
     with_colour,
 )
 from domain.hotw.editions.brief2009.model import (
@@ -33,6 +31,7 @@ from domain.hotw.editions.brief2009.model import (
     Stage,
 )
 from domain.hotw.editions.brief2009.tables import BriefTables
+from domain.hotw.refusals import refused
 
 
 def _choosers(state: BriefState) -> set[int]:
@@ -80,7 +79,7 @@ def why_not_empire(
     tables: BriefTables, state: BriefState, seat: int, command: Command
 ) -> RuleViolation:
     return refused(
-        "choose one of the Empire cards in front of you", "organisation.empire-cards", command
+        "choose one of the Empire cards in front of you", "brief.organisation.empire-cards", command
     )
 
 
@@ -88,7 +87,7 @@ def why_not_event(
     tables: BriefTables, state: BriefState, seat: int, command: Command
 ) -> RuleViolation:
     return refused(
-        "choose one of the Event cards in front of you", "organisation.event-cards", command
+        "choose one of the Event cards in front of you", "brief.organisation.event-cards", command
     )
 
 
@@ -119,10 +118,10 @@ def choose(ctx: Ctx, seat: int, kind: str, card: str) -> None:
     middle = allocation.picker("empire") == allocation.picker("event")
     ctx.emit(
         CardChosen(
-            rule=rule(f"organisation.{kind}-cards"),
+            rule=f"brief.organisation.{kind}-cards",
             cites=(
-                rule("organisation.simultaneous"),
-                *((rule("organisation.middle-player"),) if middle else ()),
+                "brief.organisation.simultaneous",
+                *(("brief.organisation.middle-player",) if middle else ()),
             ),
             seat=seat,
             colour=colour,
@@ -146,7 +145,7 @@ def allocation_step(ctx: Ctx) -> bool:
             colour = allocation.picker(kind)
             ctx.emit(
                 LastCardTaken(
-                    rule=rule("organisation.last-card"),
+                    rule="brief.organisation.last-card",
                     colour=colour,
                     kind=kind,
                     card=pool[0],
@@ -162,7 +161,7 @@ def allocation_step(ctx: Ctx) -> bool:
         kind: tuple(c for c in allocation.pools[kind] if c != allocation.chosen[kind])
         for kind in KINDS
     }
-    ctx.emit(AllocationRoundEnded(rule=rule("organisation.simultaneous"), round=allocation.round))
+    ctx.emit(AllocationRoundEnded(rule="brief.organisation.simultaneous", round=allocation.round))
     following = ctx.state.allocation
     if following is not None:
         for kind in KINDS:
@@ -173,11 +172,13 @@ def allocation_step(ctx: Ctx) -> bool:
 def pass_cards(
     ctx: Ctx, kind: str, colour: int, cards: tuple[str, ...], first: bool = False
 ) -> None:
-    key = "organisation.empire-cards" if kind == "empire" else "organisation.event-cards"
+    key = (
+        "brief.organisation.empire-cards" if kind == "empire" else "brief.organisation.event-cards"
+    )
     ctx.emit(
         CardsPassed(
-            rule=rule("organisation.set-out" if first else key),
-            cites=(rule(key),) if first else (),
+            rule="brief.organisation.set-out" if first else key,
+            cites=(key,) if first else (),
             colour=colour,
             kind=kind,
             cards=tuple(sorted(cards)),
@@ -196,8 +197,8 @@ def begin_epoch(ctx: Ctx, epoch: int) -> None:
     values = tuple((area, tables.area(area).value(epoch)) for area in tables.spiral)
     ctx.emit(
         EpochBegan(
-            rule=rule("organisation.area-values"),
-            cites=(rule("epoch.phases"),),
+            rule="brief.organisation.area-values",
+            cites=("brief.epoch.phases",),
             epoch=epoch,
             area_values=values,
         )
@@ -205,8 +206,8 @@ def begin_epoch(ctx: Ctx, epoch: int) -> None:
     poorest, richest = by_gold(ctx.state, False), by_gold(ctx.state, True)
     ctx.emit(
         AllocationBegan(
-            rule=rule("organisation.simultaneous"),
-            cites=(rule("organisation.empire-cards"), rule("organisation.event-cards")),
+            rule="brief.organisation.simultaneous",
+            cites=("brief.organisation.empire-cards", "brief.organisation.event-cards"),
             empire_order=poorest,
             event_order=richest,
         )

@@ -18,8 +18,6 @@ from domain.hotw.editions.brief2009.context import (
     BriefEvent,
     Ctx,
     joined,
-    refused,
-    rule,
     stand,
     with_force,
     with_supply_of,
@@ -31,6 +29,7 @@ from domain.hotw.editions.brief2009.model import (
 )
 from domain.hotw.editions.brief2009.revisions import OVERRUNS_BY_PLAYER
 from domain.hotw.editions.brief2009.tables import BriefTables
+from domain.hotw.refusals import refused
 
 
 def overrun_targets(tables: BriefTables, state: BriefState) -> list[tuple[str, int]]:
@@ -90,7 +89,7 @@ def why_not_overrun(
     return refused(
         "an overrun takes a land of the same defender next to the last one, without a "
         "fort, that the points left pay for",
-        "overrun.same-defender",
+        "brief.overrun.same-defender",
         command,
     )
 
@@ -98,7 +97,7 @@ def why_not_overrun(
 def why_not_end(
     tables: BriefTables, state: BriefState, seat: int, command: Command
 ) -> RuleViolation:
-    return refused("no overrun is under way", "overrun.points", command)
+    return refused("no overrun is under way", "brief.overrun.points", command)
 
 
 @COMMANDS.declares(
@@ -114,12 +113,12 @@ def overrun(ctx: Ctx, seat: int, command: Command) -> None:
     cost = dict(overrun_targets(ctx.tables, ctx.state))[land]
     ctx.emit(
         LandOverrun(
-            rule=rule("overrun.points"),
+            rule="brief.overrun.points",
             cites=(
-                rule("overrun.cost"),
-                rule("overrun.same-defender"),
-                rule("overrun.adjacent"),
-                rule("overrun.no-fort"),
+                "brief.overrun.cost",
+                "brief.overrun.same-defender",
+                "brief.overrun.adjacent",
+                "brief.overrun.no-fort",
             ),
             colour=turn.colour,
             land=land,
@@ -147,8 +146,8 @@ def end_overrun(ctx: Ctx) -> None:
     assert turn is not None and turn.overrun is not None
     ctx.emit(
         OverrunEnded(
-            rule=rule("overrun.points"),
-            cites=(rule("overrun.no-sea"), rule("overrun.no-fleet")),
+            rule="brief.overrun.points",
+            cites=("brief.overrun.no-sea", "brief.overrun.no-fleet"),
             colour=turn.colour,
             unused=turn.overrun.points,
         )

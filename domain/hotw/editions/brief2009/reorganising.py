@@ -12,7 +12,6 @@ from domain.hotw.editions.brief2009.context import (
     FOLDS,
     BriefEvent,
     Ctx,
-    rule,
 )
 from domain.hotw.editions.brief2009.gold import collect
 from domain.hotw.editions.brief2009.model import (
@@ -33,7 +32,7 @@ def finish(ctx: Ctx, force: Force) -> None:
     if force.event:
         ctx.emit(
             EventEmpireResigned(
-                rule=rule("events.resigned-after"),
+                rule="brief.events.resigned-after",
                 colour=turn.colour,
                 card=force.card,
                 lands=tuple(land for land in force.lands if state.land(land).colour == turn.colour),
@@ -49,8 +48,8 @@ def finish(ctx: Ctx, force: Force) -> None:
     )
     ctx.emit(
         EmpireReorganised(
-            rule=rule("reorganise.resign"),
-            cites=(rule("reorganise.fleets"), rule("reorganise.discard")),
+            rule="brief.reorganise.resign",
+            cites=("brief.reorganise.fleets", "brief.reorganise.discard"),
             colour=turn.colour,
             empire=turn.empire,
             fleets=turn.fleets,

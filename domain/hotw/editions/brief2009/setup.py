@@ -19,7 +19,6 @@ from domain.hotw.editions.brief2009.context import (
     FOLDS,
     BriefEvent,
     Ctx,
-    rule,
     with_gold,
 )
 from domain.hotw.editions.brief2009.model import (
@@ -29,7 +28,16 @@ from domain.hotw.editions.brief2009.model import (
     Stage,
 )
 from domain.hotw.editions.brief2009.tables import BriefTables
-from domain.hotw.editions.brief2009.two_players import colour_count, two_colours_each
+from domain.hotw.editions.brief2009.two_players import COLOURS_RULE, colour_count, two_colours_each
+
+PLAYER_COUNT_RULE = "brief.setup.player-count"
+"""The clause a player count the game is not for is refused by (the ruleset's `setup_rule`)."""
+OPTIONS_RULE = "brief.setup.options"
+"""The clause an option the game does not have is refused by."""
+STARTING_STATE_RULES = ("brief.setup.supply",)
+"""The clause that fixes the state the game starts in: every piece in its supply."""
+COMPONENTS = ("brief.components.board", "brief.components.barren", "brief.components.pieces")
+"""The components the game starts on, as the data pack reads them (board.yaml, pieces.yaml)."""
 
 
 def initial_state(tables: BriefTables, setup: Setup) -> BriefState:
@@ -56,10 +64,10 @@ def set_up(ctx: Ctx) -> None:
         gold[(first + place) % count] = place + 1
     ctx.emit(
         StartingPlayerDrawn(
-            rule=rule("setup.starting-player"),
+            rule="brief.setup.starting-player",
             cites=(
-                rule("setup.gold-markers"),
-                *((rule("two-player.colours"),) if two_colours_each(state) else ()),
+                "brief.setup.gold-markers",
+                *((COLOURS_RULE,) if two_colours_each(state) else ()),
             ),
             first=first,
             gold=tuple(gold),
@@ -67,14 +75,14 @@ def set_up(ctx: Ctx) -> None:
         )
     )
     starters = tuple(tables.starter(kind).id for kind in ("leader", "weaponry"))
-    ctx.emit(StarterCardsDealt(rule=rule("setup.leader-weaponry"), cards=starters))
+    ctx.emit(StarterCardsDealt(rule="brief.setup.leader-weaponry", cards=starters))
     tokens = chance.shuffled([t.id for t in tables.bonus_tokens])
     per = tables.numbers.bonus_per_epoch
     spaces = tuple(tuple(tokens[i * per : (i + 1) * per]) for i in range(len(tokens) // per))
     ctx.emit(
         BonusTokensShuffled(
-            rule=rule("setup.bonus-tokens"),
-            cites=(rule("setup.hidden"),),
+            rule="brief.setup.bonus-tokens",
+            cites=("brief.setup.hidden",),
             spaces=spaces,
             visibility=private_to(redacted={"count": len(tokens)}),
             draws=chance.take_draws(),

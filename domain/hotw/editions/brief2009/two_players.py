@@ -1,13 +1,17 @@
 """The two-player game of A Brief History of the World: each player takes two colours
 (brief.two-player.colours), an Empire may take the other colour's land by surrender
-(brief.two-player.surrender, in `expansion`), and a player's score is both colours' gold
-(brief.two-player.combined-gold, in `conclusion`)."""
+(`SURRENDER_RULE`, played in `expansion`), and a player's score is both colours' gold
+(`COMBINED_GOLD_RULE`, counted in `conclusion`)."""
 
 from __future__ import annotations
 
 from domain.hotw.editions.brief2009.model import (
     BriefState,
 )
+
+COLOURS_RULE = "brief.two-player.colours"
+SURRENDER_RULE = "brief.two-player.surrender"
+COMBINED_GOLD_RULE = "brief.two-player.combined-gold"
 
 
 def colour_count(players: int) -> int:

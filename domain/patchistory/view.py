@@ -16,6 +16,10 @@ from domain.patchistory.rounds import awaited
 GOODS_KEPT = ("coin", "food", "resource", "culture", "votes")
 
 
+UNCITED_RULES = ("patchistory.hidden.screen",)
+"""The clauses this module decides that no event or refusal carries."""
+
+
 def seat_state(state: PState, viewer: int | None) -> PState:
     """The state with what `viewer` may not know blanked: other players' Goods (0), Building
     Tiles and Prosperity Cards (none), the Building supply's order (none), the Wasteland
