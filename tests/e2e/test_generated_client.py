@@ -54,7 +54,7 @@ EVENT_LINES_PER_TYPE = 280
 """The ceiling of the event models (`models/event_*.py`: each event type's model, which repeats
 the envelope, ~200 lines, the generator's way with a flat event, and the `data` models) in lines
 per event type of the document. 283 before event data shapes were shared (b0b6fa9) and 293 on
-`main` at 6c7c64c; 277 with them (BENCHMARKS.md has the measurements)."""
+`main` at 6c7c64c; 277 with them (docs/benchmarks-history.md has the measurements)."""
 
 
 def test_the_generated_event_models_stay_under_their_ceiling(generated):
