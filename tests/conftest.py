@@ -99,8 +99,8 @@ def rq_worker(toy_env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
 
 
 LONG_FILES = {
-    "test_generated_client.py": 700,
-    "test_web_table_rulesets.py": 550,
+    "test_generated_client.py": 1100,
+    "test_web_table_rulesets.py": 450,
     "test_fuzz.py": 450,
     "test_bot_follows_the_player_stream.py": 370,
     "test_typescript_client.py": 330,
