@@ -99,23 +99,50 @@ def rq_worker(toy_env: dict[str, str]) -> Iterator[subprocess.Popen[bytes]]:
             process.wait()
 
 
-LONGEST_FIRST = (
-    "test_web_table_rulesets.py",
-    "test_web_table.py",
-    "test_fuzz.py",
-    "test_bench.py",
-    "test_generated_client.py",
-    "test_schemathesis_cli.py",
-    "test_spec_conformance.py",
-)
-"""The files of a minute or more, started first (with `--dist worksteal`, an idle worker takes
-the short tests queued last from the other): in their alphabetical place at the end, the whole
-browser games ran on one worker while the other sat idle."""
+LONG_FILES = {
+    "test_generated_client.py": 1100,
+    "test_web_table_rulesets.py": 450,
+    "test_fuzz.py": 450,
+    "test_bot_follows_the_player_stream.py": 370,
+    "test_typescript_client.py": 330,
+    "test_web_table.py": 300,
+    "test_schemathesis_cli.py": 220,
+    "test_web_journeys.py": 200,
+    "test_api_leaks_hotw.py": 180,
+    "test_soak.py": 160,
+    "test_streams_stay_up.py": 110,
+    "test_bench.py": 100,
+    "test_spec_conformance.py": 100,
+    "test_selfplay_via_api.py": 100,
+    "test_web_bots_real_ruleset.py": 90,
+    "test_polite_clients.py": 90,
+}
+"""The files of a minute or more, with their wall time in seconds under a busy host (a weight,
+not a bound): they are started first, on both workers at once."""
+
+
+def lanes(items: list[pytest.Item], weights: dict[str, int]) -> list[pytest.Item]:
+    """The items laid out for `--dist worksteal` over two workers, which hands the first half of
+    the list to one worker and the rest to the other (each then steals from the other's tail):
+    the long files dealt longest first to the lane with less work so far, each lane opening with
+    its long files, then the short tests making the two halves equal in count. Left in their
+    alphabetical place, the long files had all queued on one worker behind each other, and a
+    waiting test (a soak, an idle stream, a game at a person's pace) held back the others."""
+    files: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(item.path.name, []).append(item)
+    long = sorted((name for name in files if name in weights), key=lambda n: -weights[n])
+    short = [item for name, grouped in files.items() if name not in weights for item in grouped]
+    lane: tuple[list[pytest.Item], list[pytest.Item]] = ([], [])
+    load = [0, 0]
+    for name in long:
+        emptier = load.index(min(load))
+        lane[emptier].extend(files[name])
+        load[emptier] += weights[name]
+    fill = max(0, len(items) // 2 - len(lane[0]))
+    first = lane[0] + short[:fill]
+    return first + lane[1] + short[fill:]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    def rank(item: pytest.Item) -> int:
-        name = item.path.name
-        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
-
-    items.sort(key=rank)
+    items[:] = lanes(items, LONG_FILES)

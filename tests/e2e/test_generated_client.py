@@ -11,8 +11,10 @@ that made a client convert or cast fails here.
 The package is generated as the example's run.sh does it, with the example's template override
 (examples/python/templates): openapi-python-client reads no `discriminator`, and the override
 makes a union whose members fix `type` with `const` pick its member by that value (a `match`)
-instead of trying each in turn. The stock generator's package (no override) is type-checked
-and plays every game too: the override makes parsing faster, nothing more."""
+instead of trying each in turn. The stock generator's package (no override) is type-checked,
+reads every event of a whole game of every ruleset as its own model, and plays a whole game
+on the server too: the override makes parsing faster, nothing more (its operations are the
+same code, so one served game of it proves what five did)."""
 
 from __future__ import annotations
 
@@ -30,6 +32,9 @@ import yaml
 
 from bench.generated_client import GAMES as PLAYERS
 from bench.generated_client import PACKAGE, event_page, generate, imported, model_named
+from bench.measure import recorded_game
+from service.queries import version_cursor
+from service.rulesets import ruleset
 from tests.support.http import REPO_ROOT, serving
 
 SPEC = REPO_ROOT / "openapi.yaml"
@@ -54,7 +59,7 @@ EVENT_LINES_PER_TYPE = 280
 """The ceiling of the event models (`models/event_*.py`: each event type's model, which repeats
 the envelope, ~200 lines, the generator's way with a flat event, and the `data` models) in lines
 per event type of the document. 283 before event data shapes were shared (b0b6fa9) and 293 on
-`main` at 6c7c64c; 277 with them (BENCHMARKS.md has the measurements)."""
+`main` at 6c7c64c; 277 with them (docs/benchmarks-history.md has the measurements)."""
 
 
 def test_the_generated_event_models_stay_under_their_ceiling(generated):
@@ -124,12 +129,14 @@ def strict_type_check(package_root: Path) -> None:
     assert checked.returncode == 0, checked.stdout[-4000:] + checked.stderr[-2000:]
 
 
-def test_the_stock_generators_package_itself_passes_mypy_strict(stock):
+def test_the_stock_generators_package_and_the_example_against_it_pass_mypy_strict(stock):
     """The generated package as a user gets it, judged whole: no model's name clashes with one
     of its properties (`Strategy.strategy` did, and `Deliveries.deliveries`), no cast is
-    redundant (`allowed` values are typed). Minutes of CPU: ~800 modules."""
+    redundant (`allowed` values are typed); and the example's own code against it. One run for
+    both: checking the example reads the whole package anyway (~800 modules, minutes of CPU)."""
     checked = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", PACKAGE],
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", PACKAGE, str(EXAMPLE)],
+        env={**os.environ, "MYPYPATH": str(stock)},
         capture_output=True,
         text=True,
         timeout=1800,
@@ -142,20 +149,53 @@ def test_the_example_type_checks_strictly_against_the_generated_client(generated
     strict_type_check(generated)
 
 
-def test_the_example_type_checks_strictly_against_the_stock_generators_client(stock):
-    strict_type_check(stock)
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_the_generated_client_plays_a_whole_game_following_its_stream(generated, server, game):
     plays_a_whole_game(generated, server, game)
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_the_stock_generators_client_plays_a_whole_game_too(stock, server, game):
+def test_the_stock_generators_client_plays_a_whole_game_too(stock, server):
     """Without the template override the client tries each feed's event types in turn (slower,
-    BENCHMARKS.md), and plays the same with no workaround."""
-    plays_a_whole_game(stock, server, game)
+    docs/benchmarks-history.md), and plays the same with no workaround."""
+    plays_a_whole_game(stock, server, "hotw-2024")
+
+
+def whole_game_feed(game: str) -> dict:
+    """Every event of a whole random game of `game` as a spectator reads it, in one feed."""
+    name, _, variant = game.partition("+")
+    options = {"simultaneous_empires": True} if variant == "simultaneous" else {}
+    log = recorded_game(ruleset(name), PLAYERS[name], seed=51, options=options)
+    events = [json.loads(json.dumps(recorded.seen_by(None))) for recorded in log]
+    return {
+        "ruleset": name,
+        "game_id": "0" * 32,
+        "version": len(log),
+        "events": events,
+        "next": None,
+        "next_cursor": version_cursor(None),
+    }
+
+
+def test_the_stock_generators_feeds_read_every_event_of_a_whole_game_as_its_own_model(stock):
+    """What the stock client's served games of every ruleset found, in process (one import of
+    its ~800 modules): each event of a whole game of every ruleset and of the variant, the last
+    Epoch's and the scoring's included, comes out of its ruleset's feed as its own type's
+    model, a redacted one as `RedactedEvent`, none as a plain dict."""
+    with imported(stock, f"{PACKAGE}.models") as models:
+        for game in GAMES:
+            feed = whole_game_feed(game)
+            parsed = model_named(models, f"Feed_{feed['ruleset']}").from_dict(feed)
+            wanted = [
+                models.RedactedEvent
+                if e.get("redacted")
+                else model_named(models, f"Event_{e['type']}")
+                for e in feed["events"]
+            ]
+            assert [type(e) for e in parsed.events] == wanted, game
+            picked = {model.__name__ for model in wanted}
+            assert len(picked) > 10 and "EventGameCreated" in picked, (game, picked)
+            if game == "hotw-ah2001+simultaneous":  # the variant's own events, as their own models
+                assert {"EventAh2001ExpansionAttempted", "EventAh2001EmpireActivated"} <= picked
 
 
 def plays_a_whole_game(package_root: Path, server: str, game: str) -> None:

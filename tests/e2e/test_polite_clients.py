@@ -1,7 +1,10 @@
 """Our own clients are polite: against `chronicle serve` with its default rate limits (the
 suite switches them off everywhere else), `chronicle selfplay --via-api` plays a whole game of
-every ruleset to the end, waiting out each 429's `Retry-After`; and a request refused by the
-real server's limiter is sent again only once the delay it announced has passed."""
+every ruleset to the end, waiting out each 429's `Retry-After`, and `chronicle audit --url` and
+`chronicle replay --verify --url` find each game clean (the suite's whole games of selfplay over
+the API, but for the variant with more options and a greedy bot and a 2-player Brief, in
+tests/e2e/test_selfplay_via_api.py); and a request refused by the real server's limiter is sent
+again only once the delay it announced has passed."""
 
 from __future__ import annotations
 
@@ -11,11 +14,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import requests
 
 from cli.http import polite_session
+from cli.main import main
 from tests.support.http import REPO_ROOT, serving
 
 GAMES = [
@@ -36,10 +41,13 @@ def limited(redis_url: str) -> Iterator[str]:
         yield base
 
 
-def test_selfplay_via_the_api_plays_every_ruleset_to_the_end_under_the_default_limits(limited):
+def test_selfplay_via_the_api_plays_every_ruleset_to_the_end_under_the_default_limits(
+    limited, capsys
+):
     """One `chronicle selfplay --via-api` process a ruleset, all at once from one address (as a
     bot operator runs them), so that together they meet the address's 100 requests a second
-    even on a slow host; each plays its game to the end, waiting out what it is refused."""
+    even on a slow host; each plays its game to the end, waiting out what it is refused, and
+    its game audits (every roll and draw) and replays (the replay-verify job) clean."""
     runs = [
         subprocess.Popen(
             [*SELFPLAY, limited, "--ruleset", ruleset, "--players", str(players), *options],
@@ -58,7 +66,8 @@ def test_selfplay_via_the_api_plays_every_ruleset_to_the_end_under_the_default_l
         assert summary["completed"] == 1 and summary["failures"] == [], summary
         (game_id,) = summary["game_ids"]
         state = requests.get(f"{limited}/games/{game_id}", timeout=10)
-        assert state.json()["status"] == "finished"
+        assert (state.json()["ruleset"], state.json()["status"]) == (ruleset, "finished")
+        audited_and_replayed(limited, game_id, summary["admin_tokens"][0], capsys)
         print(
             f"\n{ruleset}: {summary['mean_events_per_game']} events, {summary['seconds']} s, "
             f"waited out {summary['waited_out']}"
@@ -66,6 +75,15 @@ def test_selfplay_via_the_api_plays_every_ruleset_to_the_end_under_the_default_l
         summaries.append(summary)
     refused = sum(n for s in summaries for n in s["waited_out"].values())
     assert refused > 0  # the limits were met, and the games still ended
+
+
+def audited_and_replayed(server: str, game_id: str, admin_token: str, capsys: Any) -> None:
+    capsys.readouterr()
+    assert main(["audit", game_id, "--url", server, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["clean"] is True and report["outcomes_checked"] > 0, report
+    verify = ["replay", game_id, "--verify", "--url", server, "--token", admin_token, "--json"]
+    assert main(verify) == 0 and json.loads(capsys.readouterr().out)["ok"] is True
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,7 @@
 """`chronicle selfplay --via-api` against a real server (`chronicle serve`: gunicorn, and an RQ
 worker that closes the epochs, on the session's redis-server), then `chronicle audit --url` and
-`chronicle replay --url` on the game it played."""
+`chronicle replay --url` on the game it played (the whole games of every ruleset under the
+shipped limits are tests/e2e/test_polite_clients.py's)."""
 
 from __future__ import annotations
 
@@ -93,26 +94,6 @@ def test_audit_over_the_api_of_an_unknown_game_exits_two(server, capsys):
     assert "404" in capsys.readouterr().err
 
 
-def test_a_whole_avalon_hill_2001_game_plays_over_the_api_and_audits_and_replays_clean(
-    server, capsys
-):
-    """hotw-ah2001 through every HTTP layer: four random seats to the end, then the audit of
-    every roll and draw and the replay-verify job."""
-    args = ["--via-api", server, "--ruleset", "hotw-ah2001", "--players", "4", "--games", "1"]
-    assert main(["selfplay", *args, "--seed", "ah2001", "--json", "--quiet"]) == 0
-    summary = json.loads(capsys.readouterr().out)
-    assert summary["completed"] == 1 and summary["failures"] == []
-    (game_id,) = summary["game_ids"]
-    (token,) = summary["admin_tokens"]
-    state = requests.get(f"{server}/games/{game_id}", timeout=10).json()
-    assert (state["ruleset"], state["status"]) == ("hotw-ah2001", "finished")
-    assert main(["audit", game_id, "--url", server, "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert report["clean"] is True and report["outcomes_checked"] > 0
-    code = main(["replay", game_id, "--verify", "--url", server, "--token", token, "--json"])
-    assert code == 0 and json.loads(capsys.readouterr().out)["ok"] is True
-
-
 def test_a_whole_simultaneous_empires_game_plays_over_the_api_and_audits_and_replays_clean(
     server, capsys
 ):
@@ -136,13 +117,14 @@ def test_a_whole_simultaneous_empires_game_plays_over_the_api_and_audits_and_rep
     assert code == 0 and json.loads(capsys.readouterr().out)["ok"] is True
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_a_whole_brief_history_game_plays_over_the_api_and_audits_and_replays_clean(
-    server, capsys, players
+def test_a_whole_two_player_brief_history_game_plays_over_the_api_and_audits_and_replays_clean(
+    server, capsys
 ):
     """brief-2009 through every HTTP layer: random seats to the end (sealed, simultaneous card
-    choices; with two players, two colours each), then the audit of every roll and shuffle and
-    the replay-verify job."""
+    choices; two players, two colours each), then the audit of every roll and shuffle and the
+    replay-verify job. The 3-player Brief and the Avalon Hill edition with four seats play,
+    audit and replay the same way under the default limits (tests/e2e/test_polite_clients.py)."""
+    players = 2
     args = ["--via-api", server, "--ruleset", "brief-2009", "--players", str(players)]
     assert main(["selfplay", *args, "--games", "1", "--seed", "brief", "--json", "--quiet"]) == 0
     summary = json.loads(capsys.readouterr().out)

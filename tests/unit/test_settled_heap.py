@@ -1,7 +1,7 @@
 """A served process settles its heap once everything that lives as long as it is loaded: a full
 collection of the cyclic garbage collector then walks only what requests made, not the app,
-its OpenAPI document and schemas, or the rulesets' data packs (BENCHMARKS.md: a full collection
-in a web process serving Patchistory took 41-61 ms before, 7-23 ms after)."""
+its OpenAPI document and schemas, or the rulesets' data packs (docs/benchmarks-history.md: a
+full collection in a web process serving Patchistory took 41-61 ms before, 7-23 ms after)."""
 
 from __future__ import annotations
 
