@@ -169,7 +169,7 @@ def load_all_and_settle() -> None:
     everything alive after it moved to the collector's permanent generation (`gc.freeze`).
     The modules and the packs live as long as the process, and a full collection no longer
     walks them: in a web process serving Patchistory it took 41-61 ms before and 7-23 ms after
-    (BENCHMARKS.md), a stall every request in flight waited out."""
+    (docs/benchmarks-history.md), a stall every request in flight waited out."""
     for name in available():
         ruleset(name)
     gc.collect()
