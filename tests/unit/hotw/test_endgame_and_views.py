@@ -7,6 +7,7 @@ import json
 from domain.core.frozen import evolved
 from domain.core.messages import Command
 from domain.hotw.editions.hotw_2024.cards import Phase
+from domain.hotw.editions.hotw_2024.endgame import final_standing, tie_breaks
 from domain.hotw.editions.hotw_2024.events import (
     EndgameBegan,
     EndgameTokenRevealed,
@@ -14,9 +15,8 @@ from domain.hotw.editions.hotw_2024.events import (
     GoldCollected,
     HonorPlayed,
 )
+from domain.hotw.editions.hotw_2024.gold import circuits, most_gold, track_space
 from domain.hotw.editions.hotw_2024.model import EndgameToken, GameResult, HotwState, Stage
-from domain.hotw.editions.hotw_2024.rules.endgame import final_standing, tie_breaks
-from domain.hotw.editions.hotw_2024.rules.gold import circuits, most_gold, track_space
 from tests.support.hotw import (
     BLUE,
     GREEN,

@@ -15,7 +15,7 @@ from domain.hotw.editions.hotw_2024.events import (
     MonumentsDue,
 )
 from domain.hotw.editions.hotw_2024.model import Control
-from domain.hotw.editions.hotw_2024.rules.revenue import (
+from domain.hotw.editions.hotw_2024.revenue import (
     census,
     has_dominance,
     has_mastery,

@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.hotw.board import Board
+from domain.hotw.editions.hotw_2024.buildings import building_value
 from domain.hotw.editions.hotw_2024.edition import RevenueGold
 from domain.hotw.editions.hotw_2024.model import HotwState
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.buildings import building_value
 
 
 @dataclass(frozen=True, slots=True)

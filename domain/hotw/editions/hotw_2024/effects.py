@@ -15,6 +15,12 @@ from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.board import Board
 from domain.hotw.changes import added, with_player, with_turn
+from domain.hotw.editions.hotw_2024.buildings import (
+    BuildingRemoved,
+    building_value,
+    place_building,
+    reduce_buildings,
+)
 from domain.hotw.editions.hotw_2024.cards import (
     AddPeople,
     AwardHonor,
@@ -33,16 +39,25 @@ from domain.hotw.editions.hotw_2024.cards import (
     RemoveGarrisons,
     Scope,
 )
-from domain.hotw.editions.hotw_2024.commands import declares
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    COMMANDS,
+    FOLDS,
+    Ctx,
     HotwEvent,
     evolved_task,
-    handles,
     replace_top,
     return_people,
     top_task,
     with_gold,
 )
+from domain.hotw.editions.hotw_2024.expand import (
+    FleetPlaced,
+    fleet_kind_for_honor,
+    fleet_targets,
+)
+from domain.hotw.editions.hotw_2024.gold import collect_gold
+from domain.hotw.editions.hotw_2024.honors import award_honor
+from domain.hotw.editions.hotw_2024.invasion import Army, GarrisonRemoved, place_army
 from domain.hotw.editions.hotw_2024.model import (
     EMPTY_POOL,
     EffectTask,
@@ -54,21 +69,6 @@ from domain.hotw.editions.hotw_2024.model import (
 )
 from domain.hotw.editions.hotw_2024.model import Control as Held
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.buildings import (
-    BuildingRemoved,
-    building_value,
-    place_building,
-    reduce_buildings,
-)
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
-from domain.hotw.editions.hotw_2024.rules.expand import (
-    FleetPlaced,
-    fleet_kind_for_honor,
-    fleet_targets,
-)
-from domain.hotw.editions.hotw_2024.rules.gold import collect_gold
-from domain.hotw.editions.hotw_2024.rules.honors import award_honor
-from domain.hotw.editions.hotw_2024.rules.invasion import Army, GarrisonRemoved, place_army
 
 
 @dataclass(frozen=True, slots=True)
@@ -494,7 +494,7 @@ class EffectsEnded(HotwEvent):
     source_id: str
 
 
-@handles(EventConcluded)
+@FOLDS.handles(EventConcluded)
 def _event_concluded(pack: HotwPack, state: HotwState, e: EventConcluded) -> HotwState:
     lands = dict(state.lands)
     for land in e.lands:
@@ -509,12 +509,12 @@ def _event_concluded(pack: HotwPack, state: HotwState, e: EventConcluded) -> Hot
     return with_turn(state, event_pool=EMPTY_POOL, event_fleets=(), event_expand=False)
 
 
-@handles(GoldLost)
+@FOLDS.handles(GoldLost)
 def _gold_lost(pack: HotwPack, state: HotwState, e: GoldLost) -> HotwState:
     return with_gold(state, e.seat, -e.amount)
 
 
-@handles(PeopleRecruited)
+@FOLDS.handles(PeopleRecruited)
 def _recruited(pack: HotwPack, state: HotwState, e: PeopleRecruited) -> HotwState:
     assert state.turn is not None
     pool = state.turn.pool
@@ -522,14 +522,14 @@ def _recruited(pack: HotwPack, state: HotwState, e: PeopleRecruited) -> HotwStat
     return with_player(state, e.seat, supply=state.players[e.seat].supply - e.count)
 
 
-@handles(AreaChosen)
+@FOLDS.handles(AreaChosen)
 def _area_chosen(pack: HotwPack, state: HotwState, e: AreaChosen) -> HotwState:
     task = top_task(state)
     assert isinstance(task, EffectTask)
     return replace_top(state, evolved_task(task, area=e.area))
 
 
-@handles(LandChosen)
+@FOLDS.handles(LandChosen)
 def _land_chosen(pack: HotwPack, state: HotwState, e: LandChosen) -> HotwState:
     task = top_task(state)
     if isinstance(task, EffectTask):
@@ -546,14 +546,14 @@ def _land_chosen(pack: HotwPack, state: HotwState, e: LandChosen) -> HotwState:
     return replace_top(state, None)
 
 
-@handles(WaterChosen)
+@FOLDS.handles(WaterChosen)
 def _water_chosen(pack: HotwPack, state: HotwState, e: WaterChosen) -> HotwState:
     task = top_task(state)
     assert isinstance(task, EffectTask)
     return replace_top(state, evolved_task(task, done=task.done + 1, acted=(*task.acted, e.water)))
 
 
-@handles(EffectCompleted)
+@FOLDS.handles(EffectCompleted)
 def _effect_completed(pack: HotwPack, state: HotwState, e: EffectCompleted) -> HotwState:
     task = top_task(state)
     assert isinstance(task, EffectTask)
@@ -563,7 +563,7 @@ def _effect_completed(pack: HotwPack, state: HotwState, e: EffectCompleted) -> H
     )
 
 
-@handles(EffectsEnded)
+@FOLDS.handles(EffectsEnded)
 def _effects_ended(pack: HotwPack, state: HotwState, e: EffectsEnded) -> HotwState:
     return replace_top(state, None)
 
@@ -571,7 +571,7 @@ def _effects_ended(pack: HotwPack, state: HotwState, e: EffectsEnded) -> HotwSta
 # --- commands: choosing no more ------------------------------------------------------------------
 
 
-@declares(
+@COMMANDS.declares(
     "stop_choosing",
     'Choose no more: end an effect that lets you choose "up to" a number of lands.',
 )

@@ -11,15 +11,30 @@ from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.changes import added, with_player, with_turn
 from domain.hotw.editions.hotw_2024.cards import Phase
-from domain.hotw.editions.hotw_2024.commands import (
+from domain.hotw.editions.hotw_2024.context import (
+    COMMANDS,
+    FOLDS,
     Arg,
+    Ctx,
+    HotwEvent,
     any_area_tokens,
-    declares,
     refused,
 )
-from domain.hotw.editions.hotw_2024.evolve import (
-    HotwEvent,
-    handles,
+from domain.hotw.editions.hotw_2024.effects import EventConcluded
+from domain.hotw.editions.hotw_2024.establish import establish_entry, no_entry
+from domain.hotw.editions.hotw_2024.expand import (
+    PoolCleared,
+    expansion_actions,
+)
+from domain.hotw.editions.hotw_2024.gold import collect_gold, has_most_gold
+from domain.hotw.editions.hotw_2024.honors import (
+    award_honor,
+    honor_track_full,
+    honors_for_phase,
+)
+from domain.hotw.editions.hotw_2024.invasion import (
+    LeaderRemoved,
+    remove_invasion_modifier,
 )
 from domain.hotw.editions.hotw_2024.model import (
     FLEET,
@@ -29,27 +44,10 @@ from domain.hotw.editions.hotw_2024.model import (
     Stage,
     Turn,
 )
+from domain.hotw.editions.hotw_2024.monuments import monuments_entry
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
-from domain.hotw.editions.hotw_2024.rules.effects import EventConcluded
-from domain.hotw.editions.hotw_2024.rules.establish import establish_entry, no_entry
-from domain.hotw.editions.hotw_2024.rules.expand import (
-    PoolCleared,
-    expansion_actions,
-)
-from domain.hotw.editions.hotw_2024.rules.gold import collect_gold, has_most_gold
-from domain.hotw.editions.hotw_2024.rules.honors import (
-    award_honor,
-    honor_track_full,
-    honors_for_phase,
-)
-from domain.hotw.editions.hotw_2024.rules.invasion import (
-    LeaderRemoved,
-    remove_invasion_modifier,
-)
-from domain.hotw.editions.hotw_2024.rules.monuments import monuments_entry
-from domain.hotw.editions.hotw_2024.rules.reveal import carry_out_later_event, reveal_entry
-from domain.hotw.editions.hotw_2024.rules.revenue import revenue_cites, revenue_items
+from domain.hotw.editions.hotw_2024.reveal import carry_out_later_event, reveal_entry
+from domain.hotw.editions.hotw_2024.revenue import revenue_cites, revenue_items
 
 MOST_GOLD = ("honors.award.most-gold", "general.gold.stacking")
 """The rules that decide who holds the most gold when concluding a turn."""
@@ -317,35 +315,35 @@ class TurnEnded(HotwEvent):
     card: str
 
 
-@handles(EmpireCardRevealed)
+@FOLDS.handles(EmpireCardRevealed)
 def _empire_revealed(pack: HotwPack, state: HotwState, e: EmpireCardRevealed) -> HotwState:
     return evolved(state, unrevealed=state.unrevealed - {e.card})
 
 
-@handles(EpochEnded)
+@FOLDS.handles(EpochEnded)
 def _epoch_ended(pack: HotwPack, state: HotwState, e: EpochEnded) -> HotwState:
     return evolved(state, stage=Stage.EPOCH_CLOSING, turn=None)
 
 
-@handles(TurnBegan)
+@FOLDS.handles(TurnBegan)
 def _turn_began(pack: HotwPack, state: HotwState, e: TurnBegan) -> HotwState:
     event_card = state.players[e.seat].event_card
     return evolved(state, turn=Turn(seat=e.seat, card=e.card, event_card=event_card))
 
 
-@handles(PhaseBegan)
+@FOLDS.handles(PhaseBegan)
 def _phase(pack: HotwPack, state: HotwState, e: PhaseBegan) -> HotwState:
     return with_turn(state, phase=Phase(e.phase), empire_index=e.empire_index)
 
 
-@handles(AreaTokenPlayed)
+@FOLDS.handles(AreaTokenPlayed)
 def _token_played(pack: HotwPack, state: HotwState, e: AreaTokenPlayed) -> HotwState:
     tokens = list(state.players[e.seat].area_tokens)
     tokens.remove(e.token)
     return with_player(state, e.seat, area_tokens=tuple(tokens))
 
 
-@handles(ArmiesLaidDown)
+@FOLDS.handles(ArmiesLaidDown)
 def _laid_down(pack: HotwPack, state: HotwState, e: ArmiesLaidDown) -> HotwState:
     lands = dict(state.lands)
     for land in e.lands:
@@ -354,13 +352,13 @@ def _laid_down(pack: HotwPack, state: HotwState, e: ArmiesLaidDown) -> HotwState
     return evolved(state, lands=lands)
 
 
-@handles(FleetsRemoved)
+@FOLDS.handles(FleetsRemoved)
 def _fleets_removed(pack: HotwPack, state: HotwState, e: FleetsRemoved) -> HotwState:
     state = evolved(state, supply=added(state.supply, **{FLEET: len(e.waters)}))
     return with_turn(state, fleets=())
 
 
-@handles(TurnEnded)
+@FOLDS.handles(TurnEnded)
 def _turn_ended(pack: HotwPack, state: HotwState, e: TurnEnded) -> HotwState:
     return evolved(state, turn=None, turn_index=state.turn_index + 1)
 
@@ -417,12 +415,12 @@ def why_not_play_area_token(
     return refused("Area tokens are played in Conclude the turn", "conclude.area-tokens", command)
 
 
-@declares("end_phase", "End the current phase of your turn.", why_not=why_not_end_phase)
+@COMMANDS.declares("end_phase", "End the current phase of your turn.", why_not=why_not_end_phase)
 def do_end_phase(ctx: Ctx, seat: int, command: Command) -> None:
     end_phase(ctx)
 
 
-@declares(
+@COMMANDS.declares(
     "play_area_token",
     "Conclude the turn: play one of your Area tokens.",
     Arg("token", "An Area token id (or a Paired Area token's).", any_area_tokens),

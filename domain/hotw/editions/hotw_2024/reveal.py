@@ -7,9 +7,15 @@ from domain.core.frozen import evolved
 from domain.core.messages import event
 from domain.hotw.changes import added, with_player, with_turn
 from domain.hotw.editions.hotw_2024.cards import EventCard, EventKind, Phase
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    FOLDS,
+    Ctx,
     HotwEvent,
-    handles,
+)
+from domain.hotw.editions.hotw_2024.effects import people_for_event
+from domain.hotw.editions.hotw_2024.establish import establish_in
+from domain.hotw.editions.hotw_2024.honors import (
+    award_honor,
 )
 from domain.hotw.editions.hotw_2024.model import (
     EffectTask,
@@ -18,12 +24,6 @@ from domain.hotw.editions.hotw_2024.model import (
     StartLandTask,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
-from domain.hotw.editions.hotw_2024.rules.effects import people_for_event
-from domain.hotw.editions.hotw_2024.rules.establish import establish_in
-from domain.hotw.editions.hotw_2024.rules.honors import (
-    award_honor,
-)
 
 
 def event_card(ctx: Ctx) -> EventCard | None:
@@ -92,8 +92,8 @@ def event_as_empire(ctx: Ctx, card: EventCard) -> None:
 
 
 def start_land_options(pack: HotwPack, state: HotwState, card_id: str) -> list[str]:
+    from domain.hotw.editions.hotw_2024.effects import select_lands
     from domain.hotw.editions.hotw_2024.model import EffectTask
-    from domain.hotw.editions.hotw_2024.rules.effects import select_lands
 
     spec = pack.cards.event(card_id).pieces
     assert spec is not None and spec.start_land_choice is not None and state.turn is not None
@@ -131,18 +131,18 @@ class StartLandChoiceOffered(HotwEvent):
     card: str
 
 
-@handles(EventRevealed)
+@FOLDS.handles(EventRevealed)
 def _revealed(pack: HotwPack, state: HotwState, e: EventRevealed) -> HotwState:
     player = state.players[e.seat]
     return with_player(state, e.seat, event_card=None, event_cards=(*player.event_cards, e.card))
 
 
-@handles(EventCarriedOut)
+@FOLDS.handles(EventCarriedOut)
 def _carried_out(pack: HotwPack, state: HotwState, e: EventCarriedOut) -> HotwState:
     return evolved(state, agenda=(*state.agenda, EffectTask(e.seat, "event", e.card)))
 
 
-@handles(EventPoolFilled)
+@FOLDS.handles(EventPoolFilled)
 def _event_pool(pack: HotwPack, state: HotwState, e: EventPoolFilled) -> HotwState:
     assert state.turn is not None
     pool = state.turn.event_pool
@@ -155,6 +155,6 @@ def _event_pool(pack: HotwPack, state: HotwState, e: EventPoolFilled) -> HotwSta
     return evolved(state, supply=added(state.supply, fleet=-e.fleets))
 
 
-@handles(StartLandChoiceOffered)
+@FOLDS.handles(StartLandChoiceOffered)
 def start_land_offered(pack: HotwPack, state: HotwState, e: StartLandChoiceOffered) -> HotwState:
     return evolved(state, agenda=(*state.agenda, StartLandTask(e.seat, e.card)))

@@ -6,9 +6,11 @@ from __future__ import annotations
 from domain.core.frozen import evolved
 from domain.core.messages import event
 from domain.hotw.editions.hotw_2024.cards import Building, EmpireSpec
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    FOLDS,
+    Ctx,
     HotwEvent,
-    handles,
+    current_spec,
     replace_top,
 )
 from domain.hotw.editions.hotw_2024.model import (
@@ -16,7 +18,6 @@ from domain.hotw.editions.hotw_2024.model import (
     MonumentTask,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.context import Ctx, current_spec
 
 
 def monuments_due(pack: HotwPack, state: HotwState, spec: EmpireSpec, seat: int) -> int:
@@ -74,11 +75,11 @@ class MonumentsUnbuilt(HotwEvent):
     count: int
 
 
-@handles(MonumentsDue)
+@FOLDS.handles(MonumentsDue)
 def _monuments_due(pack: HotwPack, state: HotwState, e: MonumentsDue) -> HotwState:
     return evolved(state, agenda=(*state.agenda, MonumentTask(e.seat, e.count)))
 
 
-@handles(MonumentsUnbuilt)
+@FOLDS.handles(MonumentsUnbuilt)
 def _monuments_unbuilt(pack: HotwPack, state: HotwState, e: MonumentsUnbuilt) -> HotwState:
     return replace_top(state, None)

@@ -7,11 +7,10 @@ from __future__ import annotations
 from domain.core.frozen import evolved
 from domain.core.messages import event, private_to
 from domain.hotw.changes import with_player
-from domain.hotw.editions.hotw_2024.evolve import HotwEvent, handles, turns_begin
+from domain.hotw.editions.hotw_2024.context import FOLDS, Ctx, HotwEvent, turns_begin
+from domain.hotw.editions.hotw_2024.gold import least_gold_first, most_gold
 from domain.hotw.editions.hotw_2024.model import HotwState, OrganizationStep
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
-from domain.hotw.editions.hotw_2024.rules.gold import least_gold_first, most_gold
 
 # --- Option 1: Event card selection -------------------------------------------------------------
 
@@ -161,7 +160,7 @@ class EmpireCardsPassed(HotwEvent):
     cards: tuple[str, ...]
 
 
-@handles(EventCardsTaken)
+@FOLDS.handles(EventCardsTaken)
 def _event_cards_taken(pack: HotwPack, state: HotwState, e: EventCardsTaken) -> HotwState:
     return evolved(
         state,
@@ -171,7 +170,7 @@ def _event_cards_taken(pack: HotwPack, state: HotwState, e: EventCardsTaken) -> 
     )
 
 
-@handles(EventCardChosen)
+@FOLDS.handles(EventCardChosen)
 def _event_card_chosen(pack: HotwPack, state: HotwState, e: EventCardChosen) -> HotwState:
     state = with_player(state, e.seat, event_card=e.card)
     choosing = state.choosing[1:]
@@ -183,13 +182,13 @@ def _event_card_chosen(pack: HotwPack, state: HotwState, e: EventCardChosen) -> 
     )
 
 
-@handles(EventCardsPassed)
-@handles(EmpireCardsPassed)
+@FOLDS.handles(EventCardsPassed)
+@FOLDS.handles(EmpireCardsPassed)
 def _cards_passed(pack: HotwPack, state: HotwState, e: EventCardsPassed) -> HotwState:
     return state
 
 
-@handles(EmpireCardsTaken)
+@FOLDS.handles(EmpireCardsTaken)
 def _empire_cards_taken(pack: HotwPack, state: HotwState, e: EmpireCardsTaken) -> HotwState:
     return evolved(
         state,
@@ -199,7 +198,7 @@ def _empire_cards_taken(pack: HotwPack, state: HotwState, e: EmpireCardsTaken) -
     )
 
 
-@handles(HiddenEmpireCardChosen)
+@FOLDS.handles(HiddenEmpireCardChosen)
 def _hidden_chosen(pack: HotwPack, state: HotwState, e: HiddenEmpireCardChosen) -> HotwState:
     choices = {**state.empire_choices, e.card: e.seat}
     state = with_player(state, e.seat, empire_cards=(*state.players[e.seat].empire_cards, e.card))

@@ -15,16 +15,29 @@ from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.board import Board
 from domain.hotw.changes import with_turn
+from domain.hotw.editions.hotw_2024.buildings import plunder, reduce_buildings
 from domain.hotw.editions.hotw_2024.cards import Building
-from domain.hotw.editions.hotw_2024.commands import Arg, declares, lands, refused
-from domain.hotw.editions.hotw_2024.edition import ConquestNumbers, InvasionDice
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    COMMANDS,
+    FOLDS,
+    Arg,
+    Ctx,
     HotwEvent,
-    handles,
+    Invader,
+    lands,
+    refused,
     replace_top,
     return_people,
     take_person,
     top_task,
+)
+from domain.hotw.editions.hotw_2024.edition import ConquestNumbers, InvasionDice
+from domain.hotw.editions.hotw_2024.honors import award_honor
+from domain.hotw.editions.hotw_2024.invasion import (
+    InvasionModifierRemoved,
+    InvasionSucceeded,
+    highest,
+    modifier_land,
 )
 from domain.hotw.editions.hotw_2024.model import (
     ConquestTask,
@@ -33,15 +46,6 @@ from domain.hotw.editions.hotw_2024.model import (
     Pool,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.buildings import plunder, reduce_buildings
-from domain.hotw.editions.hotw_2024.rules.context import Ctx, Invader
-from domain.hotw.editions.hotw_2024.rules.honors import award_honor
-from domain.hotw.editions.hotw_2024.rules.invasion import (
-    InvasionModifierRemoved,
-    InvasionSucceeded,
-    highest,
-    modifier_land,
-)
 
 
 def has_fort(state: HotwState, land: str) -> bool:
@@ -313,24 +317,24 @@ class ConquestEnded(HotwEvent):
     unspent: int
 
 
-@handles(InvasionRepulsed)
+@FOLDS.handles(InvasionRepulsed)
 def _repulsed(pack: HotwPack, state: HotwState, e: InvasionRepulsed) -> HotwState:
     state = take_person(state, e.pool)
     return return_people(state, e.seat, 1)
 
 
-@handles(InvasionModifierSet)
+@FOLDS.handles(InvasionModifierSet)
 def _modifier_set(pack: HotwPack, state: HotwState, e: InvasionModifierSet) -> HotwState:
     return with_turn(state, modifier_land=e.land, invasion_modifier=e.modifier)
 
 
-@handles(ConquestPointsAwarded)
+@FOLDS.handles(ConquestPointsAwarded)
 def _points(pack: HotwPack, state: HotwState, e: ConquestPointsAwarded) -> HotwState:
     task = ConquestTask(e.seat, e.enemy, e.points, (e.land,), e.pool, e.barbarian)
     return evolved(state, agenda=(*state.agenda, task))
 
 
-@handles(LandConquered)
+@FOLDS.handles(LandConquered)
 def _conquered(pack: HotwPack, state: HotwState, e: LandConquered) -> HotwState:
     task = top_task(state)
     assert isinstance(task, ConquestTask)
@@ -349,7 +353,7 @@ def _conquered(pack: HotwPack, state: HotwState, e: LandConquered) -> HotwState:
     return replace_top(state, left)
 
 
-@handles(ConquestEnded)
+@FOLDS.handles(ConquestEnded)
 def _conquest_ended(pack: HotwPack, state: HotwState, e: ConquestEnded) -> HotwState:
     return replace_top(state, None)
 
@@ -410,7 +414,7 @@ def why_not_end_conquest(
     return None
 
 
-@declares(
+@COMMANDS.declares(
     "conquer_land",
     "Option 3: conquer a land.",
     Arg("land", "A land id.", lands),
@@ -422,7 +426,7 @@ def conquer_land(ctx: Ctx, seat: int, command: Command) -> None:
     conquer(ctx, task, str(command.arg("land")))
 
 
-@declares(
+@COMMANDS.declares(
     "end_conquest", "Option 3: give up the remaining conquest points.", why_not=why_not_end_conquest
 )
 def do_end_conquest(ctx: Ctx, seat: int, command: Command) -> None:

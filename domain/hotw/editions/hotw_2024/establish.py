@@ -6,10 +6,24 @@ from __future__ import annotations
 from domain.core.frozen import evolved
 from domain.core.messages import event
 from domain.hotw.changes import added, with_player, with_turn
+from domain.hotw.editions.hotw_2024.buildings import BuildingRemoved, place_building
 from domain.hotw.editions.hotw_2024.cards import EmpireSpec
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    FOLDS,
+    Ctx,
     HotwEvent,
-    handles,
+    current_spec,
+)
+from domain.hotw.editions.hotw_2024.expand import (
+    GreatWallFortsPooled,
+    GreatWallLimitReached,
+)
+from domain.hotw.editions.hotw_2024.honors import (
+    award_honor,
+)
+from domain.hotw.editions.hotw_2024.invasion import (
+    ArmyPlaced,
+    GarrisonRemoved,
 )
 from domain.hotw.editions.hotw_2024.model import (
     GREAT_WALL,
@@ -17,19 +31,6 @@ from domain.hotw.editions.hotw_2024.model import (
     Pool,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.buildings import BuildingRemoved, place_building
-from domain.hotw.editions.hotw_2024.rules.context import Ctx, current_spec
-from domain.hotw.editions.hotw_2024.rules.expand import (
-    GreatWallFortsPooled,
-    GreatWallLimitReached,
-)
-from domain.hotw.editions.hotw_2024.rules.honors import (
-    award_honor,
-)
-from domain.hotw.editions.hotw_2024.rules.invasion import (
-    ArmyPlaced,
-    GarrisonRemoved,
-)
 
 
 def establish_entry(ctx: Ctx) -> None:
@@ -117,7 +118,7 @@ class EmpirePoolFilled(HotwEvent):
     great_wall_forts: int = 0
 
 
-@handles(EmpirePoolFilled)
+@FOLDS.handles(EmpirePoolFilled)
 def _empire_pool(pack: HotwPack, state: HotwState, e: EmpirePoolFilled) -> HotwState:
     state = with_turn(state, pool=Pool(e.people, e.fleets, e.great_wall_forts))
     state = with_player(state, e.seat, supply=state.players[e.seat].supply - e.people)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from domain.core.frozen import evolved
 from domain.core.messages import event
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    FOLDS,
+    Ctx,
     HotwEvent,
-    handles,
 )
+from domain.hotw.editions.hotw_2024.gold import collect_gold
+from domain.hotw.editions.hotw_2024.honors import HonorPlayed, playable_honors
 from domain.hotw.editions.hotw_2024.model import (
     EndgameToken,
     GameResult,
@@ -15,10 +18,7 @@ from domain.hotw.editions.hotw_2024.model import (
     Stage,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
-from domain.hotw.editions.hotw_2024.rules.gold import collect_gold
-from domain.hotw.editions.hotw_2024.rules.honors import HonorPlayed, playable_honors
-from domain.hotw.editions.hotw_2024.rules.revenue import revenue_cites, revenue_items
+from domain.hotw.editions.hotw_2024.revenue import revenue_cites, revenue_items
 
 
 def epoch_five_order(state: HotwState) -> tuple[int, ...]:
@@ -160,12 +160,12 @@ class GameEnded(HotwEvent):
     honor_icons: tuple[int, ...]
 
 
-@handles(EndgameBegan)
+@FOLDS.handles(EndgameBegan)
 def _endgame(pack: HotwPack, state: HotwState, e: EndgameBegan) -> HotwState:
     return evolved(state, stage=Stage.ENDGAME, endgame_order=tuple(e.order), turn=None)
 
 
-@handles(EndgameTokenRevealed)
+@FOLDS.handles(EndgameTokenRevealed)
 def _endgame_revealed(pack: HotwPack, state: HotwState, e: EndgameTokenRevealed) -> HotwState:
     tokens = tuple(
         EndgameToken(t.epoch, t.token, True, t.known_by) if t.epoch == e.epoch else t
@@ -174,7 +174,7 @@ def _endgame_revealed(pack: HotwPack, state: HotwState, e: EndgameTokenRevealed)
     return evolved(state, endgame_tokens=tokens)
 
 
-@handles(GameEnded)
+@FOLDS.handles(GameEnded)
 def _game_ended(pack: HotwPack, state: HotwState, e: GameEnded) -> HotwState:
     result = GameResult(
         gold=tuple(e.gold),

@@ -11,15 +11,30 @@ from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.board import Board
 from domain.hotw.changes import added, with_turn
+from domain.hotw.editions.hotw_2024.buildings import FortBuilt, can_obtain, place_building
 from domain.hotw.editions.hotw_2024.cards import Building, Phase
-from domain.hotw.editions.hotw_2024.commands import Arg, declares, lands, refused, waters
-from domain.hotw.editions.hotw_2024.edition import Edition
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    COMMANDS,
+    FOLDS,
+    Arg,
+    Ctx,
     HotwEvent,
-    handles,
+    current_spec,
+    lands,
+    refused,
     replace_top,
     return_people,
     top_task,
+    waters,
+)
+from domain.hotw.editions.hotw_2024.edition import Edition
+from domain.hotw.editions.hotw_2024.honors import honors_for_phase
+from domain.hotw.editions.hotw_2024.invasion import (
+    IGNORE_DIFFICULT,
+    IGNORE_FORT,
+    Army,
+    LeaderUsed,
+    place_army,
 )
 from domain.hotw.editions.hotw_2024.model import (
     EMPTY_POOL,
@@ -31,16 +46,6 @@ from domain.hotw.editions.hotw_2024.model import (
     Turn,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.buildings import FortBuilt, can_obtain, place_building
-from domain.hotw.editions.hotw_2024.rules.context import Ctx, current_spec
-from domain.hotw.editions.hotw_2024.rules.honors import honors_for_phase
-from domain.hotw.editions.hotw_2024.rules.invasion import (
-    IGNORE_DIFFICULT,
-    IGNORE_FORT,
-    Army,
-    LeaderUsed,
-    place_army,
-)
 
 """p9: one Great Wall fort may be placed in Yellow River and one in Wei River."""
 
@@ -181,7 +186,7 @@ class PoolCleared(HotwEvent):
     great_wall_forts: int
 
 
-@handles(FleetPlaced)
+@FOLDS.handles(FleetPlaced)
 def _fleet(pack: HotwPack, state: HotwState, e: FleetPlaced) -> HotwState:
     assert state.turn is not None
     turn = state.turn
@@ -203,7 +208,7 @@ def _fleet(pack: HotwPack, state: HotwState, e: FleetPlaced) -> HotwState:
     )
 
 
-@handles(GreatWallFortPlaced)
+@FOLDS.handles(GreatWallFortPlaced)
 def _wall_placed(pack: HotwPack, state: HotwState, e: GreatWallFortPlaced) -> HotwState:
     assert state.turn is not None
     pool = state.turn.pool
@@ -215,7 +220,7 @@ def _wall_placed(pack: HotwPack, state: HotwState, e: GreatWallFortPlaced) -> Ho
     return evolved(state, great_wall_on_map=(*state.great_wall_on_map, e.land))
 
 
-@handles(GreatWallFortsPooled)
+@FOLDS.handles(GreatWallFortsPooled)
 def _walls_pooled(pack: HotwPack, state: HotwState, e: GreatWallFortsPooled) -> HotwState:
     assert state.turn is not None
     pool = state.turn.pool
@@ -223,12 +228,12 @@ def _walls_pooled(pack: HotwPack, state: HotwState, e: GreatWallFortsPooled) -> 
     return evolved(state, supply=added(state.supply, great_wall=-e.count))
 
 
-@handles(GreatWallLimitReached)
+@FOLDS.handles(GreatWallLimitReached)
 def _wall_limit(pack: HotwPack, state: HotwState, e: GreatWallLimitReached) -> HotwState:
     return evolved(state, agenda=(*state.agenda, GreatWallRemovalTask(e.seat, e.count)))
 
 
-@handles(GreatWallFortRemoved)
+@FOLDS.handles(GreatWallFortRemoved)
 def _wall_removed(pack: HotwPack, state: HotwState, e: GreatWallFortRemoved) -> HotwState:
     assert state.turn is not None
     pool = state.turn.pool
@@ -248,7 +253,7 @@ def _wall_removed(pack: HotwPack, state: HotwState, e: GreatWallFortRemoved) -> 
     )
 
 
-@handles(PoolCleared)
+@FOLDS.handles(PoolCleared)
 def _pool_cleared(pack: HotwPack, state: HotwState, e: PoolCleared) -> HotwState:
     state = with_turn(state, pool=EMPTY_POOL)
     state = return_people(state, e.seat, e.people)
@@ -421,7 +426,7 @@ def why_not_use_leader(
     )
 
 
-@declares(
+@COMMANDS.declares(
     "place_army",
     "Expansion: place an army in a land.",
     Arg("land", "A land id.", lands),
@@ -453,7 +458,7 @@ def reach_rules(
     return ()
 
 
-@declares(
+@COMMANDS.declares(
     "place_fleet",
     "Expansion: place a fleet in a sea or ocean.",
     Arg("water", "A sea or ocean id.", waters),
@@ -471,7 +476,7 @@ def place_fleet(ctx: Ctx, seat: int, command: Command) -> None:
     )
 
 
-@declares(
+@COMMANDS.declares(
     "build_fort",
     "Build a fort in a land you hold.",
     Arg("land", "A land id.", lands),
@@ -487,7 +492,7 @@ def build_fort(ctx: Ctx, seat: int, command: Command) -> None:
     place_building(ctx, seat, Building.FORT, land, "forts.build")
 
 
-@declares(
+@COMMANDS.declares(
     "place_great_wall",
     "Place a Great Wall fort in a land.",
     Arg("land", "A land id.", lands),
@@ -501,7 +506,7 @@ def place_great_wall(ctx: Ctx, seat: int, command: Command) -> None:
     )
 
 
-@declares(
+@COMMANDS.declares(
     "use_leader",
     "Use your Empire's Leader (without dice, say what it ignores).",
     Arg("ignore", "What the Leader ignores.", (IGNORE_DIFFICULT, IGNORE_FORT), required=False),

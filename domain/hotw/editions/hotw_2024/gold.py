@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from domain.core.messages import event
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    FOLDS,
+    Ctx,
     HotwEvent,
-    handles,
     with_gold,
 )
 from domain.hotw.editions.hotw_2024.model import (
     HotwState,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
 
 
 def collect_gold(
@@ -74,6 +74,6 @@ class GoldCollected(HotwEvent):
     reason: str = ""
 
 
-@handles(GoldCollected)
+@FOLDS.handles(GoldCollected)
 def _gold_collected(pack: HotwPack, state: HotwState, e: GoldCollected) -> HotwState:
     return with_gold(state, e.seat, e.amount)

@@ -7,11 +7,16 @@ from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.changes import with_player
 from domain.hotw.editions.hotw_2024.cards import Cards, Honor, Phase
-from domain.hotw.editions.hotw_2024.commands import Arg, declares, honors, refused
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    COMMANDS,
+    FOLDS,
+    Arg,
+    Ctx,
     HotwEvent,
-    handles,
+    honors,
+    refused,
 )
+from domain.hotw.editions.hotw_2024.gold import collect_gold
 from domain.hotw.editions.hotw_2024.model import (
     EffectTask,
     HotwState,
@@ -19,8 +24,6 @@ from domain.hotw.editions.hotw_2024.model import (
     Stage,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
-from domain.hotw.editions.hotw_2024.rules.gold import collect_gold
 
 EMPTY_STACK_RULE = "honors.track.empty-stack"
 
@@ -112,8 +115,8 @@ class HonorPlayed(HotwEvent):
     endgame: bool = False
 
 
-@handles(HonorTurnedUp)
-@handles(HonorAwarded)
+@FOLDS.handles(HonorTurnedUp)
+@FOLDS.handles(HonorAwarded)
 def _honor_awarded(pack: HotwPack, state: HotwState, e: HonorAwarded) -> HotwState:
     player = state.players[e.seat]
     stack = tuple(h for h in player.honor_stack if h != e.honor)
@@ -125,7 +128,7 @@ def _honor_awarded(pack: HotwPack, state: HotwState, e: HonorAwarded) -> HotwSta
     return with_player(state, e.seat, honor_stack=stack, honor_track=track, pool_honors=pool)
 
 
-@handles(HonorPlayed)
+@FOLDS.handles(HonorPlayed)
 def _honor_played(pack: HotwPack, state: HotwState, e: HonorPlayed) -> HotwState:
     player = state.players[e.seat]
     if e.honor in player.honor_track:
@@ -174,7 +177,7 @@ def why_not_play_honor(
     )
 
 
-@declares(
+@COMMANDS.declares(
     "play_honor",
     "Play one of your Honors.",
     Arg("honor", "An Honor id.", honors),

@@ -9,20 +9,27 @@ from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event, private_to
 from domain.hotw.changes import with_player
-from domain.hotw.editions.hotw_2024.commands import (
+from domain.hotw.editions.hotw_2024.card_selection import (
+    choose_event_card,
+    choose_hidden_empire_card,
+    take_empire_cards,
+    take_event_cards,
+)
+from domain.hotw.editions.hotw_2024.context import (
+    COMMANDS,
+    FOLDS,
     Arg,
+    Ctx,
+    HotwEvent,
     area_tokens,
-    declares,
     empire_cards,
     event_cards,
-    refused,
-)
-from domain.hotw.editions.hotw_2024.evolve import (
-    HotwEvent,
-    handles,
     out_of_bag,
+    refused,
     turns_begin,
 )
+from domain.hotw.editions.hotw_2024.gold import most_gold
+from domain.hotw.editions.hotw_2024.honors import HonorTurnedUp
 from domain.hotw.editions.hotw_2024.model import (
     EndgameToken,
     HotwState,
@@ -31,15 +38,6 @@ from domain.hotw.editions.hotw_2024.model import (
     Variant,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.card_selection import (
-    choose_event_card,
-    choose_hidden_empire_card,
-    take_empire_cards,
-    take_event_cards,
-)
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
-from domain.hotw.editions.hotw_2024.rules.gold import most_gold
-from domain.hotw.editions.hotw_2024.rules.honors import HonorTurnedUp
 
 NOBODY = private_to()
 KEPT_SECRET = ("general.area-tokens.selection", "organization.area-tokens.secret")
@@ -372,7 +370,7 @@ class PairedAreaTokenDrawn(HotwEvent):
     token: str
 
 
-@handles(GoldChestsPlaced)
+@FOLDS.handles(GoldChestsPlaced)
 def _chests(pack: HotwPack, state: HotwState, e: GoldChestsPlaced) -> HotwState:
     players = list(state.players)
     for space, seat in enumerate(e.order, start=1):
@@ -380,19 +378,19 @@ def _chests(pack: HotwPack, state: HotwState, e: GoldChestsPlaced) -> HotwState:
     return evolved(state, players=tuple(players), arrivals=len(e.order))
 
 
-@handles(HonorStackShuffled)
+@FOLDS.handles(HonorStackShuffled)
 def _stack(pack: HotwPack, state: HotwState, e: HonorStackShuffled) -> HotwState:
     return with_player(state, e.seat, honor_stack=tuple(e.stack))
 
 
-@handles(CardsCountedOut)
+@FOLDS.handles(CardsCountedOut)
 def _counted(pack: HotwPack, state: HotwState, e: CardsCountedOut) -> HotwState:
     empire_decks = {**state.empire_decks, e.epoch: tuple(e.empire_cards)}
     event_decks = {**state.event_decks, e.epoch: tuple(e.event_cards)}
     return evolved(state, empire_decks=empire_decks, event_decks=event_decks)
 
 
-@handles(EpochBegan)
+@FOLDS.handles(EpochBegan)
 def _epoch(pack: HotwPack, state: HotwState, e: EpochBegan) -> HotwState:
     return evolved(
         state,
@@ -409,7 +407,7 @@ def _epoch(pack: HotwPack, state: HotwState, e: EpochBegan) -> HotwState:
     )
 
 
-@handles(AreasActivated)
+@FOLDS.handles(AreasActivated)
 def _activated(pack: HotwPack, state: HotwState, e: AreasActivated) -> HotwState:
     return evolved(
         state,
@@ -418,13 +416,13 @@ def _activated(pack: HotwPack, state: HotwState, e: AreasActivated) -> HotwState
     )
 
 
-@handles(AreaTokenDrawn)
+@FOLDS.handles(AreaTokenDrawn)
 def _token_drawn(pack: HotwPack, state: HotwState, e: AreaTokenDrawn) -> HotwState:
     state = with_player(state, e.seat, area_tokens=(*state.players[e.seat].area_tokens, e.token))
     return evolved(state, bag=out_of_bag(state.bag, (e.token,)))
 
 
-@handles(AreaTokensDrawn)
+@FOLDS.handles(AreaTokensDrawn)
 def _tokens_drawn(pack: HotwPack, state: HotwState, e: AreaTokensDrawn) -> HotwState:
     return evolved(
         state,
@@ -435,7 +433,7 @@ def _tokens_drawn(pack: HotwPack, state: HotwState, e: AreaTokensDrawn) -> HotwS
     )
 
 
-@handles(AreaTokenChosen)
+@FOLDS.handles(AreaTokenChosen)
 def _token_chosen(pack: HotwPack, state: HotwState, e: AreaTokenChosen) -> HotwState:
     state = with_player(state, e.seat, area_tokens=(*state.players[e.seat].area_tokens, e.token))
     return evolved(
@@ -443,12 +441,12 @@ def _token_chosen(pack: HotwPack, state: HotwState, e: AreaTokenChosen) -> HotwS
     )
 
 
-@handles(AreaTokensPassed)
+@FOLDS.handles(AreaTokensPassed)
 def _passed(pack: HotwPack, state: HotwState, e: AreaTokensPassed) -> HotwState:
     return state
 
 
-@handles(EndgameTokenPlaced)
+@FOLDS.handles(EndgameTokenPlaced)
 def _endgame_token(pack: HotwPack, state: HotwState, e: EndgameTokenPlaced) -> HotwState:
     token = EndgameToken(e.epoch, e.token, e.face_up, tuple(e.known_by))
     return evolved(
@@ -461,12 +459,12 @@ def _endgame_token(pack: HotwPack, state: HotwState, e: EndgameTokenPlaced) -> H
     )
 
 
-@handles(EventCardDealt)
+@FOLDS.handles(EventCardDealt)
 def _dealt(pack: HotwPack, state: HotwState, e: EventCardDealt) -> HotwState:
     return with_player(state, e.seat, event_card=e.card)
 
 
-@handles(EmpireCardsDisplayed)
+@FOLDS.handles(EmpireCardsDisplayed)
 def _displayed(pack: HotwPack, state: HotwState, e: EmpireCardsDisplayed) -> HotwState:
     return evolved(
         state,
@@ -476,7 +474,7 @@ def _displayed(pack: HotwPack, state: HotwState, e: EmpireCardsDisplayed) -> Hot
     )
 
 
-@handles(EmpireCardChosen)
+@FOLDS.handles(EmpireCardChosen)
 def _chosen(pack: HotwPack, state: HotwState, e: EmpireCardChosen) -> HotwState:
     choices = {**state.empire_choices, e.card: e.seat}
     state = with_player(state, e.seat, empire_cards=(*state.players[e.seat].empire_cards, e.card))
@@ -486,7 +484,7 @@ def _chosen(pack: HotwPack, state: HotwState, e: EmpireCardChosen) -> HotwState:
     return state if choosing else turns_begin(pack, state)
 
 
-@handles(PairedAreaTokenDrawn)
+@FOLDS.handles(PairedAreaTokenDrawn)
 def _paired_drawn(pack: HotwPack, state: HotwState, e: PairedAreaTokenDrawn) -> HotwState:
     return with_player(state, e.seat, area_tokens=(*state.players[e.seat].area_tokens, e.token))
 
@@ -540,7 +538,7 @@ def why_not_choose_empire_card(
     return refused("that Empire card is not on offer", "organization.empire-cards.choice", command)
 
 
-@declares(
+@COMMANDS.declares(
     "choose_area_token",
     "Organization: take one of the Area tokens on offer.",
     Arg("token", "An Area token id.", area_tokens),
@@ -550,7 +548,7 @@ def do_choose_area_token(ctx: Ctx, seat: int, command: Command) -> None:
     choose_area_token(ctx, seat, str(command.arg("token")))
 
 
-@declares(
+@COMMANDS.declares(
     "choose_event_card",
     "Organization (Option 1): keep one Event card of those dealt to you.",
     Arg("card", "An Event card id.", event_cards),
@@ -561,7 +559,7 @@ def do_choose_event_card(ctx: Ctx, seat: int, command: Command) -> None:
         offer_empire_cards(ctx)
 
 
-@declares(
+@COMMANDS.declares(
     "choose_empire_card",
     "Organization: take an Empire card for this epoch (or pass one on).",
     Arg("card", "An Empire card id.", empire_cards),

@@ -17,15 +17,40 @@ from itertools import islice
 
 from domain.core.errors import RuleViolation, UnknownCommand
 from domain.core.messages import Command
+from domain.hotw.editions.hotw_2024 import endgame, establish, monuments, reveal, turn
+from domain.hotw.editions.hotw_2024.buildings import (
+    enemy_lands_holding,
+    place_building,
+    take_building,
+)
 from domain.hotw.editions.hotw_2024.cards import Building
-from domain.hotw.editions.hotw_2024.commands import (
+from domain.hotw.editions.hotw_2024.conquest import (
+    CONQUEST_COMMANDS,
+    conquest_targets,
+    end_conquest,
+    pending_conquest_refusal,
+)
+from domain.hotw.editions.hotw_2024.context import (
     COMMANDS,
     Arg,
+    Ctx,
     areas,
-    declares,
     lands,
     refused,
     waters,
+)
+from domain.hotw.editions.hotw_2024.effects import (
+    Choice,
+    LandChosen,
+    advance_effect,
+    choose_for_effect,
+    effect_choice,
+    may_stop_choosing,
+)
+from domain.hotw.editions.hotw_2024.expand import NEVER_MOVE, GreatWallFortRemoved
+from domain.hotw.editions.hotw_2024.honors import (
+    endgame_effect_honors,
+    seats_with_endgame_honors,
 )
 from domain.hotw.editions.hotw_2024.model import (
     ConquestTask,
@@ -38,39 +63,13 @@ from domain.hotw.editions.hotw_2024.model import (
     TakeBuildingTask,
     Task,
 )
-from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules import endgame, establish, monuments, reveal, turn
-from domain.hotw.editions.hotw_2024.rules.buildings import (
-    enemy_lands_holding,
-    place_building,
-    take_building,
-)
-from domain.hotw.editions.hotw_2024.rules.conquest import (
-    CONQUEST_COMMANDS,
-    conquest_targets,
-    end_conquest,
-    pending_conquest_refusal,
-)
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
-from domain.hotw.editions.hotw_2024.rules.effects import (
-    Choice,
-    LandChosen,
-    advance_effect,
-    choose_for_effect,
-    effect_choice,
-    may_stop_choosing,
-)
-from domain.hotw.editions.hotw_2024.rules.expand import NEVER_MOVE, GreatWallFortRemoved
-from domain.hotw.editions.hotw_2024.rules.honors import (
-    endgame_effect_honors,
-    seats_with_endgame_honors,
-)
-from domain.hotw.editions.hotw_2024.rules.monuments import MonumentsUnbuilt
-from domain.hotw.editions.hotw_2024.rules.organization import (
+from domain.hotw.editions.hotw_2024.monuments import MonumentsUnbuilt
+from domain.hotw.editions.hotw_2024.organization import (
     ORGANIZATION_COMMANDS,
     organization_actions,
 )
-from domain.hotw.editions.hotw_2024.rules.turn import turn_actions
+from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.turn import turn_actions
 
 END_CONQUEST = Command.of("end_conquest")
 STOP_CHOOSING = Command.of("stop_choosing")
@@ -176,16 +175,16 @@ def why_not_choose_land(
     )
 
 
-@declares(
+@COMMANDS.declares(
     "choose_land",
     "Choose a land for the process awaiting it.",
     Arg("land", "A land id.", lands),
     why_not=why_not_choose_land,
 )
-@declares(
+@COMMANDS.declares(
     "choose_area", "Choose an area for the effect awaiting it.", Arg("area", "An area id.", areas)
 )
-@declares(
+@COMMANDS.declares(
     "choose_water",
     "Choose a sea or ocean for the effect awaiting it.",
     Arg("water", "A sea or ocean id.", waters),

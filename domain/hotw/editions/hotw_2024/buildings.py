@@ -12,10 +12,11 @@ from domain.core.frozen import evolved
 from domain.core.messages import event
 from domain.hotw.changes import added
 from domain.hotw.editions.hotw_2024.cards import Building
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    FOLDS,
+    Ctx,
     HotwEvent,
     great_wall_off,
-    handles,
     remove_building_from,
     return_people,
     set_land,
@@ -30,7 +31,6 @@ from domain.hotw.editions.hotw_2024.model import (
     TakeBuildingTask,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
 
 """Two gold per capital, one per city, one per monument (p7 plundering, p8 revenue)."""
 
@@ -245,7 +245,7 @@ class FortBuilt(HotwEvent):
     land: str
 
 
-@handles(BuildingRemoved)
+@FOLDS.handles(BuildingRemoved)
 def _building_removed(pack: HotwPack, state: HotwState, e: BuildingRemoved) -> HotwState:
     lands = dict(state.lands)
     before = state.land(e.land)
@@ -260,12 +260,12 @@ def _building_removed(pack: HotwPack, state: HotwState, e: BuildingRemoved) -> H
     )
 
 
-@handles(BuildingsPlundered)
+@FOLDS.handles(BuildingsPlundered)
 def _plundered(pack: HotwPack, state: HotwState, e: BuildingsPlundered) -> HotwState:
     return with_gold(state, e.seat, e.gold)
 
 
-@handles(BuildingReduced)
+@FOLDS.handles(BuildingReduced)
 def _reduced(pack: HotwPack, state: HotwState, e: BuildingReduced) -> HotwState:
     lands = dict(state.lands)
     before = state.land(e.land)
@@ -299,7 +299,7 @@ def _reduced(pack: HotwPack, state: HotwState, e: BuildingReduced) -> HotwState:
     )
 
 
-@handles(BuildingPlaced)
+@FOLDS.handles(BuildingPlaced)
 def _building_placed(pack: HotwPack, state: HotwState, e: BuildingPlaced) -> HotwState:
     land = state.land(e.land)
     building = Building(e.building)
@@ -309,13 +309,13 @@ def _building_placed(pack: HotwPack, state: HotwState, e: BuildingPlaced) -> Hot
     return evolved(state, supply=added(state.supply, **{building.value: -1}))
 
 
-@handles(BuildingSupplyExhausted)
+@FOLDS.handles(BuildingSupplyExhausted)
 def _exhausted(pack: HotwPack, state: HotwState, e: BuildingSupplyExhausted) -> HotwState:
     task = TakeBuildingTask(e.seat, Building(e.building), e.land)
     return evolved(state, agenda=(*state.agenda, task))
 
 
-@handles(BuildingTaken)
+@FOLDS.handles(BuildingTaken)
 def _taken(pack: HotwPack, state: HotwState, e: BuildingTaken) -> HotwState:
     lands = dict(state.lands)
     building = Building(e.building)
@@ -336,12 +336,12 @@ def _taken(pack: HotwPack, state: HotwState, e: BuildingTaken) -> HotwState:
     return evolved(state, lands=lands, supply=added(state.supply, **deltas))
 
 
-@handles(BuildingNotPlaced)
+@FOLDS.handles(BuildingNotPlaced)
 def _not_placed(pack: HotwPack, state: HotwState, e: BuildingNotPlaced) -> HotwState:
     return state
 
 
-@handles(FortBuilt)
+@FOLDS.handles(FortBuilt)
 def _fort_built(pack: HotwPack, state: HotwState, e: FortBuilt) -> HotwState:
     state = take_person(state, "empire")
     return return_people(state, e.seat, 1)

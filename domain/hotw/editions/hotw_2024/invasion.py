@@ -13,22 +13,23 @@ from __future__ import annotations
 
 from domain.core.messages import event
 from domain.hotw.changes import with_player, with_turn
+from domain.hotw.editions.hotw_2024.buildings import plunder, reduce_buildings
 from domain.hotw.editions.hotw_2024.cards import Building
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    FOLDS,
+    Ctx,
     HotwEvent,
-    handles,
+    Invader,
     return_people,
     take_person,
 )
+from domain.hotw.editions.hotw_2024.honors import award_honor
 from domain.hotw.editions.hotw_2024.model import (
     Control,
     HotwState,
     LandState,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.buildings import plunder, reduce_buildings
-from domain.hotw.editions.hotw_2024.rules.context import Ctx, Invader
-from domain.hotw.editions.hotw_2024.rules.honors import award_honor
 
 IGNORE_DIFFICULT = "difficult"
 IGNORE_FORT = "fort"
@@ -270,28 +271,28 @@ class LeaderRemoved(HotwEvent):
     seat: int
 
 
-@handles(GarrisonRemoved)
+@FOLDS.handles(GarrisonRemoved)
 def _garrison_removed(pack: HotwPack, state: HotwState, e: GarrisonRemoved) -> HotwState:
     land = state.land(e.land)
     state = state.with_land(e.land, LandState(None, False, land.buildings, land.great_wall))
     return return_people(state, e.owner, 1)
 
 
-@handles(ArmyPlaced)
+@FOLDS.handles(ArmyPlaced)
 def _army_placed(pack: HotwPack, state: HotwState, e: ArmyPlaced) -> HotwState:
     land = state.land(e.land)
     state = state.with_land(e.land, LandState(e.seat, True, land.buildings, land.great_wall))
     return take_person(state, e.pool)
 
 
-@handles(GarrisonSurrendered)
+@FOLDS.handles(GarrisonSurrendered)
 def _surrendered(pack: HotwPack, state: HotwState, e: GarrisonSurrendered) -> HotwState:
     land = state.land(e.land)
     state = state.with_land(e.land, LandState(None, False, land.buildings, land.great_wall))
     return return_people(state, e.seat, 1)
 
 
-@handles(InvasionSucceeded)
+@FOLDS.handles(InvasionSucceeded)
 def _invasion_succeeded(pack: HotwPack, state: HotwState, e: InvasionSucceeded) -> HotwState:
     land = state.land(e.land)
     state = state.with_land(e.land, LandState(e.seat, True, land.buildings, land.great_wall))
@@ -299,7 +300,7 @@ def _invasion_succeeded(pack: HotwPack, state: HotwState, e: InvasionSucceeded) 
     return take_person(state, e.pool)
 
 
-@handles(InvasionFrustrated)
+@FOLDS.handles(InvasionFrustrated)
 def _invasion_frustrated(pack: HotwPack, state: HotwState, e: InvasionFrustrated) -> HotwState:
     land = state.land(e.land)
     state = state.with_land(e.land, LandState(None, False, land.buildings, land.great_wall))
@@ -308,17 +309,17 @@ def _invasion_frustrated(pack: HotwPack, state: HotwState, e: InvasionFrustrated
     return return_people(state, e.seat, 1)
 
 
-@handles(InvasionModifierRemoved)
+@FOLDS.handles(InvasionModifierRemoved)
 def _modifier_removed(pack: HotwPack, state: HotwState, e: InvasionModifierRemoved) -> HotwState:
     return with_turn(state, modifier_land=None, invasion_modifier=0)
 
 
-@handles(LeaderUsed)
+@FOLDS.handles(LeaderUsed)
 def _leader_used(pack: HotwPack, state: HotwState, e: LeaderUsed) -> HotwState:
     return with_turn(state, leader_active=True, leader_ignores=e.ignores)
 
 
-@handles(LeaderRemoved)
+@FOLDS.handles(LeaderRemoved)
 def _leader_removed(pack: HotwPack, state: HotwState, e: LeaderRemoved) -> HotwState:
     state = with_player(state, e.seat, leader=False)
     return with_turn(state, leader_active=False, leader_ignores=None)
