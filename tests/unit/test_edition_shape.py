@@ -17,6 +17,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 EDITIONS = {
     "hotw-ah2001": ("domain.hotw.editions.ah2001", "ah2001."),
     "brief-2009": ("domain.hotw.editions.brief2009", "brief."),
+    "hotw-2024": ("domain.hotw.editions.hotw_2024", "hotw24."),
 }
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80

@@ -130,7 +130,7 @@ def test_chests_on_one_space_tie_and_fewest_people_shown_then_honor_icons_break_
 
 def cited_ties(*standing: tuple[int, ...]) -> tuple[str, ...]:
     """The ids GameEnded cites for the tie-breaks a final standing needed."""
-    return tuple(map(PACK.edition.cite, tie_breaks(*standing)))
+    return tuple(tie_breaks(*standing))
 
 
 def test_the_topmost_chest_has_most_gold_and_the_track_wraps_past_one_hundred():

@@ -580,3 +580,4 @@ def test_the_phases_run_in_order():
     """hotw24.turn.phases, hotw24.epoch.structure."""
     events, _ = act(position({"tigris": army(RED)}), "end_phase")
     assert [e.phase for e in of_type(events, PhaseBegan)] == ["monuments", "revenue", "conclude"]
+    assert {e.rule for e in of_type(events, PhaseBegan)} == {"hotw24.turn.phases"}

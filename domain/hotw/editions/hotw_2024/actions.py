@@ -163,14 +163,14 @@ def why_not_choose_land(
     if Building.MONUMENT in state.land(land).buildings:
         return refused(
             "a land never holds more than one monument",
-            "monuments.one-per-land",
+            "hotw24.monuments.one-per-land",
             command,
-            ("buildings.one-of-each",),
+            ("hotw24.buildings.one-of-each",),
         )
     return refused(
         "a monument goes in the start-land if possible, else in a land with a city, else in "
         "any Empire land",
-        "monuments.placement",
+        "hotw24.monuments.placement",
         command,
     )
 
@@ -198,18 +198,18 @@ def resolve_choice(ctx: Ctx, seat: int, command: Command) -> None:
     if isinstance(task, EffectTask):
         choose_for_effect(ctx, task, arg, value)
     elif isinstance(task, MonumentTask):
-        rule = "monuments.placement"
-        ctx.emit(LandChosen(rule=ctx.cite(rule), seat=seat, land=value))
+        rule = "hotw24.monuments.placement"
+        ctx.emit(LandChosen(rule=rule, seat=seat, land=value))
         place_building(ctx, seat, Building.MONUMENT, value, rule)
     elif isinstance(task, TakeBuildingTask):
-        ctx.emit(LandChosen(rule=ctx.cite("buildings.supply-exhausted"), seat=seat, land=value))
+        ctx.emit(LandChosen(rule="hotw24.buildings.supply-exhausted", seat=seat, land=value))
         take_building(ctx, seat, value, task.building, task.land)
     elif isinstance(task, GreatWallRemovalTask):
         ctx.emit(
-            GreatWallFortRemoved(rule=ctx.cite("buildings.great-wall-limit"), seat=seat, land=value)
+            GreatWallFortRemoved(rule="hotw24.buildings.great-wall-limit", seat=seat, land=value)
         )
     elif isinstance(task, StartLandTask):
-        ctx.emit(LandChosen(rule=ctx.cite("events.ancients"), seat=seat, land=value))
+        ctx.emit(LandChosen(rule="hotw24.events.ancients", seat=seat, land=value))
         spec = ctx.cards.event(task.card).pieces
         assert spec is not None
         establish.establish_in(ctx, spec, (value,), "event")
@@ -224,22 +224,22 @@ def why_not(pack: HotwPack, state: HotwState, seat: int, command: Command) -> Ru
     awaited; epoch organization), then the chapter's own reason for its command."""
     kind = command.type
     if kind in NEVER_MOVE:
-        return refused("placed armies and fleets never move", "expand.no-movement", command)
+        return refused("placed armies and fleets never move", "hotw24.expand.no-movement", command)
     if state.stage is Stage.OVER:
-        return refused("the game is over", "winning.most-gold", command)
+        return refused("the game is over", "hotw24.winning.most-gold", command)
     if COMMANDS.get(kind) is None:
         return UnknownCommand(
             f"{kind!r} is not a command of History of the World",
-            "table.commands",
+            "hotw24.table.commands",
             {"command": command.as_dict(), "commands": sorted(COMMANDS.declared())},
         )
     pending = pending_conquest_refusal(pack, state, command)
     if pending is not None:
         return pending
     if state.agenda and kind not in AGENDA_COMMANDS | CONQUEST_COMMANDS:
-        return refused("a choice is awaited first", "turn.current-player-only", command)
+        return refused("a choice is awaited first", "hotw24.turn.current-player-only", command)
     if state.stage is Stage.ORGANIZATION and kind not in ORGANIZATION_COMMANDS:
-        return refused("Epoch organization is in progress", "epoch.structure", command)
+        return refused("Epoch organization is in progress", "hotw24.epoch.structure", command)
     return COMMANDS.why_not(pack, state, seat, command)
 
 
@@ -259,7 +259,7 @@ def advance_task(ctx: Ctx) -> bool:
     ):
         ctx.emit(
             MonumentsUnbuilt(
-                rule=ctx.cite("monuments.placement"), seat=task.seat, count=task.remaining
+                rule="hotw24.monuments.placement", seat=task.seat, count=task.remaining
             )
         )
         return True

@@ -22,7 +22,7 @@ def take_event_cards(ctx: Ctx) -> None:
     cards = tuple(sorted(ctx.state.event_decks.get(ctx.state.epoch, ())))
     ctx.emit(
         EventCardsTaken(
-            rule=ctx.cite("option1.event-selection"),
+            rule="hotw24.option1.event-selection",
             seat=richest,
             cards=cards,
             visibility=private_to(richest, redacted={"seat": richest, "count": len(cards)}),
@@ -36,13 +36,13 @@ def choose_event_card(ctx: Ctx, seat: int, card: str) -> bool:
     Empire cards are chosen next)."""
     ctx.emit(
         EventCardChosen(
-            rule=ctx.cite("option1.secret"),
+            rule="hotw24.option1.secret",
             seat=seat,
             card=card,
             visibility=private_to(seat, redacted={"seat": seat}),
         )
     )
-    return pass_the_rest(ctx, seat, EventCardsPassed, "option1.event-selection")
+    return pass_the_rest(ctx, seat, EventCardsPassed, "hotw24.option1.event-selection")
 
 
 def pass_the_rest(
@@ -56,7 +56,7 @@ def pass_the_rest(
     following = state.choosing[0]
     ctx.emit(
         passed(
-            rule=ctx.cite(rule),
+            rule=rule,
             from_seat=seat,
             to_seat=following,
             cards=state.offer,
@@ -85,7 +85,7 @@ def take_empire_cards(ctx: Ctx) -> None:
     )
     ctx.emit(
         EmpireCardsTaken(
-            rule=ctx.cite("option2.hidden-empires"),
+            rule="hotw24.option2.hidden-empires",
             seat=poorest,
             cards=cards,
             visibility=private_to(poorest, redacted={"seat": poorest, "count": len(cards)}),
@@ -98,13 +98,13 @@ def choose_hidden_empire_card(ctx: Ctx, seat: int, card: str) -> None:
     rest to the player with the next least gold (option2.hidden-empires)."""
     ctx.emit(
         HiddenEmpireCardChosen(
-            rule=ctx.cite("option2.secret"),
+            rule="hotw24.option2.secret",
             seat=seat,
             card=card,
             visibility=private_to(seat, redacted={"seat": seat}),
         )
     )
-    pass_the_rest(ctx, seat, EmpireCardsPassed, "option2.hidden-empires")
+    pass_the_rest(ctx, seat, EmpireCardsPassed, "hotw24.option2.hidden-empires")
 
 
 # --- vocabulary: the events of these options, and how each changes the state -------------

@@ -34,7 +34,17 @@ from domain.hotw.editions.hotw_2024.model import (
 from domain.hotw.editions.hotw_2024.pack import HotwPack
 from domain.hotw.refusals import refused
 
-__all__ = ["COMMANDS", "FOLDS", "Arg", "Ctx", "HotwEvent", "Invader", "command_specs", "refused"]
+__all__ = [
+    "COMMANDS",
+    "FOLDS",
+    "Arg",
+    "Ctx",
+    "HotwEvent",
+    "Invader",
+    "cited",
+    "command_specs",
+    "refused",
+]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -63,11 +73,11 @@ class Invader:
     """Placed by the player while expanding (the Empire, or an Event played as if an Empire),
     not by a text Event's instructions: Option 3's counter and conquests follow such armies."""
     reached_by: tuple[str, ...] = ()
-    """The rules (keys) that made the land reachable: a strait, a fleet, an ocean's seas."""
+    """The rules that made the land reachable: a strait, a fleet, an ocean's seas."""
 
     @property
     def plunder_rule(self) -> str:
-        return "events.plunder" if self.pool == "event" else "plunder.value"
+        return "hotw24.events.plunder" if self.pool == "event" else "hotw24.plunder.value"
 
 
 class Engine(Protocol):
@@ -90,10 +100,6 @@ class Ctx(Working[HotwPack, HotwState]):
         self.pack = engine.pack
         self.board: Board = engine.pack.board
         self.cards: Cards = engine.pack.cards
-        self.cite = engine.pack.edition.cite
-
-    def cites(self, *keys: str) -> tuple[str, ...]:
-        return tuple(self.cite(key) for key in dict.fromkeys(keys))
 
     @property
     def turn(self) -> Turn:
@@ -104,6 +110,11 @@ class Ctx(Working[HotwPack, HotwState]):
     @property
     def seat(self) -> int:
         return self.turn.seat
+
+
+def cited(*rules: str) -> tuple[str, ...]:
+    """The rules an event cites besides its deciding one, each once, in order."""
+    return tuple(dict.fromkeys(rules))
 
 
 COMMANDS: CommandBook[HotwPack, HotwState, Ctx] = CommandBook()

@@ -117,6 +117,7 @@ class Hotw2024(Ruleset[HotwState]):
     }
     """The boolean options that switch on a variant rule, by option name."""
     data_pack = "hotw-2024"
+    """The map (hotw24.components.board), cards, pieces and numbers: data/hotw-2024/."""
     turn_rule = "hotw24.turn.current-player-only"
     end_rule = "hotw24.winning.most-gold"
     setup_rule = "hotw24.setup.player-count"
@@ -219,21 +220,14 @@ class Hotw2024(Ruleset[HotwState]):
         return FOLDS.event_types()
 
     def out_of_turn_rule(self, command: Command) -> str:
-        """Honors are never played in another player's turn (honors.play.not-others-turn)."""
+        """Honors are never played in another player's turn."""
         if command.type == "play_honor":
-            return self.pack.edition.cite("honors.play.not-others-turn")
+            return "hotw24.honors.play.not-others-turn"
         return self.turn_rule
 
     def refusal(self, state: HotwState, seat: int, command: Command) -> RuleViolation:
         refusal = actions.why_not(self.pack, state, seat, command)
         if refusal is not None:
-            cite = self.pack.edition.cite
-            refusal.rule = cite(refusal.rule)
-            if "cites" in refusal.context:
-                refusal.context = {
-                    **refusal.context,
-                    "cites": [cite(key) for key in refusal.context["cites"]],
-                }
             return refusal
         return RuleViolation(
             f"{command.type!r} is not a legal action for seat {seat} now",

@@ -12,6 +12,7 @@ from domain.hotw.editions.hotw_2024.context import (
     FOLDS,
     Ctx,
     HotwEvent,
+    cited,
     current_spec,
 )
 from domain.hotw.editions.hotw_2024.expand import (
@@ -40,7 +41,7 @@ def establish_entry(ctx: Ctx) -> None:
     spec = current_spec(ctx.pack, ctx.turn)
     ctx.emit(
         EmpirePoolFilled(
-            rule=ctx.cite("establish.empire-pool"),
+            rule="hotw24.establish.empire-pool",
             seat=seat,
             people=min(spec.people, ctx.state.players[seat].supply),
             fleets=min(spec.fleets, ctx.state.supply.get("fleet", 0)),
@@ -51,14 +52,12 @@ def establish_entry(ctx: Ctx) -> None:
         return
     walls = min(spec.great_wall_forts, ctx.state.supply.get(GREAT_WALL, 0))
     if walls:
-        ctx.emit(
-            GreatWallFortsPooled(rule=ctx.cite("establish.great-wall"), seat=seat, count=walls)
-        )
+        ctx.emit(GreatWallFortsPooled(rule="hotw24.establish.great-wall", seat=seat, count=walls))
     missing = min(spec.great_wall_forts - walls, len(ctx.state.great_wall_on_map))
     if missing > 0:
         ctx.emit(
             GreatWallLimitReached(
-                rule=ctx.cite("buildings.great-wall-limit"), seat=seat, count=missing
+                rule="hotw24.buildings.great-wall-limit", seat=seat, count=missing
             )
         )
 
@@ -76,25 +75,23 @@ def establish_in(ctx: Ctx, spec: EmpireSpec, lands: tuple[str, ...], pool: str) 
         for building in sorted(ctx.state.land(land).buildings):
             ctx.emit(
                 BuildingRemoved(
-                    rule=ctx.cite("establish.start-land.clear"), land=land, building=building.value
+                    rule="hotw24.establish.start-land.clear", land=land, building=building.value
                 )
             )
         owner = ctx.state.land(land).owner
         if owner is not None:
             ctx.emit(
-                GarrisonRemoved(
-                    rule=ctx.cite("establish.start-land.garrison"), land=land, owner=owner
-                )
+                GarrisonRemoved(rule="hotw24.establish.start-land.garrison", land=land, owner=owner)
             )
-            award_honor(ctx, owner, "honors.award.garrison-removed")
+            award_honor(ctx, owner, "hotw24.honors.award.garrison-removed")
         also = (
-            *(("events.as-empire",) if pool == "event" else ()),
-            *(("empires.huns",) if len(lands) > 1 else ()),
+            *(("hotw24.events.as-empire",) if pool == "event" else ()),
+            *(("hotw24.empires.huns",) if len(lands) > 1 else ()),
         )
         ctx.emit(
             ArmyPlaced(
-                rule=ctx.cite("establish.start-land.uncontrolled"),
-                cites=ctx.cites(*also),
+                rule="hotw24.establish.start-land.uncontrolled",
+                cites=cited(*also),
                 seat=seat,
                 land=land,
                 pool=pool,
@@ -103,7 +100,7 @@ def establish_in(ctx: Ctx, spec: EmpireSpec, lands: tuple[str, ...], pool: str) 
         placed.append(land)
     if placed:
         for building in spec.starting_buildings:
-            place_building(ctx, seat, building, placed[0], "establish.starting-buildings")
+            place_building(ctx, seat, building, placed[0], "hotw24.establish.starting-buildings")
 
 
 def no_entry(ctx: Ctx) -> None:

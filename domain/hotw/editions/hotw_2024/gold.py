@@ -23,15 +23,15 @@ def collect_gold(
     decided the amount."""
     if amount <= 0:
         return
-    keys = ["general.gold.track", *also]
+    keys = ["hotw24.general.gold.track", *also]
     spaces = ctx.pack.cards.pieces.gold_track_spaces
     before = ctx.state.players[seat].gold
     if circuits(before + amount, spaces) > circuits(before, spaces):
-        keys.append("general.gold.wrap")
+        keys.append("hotw24.general.gold.wrap")
     ctx.emit(
         GoldCollected(
-            rule=ctx.cite(rule),
-            cites=tuple(ctx.cite(key) for key in dict.fromkeys(keys) if key != rule),
+            rule=rule,
+            cites=tuple(key for key in dict.fromkeys(keys) if key != rule),
             seat=seat,
             amount=amount,
             reason=reason,

@@ -13,6 +13,7 @@ from domain.hotw.editions.hotw_2024.context import (
     Arg,
     Ctx,
     HotwEvent,
+    cited,
     honors,
     refused,
 )
@@ -25,7 +26,7 @@ from domain.hotw.editions.hotw_2024.model import (
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
 
-EMPTY_STACK_RULE = "honors.track.empty-stack"
+EMPTY_STACK_RULE = "hotw24.honors.track.empty-stack"
 
 
 def award_honor(ctx: Ctx, seat: int, rule: str, also: tuple[str, ...] = ()) -> None:
@@ -38,8 +39,8 @@ def award_honor(ctx: Ctx, seat: int, rule: str, also: tuple[str, ...] = ()) -> N
         return
     ctx.emit(
         HonorAwarded(
-            rule=ctx.cite(rule),
-            cites=tuple(map(ctx.cite, ("honors.track.award", *also))),
+            rule=rule,
+            cites=tuple(("hotw24.honors.track.award", *also)),
             seat=seat,
             honor=player.honor_stack[0],
         )
@@ -157,23 +158,25 @@ def why_not_play_honor(
     if phase is Phase.REVEAL:
         return refused(
             "Honors may not be played in the Reveal the Event phase",
-            "reveal.no-honor-play",
+            "hotw24.reveal.no-honor-play",
             command,
-            ("events.honors",),
+            ("hotw24.events.honors",),
         )
     if honor not in state.players[seat].face_up_honors:
         return refused(
             "only Honors on the Honor track or in the Empire pool",
-            "general.honors.playable-from",
+            "hotw24.general.honors.playable-from",
             command,
         )
     if phase is Phase.EXPAND:
-        return refused("only Honors that show coins are played in Expand", "expand.honors", command)
+        return refused(
+            "only Honors that show coins are played in Expand", "hotw24.expand.honors", command
+        )
     return refused(
         "Honors are played in Expand the Empire and Raise revenue",
-        "honors.play.not-others-turn",
+        "hotw24.honors.play.not-others-turn",
         command,
-        ("general.honors.who-and-when",),
+        ("hotw24.general.honors.who-and-when",),
     )
 
 
@@ -191,8 +194,8 @@ def play_honor(ctx: Ctx, seat: int, command: Command) -> None:
     if ctx.state.stage is Stage.ENDGAME:
         ctx.emit(
             HonorPlayed(
-                rule=ctx.cite("endgame.honors"),
-                cites=ctx.cites("honors.play.endgame"),
+                rule="hotw24.endgame.honors",
+                cites=cited("hotw24.honors.play.endgame"),
                 seat=seat,
                 honor=honor_id,
                 for_effect=True,
@@ -202,9 +205,9 @@ def play_honor(ctx: Ctx, seat: int, command: Command) -> None:
         return
     phase = ctx.turn.phase
     if phase is Phase.REVENUE and honor.shows_coins:
-        rule = "revenue.honors.coins"
-        ctx.emit(HonorPlayed(rule=ctx.cite(rule), seat=seat, honor=honor_id, for_effect=False))
+        rule = "hotw24.revenue.honors.coins"
+        ctx.emit(HonorPlayed(rule=rule, seat=seat, honor=honor_id, for_effect=False))
         collect_gold(ctx, seat, honor.coins, rule, f"honor:{honor_id}")
         return
-    rule = "expand.honors" if phase is Phase.EXPAND else "revenue.honors.no-coins"
-    ctx.emit(HonorPlayed(rule=ctx.cite(rule), seat=seat, honor=honor_id, for_effect=True))
+    rule = "hotw24.expand.honors" if phase is Phase.EXPAND else "hotw24.revenue.honors.no-coins"
+    ctx.emit(HonorPlayed(rule=rule, seat=seat, honor=honor_id, for_effect=True))

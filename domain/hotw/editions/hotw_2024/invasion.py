@@ -5,8 +5,8 @@ ruleset's `resolve_invasion`, which by default is `invade_with_dice` or `invade_
 (an optional rule such as Option 3 replaces it). `after_invasion` carries out what follows
 either resolution: the Honor for a frustrating Enemy, plunder and building reduction.
 
-Play examples 1 to 4 (example.1, example.2, example.3,
-example.4): Tigris and Zagros, with and without dice.
+Play examples 1 to 4 (hotw24.example.1, hotw24.example.2,
+hotw24.example.3, hotw24.example.4): Tigris and Zagros, with and without dice.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from domain.hotw.editions.hotw_2024.context import (
     Ctx,
     HotwEvent,
     Invader,
+    cited,
     return_people,
     take_person,
 )
@@ -48,37 +49,41 @@ def place_army(ctx: Ctx, army: Invader, land: str) -> None:
     if control is Control.ENEMY:
         ctx.engine.resolve_invasion(ctx, land, army)
         return
-    unplundered = ("plunder.exclusions",) if army.barbarian else ()
+    unplundered = ("hotw24.plunder.exclusions",) if army.barbarian else ()
     if control is Control.FRIENDLY:
         ctx.emit(
             GarrisonSurrendered(
-                rule=ctx.cite("expand.outcome.surrender"),
-                cites=ctx.cites("general.land.friendly", *unplundered, *army.reached_by),
+                rule="hotw24.expand.outcome.surrender",
+                cites=cited("hotw24.general.land.friendly", *unplundered, *army.reached_by),
                 seat=army.seat,
                 land=land,
             )
         )
         ctx.emit(
             ArmyPlaced(
-                rule=ctx.cite("expand.outcome.surrender"), seat=army.seat, land=land, pool=army.pool
+                rule="hotw24.expand.outcome.surrender", seat=army.seat, land=land, pool=army.pool
             )
         )
-        reduce_buildings(ctx, land, "building-reduction.when")
+        reduce_buildings(ctx, land, "hotw24.building-reduction.when")
         return
-    rule = "expand.outcome.uncontrolled"
+    rule = "hotw24.expand.outcome.uncontrolled"
     if ctx.state.land(land).buildings:
         rule = (
-            "building-reduction.reveal-armies"
+            "hotw24.building-reduction.reveal-armies"
             if army.pool == "event"
-            else "building-reduction.uncontrolled"
+            else "hotw24.building-reduction.uncontrolled"
         )
-    also = ("expand.outcome.uncontrolled", "general.land.uncontrolled", *army.reached_by)
+    also = (
+        "hotw24.expand.outcome.uncontrolled",
+        "hotw24.general.land.uncontrolled",
+        *army.reached_by,
+    )
     if ctx.state.land(land).buildings:
         also += unplundered
     ctx.emit(
         ArmyPlaced(
-            rule=ctx.cite(rule),
-            cites=tuple(c for c in ctx.cites(*also) if c != ctx.cite(rule)),
+            rule=rule,
+            cites=tuple(c for c in cited(*also) if c != rule),
             seat=army.seat,
             land=land,
             pool=army.pool,
@@ -86,7 +91,11 @@ def place_army(ctx: Ctx, army: Invader, land: str) -> None:
     )
 
 
-INVADED = ("expand.outcome.invasion", "general.land.enemy", "general.remove-to-supply")
+INVADED = (
+    "hotw24.expand.outcome.invasion",
+    "hotw24.general.land.enemy",
+    "hotw24.general.remove-to-supply",
+)
 """What every invasion cites besides its deciding rule: the army entered an Enemy land, and
 the pieces it removes go back to their owners' supplies."""
 
@@ -110,22 +119,22 @@ def invade_with_dice(ctx: Ctx, land: str, army: Invader) -> None:
     empire, defence = highest(empire_dice), highest(enemy_dice)
     if empire != defence:
         succeeds = empire > defence
-        rule = "invasion.dice.succeeds" if succeeds else "invasion.dice.frustrated"
+        rule = "hotw24.invasion.dice.succeeds" if succeeds else "hotw24.invasion.dice.frustrated"
     else:
         succeeds = ctx.board.lands[land].is_clear
-        rule = "invasion.dice.tie-terrain"
+        rule = "hotw24.invasion.dice.tie-terrain"
     also = [
-        "invasion.dice.leader" if army.leader else "invasion.dice.empire-roll",
-        "invasion.dice.enemy-roll",
-        *(["forts.purpose"] if fort else []),
+        "hotw24.invasion.dice.leader" if army.leader else "hotw24.invasion.dice.empire-roll",
+        "hotw24.invasion.dice.enemy-roll",
+        *(["hotw24.forts.purpose"] if fort else []),
         *INVADED,
         *army.reached_by,
     ]
     outcome = InvasionSucceeded if succeeds else InvasionFrustrated
     ctx.emit(
         outcome(
-            rule=ctx.cite(rule),
-            cites=tuple(map(ctx.cite, also)),
+            rule=rule,
+            cites=tuple(also),
             seat=army.seat,
             land=land,
             enemy=enemy,
@@ -155,14 +164,16 @@ def invade_without_dice(ctx: Ctx, land: str, army: Invader) -> None:
     ignores = army.leader_ignores if army.leader else None
     succeeds = invasion_succeeds_without_dice(ctx.board.lands[land].is_difficult, fort, ignores)
     if ignores is not None and succeeds:
-        rule = "invasion.no-dice.leader"
+        rule = "hotw24.invasion.no-dice.leader"
     else:
-        rule = "invasion.no-dice.succeeds" if succeeds else "invasion.no-dice.frustrated"
+        rule = (
+            "hotw24.invasion.no-dice.succeeds" if succeeds else "hotw24.invasion.no-dice.frustrated"
+        )
     also = [
-        *(["forts.purpose"] if fort and ignores != IGNORE_FORT else []),
+        *(["hotw24.forts.purpose"] if fort and ignores != IGNORE_FORT else []),
         *(
-            ["invasion.no-dice.leader"]
-            if ignores is not None and rule != "invasion.no-dice.leader"
+            ["hotw24.invasion.no-dice.leader"]
+            if ignores is not None and rule != "hotw24.invasion.no-dice.leader"
             else []
         ),
         *INVADED,
@@ -171,8 +182,8 @@ def invade_without_dice(ctx: Ctx, land: str, army: Invader) -> None:
     outcome = InvasionSucceeded if succeeds else InvasionFrustrated
     ctx.emit(
         outcome(
-            rule=ctx.cite(rule),
-            cites=tuple(map(ctx.cite, also)),
+            rule=rule,
+            cites=tuple(also),
             seat=army.seat,
             land=land,
             enemy=enemy,
@@ -188,10 +199,10 @@ def after_invasion(ctx: Ctx, land: str, army: Invader, enemy: int, succeeded: bo
     first (plunder.value: p7 applies it to Play Example 2, a frustrated invasion), then building
     reduction is carried out (invasion.building-reduction)."""
     if not succeeded:
-        award_honor(ctx, enemy, "honors.award.frustrated")
+        award_honor(ctx, enemy, "hotw24.honors.award.frustrated")
     if army.barbarian:
         plunder(ctx, army.seat, land, army.plunder_rule)
-    reduce_buildings(ctx, land, "invasion.building-reduction")
+    reduce_buildings(ctx, land, "hotw24.invasion.building-reduction")
 
 
 def modifier_land(ctx: Ctx) -> str | None:
@@ -205,9 +216,7 @@ def remove_invasion_modifier(ctx: Ctx) -> None:
     army placed in another land, or the end of the expansion (option3.modifier)."""
     land = modifier_land(ctx)
     if land is not None:
-        ctx.emit(
-            InvasionModifierRemoved(rule=ctx.cite("option3.modifier"), seat=ctx.seat, land=land)
-        )
+        ctx.emit(InvasionModifierRemoved(rule="hotw24.option3.modifier", seat=ctx.seat, land=land))
 
 
 # --- vocabulary: the events of this chapter, and how each changes the state ----------------

@@ -10,6 +10,7 @@ from domain.hotw.editions.hotw_2024.context import (
     FOLDS,
     Ctx,
     HotwEvent,
+    cited,
     current_spec,
     replace_top,
 )
@@ -22,7 +23,8 @@ from domain.hotw.editions.hotw_2024.pack import HotwPack
 
 def monuments_due(pack: HotwPack, state: HotwState, spec: EmpireSpec, seat: int) -> int:
     """monuments.pairs: one monument per pair of the card's power icon in Empire lands;
-    barbarians have no icon and build none (empires.barbarian.no-icon)."""
+    barbarians have no icon and build none (hotw24.empires.barbarian.no-icon), nor does a
+    textless Event played as an Empire (hotw24.events.no-power-icon)."""
     if spec.power_icon is None:
         return 0
     icon_lands = pack.board.lands_with_power_icon(spec.power_icon)
@@ -55,8 +57,8 @@ def monuments_entry(ctx: Ctx) -> None:
     if count:
         ctx.emit(
             MonumentsDue(
-                rule=ctx.cite("monuments.pairs"),
-                cites=ctx.cites("monuments.power-icon"),
+                rule="hotw24.monuments.pairs",
+                cites=cited("hotw24.monuments.power-icon"),
                 seat=seat,
                 count=count,
             )

@@ -22,6 +22,7 @@ from domain.hotw.editions.hotw_2024.context import (
     Ctx,
     HotwEvent,
     area_tokens,
+    cited,
     empire_cards,
     event_cards,
     out_of_bag,
@@ -40,7 +41,7 @@ from domain.hotw.editions.hotw_2024.model import (
 from domain.hotw.editions.hotw_2024.pack import HotwPack
 
 NOBODY = private_to()
-KEPT_SECRET = ("general.area-tokens.selection", "organization.area-tokens.secret")
+KEPT_SECRET = ("hotw24.general.area-tokens.selection", "hotw24.organization.area-tokens.secret")
 """Drawn Area tokens are kept to be cashed in later, and their areas stay hidden."""
 
 
@@ -51,30 +52,28 @@ def set_up(ctx: Ctx) -> None:
     players = len(ctx.state.players)
     order = ctx.chance.shuffled(range(players))
     ctx.emit(
-        GoldChestsPlaced(
-            rule=ctx.cite("setup.gold-order"), order=order, draws=ctx.chance.take_draws()
-        )
+        GoldChestsPlaced(rule="hotw24.setup.gold-order", order=order, draws=ctx.chance.take_draws())
     )
     honors = [honor.id for honor in ctx.cards.honors]
     for seat in range(players):
         stack = ctx.chance.shuffled(honors)
         ctx.emit(
             HonorStackShuffled(
-                rule=ctx.cite("setup.honor-stack"),
+                rule="hotw24.setup.honor-stack",
                 seat=seat,
                 stack=stack,
                 visibility=private_to(redacted={"seat": seat, "count": len(stack)}),
                 draws=ctx.chance.take_draws(),
             )
         )
-        ctx.emit(HonorTurnedUp(rule=ctx.cite("setup.honor-stack"), seat=seat, honor=stack[0]))
+        ctx.emit(HonorTurnedUp(rule="hotw24.setup.honor-stack", seat=seat, honor=stack[0]))
     for epoch in ctx.pack.edition.epochs:
         empires = ctx.chance.shuffled([c.id for c in ctx.cards.empires_by_epoch[epoch]])[:players]
         events = ctx.chance.shuffled([c.id for c in ctx.cards.events_by_epoch[epoch]])[:players]
         ctx.emit(
             CardsCountedOut(
-                rule=ctx.cite("setup.cards.unseen"),
-                cites=ctx.cites("setup.cards"),
+                rule="hotw24.setup.cards.unseen",
+                cites=cited("hotw24.setup.cards"),
                 epoch=epoch,
                 empire_cards=empires,
                 event_cards=events,
@@ -98,7 +97,7 @@ def take_paired_area_tokens(ctx: Ctx) -> None:
         token = face_down.pop(ctx.chance.below(len(face_down)))
         ctx.emit(
             PairedAreaTokenDrawn(
-                rule=ctx.cite("option4.paired-tokens"),
+                rule="hotw24.option4.paired-tokens",
                 seat=seat,
                 token=token,
                 visibility=private_to(seat, redacted={"seat": seat}),
@@ -118,13 +117,13 @@ def draw_from_bag(ctx: Ctx, count: int) -> tuple[str, ...]:
 def begin_epoch(ctx: Ctx, epoch: int) -> None:
     """organization.activate-areas, then the Area tokens
     (organization.area-tokens.*)."""
-    ctx.emit(EpochBegan(rule=ctx.cite("epoch.structure"), epoch=epoch))
+    ctx.emit(EpochBegan(rule="hotw24.epoch.structure", epoch=epoch))
     areas = tuple(a for a in ctx.board.areas if ctx.board.areas[a].epoch == epoch)
     tokens = ctx.board.tokens_activated_in(epoch)
     ctx.emit(
         AreasActivated(
-            rule=ctx.cite("organization.activate-areas"),
-            cites=ctx.cites("general.area-tokens.active"),
+            rule="hotw24.organization.activate-areas",
+            cites=cited("hotw24.general.area-tokens.active"),
             epoch=epoch,
             areas=areas,
             tokens=tokens,
@@ -132,11 +131,11 @@ def begin_epoch(ctx: Ctx, epoch: int) -> None:
     )
     players = len(ctx.state.players)
     if epoch == 1:
-        rule = "organization.area-tokens.epoch-one"
+        rule = "hotw24.organization.area-tokens.epoch-one"
         (face_up,) = draw_from_bag(ctx, 1)
         ctx.emit(
             EndgameTokenPlaced(
-                rule=ctx.cite(rule),
+                rule=rule,
                 epoch=1,
                 token=face_up,
                 face_up=True,
@@ -147,9 +146,10 @@ def begin_epoch(ctx: Ctx, epoch: int) -> None:
             (token,) = draw_from_bag(ctx, 1)
             ctx.emit(
                 AreaTokenDrawn(
-                    rule=ctx.cite(rule),
-                    cites=ctx.cites(
-                        "general.area-tokens.selection", "organization.area-tokens.secret"
+                    rule=rule,
+                    cites=cited(
+                        "hotw24.general.area-tokens.selection",
+                        "hotw24.organization.area-tokens.secret",
                     ),
                     seat=seat,
                     token=token,
@@ -163,8 +163,8 @@ def begin_epoch(ctx: Ctx, epoch: int) -> None:
     drawn = draw_from_bag(ctx, players + 1)
     ctx.emit(
         AreaTokensDrawn(
-            rule=ctx.cite("organization.area-tokens.later"),
-            cites=ctx.cites(*KEPT_SECRET),
+            rule="hotw24.organization.area-tokens.later",
+            cites=cited(*KEPT_SECRET),
             seat=richest,
             tokens=drawn,
             visibility=private_to(richest, redacted={"seat": richest, "count": len(drawn)}),
@@ -176,11 +176,11 @@ def begin_epoch(ctx: Ctx, epoch: int) -> None:
 def choose_area_token(ctx: Ctx, seat: int, token: str) -> None:
     """Keep one token and pass the rest down the gold order; the one left over goes face down
     on the epoch's Endgame space (organization.area-tokens.later, .leftover, .secret)."""
-    rule = "organization.area-tokens.later"
+    rule = "hotw24.organization.area-tokens.later"
     ctx.emit(
         AreaTokenChosen(
-            rule=ctx.cite(rule),
-            cites=ctx.cites("organization.area-tokens.secret"),
+            rule=rule,
+            cites=cited("hotw24.organization.area-tokens.secret"),
             seat=seat,
             token=token,
             visibility=private_to(seat, redacted={"seat": seat}),
@@ -192,7 +192,7 @@ def choose_area_token(ctx: Ctx, seat: int, token: str) -> None:
         following = state.choosing[0]
         ctx.emit(
             AreaTokensPassed(
-                rule=ctx.cite(rule),
+                rule=rule,
                 from_seat=seat,
                 to_seat=following,
                 tokens=rest,
@@ -207,8 +207,8 @@ def choose_area_token(ctx: Ctx, seat: int, token: str) -> None:
     for leftover in rest:
         ctx.emit(
             EndgameTokenPlaced(
-                rule=ctx.cite("organization.area-tokens.leftover"),
-                cites=ctx.cites("organization.area-tokens.secret"),
+                rule="hotw24.organization.area-tokens.leftover",
+                cites=cited("hotw24.organization.area-tokens.secret"),
                 epoch=state.epoch,
                 token=leftover,
                 face_up=False,
@@ -234,7 +234,7 @@ def deal_event_cards(ctx: Ctx) -> None:
     for seat, card in enumerate(ctx.state.event_decks.get(epoch, ())):
         ctx.emit(
             EventCardDealt(
-                rule=ctx.cite("organization.event-cards"),
+                rule="hotw24.organization.event-cards",
                 seat=seat,
                 card=card,
                 visibility=private_to(seat, redacted={"seat": seat}),
@@ -254,16 +254,14 @@ def offer_empire_cards(ctx: Ctx) -> None:
     )
     ctx.emit(
         EmpireCardsDisplayed(
-            rule=ctx.cite("organization.empire-cards.display"), epoch=epoch, cards=cards
+            rule="hotw24.organization.empire-cards.display", epoch=epoch, cards=cards
         )
     )
 
 
 def choose_empire_card(ctx: Ctx, seat: int, card: str) -> None:
     """organization.empire-cards.choice: least gold chooses first."""
-    ctx.emit(
-        EmpireCardChosen(rule=ctx.cite("organization.empire-cards.choice"), seat=seat, card=card)
-    )
+    ctx.emit(EmpireCardChosen(rule="hotw24.organization.empire-cards.choice", seat=seat, card=card))
 
 
 # --- vocabulary: the events of this chapter, and how each changes the state ----------------
@@ -509,7 +507,9 @@ def organization_actions(state: HotwState) -> Iterator[Command]:
 def why_not_choose_area_token(
     pack: HotwPack, state: HotwState, seat: int, command: Command
 ) -> RuleViolation:
-    return refused("that Area token is not on offer", "organization.area-tokens.later", command)
+    return refused(
+        "that Area token is not on offer", "hotw24.organization.area-tokens.later", command
+    )
 
 
 def why_not_choose_event_card(
@@ -518,11 +518,13 @@ def why_not_choose_event_card(
     if not state.has_option(Variant.EVENT_CARD_SELECTION):
         return refused(
             "Event cards are dealt, not chosen (Option 1 is not in play)",
-            "organization.event-cards",
+            "hotw24.organization.event-cards",
             command,
         )
     return refused(
-        "that Event card is not among those passed to you", "option1.event-selection", command
+        "that Event card is not among those passed to you",
+        "hotw24.option1.event-selection",
+        command,
     )
 
 
@@ -532,10 +534,12 @@ def why_not_choose_empire_card(
     if state.step is OrganizationStep.SELECT_HIDDEN_EMPIRE_CARDS:
         return refused(
             "that Empire card is not among those passed to you",
-            "option2.hidden-empires",
+            "hotw24.option2.hidden-empires",
             command,
         )
-    return refused("that Empire card is not on offer", "organization.empire-cards.choice", command)
+    return refused(
+        "that Empire card is not on offer", "hotw24.organization.empire-cards.choice", command
+    )
 
 
 @COMMANDS.declares(

@@ -11,6 +11,7 @@ from domain.hotw.editions.hotw_2024.context import (
     FOLDS,
     Ctx,
     HotwEvent,
+    cited,
 )
 from domain.hotw.editions.hotw_2024.effects import people_for_event
 from domain.hotw.editions.hotw_2024.establish import establish_in
@@ -37,9 +38,9 @@ def reveal_entry(ctx: Ctx) -> None:
     if card is None:
         return
     seat = ctx.seat
-    ctx.emit(EventRevealed(rule=ctx.cite("reveal.flip"), seat=seat, card=card.id))
+    ctx.emit(EventRevealed(rule="hotw24.reveal.flip", seat=seat, card=card.id))
     if card.honor_icon:
-        award_honor(ctx, seat, "reveal.honor-icon", ("honors.award.event-icon",))
+        award_honor(ctx, seat, "hotw24.reveal.honor-icon", ("hotw24.honors.award.event-icon",))
     if card.later_event is not None:
         return
     if card.kind is EventKind.TEXT:
@@ -49,13 +50,11 @@ def reveal_entry(ctx: Ctx) -> None:
 
 
 def carry_out_text_event(ctx: Ctx, card: EventCard, also: tuple[str, ...] = ()) -> None:
-    rule = "reveal.kinds" if card.later_event is None else "reveal.later-event"
-    ctx.emit(
-        EventCarriedOut(rule=ctx.cite(rule), cites=ctx.cites(*also), seat=ctx.seat, card=card.id)
-    )
+    rule = "hotw24.reveal.kinds" if card.later_event is None else "hotw24.reveal.later-event"
+    ctx.emit(EventCarriedOut(rule=rule, cites=cited(*also), seat=ctx.seat, card=card.id))
     people = min(people_for_event(ctx.pack, card.id), ctx.state.players[ctx.seat].supply)
     if people:
-        ctx.emit(EventPoolFilled(rule=ctx.cite("events.pool"), seat=ctx.seat, people=people))
+        ctx.emit(EventPoolFilled(rule="hotw24.events.pool", seat=ctx.seat, people=people))
 
 
 def carry_out_later_event(ctx: Ctx, phase: Phase) -> None:
@@ -65,7 +64,7 @@ def carry_out_later_event(ctx: Ctx, phase: Phase) -> None:
     if card is not None and card.later_event is phase and card.kind is EventKind.TEXT:
         two_empires = len(ctx.cards.empire(ctx.turn.card).empires) > 1
         carry_out_text_event(
-            ctx, card, ("empires.incas-aztecs.ocean-trade",) if two_empires else ()
+            ctx, card, ("hotw24.empires.incas-aztecs.ocean-trade",) if two_empires else ()
         )
 
 
@@ -79,14 +78,12 @@ def event_as_empire(ctx: Ctx, card: EventCard) -> None:
     fleets = min(spec.fleets, ctx.state.supply.get("fleet", 0))
     ctx.emit(
         EventPoolFilled(
-            rule=ctx.cite("events.pool"), seat=seat, people=people, fleets=fleets, as_empire=True
+            rule="hotw24.events.pool", seat=seat, people=people, fleets=fleets, as_empire=True
         )
     )
     if spec.start_land_choice is not None:
         if start_land_options(ctx.pack, ctx.state, card.id):
-            ctx.emit(
-                StartLandChoiceOffered(rule=ctx.cite("events.ancients"), seat=seat, card=card.id)
-            )
+            ctx.emit(StartLandChoiceOffered(rule="hotw24.events.ancients", seat=seat, card=card.id))
         return
     establish_in(ctx, spec, spec.start_lands, "event")
 
