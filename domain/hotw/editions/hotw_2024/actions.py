@@ -3,7 +3,7 @@ single source of truth, gathered from the chapters' generators), which chapter's
 is (`apply_command`), why a move the list lacks is refused (`why_not`), the agenda of choices a
 process waits for, and how the game runs on by itself until the next choice (`proceed`).
 
-Each command is declared by the chapter module whose rules it plays (hotw_2024/commands.py):
+Each command is declared by the chapter module whose rules it plays (`context.COMMANDS`):
 organization (choose_area_token, choose_event_card, choose_empire_card) · expand (place_army,
 place_fleet, build_fort, place_great_wall, use_leader) · honors (play_honor) · turn (end_phase,
 play_area_token) · conquest (conquer_land, end_conquest) · the agenda here (choose_land,
