@@ -1,7 +1,7 @@
 """Load and check ``data/<edition>/edition.yaml``: a History of the World edition's numbers and
 names (domain/hotw/editions/hotw_2024/edition.py),
 validated with marshmallow (unknown fields rejected); every rule
-it cites and every alias must be in the edition's rules catalogue.
+it cites must be in the edition's rules catalogue.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from domain.hotw.editions.hotw_2024.edition import (
     Edition,
     InvasionDice,
     RevenueGold,
-    citable_ids,
 )
 from packs.base import PackError, PackProblem, StrictSchema, _flatten, read_yaml
 
@@ -75,7 +74,6 @@ class RevenueSchema(StrictSchema):
 
 class EditionSchema(StrictSchema):
     edition = fields.String(required=True)
-    rule_prefix = fields.String(required=True, validate=validate.Regexp(r"^[a-z0-9]+$"))
     provenance = fields.String(required=True)
     epochs = _epochs()
     fleets = fields.Nested(FleetsSchema, required=True)
@@ -92,17 +90,15 @@ class EditionSchema(StrictSchema):
         required=True,
     )
     cites = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
-    rule_aliases = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
 
 
 def _problems(data: dict[str, Any], catalogue: RulesCatalogue) -> list[PackProblem]:
     problems = []
-    for name, section in (("cites", data["cites"]), ("rule_aliases", data["rule_aliases"])):
-        for key, rule_id in section.items():
-            if rule_id not in catalogue:
-                problems.append(
-                    PackProblem(EDITION_FILE, key, name, f"rule {rule_id!r} is not in rules.yaml")
-                )
+    for key, rule_id in data["cites"].items():
+        if rule_id not in catalogue:
+            problems.append(
+                PackProblem(EDITION_FILE, key, "cites", f"rule {rule_id!r} is not in rules.yaml")
+            )
     unknown = set(data["player_phases"]) - set(data["phases"])
     if unknown:
         problems.append(
@@ -118,7 +114,7 @@ def _problems(data: dict[str, Any], catalogue: RulesCatalogue) -> list[PackProbl
 
 
 def load_edition(directory: Path, catalogue: RulesCatalogue) -> Edition:
-    """The edition of the pack in `directory`, its rule keys resolved through `catalogue`."""
+    """The edition of the pack in `directory`, the rules it cites checked against `catalogue`."""
     raw = read_yaml(directory / EDITION_FILE)
     try:
         data = EditionSchema().load(raw if raw is not None else {})
@@ -132,7 +128,6 @@ def load_edition(directory: Path, catalogue: RulesCatalogue) -> Edition:
         raise PackError(problems)
     return Edition(
         name=data["edition"],
-        rule_prefix=data["rule_prefix"],
         epochs=tuple(data["epochs"]),
         sea_fleet_epochs=frozenset(data["fleets"]["sea_epochs"]),
         ocean_fleet_epochs=frozenset(data["fleets"]["ocean_epochs"]),
@@ -146,10 +141,6 @@ def load_edition(directory: Path, catalogue: RulesCatalogue) -> Edition:
         building_gold=dict(data["building_gold"]),
         provenance=data["provenance"],
         cites=dict(data["cites"]),
-        rule_aliases=dict(data["rule_aliases"]),
-        rule_ids=citable_ids(
-            data["rule_prefix"], frozenset(catalogue.entries), data["rule_aliases"]
-        ),
     )
 
 

@@ -1,6 +1,6 @@
 """Load a History of the World data pack (``data/<name>/``), or check it and summarise it.
 
-``load_pack`` is the family's pack loader (``HotwRuleset.pack_loader``: ``service.rulesets``
+``load_pack`` is the family's pack loader (``Hotw2024.pack_loader``: ``service.rulesets``
 binds every History of the World edition with it, by the edition's ``data_pack``); it raises
 one ``PackError`` listing every problem. ``check_pack`` never raises for a bad pack and returns
 a summary whose ``errors`` list names file, entry and field of each problem (the

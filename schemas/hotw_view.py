@@ -1,5 +1,5 @@
 """The History of the World table as a seat sees it
-(`domain/hotw/editions/hotw_2024/views.py`), as JSON Schema:
+(`domain/hotw/editions/hotw_2024/view.py`), as JSON Schema:
 the `view` of `GET /games/{id}/state` for every edition of the family. What a seat may not see
 is `null` (another player's Area tokens and face-down Event card, an offer made to another
 player) or a count (the Honor stack, the bag, hidden Empire cards)."""

@@ -1,6 +1,6 @@
 """An independent oracle for the rulings most disputed at the table, written from the 2024
-rulebook's text (p5-p8, p10, p11) and not from the engine: it imports nothing of
-`domain/hotw/editions/hotw_2024/rules`,
+rulebook's text (p5-p8, p10, p11) and not from the engine: it imports none of
+the chapter modules of `domain/hotw/editions/hotw_2024/`,
 reads the position before each event and the event itself (its dice
 included), works out what the rulebook says must happen, and reports every disagreement.
 

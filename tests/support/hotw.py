@@ -10,7 +10,7 @@ from domain.core.kernel import Game, decide
 from domain.core.messages import Command, Event
 from domain.core.ruleset import Setup
 from domain.hotw.editions.hotw_2024.cards import Building, Phase
-from domain.hotw.editions.hotw_2024.engine import HotwRuleset
+from domain.hotw.editions.hotw_2024.engine import Hotw2024
 from domain.hotw.editions.hotw_2024.model import (
     HotwState,
     LandState,
@@ -22,7 +22,7 @@ from domain.hotw.editions.hotw_2024.model import (
 )
 from service.rulesets import ruleset
 
-RULES: HotwRuleset = ruleset("hotw-2024")  # type: ignore[assignment]
+RULES: Hotw2024 = ruleset("hotw-2024")  # type: ignore[assignment]
 PACK = RULES.pack
 RED, BLUE, GREEN = 0, 1, 2
 
@@ -150,8 +150,8 @@ def rules_of(events: Iterable[Event]) -> set[str]:
 
 def start_turn(state: HotwState, event_card: str | None) -> tuple[list[Event], HotwState]:
     """Begin the position's turn from its start: phase A reveals `event_card`."""
-    from domain.hotw.editions.hotw_2024.rules import actions
-    from domain.hotw.editions.hotw_2024.rules.context import Ctx
+    from domain.hotw.editions.hotw_2024 import actions
+    from domain.hotw.editions.hotw_2024.context import Ctx
 
     seat = state.turn.seat if state.turn else 0
     players = list(state.players)

@@ -11,8 +11,7 @@ import pytest
 from domain.core.errors import UnknownCommand
 from domain.core.messages import Command, event_type
 from domain.hotw.editions.hotw_2024 import events
-from domain.hotw.editions.hotw_2024.commands import COMMANDS
-from domain.hotw.editions.hotw_2024.evolve import FOLDS, HotwEvent
+from domain.hotw.editions.hotw_2024.context import COMMANDS, FOLDS, HotwEvent
 from domain.hotw.editions.hotw_2024.model import Stage
 from tests.support.hotw import RULES, position
 

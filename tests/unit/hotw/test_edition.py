@@ -1,5 +1,5 @@
-"""An edition of History of the World: its numbers come from data/<edition>/edition.yaml, and the
-shared chapters cite rules by key, resolved through the edition's own catalogue."""
+"""An edition of History of the World: its numbers come from data/<edition>/edition.yaml, and its
+chapters write each rule's full id from its catalogue where they decide it."""
 
 from __future__ import annotations
 
@@ -13,26 +13,33 @@ from typing import Any
 import pytest
 import yaml
 
-from domain.hotw.editions.hotw_2024.edition import UnknownRule
 from packs.base import DATA_ROOT, PackError
 from packs.hotw import check_pack, load_pack
 from packs.hotw_cards import cards_problems
 
 REPO = Path(__file__).resolve().parents[3]
 SHARED = REPO / "domain" / "hotw"
-CHAPTERS = SHARED / "editions" / "hotw_2024" / "rules"
+CHAPTERS = SHARED / "editions" / "hotw_2024"
 EDITION = load_pack("hotw-2024").edition
 KEY = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)+$")
 
 
+RULE_IDS = frozenset(rule.id for rule in load_pack("hotw-2024").rules)
+
+
 def shared_modules() -> list[Path]:
-    """The chapters, which cite rule keys the edition resolves, and what editions share."""
-    return [*CHAPTERS.glob("*.py"), *SHARED.glob("*.py")]
+    """What the editions of History of the World share (domain/hotw/*.py)."""
+    return sorted(SHARED.glob("*.py"))
+
+
+def chapters() -> list[Path]:
+    """The 2024 edition's own modules: its chapters and the kit beside them."""
+    return sorted(CHAPTERS.glob("*.py"))
 
 
 def cited_keys(path: Path) -> set[str]:
-    """Rule keys a module hands to `cite` (directly, or through a constant or a variable that
-    reaches it): every string literal shaped like a dotted rule key, docstrings aside."""
+    """Rule ids a module cites (directly, or through a constant or a variable that reaches an
+    event or a refusal): every string literal shaped like a dotted rule id, docstrings aside."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     docstrings = {
         id(node.body[0].value)
@@ -62,18 +69,21 @@ def test_the_shared_chapters_name_no_rule_of_the_2024_edition() -> None:
     assert offenders == []
 
 
-def test_every_rule_key_the_shared_chapters_cite_is_in_the_2024_catalogue() -> None:
-    keys = set().union(*(cited_keys(path) for path in shared_modules()))
-    assert len(keys) > 100
-    unknown = sorted(key for key in keys if key not in EDITION.rule_ids)
+def test_every_rule_id_the_2024_chapters_write_is_in_its_catalogue() -> None:
+    ids = set().union(*(cited_keys(path) for path in chapters()))
+    assert len(ids) > 150
+    unknown = sorted(rule for rule in ids if rule not in RULE_IDS)
     assert unknown == []
 
 
-def test_a_shared_rule_is_cited_by_the_editions_own_id() -> None:
-    assert EDITION.cite("turn.order") == "hotw24.turn.order"
-    assert EDITION.key_of("hotw24.turn.order") == "turn.order"
-    with pytest.raises(UnknownRule):
-        EDITION.cite("turn.no-such-rule")
+def test_no_chapter_cites_a_rule_by_a_short_key() -> None:
+    """A rule's full id is written where it is decided, so a grep of the catalogue's id lands on
+    the code: no literal names a rule without its `hotw24.` prefix."""
+    short = {rule.removeprefix("hotw24.") for rule in RULE_IDS}
+    offenders = sorted(
+        f"{path.name}: {key}" for path in chapters() for key in cited_keys(path) if key in short
+    )
+    assert offenders == []
 
 
 def test_the_2024_edition_reads_its_numbers_from_its_data_file() -> None:
@@ -98,13 +108,6 @@ def edited_pack(tmp_path: Path, change: Callable[[dict[str, Any]], None]) -> Pat
     return tmp_path
 
 
-def test_an_alias_lets_an_edition_name_a_shared_rule_its_own_way(tmp_path: Path) -> None:
-    root = edited_pack(
-        tmp_path, lambda d: d["rule_aliases"].update({"turn.order": "hotw24.turn.phases"})
-    )
-    assert load_pack("hotw-2024", root).edition.cite("turn.order") == "hotw24.turn.phases"
-
-
 def test_a_changed_number_in_the_edition_file_changes_the_game(tmp_path: Path) -> None:
     root = edited_pack(tmp_path, lambda d: d["revenue"].update({"mastery": 7}))
     assert load_pack("hotw-2024", root).edition.revenue.mastery == 7
@@ -114,7 +117,6 @@ def test_a_changed_number_in_the_edition_file_changes_the_game(tmp_path: Path) -
     ("change", "field"),
     [
         (lambda d: d["cites"].update({"epochs": "hotw24.no-such-rule"}), "cites"),
-        (lambda d: d["rule_aliases"].update({"turn.order": "nowhere.rule"}), "rule_aliases"),
         (lambda d: d["invasion_dice"].update({"empire": 0}), "invasion_dice.empire"),
         (lambda d: d.update({"player_phases": ["expand", "plunder"]}), "player_phases.1"),
         (lambda d: d.update({"epochs": [1, 2, 3, 4]}), "fleets"),
@@ -151,7 +153,7 @@ def test_the_player_acts_in_the_phases_the_edition_names():
     import dataclasses
 
     from domain.hotw.editions.hotw_2024.cards import Phase
-    from domain.hotw.editions.hotw_2024.rules.turn import has_player_part
+    from domain.hotw.editions.hotw_2024.turn import has_player_part
     from tests.support.hotw import PACK, position
 
     state = position({}, epoch=1, card="sumeria", phase=Phase.REVENUE)

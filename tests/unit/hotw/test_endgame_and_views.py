@@ -7,6 +7,7 @@ import json
 from domain.core.frozen import evolved
 from domain.core.messages import Command
 from domain.hotw.editions.hotw_2024.cards import Phase
+from domain.hotw.editions.hotw_2024.endgame import final_standing, tie_breaks
 from domain.hotw.editions.hotw_2024.events import (
     EndgameBegan,
     EndgameTokenRevealed,
@@ -14,9 +15,8 @@ from domain.hotw.editions.hotw_2024.events import (
     GoldCollected,
     HonorPlayed,
 )
+from domain.hotw.editions.hotw_2024.gold import circuits, most_gold, track_space
 from domain.hotw.editions.hotw_2024.model import EndgameToken, GameResult, HotwState, Stage
-from domain.hotw.editions.hotw_2024.rules.endgame import final_standing, tie_breaks
-from domain.hotw.editions.hotw_2024.rules.gold import circuits, most_gold, track_space
 from tests.support.hotw import (
     BLUE,
     GREEN,
@@ -130,7 +130,7 @@ def test_chests_on_one_space_tie_and_fewest_people_shown_then_honor_icons_break_
 
 def cited_ties(*standing: tuple[int, ...]) -> tuple[str, ...]:
     """The ids GameEnded cites for the tie-breaks a final standing needed."""
-    return tuple(map(PACK.edition.cite, tie_breaks(*standing)))
+    return tuple(tie_breaks(*standing))
 
 
 def test_the_topmost_chest_has_most_gold_and_the_track_wraps_past_one_hundred():

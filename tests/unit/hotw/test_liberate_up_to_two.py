@@ -15,12 +15,12 @@ from domain.core.frozen import evolved
 from domain.core.kernel import Game, decide
 from domain.core.messages import Command, Event
 from domain.core.ruleset import Setup
-from domain.hotw.editions.hotw_2024.engine import HotwRuleset
+from domain.hotw.editions.hotw_2024 import actions
+from domain.hotw.editions.hotw_2024.context import Ctx
+from domain.hotw.editions.hotw_2024.engine import Hotw2024
 from domain.hotw.editions.hotw_2024.events import ArmyPlaced, GarrisonRemoved, HonorAwarded
 from domain.hotw.editions.hotw_2024.model import Control, HotwState
 from domain.hotw.editions.hotw_2024.revisions import LIBERATE_UP_TO_TWO
-from domain.hotw.editions.hotw_2024.rules import actions
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
 from packs.base import PackError
 from packs.hotw import load_pack
 from tests.support.hotw import BLUE, RED, RULES, ScriptedDice, garrison, of_type, position
@@ -31,7 +31,7 @@ EMPIRE_OF = {3: "celts", 4: "franks", 5: "spain"}
 STOP = Command.of("stop_choosing")
 
 
-def liberating(rules: HotwRuleset, card: str) -> HotwState:
+def liberating(rules: Hotw2024, card: str) -> HotwState:
     """Red's Friendly Tigris has Blue garrisons in Euphrates and Zagros next to it; Red's turn
     reveals `card`."""
     epoch = EPOCH_OF[card]
@@ -48,7 +48,7 @@ def liberating(rules: HotwRuleset, card: str) -> HotwState:
     return ctx.state
 
 
-def play(rules: HotwRuleset, state: HotwState, command: Command) -> tuple[list[Event], HotwState]:
+def play(rules: Hotw2024, state: HotwState, command: Command) -> tuple[list[Event], HotwState]:
     game = Game(Setup("hotw-2024", (), {}, "", revision=rules.revision), 1, 0, state)
     events = decide(rules, game, RED, command, Chance(ScriptedDice([]), 0))
     for ev in events:
@@ -86,7 +86,7 @@ def test_games_of_revision_one_keep_liberate_iv_and_v_to_exactly_two_lands(card:
     """Old games are played as they were: revision 1 refuses the stop and the second land
     follows (its golden games reproduce under it)."""
     old = RULES.at_revision(LIBERATE_UP_TO_TWO - 1)
-    assert isinstance(old, HotwRuleset)
+    assert isinstance(old, Hotw2024)
     state = liberating(old, card)
     _, state = play(old, state, Command.of("choose_land", land="euphrates"))
     assert STOP not in old.legal_actions(state, RED)

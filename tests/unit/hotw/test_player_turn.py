@@ -8,6 +8,7 @@ import pytest
 from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command
+from domain.hotw.editions.hotw_2024.buildings import building_reduction
 from domain.hotw.editions.hotw_2024.cards import Building, Phase
 from domain.hotw.editions.hotw_2024.events import (
     ArmiesLaidDown,
@@ -41,7 +42,6 @@ from domain.hotw.editions.hotw_2024.events import (
     TurnEnded,
 )
 from domain.hotw.editions.hotw_2024.model import Control, LandState, Pool, Stage
-from domain.hotw.editions.hotw_2024.rules.buildings import building_reduction
 from tests.support.hotw import (
     BLUE,
     GREEN,
@@ -73,8 +73,8 @@ def test_establishing_clears_the_start_land_and_removes_the_garrison_with_an_hon
     state = evolved(state, turn=evolved(state.turn, phase=Phase.REVEAL))
     # ending phase A (no Event card) establishes the Empire
     from domain.core.chance import Chance
-    from domain.hotw.editions.hotw_2024.rules import actions, turn
-    from domain.hotw.editions.hotw_2024.rules.context import Ctx
+    from domain.hotw.editions.hotw_2024 import actions, turn
+    from domain.hotw.editions.hotw_2024.context import Ctx
 
     ctx = Ctx(RULES, state, Chance.forbidden())
     turn.end_phase(ctx)
@@ -99,8 +99,8 @@ def test_establishing_clears_the_start_land_and_removes_the_garrison_with_an_hon
 
 def establish(state):
     from domain.core.chance import Chance
-    from domain.hotw.editions.hotw_2024.rules import actions, turn
-    from domain.hotw.editions.hotw_2024.rules.context import Ctx
+    from domain.hotw.editions.hotw_2024 import actions, turn
+    from domain.hotw.editions.hotw_2024.context import Ctx
 
     ctx = Ctx(
         RULES, evolved(state, turn=evolved(state.turn, phase=Phase.REVEAL)), Chance.forbidden()
@@ -580,3 +580,4 @@ def test_the_phases_run_in_order():
     """hotw24.turn.phases, hotw24.epoch.structure."""
     events, _ = act(position({"tigris": army(RED)}), "end_phase")
     assert [e.phase for e in of_type(events, PhaseBegan)] == ["monuments", "revenue", "conclude"]
+    assert {e.rule for e in of_type(events, PhaseBegan)} == {"hotw24.turn.phases"}

@@ -1,5 +1,11 @@
-"""The History of the World rules engine as a kernel Ruleset: shared by the editions, which
-declare their names, options and rule ids and override what differs (e.g. `resolve_invasion`).
+"""History of the World (Rio Grande Games, 2024) as a kernel Ruleset: one thin class over the
+rulebook's chapters - `organization` (setting up and Epoch organization), `card_selection`
+(Options 1-2), the player turn (`turn`, `actions`) with its phases `reveal`, `establish`,
+`expand`, `invasion` (with dice and without), `conquest` (Option 3), `buildings`, `monuments`,
+`revenue` and `gold`, the cards' `effects` and `honors`, and the `endgame`. Each chapter declares
+its commands (`context.COMMANDS`), their legality and refusals, and its events with their folds
+(`context.FOLDS`). The four optional rules (p11-p12) are boolean options, off by default, in any
+combination except Option 3 without dice.
 """
 
 from __future__ import annotations
@@ -7,17 +13,26 @@ from __future__ import annotations
 import typing
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from domain.core.chance import Chance
 from domain.core.codec import Codec
-from domain.core.errors import RuleViolation
+from domain.core.errors import InvalidOptions, RuleViolation
 from domain.core.messages import Command, Event
 from domain.core.narration import Namer, plain_words
-from domain.core.ruleset import CommandSpec, Decision, Ruleset, Setup
-from domain.hotw.editions.hotw_2024 import model
-from domain.hotw.editions.hotw_2024.commands import command_specs
-from domain.hotw.editions.hotw_2024.evolve import FOLDS, evolve
+from domain.core.ruleset import (
+    CommandSpec,
+    Decision,
+    OptionSpec,
+    Ruleset,
+    Setup,
+    register_ruleset,
+)
+from domain.hotw.editions.hotw_2024 import actions, endgame, model, organization
+from domain.hotw.editions.hotw_2024.conquest import invade_with_conquest
+from domain.hotw.editions.hotw_2024.context import FOLDS, Ctx, Invader, command_specs
+from domain.hotw.editions.hotw_2024.invasion import invade_with_dice, invade_without_dice
 from domain.hotw.editions.hotw_2024.model import (
     FLEET,
     GREAT_WALL,
@@ -28,13 +43,12 @@ from domain.hotw.editions.hotw_2024.model import (
 )
 from domain.hotw.editions.hotw_2024.narration import TELLERS, names_of
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.revisions import cards_at
-from domain.hotw.editions.hotw_2024.rules import actions, endgame, organization
-from domain.hotw.editions.hotw_2024.rules.conquest import invade_with_conquest
-from domain.hotw.editions.hotw_2024.rules.context import Ctx, Invader
-from domain.hotw.editions.hotw_2024.rules.invasion import invade_with_dice, invade_without_dice
-from domain.hotw.editions.hotw_2024.views import result_of, summary_of, view_of
+from domain.hotw.editions.hotw_2024.revisions import REVISIONS, cards_at
+from domain.hotw.editions.hotw_2024.view import result_of, summary_of, view_of
 from domain.hotw.provenance import provenance_of
+
+UNCITED_RULES = ("hotw24.components.board",)
+"""The clauses this module decides that no event or refusal carries."""
 
 if TYPE_CHECKING:
     from domain.hotw.editions.hotw_2024.strategy import HotwStrategy
@@ -44,12 +58,85 @@ CODEC = Codec(typing.get_args(model.Task), vars(model))
 """The state's JSON form: its agenda's tasks are told apart by name."""
 
 
-class HotwRuleset(Ruleset[HotwState]):
-    """History of the World: every rule of the base game; editions subclass it."""
+class Option(StrEnum):
+    """The four optional rules of the 2024 rulebook (p11-p12), each a shared variant rule."""
+
+    EVENT_CARD_SELECTION = Variant.EVENT_CARD_SELECTION.value
+    HIDDEN_EMPIRE_CARDS = Variant.HIDDEN_EMPIRE_CARDS.value
+    INVASION_AND_CONQUEST = Variant.INVASION_AND_CONQUEST.value
+    PAIRED_AREA_TOKENS = Variant.PAIRED_AREA_TOKENS.value
+
+
+@register_ruleset
+class Hotw2024(Ruleset[HotwState]):
+    """History of the World, Rio Grande Games 2024: its name, options and rule ids, and the
+    kernel's hooks, each handed to the chapter that owns it."""
 
     pack: HotwPack
-    variant_options: ClassVar[Mapping[str, Variant]] = {}
-    """The edition's boolean options that switch on a shared variant rule, by option name."""
+    name = "hotw-2024"
+    title = "History of the World (Rio Grande Games, 2024)"
+    player_counts = (3, 4, 5, 6)
+    """hotw24.setup.player-count (reading: the text is silent; 3-6 as the other editions)."""
+    options = (
+        OptionSpec(
+            "dice",
+            bool,
+            True,
+            "Play invasions with dice, or without them; every player uses the same system",
+            rule="hotw24.setup.dice",
+        ),
+        OptionSpec(
+            Option.EVENT_CARD_SELECTION.value,
+            bool,
+            False,
+            "Option 1: the player with most gold takes the Event cards, secretly keeps one and "
+            "passes the rest down the gold order",
+        ),
+        OptionSpec(
+            Option.HIDDEN_EMPIRE_CARDS.value,
+            bool,
+            False,
+            "Option 2: the player with least gold takes the Empire cards, secretly keeps one and "
+            "passes the rest up the gold order; each stays secret until its turn",
+        ),
+        OptionSpec(
+            Option.INVASION_AND_CONQUEST.value,
+            bool,
+            False,
+            "Option 3: the Enemy's dice depend on terrain and forts, ties go to the Empire, "
+            "frustrated invasions may go on with the Invasion modifier, successes earn conquest "
+            "points; only with dice",
+        ),
+        OptionSpec(
+            Option.PAIRED_AREA_TOKENS.value,
+            bool,
+            False,
+            "Option 4: each player secretly holds one Paired Area token, played in any Conclude "
+            "the turn phase for gold in both its areas",
+        ),
+    )
+    variant_options: ClassVar[Mapping[str, Variant]] = {
+        option.value: Variant(option.value) for option in Option
+    }
+    """The boolean options that switch on a variant rule, by option name."""
+    data_pack = "hotw-2024"
+    """The map (hotw24.components.board), cards, pieces and numbers: data/hotw-2024/."""
+    turn_rule = "hotw24.turn.current-player-only"
+    end_rule = "hotw24.winning.most-gold"
+    setup_rule = "hotw24.setup.player-count"
+    setup_cites = (
+        "hotw24.setup.player-set",
+        "hotw24.setup.leader",
+        "hotw24.setup.arctic",
+        "hotw24.setup.area-tokens",
+        "hotw24.setup.dice",
+        "hotw24.setup.options",
+    )
+    options_rule = "hotw24.options"
+    chance_rule = "hotw24.table.chance"
+    undo_rule = "hotw24.table.undo-and-rewind"
+    seat_rule = "hotw24.table.seats"
+    revisions = REVISIONS
 
     def __init__(self, pack: Any = None) -> None:
         super().__init__(pack)
@@ -59,6 +146,16 @@ class HotwRuleset(Ruleset[HotwState]):
         """The pack as a game of `revision` reads it: the cards' effects as they were before
         every later revision that changed them (data/<pack>/revisions.yaml)."""
         return replace(self.pack, cards=cards_at(self.pack.cards, revision, self.pack.earlier))
+
+    def check_option_combination(self, options: Mapping[str, Any]) -> None:
+        """hotw24.option3.dice: Option 3 gives its rules for play with dice only."""
+        if options.get(Option.INVASION_AND_CONQUEST.value) and not options.get("dice", True):
+            raise InvalidOptions(
+                "option 'invasion_and_conquest' needs dice: Option 3 gives invasion and "
+                "conquest rules only for play with dice",
+                "hotw24.option3.dice",
+                {"options": {Option.INVASION_AND_CONQUEST.value: True, "dice": False}},
+            )
 
     # --- creation -----------------------------------------------------------------------
 
@@ -119,28 +216,21 @@ class HotwRuleset(Ruleset[HotwState]):
         return Decision(ctx.events, ctx.state)
 
     def evolve(self, state: HotwState, event: Event) -> HotwState:
-        return evolve(self.pack, state, event)
+        return FOLDS.evolve(self.pack, state, event)
 
     def event_types(self) -> tuple[type[Event], ...]:
         """The family's vocabulary: every event the chapters declare."""
         return FOLDS.event_types()
 
     def out_of_turn_rule(self, command: Command) -> str:
-        """Honors are never played in another player's turn (honors.play.not-others-turn)."""
+        """Honors are never played in another player's turn."""
         if command.type == "play_honor":
-            return self.pack.edition.cite("honors.play.not-others-turn")
+            return "hotw24.honors.play.not-others-turn"
         return self.turn_rule
 
     def refusal(self, state: HotwState, seat: int, command: Command) -> RuleViolation:
         refusal = actions.why_not(self.pack, state, seat, command)
         if refusal is not None:
-            cite = self.pack.edition.cite
-            refusal.rule = cite(refusal.rule)
-            if "cites" in refusal.context:
-                refusal.context = {
-                    **refusal.context,
-                    "cites": [cite(key) for key in refusal.context["cites"]],
-                }
             return refusal
         return RuleViolation(
             f"{command.type!r} is not a legal action for seat {seat} now",
@@ -270,5 +360,5 @@ class HotwRuleset(Ruleset[HotwState]):
         return provenance_of(self.pack, event_type, data)
 
     def command_schemas(self) -> tuple[CommandSpec, ...]:
-        """Each command as its chapter declares it (domain/hotw/editions/hotw_2024/commands.py)."""
+        """Each command as its chapter declares it (`context.COMMANDS`)."""
         return command_specs(self.pack)

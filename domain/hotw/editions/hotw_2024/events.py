@@ -1,11 +1,10 @@
 """The vocabulary of History of the World: every event type of the family, each declared in the
-rulebook chapter module that owns it (hotw_2024/rules/*), gathered here for readers and
+rulebook chapter module that owns it (hotw_2024/*), gathered here for readers and
 tools that want the whole list."""
 
 from __future__ import annotations
 
-from domain.hotw.editions.hotw_2024.evolve import HotwEvent
-from domain.hotw.editions.hotw_2024.rules.buildings import (
+from domain.hotw.editions.hotw_2024.buildings import (
     BuildingNotPlaced,
     BuildingPlaced,
     BuildingReduced,
@@ -15,7 +14,7 @@ from domain.hotw.editions.hotw_2024.rules.buildings import (
     BuildingTaken,
     FortBuilt,
 )
-from domain.hotw.editions.hotw_2024.rules.card_selection import (
+from domain.hotw.editions.hotw_2024.card_selection import (
     EmpireCardsPassed,
     EmpireCardsTaken,
     EventCardChosen,
@@ -23,14 +22,15 @@ from domain.hotw.editions.hotw_2024.rules.card_selection import (
     EventCardsTaken,
     HiddenEmpireCardChosen,
 )
-from domain.hotw.editions.hotw_2024.rules.conquest import (
+from domain.hotw.editions.hotw_2024.conquest import (
     ConquestEnded,
     ConquestPointsAwarded,
     InvasionModifierSet,
     InvasionRepulsed,
     LandConquered,
 )
-from domain.hotw.editions.hotw_2024.rules.effects import (
+from domain.hotw.editions.hotw_2024.context import HotwEvent
+from domain.hotw.editions.hotw_2024.effects import (
     AreaChosen,
     EffectCompleted,
     EffectsEnded,
@@ -40,15 +40,15 @@ from domain.hotw.editions.hotw_2024.rules.effects import (
     PeopleRecruited,
     WaterChosen,
 )
-from domain.hotw.editions.hotw_2024.rules.endgame import (
+from domain.hotw.editions.hotw_2024.endgame import (
     EndgameBegan,
     EndgameTokenRevealed,
     GameEnded,
 )
-from domain.hotw.editions.hotw_2024.rules.establish import (
+from domain.hotw.editions.hotw_2024.establish import (
     EmpirePoolFilled,
 )
-from domain.hotw.editions.hotw_2024.rules.expand import (
+from domain.hotw.editions.hotw_2024.expand import (
     FleetPlaced,
     GreatWallFortPlaced,
     GreatWallFortRemoved,
@@ -56,15 +56,15 @@ from domain.hotw.editions.hotw_2024.rules.expand import (
     GreatWallLimitReached,
     PoolCleared,
 )
-from domain.hotw.editions.hotw_2024.rules.gold import (
+from domain.hotw.editions.hotw_2024.gold import (
     GoldCollected,
 )
-from domain.hotw.editions.hotw_2024.rules.honors import (
+from domain.hotw.editions.hotw_2024.honors import (
     HonorAwarded,
     HonorPlayed,
     HonorTurnedUp,
 )
-from domain.hotw.editions.hotw_2024.rules.invasion import (
+from domain.hotw.editions.hotw_2024.invasion import (
     ArmyPlaced,
     GarrisonRemoved,
     GarrisonSurrendered,
@@ -74,11 +74,11 @@ from domain.hotw.editions.hotw_2024.rules.invasion import (
     LeaderRemoved,
     LeaderUsed,
 )
-from domain.hotw.editions.hotw_2024.rules.monuments import (
+from domain.hotw.editions.hotw_2024.monuments import (
     MonumentsDue,
     MonumentsUnbuilt,
 )
-from domain.hotw.editions.hotw_2024.rules.organization import (
+from domain.hotw.editions.hotw_2024.organization import (
     AreasActivated,
     AreaTokenChosen,
     AreaTokenDrawn,
@@ -94,13 +94,13 @@ from domain.hotw.editions.hotw_2024.rules.organization import (
     HonorStackShuffled,
     PairedAreaTokenDrawn,
 )
-from domain.hotw.editions.hotw_2024.rules.reveal import (
+from domain.hotw.editions.hotw_2024.reveal import (
     EventCarriedOut,
     EventPoolFilled,
     EventRevealed,
     StartLandChoiceOffered,
 )
-from domain.hotw.editions.hotw_2024.rules.turn import (
+from domain.hotw.editions.hotw_2024.turn import (
     AreaTokenPlayed,
     ArmiesLaidDown,
     EmpireCardRevealed,

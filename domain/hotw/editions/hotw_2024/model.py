@@ -49,7 +49,7 @@ class OrganizationStep(StrEnum):
 
 class Variant(StrEnum):
     """Variant rules the shared chapters know how to play, switched on per game by an edition's
-    options (`HotwRuleset.variant_options`). 2024 offers all four as its optional rules
+    options (`Hotw2024.variant_options`). 2024 offers all four as its optional rules
     (p11-p12); another edition may offer some of them, under names of its own."""
 
     EVENT_CARD_SELECTION = "event_card_selection"

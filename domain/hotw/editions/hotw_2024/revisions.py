@@ -1,19 +1,33 @@
 """The revision numbers of the 2024 rules as Chronicle plays them: a game is decided, folded and
 scored under the revision it was created with, forever (README: "Changing a rule"). A revision that
 changed the data pack lists what the pack read before it in data/hotw-2024/revisions.yaml
-(`EarlierValue`), which `HotwRuleset.pack_at` gives back to older games."""
+(`EarlierValue`), which `Hotw2024.pack_at` gives back to older games."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import Any
 
+from domain.core.ruleset import FIRST_REVISION, Revision
 from domain.hotw.editions.hotw_2024.cards import Cards, EventCard
 
 LIBERATE_UP_TO_TWO = 2
 """Liberate IV and V, like Liberate III, read "Choose up to two": the player may stop early.
 (The revisions themselves, which name catalogue ids, are the registered class's: `REVISIONS`
 in the package's __init__.py.)"""
+
+REVISIONS = (
+    FIRST_REVISION,
+    Revision(
+        LIBERATE_UP_TO_TWO,
+        'Liberate reads alike in Epochs III, IV and V: "Choose up to two Enemy lands next to '
+        'your Friendly lands": with Liberate IV and V too the player may stop after one land or '
+        "none (`stop_choosing`), so no other player gains an Honor it did not choose to give "
+        "(before, only Liberate III's effect carried the card's \"up to\").",
+        ("hotw24.events.effects",),
+    ),
+)
+"""The revisions of the 2024 rules as Chronicle plays them (README "Changing a rule")."""
 
 
 EarlierField = bool | int | str | None

@@ -15,7 +15,7 @@ room to expand, the strongest Empire card, an Area token of an area where the se
 the Leader kept).
 
 The strategy plays on what its seat may know: the seat's view over HTTP, rebuilt into a state
-(`hotw_2024.seat_view`), and in-process the state cut down to that same view (its agenda
+(`hotw_2024.view`), and in-process the state cut down to that same view (its agenda
 kept). Pure: no I/O, no randomness (the bot breaks remaining ties with its own generator).
 """
 
@@ -24,21 +24,19 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from domain.core.chance import Chance
 from domain.core.frozen import evolved
-from domain.core.messages import Command
+from domain.core.messages import Command, Event
 from domain.core.strategy import Lookahead
 from domain.hotw.editions.hotw_2024.cards import Building, Phase
 from domain.hotw.editions.hotw_2024.events import InvasionFrustrated, InvasionSucceeded
+from domain.hotw.editions.hotw_2024.expand import active_fleets, army_targets
 from domain.hotw.editions.hotw_2024.model import HotwState, Stage
-from domain.hotw.editions.hotw_2024.rules.expand import active_fleets, army_targets
-from domain.hotw.editions.hotw_2024.rules.revenue import revenue_items
-from domain.hotw.editions.hotw_2024.seat_view import state_from_view
-
-if TYPE_CHECKING:
-    from domain.hotw.editions.hotw_2024.engine import HotwRuleset
-    from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.revenue import revenue_items
+from domain.hotw.editions.hotw_2024.view import state_from_view
 
 REVENUE_TO_COME = frozenset({Phase.ESTABLISH, Phase.EXPAND, Phase.MONUMENTS})
 """Phases of a seat's own turn before its Empire raises revenue (phase E)."""
@@ -57,10 +55,25 @@ def invasion_success_chance(empire_dice: int, enemy_dice: int, clear: bool) -> f
     return wins / total
 
 
+class Rules(Protocol):
+    """What the strategy reads of the ruleset (`engine.Hotw2024`)."""
+
+    @property
+    def pack(self) -> HotwPack: ...
+
+    def view(self, state: HotwState, viewer: int | None) -> dict[str, Any]: ...
+
+    def decide(
+        self, state: HotwState, seat: int, command: Command, chance: Chance
+    ) -> list[Event]: ...
+
+    def evolve(self, state: HotwState, event: Event) -> HotwState: ...
+
+
 class HotwStrategy:
     """The greedy evaluation of History of the World, for one bound ruleset of the family."""
 
-    def __init__(self, rules: HotwRuleset) -> None:
+    def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.ahead = Lookahead(rules)
         self.pack: HotwPack = rules.pack

@@ -7,9 +7,16 @@ from domain.core.frozen import evolved
 from domain.core.messages import event
 from domain.hotw.changes import added, with_player, with_turn
 from domain.hotw.editions.hotw_2024.cards import EventCard, EventKind, Phase
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    FOLDS,
+    Ctx,
     HotwEvent,
-    handles,
+    cited,
+)
+from domain.hotw.editions.hotw_2024.effects import people_for_event
+from domain.hotw.editions.hotw_2024.establish import establish_in
+from domain.hotw.editions.hotw_2024.honors import (
+    award_honor,
 )
 from domain.hotw.editions.hotw_2024.model import (
     EffectTask,
@@ -18,12 +25,6 @@ from domain.hotw.editions.hotw_2024.model import (
     StartLandTask,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
-from domain.hotw.editions.hotw_2024.rules.effects import people_for_event
-from domain.hotw.editions.hotw_2024.rules.establish import establish_in
-from domain.hotw.editions.hotw_2024.rules.honors import (
-    award_honor,
-)
 
 
 def event_card(ctx: Ctx) -> EventCard | None:
@@ -37,9 +38,9 @@ def reveal_entry(ctx: Ctx) -> None:
     if card is None:
         return
     seat = ctx.seat
-    ctx.emit(EventRevealed(rule=ctx.cite("reveal.flip"), seat=seat, card=card.id))
+    ctx.emit(EventRevealed(rule="hotw24.reveal.flip", seat=seat, card=card.id))
     if card.honor_icon:
-        award_honor(ctx, seat, "reveal.honor-icon", ("honors.award.event-icon",))
+        award_honor(ctx, seat, "hotw24.reveal.honor-icon", ("hotw24.honors.award.event-icon",))
     if card.later_event is not None:
         return
     if card.kind is EventKind.TEXT:
@@ -49,13 +50,11 @@ def reveal_entry(ctx: Ctx) -> None:
 
 
 def carry_out_text_event(ctx: Ctx, card: EventCard, also: tuple[str, ...] = ()) -> None:
-    rule = "reveal.kinds" if card.later_event is None else "reveal.later-event"
-    ctx.emit(
-        EventCarriedOut(rule=ctx.cite(rule), cites=ctx.cites(*also), seat=ctx.seat, card=card.id)
-    )
+    rule = "hotw24.reveal.kinds" if card.later_event is None else "hotw24.reveal.later-event"
+    ctx.emit(EventCarriedOut(rule=rule, cites=cited(*also), seat=ctx.seat, card=card.id))
     people = min(people_for_event(ctx.pack, card.id), ctx.state.players[ctx.seat].supply)
     if people:
-        ctx.emit(EventPoolFilled(rule=ctx.cite("events.pool"), seat=ctx.seat, people=people))
+        ctx.emit(EventPoolFilled(rule="hotw24.events.pool", seat=ctx.seat, people=people))
 
 
 def carry_out_later_event(ctx: Ctx, phase: Phase) -> None:
@@ -65,7 +64,7 @@ def carry_out_later_event(ctx: Ctx, phase: Phase) -> None:
     if card is not None and card.later_event is phase and card.kind is EventKind.TEXT:
         two_empires = len(ctx.cards.empire(ctx.turn.card).empires) > 1
         carry_out_text_event(
-            ctx, card, ("empires.incas-aztecs.ocean-trade",) if two_empires else ()
+            ctx, card, ("hotw24.empires.incas-aztecs.ocean-trade",) if two_empires else ()
         )
 
 
@@ -79,21 +78,19 @@ def event_as_empire(ctx: Ctx, card: EventCard) -> None:
     fleets = min(spec.fleets, ctx.state.supply.get("fleet", 0))
     ctx.emit(
         EventPoolFilled(
-            rule=ctx.cite("events.pool"), seat=seat, people=people, fleets=fleets, as_empire=True
+            rule="hotw24.events.pool", seat=seat, people=people, fleets=fleets, as_empire=True
         )
     )
     if spec.start_land_choice is not None:
         if start_land_options(ctx.pack, ctx.state, card.id):
-            ctx.emit(
-                StartLandChoiceOffered(rule=ctx.cite("events.ancients"), seat=seat, card=card.id)
-            )
+            ctx.emit(StartLandChoiceOffered(rule="hotw24.events.ancients", seat=seat, card=card.id))
         return
     establish_in(ctx, spec, spec.start_lands, "event")
 
 
 def start_land_options(pack: HotwPack, state: HotwState, card_id: str) -> list[str]:
+    from domain.hotw.editions.hotw_2024.effects import select_lands
     from domain.hotw.editions.hotw_2024.model import EffectTask
-    from domain.hotw.editions.hotw_2024.rules.effects import select_lands
 
     spec = pack.cards.event(card_id).pieces
     assert spec is not None and spec.start_land_choice is not None and state.turn is not None
@@ -131,18 +128,18 @@ class StartLandChoiceOffered(HotwEvent):
     card: str
 
 
-@handles(EventRevealed)
+@FOLDS.handles(EventRevealed)
 def _revealed(pack: HotwPack, state: HotwState, e: EventRevealed) -> HotwState:
     player = state.players[e.seat]
     return with_player(state, e.seat, event_card=None, event_cards=(*player.event_cards, e.card))
 
 
-@handles(EventCarriedOut)
+@FOLDS.handles(EventCarriedOut)
 def _carried_out(pack: HotwPack, state: HotwState, e: EventCarriedOut) -> HotwState:
     return evolved(state, agenda=(*state.agenda, EffectTask(e.seat, "event", e.card)))
 
 
-@handles(EventPoolFilled)
+@FOLDS.handles(EventPoolFilled)
 def _event_pool(pack: HotwPack, state: HotwState, e: EventPoolFilled) -> HotwState:
     assert state.turn is not None
     pool = state.turn.event_pool
@@ -155,6 +152,6 @@ def _event_pool(pack: HotwPack, state: HotwState, e: EventPoolFilled) -> HotwSta
     return evolved(state, supply=added(state.supply, fleet=-e.fleets))
 
 
-@handles(StartLandChoiceOffered)
+@FOLDS.handles(StartLandChoiceOffered)
 def start_land_offered(pack: HotwPack, state: HotwState, e: StartLandChoiceOffered) -> HotwState:
     return evolved(state, agenda=(*state.agenda, StartLandTask(e.seat, e.card)))

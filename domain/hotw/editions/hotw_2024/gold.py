@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from domain.core.messages import event
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    FOLDS,
+    Ctx,
     HotwEvent,
-    handles,
     with_gold,
 )
 from domain.hotw.editions.hotw_2024.model import (
     HotwState,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
 
 
 def collect_gold(
@@ -23,15 +23,15 @@ def collect_gold(
     decided the amount."""
     if amount <= 0:
         return
-    keys = ["general.gold.track", *also]
+    keys = ["hotw24.general.gold.track", *also]
     spaces = ctx.pack.cards.pieces.gold_track_spaces
     before = ctx.state.players[seat].gold
     if circuits(before + amount, spaces) > circuits(before, spaces):
-        keys.append("general.gold.wrap")
+        keys.append("hotw24.general.gold.wrap")
     ctx.emit(
         GoldCollected(
-            rule=ctx.cite(rule),
-            cites=tuple(ctx.cite(key) for key in dict.fromkeys(keys) if key != rule),
+            rule=rule,
+            cites=tuple(key for key in dict.fromkeys(keys) if key != rule),
             seat=seat,
             amount=amount,
             reason=reason,
@@ -74,6 +74,6 @@ class GoldCollected(HotwEvent):
     reason: str = ""
 
 
-@handles(GoldCollected)
+@FOLDS.handles(GoldCollected)
 def _gold_collected(pack: HotwPack, state: HotwState, e: GoldCollected) -> HotwState:
     return with_gold(state, e.seat, e.amount)

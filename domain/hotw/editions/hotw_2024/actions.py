@@ -3,7 +3,7 @@ single source of truth, gathered from the chapters' generators), which chapter's
 is (`apply_command`), why a move the list lacks is refused (`why_not`), the agenda of choices a
 process waits for, and how the game runs on by itself until the next choice (`proceed`).
 
-Each command is declared by the chapter module whose rules it plays (hotw_2024/commands.py):
+Each command is declared by the chapter module whose rules it plays (`context.COMMANDS`):
 organization (choose_area_token, choose_event_card, choose_empire_card) · expand (place_army,
 place_fleet, build_fort, place_great_wall, use_leader) · honors (play_honor) · turn (end_phase,
 play_area_token) · conquest (conquer_land, end_conquest) · the agenda here (choose_land,
@@ -17,15 +17,40 @@ from itertools import islice
 
 from domain.core.errors import RuleViolation, UnknownCommand
 from domain.core.messages import Command
+from domain.hotw.editions.hotw_2024 import endgame, establish, monuments, reveal, turn
+from domain.hotw.editions.hotw_2024.buildings import (
+    enemy_lands_holding,
+    place_building,
+    take_building,
+)
 from domain.hotw.editions.hotw_2024.cards import Building
-from domain.hotw.editions.hotw_2024.commands import (
+from domain.hotw.editions.hotw_2024.conquest import (
+    CONQUEST_COMMANDS,
+    conquest_targets,
+    end_conquest,
+    pending_conquest_refusal,
+)
+from domain.hotw.editions.hotw_2024.context import (
     COMMANDS,
     Arg,
+    Ctx,
     areas,
-    declares,
     lands,
     refused,
     waters,
+)
+from domain.hotw.editions.hotw_2024.effects import (
+    Choice,
+    LandChosen,
+    advance_effect,
+    choose_for_effect,
+    effect_choice,
+    may_stop_choosing,
+)
+from domain.hotw.editions.hotw_2024.expand import NEVER_MOVE, GreatWallFortRemoved
+from domain.hotw.editions.hotw_2024.honors import (
+    endgame_effect_honors,
+    seats_with_endgame_honors,
 )
 from domain.hotw.editions.hotw_2024.model import (
     ConquestTask,
@@ -38,39 +63,13 @@ from domain.hotw.editions.hotw_2024.model import (
     TakeBuildingTask,
     Task,
 )
-from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules import endgame, establish, monuments, reveal, turn
-from domain.hotw.editions.hotw_2024.rules.buildings import (
-    enemy_lands_holding,
-    place_building,
-    take_building,
-)
-from domain.hotw.editions.hotw_2024.rules.conquest import (
-    CONQUEST_COMMANDS,
-    conquest_targets,
-    end_conquest,
-    pending_conquest_refusal,
-)
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
-from domain.hotw.editions.hotw_2024.rules.effects import (
-    Choice,
-    LandChosen,
-    advance_effect,
-    choose_for_effect,
-    effect_choice,
-    may_stop_choosing,
-)
-from domain.hotw.editions.hotw_2024.rules.expand import NEVER_MOVE, GreatWallFortRemoved
-from domain.hotw.editions.hotw_2024.rules.honors import (
-    endgame_effect_honors,
-    seats_with_endgame_honors,
-)
-from domain.hotw.editions.hotw_2024.rules.monuments import MonumentsUnbuilt
-from domain.hotw.editions.hotw_2024.rules.organization import (
+from domain.hotw.editions.hotw_2024.monuments import MonumentsUnbuilt
+from domain.hotw.editions.hotw_2024.organization import (
     ORGANIZATION_COMMANDS,
     organization_actions,
 )
-from domain.hotw.editions.hotw_2024.rules.turn import turn_actions
+from domain.hotw.editions.hotw_2024.pack import HotwPack
+from domain.hotw.editions.hotw_2024.turn import turn_actions
 
 END_CONQUEST = Command.of("end_conquest")
 STOP_CHOOSING = Command.of("stop_choosing")
@@ -164,28 +163,28 @@ def why_not_choose_land(
     if Building.MONUMENT in state.land(land).buildings:
         return refused(
             "a land never holds more than one monument",
-            "monuments.one-per-land",
+            "hotw24.monuments.one-per-land",
             command,
-            ("buildings.one-of-each",),
+            ("hotw24.buildings.one-of-each",),
         )
     return refused(
         "a monument goes in the start-land if possible, else in a land with a city, else in "
         "any Empire land",
-        "monuments.placement",
+        "hotw24.monuments.placement",
         command,
     )
 
 
-@declares(
+@COMMANDS.declares(
     "choose_land",
     "Choose a land for the process awaiting it.",
     Arg("land", "A land id.", lands),
     why_not=why_not_choose_land,
 )
-@declares(
+@COMMANDS.declares(
     "choose_area", "Choose an area for the effect awaiting it.", Arg("area", "An area id.", areas)
 )
-@declares(
+@COMMANDS.declares(
     "choose_water",
     "Choose a sea or ocean for the effect awaiting it.",
     Arg("water", "A sea or ocean id.", waters),
@@ -199,18 +198,18 @@ def resolve_choice(ctx: Ctx, seat: int, command: Command) -> None:
     if isinstance(task, EffectTask):
         choose_for_effect(ctx, task, arg, value)
     elif isinstance(task, MonumentTask):
-        rule = "monuments.placement"
-        ctx.emit(LandChosen(rule=ctx.cite(rule), seat=seat, land=value))
+        rule = "hotw24.monuments.placement"
+        ctx.emit(LandChosen(rule=rule, seat=seat, land=value))
         place_building(ctx, seat, Building.MONUMENT, value, rule)
     elif isinstance(task, TakeBuildingTask):
-        ctx.emit(LandChosen(rule=ctx.cite("buildings.supply-exhausted"), seat=seat, land=value))
+        ctx.emit(LandChosen(rule="hotw24.buildings.supply-exhausted", seat=seat, land=value))
         take_building(ctx, seat, value, task.building, task.land)
     elif isinstance(task, GreatWallRemovalTask):
         ctx.emit(
-            GreatWallFortRemoved(rule=ctx.cite("buildings.great-wall-limit"), seat=seat, land=value)
+            GreatWallFortRemoved(rule="hotw24.buildings.great-wall-limit", seat=seat, land=value)
         )
     elif isinstance(task, StartLandTask):
-        ctx.emit(LandChosen(rule=ctx.cite("events.ancients"), seat=seat, land=value))
+        ctx.emit(LandChosen(rule="hotw24.events.ancients", seat=seat, land=value))
         spec = ctx.cards.event(task.card).pieces
         assert spec is not None
         establish.establish_in(ctx, spec, (value,), "event")
@@ -225,22 +224,22 @@ def why_not(pack: HotwPack, state: HotwState, seat: int, command: Command) -> Ru
     awaited; epoch organization), then the chapter's own reason for its command."""
     kind = command.type
     if kind in NEVER_MOVE:
-        return refused("placed armies and fleets never move", "expand.no-movement", command)
+        return refused("placed armies and fleets never move", "hotw24.expand.no-movement", command)
     if state.stage is Stage.OVER:
-        return refused("the game is over", "winning.most-gold", command)
+        return refused("the game is over", "hotw24.winning.most-gold", command)
     if COMMANDS.get(kind) is None:
         return UnknownCommand(
             f"{kind!r} is not a command of History of the World",
-            "table.commands",
+            "hotw24.table.commands",
             {"command": command.as_dict(), "commands": sorted(COMMANDS.declared())},
         )
     pending = pending_conquest_refusal(pack, state, command)
     if pending is not None:
         return pending
     if state.agenda and kind not in AGENDA_COMMANDS | CONQUEST_COMMANDS:
-        return refused("a choice is awaited first", "turn.current-player-only", command)
+        return refused("a choice is awaited first", "hotw24.turn.current-player-only", command)
     if state.stage is Stage.ORGANIZATION and kind not in ORGANIZATION_COMMANDS:
-        return refused("Epoch organization is in progress", "epoch.structure", command)
+        return refused("Epoch organization is in progress", "hotw24.epoch.structure", command)
     return COMMANDS.why_not(pack, state, seat, command)
 
 
@@ -260,7 +259,7 @@ def advance_task(ctx: Ctx) -> bool:
     ):
         ctx.emit(
             MonumentsUnbuilt(
-                rule=ctx.cite("monuments.placement"), seat=task.seat, count=task.remaining
+                rule="hotw24.monuments.placement", seat=task.seat, count=task.remaining
             )
         )
         return True

@@ -9,20 +9,28 @@ from domain.core.errors import RuleViolation
 from domain.core.frozen import evolved
 from domain.core.messages import Command, event, private_to
 from domain.hotw.changes import with_player
-from domain.hotw.editions.hotw_2024.commands import (
+from domain.hotw.editions.hotw_2024.card_selection import (
+    choose_event_card,
+    choose_hidden_empire_card,
+    take_empire_cards,
+    take_event_cards,
+)
+from domain.hotw.editions.hotw_2024.context import (
+    COMMANDS,
+    FOLDS,
     Arg,
+    Ctx,
+    HotwEvent,
     area_tokens,
-    declares,
+    cited,
     empire_cards,
     event_cards,
-    refused,
-)
-from domain.hotw.editions.hotw_2024.evolve import (
-    HotwEvent,
-    handles,
     out_of_bag,
+    refused,
     turns_begin,
 )
+from domain.hotw.editions.hotw_2024.gold import most_gold
+from domain.hotw.editions.hotw_2024.honors import HonorTurnedUp
 from domain.hotw.editions.hotw_2024.model import (
     EndgameToken,
     HotwState,
@@ -31,18 +39,9 @@ from domain.hotw.editions.hotw_2024.model import (
     Variant,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.card_selection import (
-    choose_event_card,
-    choose_hidden_empire_card,
-    take_empire_cards,
-    take_event_cards,
-)
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
-from domain.hotw.editions.hotw_2024.rules.gold import most_gold
-from domain.hotw.editions.hotw_2024.rules.honors import HonorTurnedUp
 
 NOBODY = private_to()
-KEPT_SECRET = ("general.area-tokens.selection", "organization.area-tokens.secret")
+KEPT_SECRET = ("hotw24.general.area-tokens.selection", "hotw24.organization.area-tokens.secret")
 """Drawn Area tokens are kept to be cashed in later, and their areas stay hidden."""
 
 
@@ -53,30 +52,28 @@ def set_up(ctx: Ctx) -> None:
     players = len(ctx.state.players)
     order = ctx.chance.shuffled(range(players))
     ctx.emit(
-        GoldChestsPlaced(
-            rule=ctx.cite("setup.gold-order"), order=order, draws=ctx.chance.take_draws()
-        )
+        GoldChestsPlaced(rule="hotw24.setup.gold-order", order=order, draws=ctx.chance.take_draws())
     )
     honors = [honor.id for honor in ctx.cards.honors]
     for seat in range(players):
         stack = ctx.chance.shuffled(honors)
         ctx.emit(
             HonorStackShuffled(
-                rule=ctx.cite("setup.honor-stack"),
+                rule="hotw24.setup.honor-stack",
                 seat=seat,
                 stack=stack,
                 visibility=private_to(redacted={"seat": seat, "count": len(stack)}),
                 draws=ctx.chance.take_draws(),
             )
         )
-        ctx.emit(HonorTurnedUp(rule=ctx.cite("setup.honor-stack"), seat=seat, honor=stack[0]))
+        ctx.emit(HonorTurnedUp(rule="hotw24.setup.honor-stack", seat=seat, honor=stack[0]))
     for epoch in ctx.pack.edition.epochs:
         empires = ctx.chance.shuffled([c.id for c in ctx.cards.empires_by_epoch[epoch]])[:players]
         events = ctx.chance.shuffled([c.id for c in ctx.cards.events_by_epoch[epoch]])[:players]
         ctx.emit(
             CardsCountedOut(
-                rule=ctx.cite("setup.cards.unseen"),
-                cites=ctx.cites("setup.cards"),
+                rule="hotw24.setup.cards.unseen",
+                cites=cited("hotw24.setup.cards"),
                 epoch=epoch,
                 empire_cards=empires,
                 event_cards=events,
@@ -100,7 +97,7 @@ def take_paired_area_tokens(ctx: Ctx) -> None:
         token = face_down.pop(ctx.chance.below(len(face_down)))
         ctx.emit(
             PairedAreaTokenDrawn(
-                rule=ctx.cite("option4.paired-tokens"),
+                rule="hotw24.option4.paired-tokens",
                 seat=seat,
                 token=token,
                 visibility=private_to(seat, redacted={"seat": seat}),
@@ -120,13 +117,13 @@ def draw_from_bag(ctx: Ctx, count: int) -> tuple[str, ...]:
 def begin_epoch(ctx: Ctx, epoch: int) -> None:
     """organization.activate-areas, then the Area tokens
     (organization.area-tokens.*)."""
-    ctx.emit(EpochBegan(rule=ctx.cite("epoch.structure"), epoch=epoch))
+    ctx.emit(EpochBegan(rule="hotw24.epoch.structure", epoch=epoch))
     areas = tuple(a for a in ctx.board.areas if ctx.board.areas[a].epoch == epoch)
     tokens = ctx.board.tokens_activated_in(epoch)
     ctx.emit(
         AreasActivated(
-            rule=ctx.cite("organization.activate-areas"),
-            cites=ctx.cites("general.area-tokens.active"),
+            rule="hotw24.organization.activate-areas",
+            cites=cited("hotw24.general.area-tokens.active"),
             epoch=epoch,
             areas=areas,
             tokens=tokens,
@@ -134,11 +131,11 @@ def begin_epoch(ctx: Ctx, epoch: int) -> None:
     )
     players = len(ctx.state.players)
     if epoch == 1:
-        rule = "organization.area-tokens.epoch-one"
+        rule = "hotw24.organization.area-tokens.epoch-one"
         (face_up,) = draw_from_bag(ctx, 1)
         ctx.emit(
             EndgameTokenPlaced(
-                rule=ctx.cite(rule),
+                rule=rule,
                 epoch=1,
                 token=face_up,
                 face_up=True,
@@ -149,9 +146,10 @@ def begin_epoch(ctx: Ctx, epoch: int) -> None:
             (token,) = draw_from_bag(ctx, 1)
             ctx.emit(
                 AreaTokenDrawn(
-                    rule=ctx.cite(rule),
-                    cites=ctx.cites(
-                        "general.area-tokens.selection", "organization.area-tokens.secret"
+                    rule=rule,
+                    cites=cited(
+                        "hotw24.general.area-tokens.selection",
+                        "hotw24.organization.area-tokens.secret",
                     ),
                     seat=seat,
                     token=token,
@@ -165,8 +163,8 @@ def begin_epoch(ctx: Ctx, epoch: int) -> None:
     drawn = draw_from_bag(ctx, players + 1)
     ctx.emit(
         AreaTokensDrawn(
-            rule=ctx.cite("organization.area-tokens.later"),
-            cites=ctx.cites(*KEPT_SECRET),
+            rule="hotw24.organization.area-tokens.later",
+            cites=cited(*KEPT_SECRET),
             seat=richest,
             tokens=drawn,
             visibility=private_to(richest, redacted={"seat": richest, "count": len(drawn)}),
@@ -178,11 +176,11 @@ def begin_epoch(ctx: Ctx, epoch: int) -> None:
 def choose_area_token(ctx: Ctx, seat: int, token: str) -> None:
     """Keep one token and pass the rest down the gold order; the one left over goes face down
     on the epoch's Endgame space (organization.area-tokens.later, .leftover, .secret)."""
-    rule = "organization.area-tokens.later"
+    rule = "hotw24.organization.area-tokens.later"
     ctx.emit(
         AreaTokenChosen(
-            rule=ctx.cite(rule),
-            cites=ctx.cites("organization.area-tokens.secret"),
+            rule=rule,
+            cites=cited("hotw24.organization.area-tokens.secret"),
             seat=seat,
             token=token,
             visibility=private_to(seat, redacted={"seat": seat}),
@@ -194,7 +192,7 @@ def choose_area_token(ctx: Ctx, seat: int, token: str) -> None:
         following = state.choosing[0]
         ctx.emit(
             AreaTokensPassed(
-                rule=ctx.cite(rule),
+                rule=rule,
                 from_seat=seat,
                 to_seat=following,
                 tokens=rest,
@@ -209,8 +207,8 @@ def choose_area_token(ctx: Ctx, seat: int, token: str) -> None:
     for leftover in rest:
         ctx.emit(
             EndgameTokenPlaced(
-                rule=ctx.cite("organization.area-tokens.leftover"),
-                cites=ctx.cites("organization.area-tokens.secret"),
+                rule="hotw24.organization.area-tokens.leftover",
+                cites=cited("hotw24.organization.area-tokens.secret"),
                 epoch=state.epoch,
                 token=leftover,
                 face_up=False,
@@ -236,7 +234,7 @@ def deal_event_cards(ctx: Ctx) -> None:
     for seat, card in enumerate(ctx.state.event_decks.get(epoch, ())):
         ctx.emit(
             EventCardDealt(
-                rule=ctx.cite("organization.event-cards"),
+                rule="hotw24.organization.event-cards",
                 seat=seat,
                 card=card,
                 visibility=private_to(seat, redacted={"seat": seat}),
@@ -256,16 +254,14 @@ def offer_empire_cards(ctx: Ctx) -> None:
     )
     ctx.emit(
         EmpireCardsDisplayed(
-            rule=ctx.cite("organization.empire-cards.display"), epoch=epoch, cards=cards
+            rule="hotw24.organization.empire-cards.display", epoch=epoch, cards=cards
         )
     )
 
 
 def choose_empire_card(ctx: Ctx, seat: int, card: str) -> None:
     """organization.empire-cards.choice: least gold chooses first."""
-    ctx.emit(
-        EmpireCardChosen(rule=ctx.cite("organization.empire-cards.choice"), seat=seat, card=card)
-    )
+    ctx.emit(EmpireCardChosen(rule="hotw24.organization.empire-cards.choice", seat=seat, card=card))
 
 
 # --- vocabulary: the events of this chapter, and how each changes the state ----------------
@@ -372,7 +368,7 @@ class PairedAreaTokenDrawn(HotwEvent):
     token: str
 
 
-@handles(GoldChestsPlaced)
+@FOLDS.handles(GoldChestsPlaced)
 def _chests(pack: HotwPack, state: HotwState, e: GoldChestsPlaced) -> HotwState:
     players = list(state.players)
     for space, seat in enumerate(e.order, start=1):
@@ -380,19 +376,19 @@ def _chests(pack: HotwPack, state: HotwState, e: GoldChestsPlaced) -> HotwState:
     return evolved(state, players=tuple(players), arrivals=len(e.order))
 
 
-@handles(HonorStackShuffled)
+@FOLDS.handles(HonorStackShuffled)
 def _stack(pack: HotwPack, state: HotwState, e: HonorStackShuffled) -> HotwState:
     return with_player(state, e.seat, honor_stack=tuple(e.stack))
 
 
-@handles(CardsCountedOut)
+@FOLDS.handles(CardsCountedOut)
 def _counted(pack: HotwPack, state: HotwState, e: CardsCountedOut) -> HotwState:
     empire_decks = {**state.empire_decks, e.epoch: tuple(e.empire_cards)}
     event_decks = {**state.event_decks, e.epoch: tuple(e.event_cards)}
     return evolved(state, empire_decks=empire_decks, event_decks=event_decks)
 
 
-@handles(EpochBegan)
+@FOLDS.handles(EpochBegan)
 def _epoch(pack: HotwPack, state: HotwState, e: EpochBegan) -> HotwState:
     return evolved(
         state,
@@ -409,7 +405,7 @@ def _epoch(pack: HotwPack, state: HotwState, e: EpochBegan) -> HotwState:
     )
 
 
-@handles(AreasActivated)
+@FOLDS.handles(AreasActivated)
 def _activated(pack: HotwPack, state: HotwState, e: AreasActivated) -> HotwState:
     return evolved(
         state,
@@ -418,13 +414,13 @@ def _activated(pack: HotwPack, state: HotwState, e: AreasActivated) -> HotwState
     )
 
 
-@handles(AreaTokenDrawn)
+@FOLDS.handles(AreaTokenDrawn)
 def _token_drawn(pack: HotwPack, state: HotwState, e: AreaTokenDrawn) -> HotwState:
     state = with_player(state, e.seat, area_tokens=(*state.players[e.seat].area_tokens, e.token))
     return evolved(state, bag=out_of_bag(state.bag, (e.token,)))
 
 
-@handles(AreaTokensDrawn)
+@FOLDS.handles(AreaTokensDrawn)
 def _tokens_drawn(pack: HotwPack, state: HotwState, e: AreaTokensDrawn) -> HotwState:
     return evolved(
         state,
@@ -435,7 +431,7 @@ def _tokens_drawn(pack: HotwPack, state: HotwState, e: AreaTokensDrawn) -> HotwS
     )
 
 
-@handles(AreaTokenChosen)
+@FOLDS.handles(AreaTokenChosen)
 def _token_chosen(pack: HotwPack, state: HotwState, e: AreaTokenChosen) -> HotwState:
     state = with_player(state, e.seat, area_tokens=(*state.players[e.seat].area_tokens, e.token))
     return evolved(
@@ -443,12 +439,12 @@ def _token_chosen(pack: HotwPack, state: HotwState, e: AreaTokenChosen) -> HotwS
     )
 
 
-@handles(AreaTokensPassed)
+@FOLDS.handles(AreaTokensPassed)
 def _passed(pack: HotwPack, state: HotwState, e: AreaTokensPassed) -> HotwState:
     return state
 
 
-@handles(EndgameTokenPlaced)
+@FOLDS.handles(EndgameTokenPlaced)
 def _endgame_token(pack: HotwPack, state: HotwState, e: EndgameTokenPlaced) -> HotwState:
     token = EndgameToken(e.epoch, e.token, e.face_up, tuple(e.known_by))
     return evolved(
@@ -461,12 +457,12 @@ def _endgame_token(pack: HotwPack, state: HotwState, e: EndgameTokenPlaced) -> H
     )
 
 
-@handles(EventCardDealt)
+@FOLDS.handles(EventCardDealt)
 def _dealt(pack: HotwPack, state: HotwState, e: EventCardDealt) -> HotwState:
     return with_player(state, e.seat, event_card=e.card)
 
 
-@handles(EmpireCardsDisplayed)
+@FOLDS.handles(EmpireCardsDisplayed)
 def _displayed(pack: HotwPack, state: HotwState, e: EmpireCardsDisplayed) -> HotwState:
     return evolved(
         state,
@@ -476,7 +472,7 @@ def _displayed(pack: HotwPack, state: HotwState, e: EmpireCardsDisplayed) -> Hot
     )
 
 
-@handles(EmpireCardChosen)
+@FOLDS.handles(EmpireCardChosen)
 def _chosen(pack: HotwPack, state: HotwState, e: EmpireCardChosen) -> HotwState:
     choices = {**state.empire_choices, e.card: e.seat}
     state = with_player(state, e.seat, empire_cards=(*state.players[e.seat].empire_cards, e.card))
@@ -486,7 +482,7 @@ def _chosen(pack: HotwPack, state: HotwState, e: EmpireCardChosen) -> HotwState:
     return state if choosing else turns_begin(pack, state)
 
 
-@handles(PairedAreaTokenDrawn)
+@FOLDS.handles(PairedAreaTokenDrawn)
 def _paired_drawn(pack: HotwPack, state: HotwState, e: PairedAreaTokenDrawn) -> HotwState:
     return with_player(state, e.seat, area_tokens=(*state.players[e.seat].area_tokens, e.token))
 
@@ -511,7 +507,9 @@ def organization_actions(state: HotwState) -> Iterator[Command]:
 def why_not_choose_area_token(
     pack: HotwPack, state: HotwState, seat: int, command: Command
 ) -> RuleViolation:
-    return refused("that Area token is not on offer", "organization.area-tokens.later", command)
+    return refused(
+        "that Area token is not on offer", "hotw24.organization.area-tokens.later", command
+    )
 
 
 def why_not_choose_event_card(
@@ -520,11 +518,13 @@ def why_not_choose_event_card(
     if not state.has_option(Variant.EVENT_CARD_SELECTION):
         return refused(
             "Event cards are dealt, not chosen (Option 1 is not in play)",
-            "organization.event-cards",
+            "hotw24.organization.event-cards",
             command,
         )
     return refused(
-        "that Event card is not among those passed to you", "option1.event-selection", command
+        "that Event card is not among those passed to you",
+        "hotw24.option1.event-selection",
+        command,
     )
 
 
@@ -534,13 +534,15 @@ def why_not_choose_empire_card(
     if state.step is OrganizationStep.SELECT_HIDDEN_EMPIRE_CARDS:
         return refused(
             "that Empire card is not among those passed to you",
-            "option2.hidden-empires",
+            "hotw24.option2.hidden-empires",
             command,
         )
-    return refused("that Empire card is not on offer", "organization.empire-cards.choice", command)
+    return refused(
+        "that Empire card is not on offer", "hotw24.organization.empire-cards.choice", command
+    )
 
 
-@declares(
+@COMMANDS.declares(
     "choose_area_token",
     "Organization: take one of the Area tokens on offer.",
     Arg("token", "An Area token id.", area_tokens),
@@ -550,7 +552,7 @@ def do_choose_area_token(ctx: Ctx, seat: int, command: Command) -> None:
     choose_area_token(ctx, seat, str(command.arg("token")))
 
 
-@declares(
+@COMMANDS.declares(
     "choose_event_card",
     "Organization (Option 1): keep one Event card of those dealt to you.",
     Arg("card", "An Event card id.", event_cards),
@@ -561,7 +563,7 @@ def do_choose_event_card(ctx: Ctx, seat: int, command: Command) -> None:
         offer_empire_cards(ctx)
 
 
-@declares(
+@COMMANDS.declares(
     "choose_empire_card",
     "Organization: take an Empire card for this epoch (or pass one on).",
     Arg("card", "An Empire card id.", empire_cards),

@@ -1,6 +1,6 @@
 """Player turns (p4-p9): the six phases A-F in order, what each does on its own when it
 begins, and what closes it. The player's own moves within a phase are in `actions`. A
-barbarian Empire starts with no buildings (empires.barbarian.no-buildings)."""
+barbarian Empire starts with no buildings (hotw24.empires.barbarian.no-buildings)."""
 
 from __future__ import annotations
 
@@ -11,15 +11,31 @@ from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.changes import added, with_player, with_turn
 from domain.hotw.editions.hotw_2024.cards import Phase
-from domain.hotw.editions.hotw_2024.commands import (
+from domain.hotw.editions.hotw_2024.context import (
+    COMMANDS,
+    FOLDS,
     Arg,
+    Ctx,
+    HotwEvent,
     any_area_tokens,
-    declares,
+    cited,
     refused,
 )
-from domain.hotw.editions.hotw_2024.evolve import (
-    HotwEvent,
-    handles,
+from domain.hotw.editions.hotw_2024.effects import EventConcluded
+from domain.hotw.editions.hotw_2024.establish import establish_entry, no_entry
+from domain.hotw.editions.hotw_2024.expand import (
+    PoolCleared,
+    expansion_actions,
+)
+from domain.hotw.editions.hotw_2024.gold import collect_gold, has_most_gold
+from domain.hotw.editions.hotw_2024.honors import (
+    award_honor,
+    honor_track_full,
+    honors_for_phase,
+)
+from domain.hotw.editions.hotw_2024.invasion import (
+    LeaderRemoved,
+    remove_invasion_modifier,
 )
 from domain.hotw.editions.hotw_2024.model import (
     FLEET,
@@ -29,29 +45,15 @@ from domain.hotw.editions.hotw_2024.model import (
     Stage,
     Turn,
 )
+from domain.hotw.editions.hotw_2024.monuments import monuments_entry
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
-from domain.hotw.editions.hotw_2024.rules.effects import EventConcluded
-from domain.hotw.editions.hotw_2024.rules.establish import establish_entry, no_entry
-from domain.hotw.editions.hotw_2024.rules.expand import (
-    PoolCleared,
-    expansion_actions,
-)
-from domain.hotw.editions.hotw_2024.rules.gold import collect_gold, has_most_gold
-from domain.hotw.editions.hotw_2024.rules.honors import (
-    award_honor,
-    honor_track_full,
-    honors_for_phase,
-)
-from domain.hotw.editions.hotw_2024.rules.invasion import (
-    LeaderRemoved,
-    remove_invasion_modifier,
-)
-from domain.hotw.editions.hotw_2024.rules.monuments import monuments_entry
-from domain.hotw.editions.hotw_2024.rules.reveal import carry_out_later_event, reveal_entry
-from domain.hotw.editions.hotw_2024.rules.revenue import revenue_cites, revenue_items
+from domain.hotw.editions.hotw_2024.reveal import carry_out_later_event, reveal_entry
+from domain.hotw.editions.hotw_2024.revenue import revenue_cites, revenue_items
 
-MOST_GOLD = ("honors.award.most-gold", "general.gold.stacking")
+UNCITED_RULES = ("hotw24.empires.barbarian.no-buildings",)
+"""The clauses this module decides that no event or refusal carries."""
+
+MOST_GOLD = ("hotw24.honors.award.most-gold", "hotw24.general.gold.stacking")
 """The rules that decide who holds the most gold when concluding a turn."""
 
 
@@ -62,9 +64,9 @@ def begin_turn(ctx: Ctx) -> None:
     card = state.turn_order[state.turn_index]
     seat = state.empire_choices[card]
     if card in state.unrevealed:
-        ctx.emit(EmpireCardRevealed(rule=ctx.cite("option2.secret"), seat=seat, card=card))
+        ctx.emit(EmpireCardRevealed(rule="hotw24.option2.secret", seat=seat, card=card))
     ctx.emit(
-        TurnBegan(rule=ctx.cite("turn.order"), cites=ctx.cites("turn.terms"), seat=seat, card=card)
+        TurnBegan(rule="hotw24.turn.order", cites=cited("hotw24.turn.terms"), seat=seat, card=card)
     )
     begin_phase(ctx, Phase(ctx.pack.edition.phases[0]))
 
@@ -74,15 +76,13 @@ def next_turn_or_epoch_end(ctx: Ctx) -> None:
     if state.turn_index < len(state.turn_order):
         begin_turn(ctx)
     else:
-        ctx.emit(EpochEnded(rule=ctx.cite("turn.epoch-end"), epoch=state.epoch))
+        ctx.emit(EpochEnded(rule="hotw24.turn.epoch-end", epoch=state.epoch))
 
 
 def begin_phase(ctx: Ctx, phase: Phase, empire_index: int | None = None) -> None:
     index = ctx.turn.empire_index if empire_index is None else empire_index
     ctx.emit(
-        PhaseBegan(
-            rule=ctx.cite("turn.phases"), seat=ctx.seat, phase=phase.value, empire_index=index
-        )
+        PhaseBegan(rule="hotw24.turn.phases", seat=ctx.seat, phase=phase.value, empire_index=index)
     )
     ENTRIES[phase](ctx)
     if phase is not Phase.REVEAL:
@@ -121,8 +121,8 @@ def reveal_exit(ctx: Ctx) -> None:
     if armies or turn.event_fleets or pool.people or pool.fleets or turn.event_expand:
         ctx.emit(
             EventConcluded(
-                rule=ctx.cite("events.lay-down"),
-                cites=ctx.cites("events.revenue"),
+                rule="hotw24.events.lay-down",
+                cites=cited("hotw24.events.revenue"),
                 seat=turn.seat,
                 card=turn.event_card or "",
                 lands=armies,
@@ -152,10 +152,12 @@ def expand_exit(ctx: Ctx) -> None:
     turn = ctx.turn
     pool = turn.pool
     if pool.people or pool.fleets or pool.great_wall_forts:
-        rule = "empires.great-wall.unplaced" if pool.great_wall_forts else "expand.end"
+        rule = (
+            "hotw24.empires.great-wall.unplaced" if pool.great_wall_forts else "hotw24.expand.end"
+        )
         ctx.emit(
             PoolCleared(
-                rule=ctx.cite(rule),
+                rule=rule,
                 seat=turn.seat,
                 people=pool.people,
                 fleets=pool.fleets,
@@ -163,7 +165,7 @@ def expand_exit(ctx: Ctx) -> None:
             )
         )
     if turn.leader_active:
-        ctx.emit(LeaderRemoved(rule=ctx.cite("leader.spent"), seat=turn.seat))
+        ctx.emit(LeaderRemoved(rule="hotw24.leader.spent", seat=turn.seat))
     begin_phase(ctx, next_phase(ctx, Phase.EXPAND))
 
 
@@ -190,7 +192,7 @@ def revenue_exit(ctx: Ctx) -> None:
     turn = ctx.turn
     card = ctx.cards.empire(turn.card)
     if turn.empire_index + 1 < len(card.empires):
-        lay_down_and_remove_fleets(ctx, "empires.incas-aztecs")
+        lay_down_and_remove_fleets(ctx, "hotw24.empires.incas-aztecs")
         begin_phase(ctx, Phase.ESTABLISH, turn.empire_index + 1)
     else:
         begin_phase(ctx, next_phase(ctx, Phase.REVENUE))
@@ -205,8 +207,10 @@ def lay_down_and_remove_fleets(ctx: Ctx, rule: str | None = None) -> None:
     if armies:
         ctx.emit(
             ArmiesLaidDown(
-                rule=ctx.cite(rule or "conclude.lay-down"),
-                cites=ctx.cites("general.people.laid-down", "general.people.army-or-garrison"),
+                rule=rule or "hotw24.conclude.lay-down",
+                cites=cited(
+                    "hotw24.general.people.laid-down", "hotw24.general.people.army-or-garrison"
+                ),
                 seat=turn.seat,
                 lands=armies,
             )
@@ -214,8 +218,8 @@ def lay_down_and_remove_fleets(ctx: Ctx, rule: str | None = None) -> None:
     if turn.fleets:
         ctx.emit(
             FleetsRemoved(
-                rule=ctx.cite(rule or "conclude.fleets"),
-                cites=ctx.cites("fleets.removed-at-conclude"),
+                rule=rule or "hotw24.conclude.fleets",
+                cites=cited("hotw24.fleets.removed-at-conclude"),
                 seat=turn.seat,
                 waters=turn.fleets,
             )
@@ -231,10 +235,10 @@ def conclude_exit(ctx: Ctx) -> None:
     seat = ctx.seat
     if has_most_gold(ctx.state, seat):
         if honor_track_full(ctx.state.players[seat], ctx.pack.edition.honor_track_spaces):
-            collect_gold(ctx, seat, 1, "conclude.track-full", "most-gold", MOST_GOLD)
+            collect_gold(ctx, seat, 1, "hotw24.conclude.track-full", "most-gold", MOST_GOLD)
         else:
-            award_honor(ctx, seat, "conclude.most-gold-honor", MOST_GOLD)
-    ctx.emit(TurnEnded(rule=ctx.cite("conclude.cards-stay"), seat=seat, card=ctx.turn.card))
+            award_honor(ctx, seat, "hotw24.conclude.most-gold-honor", MOST_GOLD)
+    ctx.emit(TurnEnded(rule="hotw24.conclude.cards-stay", seat=seat, card=ctx.turn.card))
     next_turn_or_epoch_end(ctx)
 
 
@@ -317,35 +321,35 @@ class TurnEnded(HotwEvent):
     card: str
 
 
-@handles(EmpireCardRevealed)
+@FOLDS.handles(EmpireCardRevealed)
 def _empire_revealed(pack: HotwPack, state: HotwState, e: EmpireCardRevealed) -> HotwState:
     return evolved(state, unrevealed=state.unrevealed - {e.card})
 
 
-@handles(EpochEnded)
+@FOLDS.handles(EpochEnded)
 def _epoch_ended(pack: HotwPack, state: HotwState, e: EpochEnded) -> HotwState:
     return evolved(state, stage=Stage.EPOCH_CLOSING, turn=None)
 
 
-@handles(TurnBegan)
+@FOLDS.handles(TurnBegan)
 def _turn_began(pack: HotwPack, state: HotwState, e: TurnBegan) -> HotwState:
     event_card = state.players[e.seat].event_card
     return evolved(state, turn=Turn(seat=e.seat, card=e.card, event_card=event_card))
 
 
-@handles(PhaseBegan)
+@FOLDS.handles(PhaseBegan)
 def _phase(pack: HotwPack, state: HotwState, e: PhaseBegan) -> HotwState:
     return with_turn(state, phase=Phase(e.phase), empire_index=e.empire_index)
 
 
-@handles(AreaTokenPlayed)
+@FOLDS.handles(AreaTokenPlayed)
 def _token_played(pack: HotwPack, state: HotwState, e: AreaTokenPlayed) -> HotwState:
     tokens = list(state.players[e.seat].area_tokens)
     tokens.remove(e.token)
     return with_player(state, e.seat, area_tokens=tuple(tokens))
 
 
-@handles(ArmiesLaidDown)
+@FOLDS.handles(ArmiesLaidDown)
 def _laid_down(pack: HotwPack, state: HotwState, e: ArmiesLaidDown) -> HotwState:
     lands = dict(state.lands)
     for land in e.lands:
@@ -354,13 +358,13 @@ def _laid_down(pack: HotwPack, state: HotwState, e: ArmiesLaidDown) -> HotwState
     return evolved(state, lands=lands)
 
 
-@handles(FleetsRemoved)
+@FOLDS.handles(FleetsRemoved)
 def _fleets_removed(pack: HotwPack, state: HotwState, e: FleetsRemoved) -> HotwState:
     state = evolved(state, supply=added(state.supply, **{FLEET: len(e.waters)}))
     return with_turn(state, fleets=())
 
 
-@handles(TurnEnded)
+@FOLDS.handles(TurnEnded)
 def _turn_ended(pack: HotwPack, state: HotwState, e: TurnEnded) -> HotwState:
     return evolved(state, turn=None, turn_index=state.turn_index + 1)
 
@@ -401,28 +405,30 @@ def why_not_end_phase(
 ) -> RuleViolation:
     phase = state.turn.phase if state.turn else None
     if phase is Phase.EXPAND:
-        return refused("people pieces remain in the Empire pool", "expand.end", command)
+        return refused("people pieces remain in the Empire pool", "hotw24.expand.end", command)
     if phase is Phase.REVENUE:
         return refused(
             "Honors in the Empire pool must be played first",
-            "revenue.honors.pool-deadline",
+            "hotw24.revenue.honors.pool-deadline",
             command,
         )
-    return refused("this phase runs by itself", "turn.phases", command)
+    return refused("this phase runs by itself", "hotw24.turn.phases", command)
 
 
 def why_not_play_area_token(
     pack: HotwPack, state: HotwState, seat: int, command: Command
 ) -> RuleViolation:
-    return refused("Area tokens are played in Conclude the turn", "conclude.area-tokens", command)
+    return refused(
+        "Area tokens are played in Conclude the turn", "hotw24.conclude.area-tokens", command
+    )
 
 
-@declares("end_phase", "End the current phase of your turn.", why_not=why_not_end_phase)
+@COMMANDS.declares("end_phase", "End the current phase of your turn.", why_not=why_not_end_phase)
 def do_end_phase(ctx: Ctx, seat: int, command: Command) -> None:
     end_phase(ctx)
 
 
-@declares(
+@COMMANDS.declares(
     "play_area_token",
     "Conclude the turn: play one of your Area tokens.",
     Arg("token", "An Area token id (or a Paired Area token's).", any_area_tokens),
@@ -434,10 +440,10 @@ def play_area_token(ctx: Ctx, seat: int, command: Command) -> None:
     token pays in both its areas (option4.play)."""
     token = str(command.arg("token"))
     paired = token in ctx.board.paired_area_tokens
-    spent = "option4.play" if paired else "conclude.area-token-spent"
-    ctx.emit(AreaTokenPlayed(rule=ctx.cite(spent), seat=seat, token=token))
+    spent = "hotw24.option4.play" if paired else "hotw24.conclude.area-token-spent"
+    ctx.emit(AreaTokenPlayed(rule=spent, seat=seat, token=token))
     areas = token_areas(ctx.pack, token)
     for gold, rule, reason in revenue_items(ctx.pack, ctx.state, seat, areas, standing=False):
         also = revenue_cites(rule, standing=False)
-        rule = "conclude.area-tokens" if rule == "revenue.buildings" else rule
+        rule = "hotw24.conclude.area-tokens" if rule == "hotw24.revenue.buildings" else rule
         collect_gold(ctx, seat, gold, rule, f"token:{reason}", also)

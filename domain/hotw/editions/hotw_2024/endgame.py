@@ -1,13 +1,17 @@
-"""Endgame and Winning (p9): the richest player at the finish wins (intro.goal)."""
+"""Endgame and Winning (p9): the richest player at the finish wins (hotw24.intro.goal)."""
 
 from __future__ import annotations
 
 from domain.core.frozen import evolved
 from domain.core.messages import event
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    FOLDS,
+    Ctx,
     HotwEvent,
-    handles,
+    cited,
 )
+from domain.hotw.editions.hotw_2024.gold import collect_gold
+from domain.hotw.editions.hotw_2024.honors import HonorPlayed, playable_honors
 from domain.hotw.editions.hotw_2024.model import (
     EndgameToken,
     GameResult,
@@ -15,10 +19,10 @@ from domain.hotw.editions.hotw_2024.model import (
     Stage,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
-from domain.hotw.editions.hotw_2024.rules.gold import collect_gold
-from domain.hotw.editions.hotw_2024.rules.honors import HonorPlayed, playable_honors
-from domain.hotw.editions.hotw_2024.rules.revenue import revenue_cites, revenue_items
+from domain.hotw.editions.hotw_2024.revenue import revenue_cites, revenue_items
+
+UNCITED_RULES = ("hotw24.intro.goal",)
+"""The clauses this module decides that no event or refusal carries."""
 
 
 def epoch_five_order(state: HotwState) -> tuple[int, ...]:
@@ -31,21 +35,21 @@ def epoch_five_order(state: HotwState) -> tuple[int, ...]:
 def begin_endgame(ctx: Ctx) -> None:
     """endgame.leftovers, then the coin Honors (endgame.honors)."""
     order = epoch_five_order(ctx.state)
-    ctx.emit(EndgameBegan(rule=ctx.cite("endgame.when"), order=order))
+    ctx.emit(EndgameBegan(rule="hotw24.endgame.when", order=order))
     for seat in order:
         player = ctx.state.players[seat]
         leftovers = len(player.area_tokens) + (1 if player.leader else 0)
         if leftovers:
-            collect_gold(ctx, seat, leftovers, "endgame.leftovers", "leftovers")
+            collect_gold(ctx, seat, leftovers, "hotw24.endgame.leftovers", "leftovers")
     for seat in order:
         for honor_id in playable_honors(ctx.state.players[seat]):
             honor = ctx.cards.honor(honor_id)
             if honor.shows_coins:
-                rule = "endgame.honors"
+                rule = "hotw24.endgame.honors"
                 ctx.emit(
                     HonorPlayed(
-                        rule=ctx.cite(rule),
-                        cites=ctx.cites("honors.play.endgame"),
+                        rule=rule,
+                        cites=cited("hotw24.honors.play.endgame"),
                         seat=seat,
                         honor=honor_id,
                         for_effect=False,
@@ -62,7 +66,7 @@ def score_endgame(ctx: Ctx) -> None:
     for token in sorted(ctx.state.endgame_tokens, key=lambda t: t.epoch):
         ctx.emit(
             EndgameTokenRevealed(
-                rule=ctx.cite("endgame.area-tokens"), epoch=token.epoch, token=token.token
+                rule="hotw24.endgame.area-tokens", epoch=token.epoch, token=token.token
             )
         )
         area = ctx.board.area_tokens[token.token].area
@@ -71,13 +75,13 @@ def score_endgame(ctx: Ctx) -> None:
                 ctx.pack, ctx.state, seat, [area], standing=False
             ):
                 also = revenue_cites(rule, standing=False)
-                rule = "endgame.area-tokens" if rule == "revenue.buildings" else rule
+                rule = "hotw24.endgame.area-tokens" if rule == "hotw24.revenue.buildings" else rule
                 collect_gold(ctx, seat, amount, rule, f"endgame:{reason}", also)
     gold, ranked, people, icons = final_standing(ctx.pack, ctx.state)
     ctx.emit(
         GameEnded(
-            rule=ctx.cite("winning.most-gold"),
-            cites=ctx.cites(*tie_breaks(gold, people, icons)),
+            rule="hotw24.winning.most-gold",
+            cites=cited(*tie_breaks(gold, people, icons)),
             gold=gold,
             ranking=ranked,
             people_shown=people,
@@ -96,11 +100,11 @@ def tie_breaks(
     pairs = [(a, b) for a in seats for b in seats if a < b and gold[a] == gold[b]]
     needed: list[str] = []
     if pairs:
-        needed.append("winning.tie.people")
+        needed.append("hotw24.winning.tie.people")
     if any(people[a] == people[b] for a, b in pairs):
-        needed.append("winning.tie.honor-icons")
+        needed.append("hotw24.winning.tie.honor-icons")
     if any(people[a] == people[b] and icons[a] == icons[b] for a, b in pairs):
-        needed.append("winning.tie.shared")
+        needed.append("hotw24.winning.tie.shared")
     return tuple(needed)
 
 
@@ -160,12 +164,12 @@ class GameEnded(HotwEvent):
     honor_icons: tuple[int, ...]
 
 
-@handles(EndgameBegan)
+@FOLDS.handles(EndgameBegan)
 def _endgame(pack: HotwPack, state: HotwState, e: EndgameBegan) -> HotwState:
     return evolved(state, stage=Stage.ENDGAME, endgame_order=tuple(e.order), turn=None)
 
 
-@handles(EndgameTokenRevealed)
+@FOLDS.handles(EndgameTokenRevealed)
 def _endgame_revealed(pack: HotwPack, state: HotwState, e: EndgameTokenRevealed) -> HotwState:
     tokens = tuple(
         EndgameToken(t.epoch, t.token, True, t.known_by) if t.epoch == e.epoch else t
@@ -174,7 +178,7 @@ def _endgame_revealed(pack: HotwPack, state: HotwState, e: EndgameTokenRevealed)
     return evolved(state, endgame_tokens=tokens)
 
 
-@handles(GameEnded)
+@FOLDS.handles(GameEnded)
 def _game_ended(pack: HotwPack, state: HotwState, e: GameEnded) -> HotwState:
     result = GameResult(
         gold=tuple(e.gold),

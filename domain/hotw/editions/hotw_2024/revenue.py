@@ -1,17 +1,25 @@
 """E. Raise revenue (p8): gold for buildings in any area and for lands in active areas at one of
 three levels - presence, dominance or mastery. The same counts serve Area tokens (F) and the
-Endgame, counted on Friendly lands. Play examples 6 to 9 (example.6, example.7,
-example.8, example.9): presence, dominance, mastery, an Area token cashed."""
+Endgame, counted on Friendly lands. Play examples 6 to 9 (hotw24.example.6, hotw24.example.7,
+hotw24.example.8, hotw24.example.9): presence, dominance, mastery, an Area token cashed."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from domain.hotw.board import Board
+from domain.hotw.editions.hotw_2024.buildings import building_value
 from domain.hotw.editions.hotw_2024.edition import RevenueGold
 from domain.hotw.editions.hotw_2024.model import HotwState
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.buildings import building_value
+
+WORKED_EXAMPLES = (
+    "hotw24.example.6",
+    "hotw24.example.7",
+    "hotw24.example.8",
+    "hotw24.example.9",
+)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,11 +57,11 @@ def has_mastery(census: AreaCensus) -> bool:
 def land_gold(census: AreaCensus, pays: RevenueGold) -> tuple[int, str]:
     """The highest level reached pays (revenue.lands.per-area reading)."""
     if has_mastery(census):
-        return pays.mastery, "revenue.mastery"
+        return pays.mastery, "hotw24.revenue.mastery"
     if has_dominance(census):
-        return pays.dominance, "revenue.dominance"
+        return pays.dominance, "hotw24.revenue.dominance"
     if has_presence(census):
-        return pays.presence, "revenue.presence"
+        return pays.presence, "hotw24.revenue.presence"
     return 0, ""
 
 
@@ -101,11 +109,11 @@ def revenue_cites(rule: str, standing: bool) -> tuple[str, ...]:
     """The rules besides `rule` that decide a revenue item: what is scored where
     (revenue.scope), the Empire lands of revenue or the Friendly lands of Area tokens and the
     Endgame, and for lands the one level paid per active area."""
-    counted = "general.land.empire" if standing else "general.land.friendly"
-    scope = ("revenue.scope",) if standing else ()
-    if rule == "revenue.buildings":
+    counted = "hotw24.general.land.empire" if standing else "hotw24.general.land.friendly"
+    scope = ("hotw24.revenue.scope",) if standing else ()
+    if rule == "hotw24.revenue.buildings":
         return (*scope, counted)
-    return (*scope, "revenue.lands.per-area", "general.area-tokens.active", counted)
+    return (*scope, "hotw24.revenue.lands.per-area", "hotw24.general.area-tokens.active", counted)
 
 
 def revenue_items(
@@ -117,12 +125,12 @@ def revenue_items(
     items: list[tuple[int, str, str]] = []
     if areas is None:
         gold = buildings_gold(pack, state, seat, None, standing)
-        items.append((gold, "revenue.buildings", "buildings"))
+        items.append((gold, "hotw24.revenue.buildings", "buildings"))
         scored = [a for a in board.areas if a in state.active_areas]
     else:
         for area in areas:
             gold = buildings_gold(pack, state, seat, area, standing)
-            items.append((gold, "revenue.buildings", f"buildings:{area}"))
+            items.append((gold, "hotw24.revenue.buildings", f"buildings:{area}"))
         scored = [a for a in areas if a in state.active_areas]
     for area in scored:
         gold, rule = land_gold(census(board, state, seat, area, standing), pack.edition.revenue)

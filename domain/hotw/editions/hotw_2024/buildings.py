@@ -1,7 +1,7 @@
 """Buildings (p6, p7, p10): building reduction, plundering and the finite building supply.
 
-A monument needs a power icon: a textless Event (events.no-power-icon) and a barbarian
-Empire (empires.barbarian.no-icon) have none. Play example 5 (example.5): the
+A monument needs a power icon, which a textless Event and a barbarian Empire lack
+(`monuments.monuments_due`). Play example 5 (hotw24.example.5): the
 Vedic States' monument in their start-land."""
 
 from __future__ import annotations
@@ -12,10 +12,12 @@ from domain.core.frozen import evolved
 from domain.core.messages import event
 from domain.hotw.changes import added
 from domain.hotw.editions.hotw_2024.cards import Building
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    FOLDS,
+    Ctx,
     HotwEvent,
+    cited,
     great_wall_off,
-    handles,
     remove_building_from,
     return_people,
     set_land,
@@ -30,7 +32,9 @@ from domain.hotw.editions.hotw_2024.model import (
     TakeBuildingTask,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
+
+WORKED_EXAMPLES = ("hotw24.example.5",)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
 
 """Two gold per capital, one per city, one per monument (p7 plundering, p8 revenue)."""
 
@@ -59,7 +63,7 @@ def building_reduction(land: LandState, city_in_supply: bool) -> tuple[tuple[Bui
     return tuple(removed), False
 
 
-def reduce_buildings(ctx: Ctx, land: str, rule: str = "building-reduction.when") -> None:
+def reduce_buildings(ctx: Ctx, land: str, rule: str = "hotw24.building-reduction.when") -> None:
     """Carry out building reduction in `land` if it holds buildings (p6). A capital replaced
     by a city when every city is placed: the current player must take one from an Enemy land
     (buildings.supply-exhausted, p10)."""
@@ -69,14 +73,14 @@ def reduce_buildings(ctx: Ctx, land: str, rule: str = "building-reduction.when")
     removed, city = building_reduction(state, ctx.state.supply.get("city", 0) > 0)
     if removed:
         steps = [
-            *(["building-reduction.fort-first"] if Building.FORT in removed else []),
-            *(["building-reduction.one-step"] if set(removed) - {Building.FORT} else []),
-            "buildings.remove-to-supply",
+            *(["hotw24.building-reduction.fort-first"] if Building.FORT in removed else []),
+            *(["hotw24.building-reduction.one-step"] if set(removed) - {Building.FORT} else []),
+            "hotw24.buildings.remove-to-supply",
         ]
         ctx.emit(
             BuildingReduced(
-                rule=ctx.cite(rule),
-                cites=tuple(ctx.cite(step) for step in steps if step != rule),
+                rule=rule,
+                cites=tuple(step for step in steps if step != rule),
                 land=land,
                 removed=tuple(b.value for b in removed),
                 city_added=city,
@@ -92,14 +96,12 @@ def plunder(ctx: Ctx, seat: int, land: str, rule: str) -> None:
     gold = building_value(ctx.state.land(land).buildings, ctx.pack.edition.building_gold)
     if gold:
         barbarian = (
-            ("plunder.events",)
-            if rule == "events.plunder"
-            else ("plunder.barbarian-icon", "empires.barbarian.plunders")
+            ("hotw24.plunder.events",)
+            if rule == "hotw24.events.plunder"
+            else ("hotw24.plunder.barbarian-icon", "hotw24.empires.barbarian.plunders")
         )
         ctx.emit(
-            BuildingsPlundered(
-                rule=ctx.cite(rule), cites=ctx.cites(*barbarian), seat=seat, land=land, gold=gold
-            )
+            BuildingsPlundered(rule=rule, cites=cited(*barbarian), seat=seat, land=land, gold=gold)
         )
 
 
@@ -130,7 +132,7 @@ def place_building(ctx: Ctx, seat: int, building: Building, land: str, rule: str
     if ctx.state.supply.get(building.value, 0) > 0:
         ctx.emit(
             BuildingPlaced(
-                rule=ctx.cite(rule),
+                rule=rule,
                 cites=building_sources(ctx, building, rule),
                 land=land,
                 building=building.value,
@@ -141,13 +143,13 @@ def place_building(ctx: Ctx, seat: int, building: Building, land: str, rule: str
     if not sources:
         ctx.emit(
             BuildingNotPlaced(
-                rule=ctx.cite("buildings.supply-exhausted"), land=land, building=building.value
+                rule="hotw24.buildings.supply-exhausted", land=land, building=building.value
             )
         )
         return
     ctx.emit(
         BuildingSupplyExhausted(
-            rule=ctx.cite("buildings.supply-exhausted"),
+            rule="hotw24.buildings.supply-exhausted",
             seat=seat,
             building=building.value,
             land=land,
@@ -163,15 +165,13 @@ def take_building(ctx: Ctx, seat: int, source: str, building: Building, land: st
         and Building.CITY not in source_state.buildings
         and ctx.state.supply.get("city", 0) > 0
     )
-    rule = "buildings.supply-exhausted"
+    rule = "hotw24.buildings.supply-exhausted"
     ctx.emit(
-        BuildingTaken(
-            rule=ctx.cite(rule), seat=seat, land=source, building=building.value, city_added=city
-        )
+        BuildingTaken(rule=rule, seat=seat, land=source, building=building.value, city_added=city)
     )
     ctx.emit(
         BuildingPlaced(
-            rule=ctx.cite(rule),
+            rule=rule,
             cites=building_sources(ctx, building, rule),
             land=land,
             building=building.value,
@@ -181,8 +181,11 @@ def take_building(ctx: Ctx, seat: int, source: str, building: Building, land: st
 
 def building_sources(ctx: Ctx, building: Building, rule: str) -> tuple[str, ...]:
     """The rules listing where a building may come from (buildings.sources, forts.sources)."""
-    keys = ("buildings.sources", *(("forts.sources",) if building is Building.FORT else ()))
-    return tuple(c for c in ctx.cites(*keys) if c != ctx.cite(rule))
+    keys = (
+        "hotw24.buildings.sources",
+        *(("hotw24.forts.sources",) if building is Building.FORT else ()),
+    )
+    return tuple(c for c in cited(*keys) if c != rule)
 
 
 # --- vocabulary: the events of this chapter, and how each changes the state ----------------
@@ -245,7 +248,7 @@ class FortBuilt(HotwEvent):
     land: str
 
 
-@handles(BuildingRemoved)
+@FOLDS.handles(BuildingRemoved)
 def _building_removed(pack: HotwPack, state: HotwState, e: BuildingRemoved) -> HotwState:
     lands = dict(state.lands)
     before = state.land(e.land)
@@ -260,12 +263,12 @@ def _building_removed(pack: HotwPack, state: HotwState, e: BuildingRemoved) -> H
     )
 
 
-@handles(BuildingsPlundered)
+@FOLDS.handles(BuildingsPlundered)
 def _plundered(pack: HotwPack, state: HotwState, e: BuildingsPlundered) -> HotwState:
     return with_gold(state, e.seat, e.gold)
 
 
-@handles(BuildingReduced)
+@FOLDS.handles(BuildingReduced)
 def _reduced(pack: HotwPack, state: HotwState, e: BuildingReduced) -> HotwState:
     lands = dict(state.lands)
     before = state.land(e.land)
@@ -299,7 +302,7 @@ def _reduced(pack: HotwPack, state: HotwState, e: BuildingReduced) -> HotwState:
     )
 
 
-@handles(BuildingPlaced)
+@FOLDS.handles(BuildingPlaced)
 def _building_placed(pack: HotwPack, state: HotwState, e: BuildingPlaced) -> HotwState:
     land = state.land(e.land)
     building = Building(e.building)
@@ -309,13 +312,13 @@ def _building_placed(pack: HotwPack, state: HotwState, e: BuildingPlaced) -> Hot
     return evolved(state, supply=added(state.supply, **{building.value: -1}))
 
 
-@handles(BuildingSupplyExhausted)
+@FOLDS.handles(BuildingSupplyExhausted)
 def _exhausted(pack: HotwPack, state: HotwState, e: BuildingSupplyExhausted) -> HotwState:
     task = TakeBuildingTask(e.seat, Building(e.building), e.land)
     return evolved(state, agenda=(*state.agenda, task))
 
 
-@handles(BuildingTaken)
+@FOLDS.handles(BuildingTaken)
 def _taken(pack: HotwPack, state: HotwState, e: BuildingTaken) -> HotwState:
     lands = dict(state.lands)
     building = Building(e.building)
@@ -336,12 +339,12 @@ def _taken(pack: HotwPack, state: HotwState, e: BuildingTaken) -> HotwState:
     return evolved(state, lands=lands, supply=added(state.supply, **deltas))
 
 
-@handles(BuildingNotPlaced)
+@FOLDS.handles(BuildingNotPlaced)
 def _not_placed(pack: HotwPack, state: HotwState, e: BuildingNotPlaced) -> HotwState:
     return state
 
 
-@handles(FortBuilt)
+@FOLDS.handles(FortBuilt)
 def _fort_built(pack: HotwPack, state: HotwState, e: FortBuilt) -> HotwState:
     state = take_person(state, "empire")
     return return_people(state, e.seat, 1)

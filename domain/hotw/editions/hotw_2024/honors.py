@@ -7,11 +7,17 @@ from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.changes import with_player
 from domain.hotw.editions.hotw_2024.cards import Cards, Honor, Phase
-from domain.hotw.editions.hotw_2024.commands import Arg, declares, honors, refused
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    COMMANDS,
+    FOLDS,
+    Arg,
+    Ctx,
     HotwEvent,
-    handles,
+    cited,
+    honors,
+    refused,
 )
+from domain.hotw.editions.hotw_2024.gold import collect_gold
 from domain.hotw.editions.hotw_2024.model import (
     EffectTask,
     HotwState,
@@ -19,10 +25,8 @@ from domain.hotw.editions.hotw_2024.model import (
     Stage,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
-from domain.hotw.editions.hotw_2024.rules.gold import collect_gold
 
-EMPTY_STACK_RULE = "honors.track.empty-stack"
+EMPTY_STACK_RULE = "hotw24.honors.track.empty-stack"
 
 
 def award_honor(ctx: Ctx, seat: int, rule: str, also: tuple[str, ...] = ()) -> None:
@@ -35,8 +39,8 @@ def award_honor(ctx: Ctx, seat: int, rule: str, also: tuple[str, ...] = ()) -> N
         return
     ctx.emit(
         HonorAwarded(
-            rule=ctx.cite(rule),
-            cites=tuple(map(ctx.cite, ("honors.track.award", *also))),
+            rule=rule,
+            cites=tuple(("hotw24.honors.track.award", *also)),
             seat=seat,
             honor=player.honor_stack[0],
         )
@@ -112,8 +116,8 @@ class HonorPlayed(HotwEvent):
     endgame: bool = False
 
 
-@handles(HonorTurnedUp)
-@handles(HonorAwarded)
+@FOLDS.handles(HonorTurnedUp)
+@FOLDS.handles(HonorAwarded)
 def _honor_awarded(pack: HotwPack, state: HotwState, e: HonorAwarded) -> HotwState:
     player = state.players[e.seat]
     stack = tuple(h for h in player.honor_stack if h != e.honor)
@@ -125,7 +129,7 @@ def _honor_awarded(pack: HotwPack, state: HotwState, e: HonorAwarded) -> HotwSta
     return with_player(state, e.seat, honor_stack=stack, honor_track=track, pool_honors=pool)
 
 
-@handles(HonorPlayed)
+@FOLDS.handles(HonorPlayed)
 def _honor_played(pack: HotwPack, state: HotwState, e: HonorPlayed) -> HotwState:
     player = state.players[e.seat]
     if e.honor in player.honor_track:
@@ -154,27 +158,29 @@ def why_not_play_honor(
     if phase is Phase.REVEAL:
         return refused(
             "Honors may not be played in the Reveal the Event phase",
-            "reveal.no-honor-play",
+            "hotw24.reveal.no-honor-play",
             command,
-            ("events.honors",),
+            ("hotw24.events.honors",),
         )
     if honor not in state.players[seat].face_up_honors:
         return refused(
             "only Honors on the Honor track or in the Empire pool",
-            "general.honors.playable-from",
+            "hotw24.general.honors.playable-from",
             command,
         )
     if phase is Phase.EXPAND:
-        return refused("only Honors that show coins are played in Expand", "expand.honors", command)
+        return refused(
+            "only Honors that show coins are played in Expand", "hotw24.expand.honors", command
+        )
     return refused(
         "Honors are played in Expand the Empire and Raise revenue",
-        "honors.play.not-others-turn",
+        "hotw24.honors.play.not-others-turn",
         command,
-        ("general.honors.who-and-when",),
+        ("hotw24.general.honors.who-and-when",),
     )
 
 
-@declares(
+@COMMANDS.declares(
     "play_honor",
     "Play one of your Honors.",
     Arg("honor", "An Honor id.", honors),
@@ -188,8 +194,8 @@ def play_honor(ctx: Ctx, seat: int, command: Command) -> None:
     if ctx.state.stage is Stage.ENDGAME:
         ctx.emit(
             HonorPlayed(
-                rule=ctx.cite("endgame.honors"),
-                cites=ctx.cites("honors.play.endgame"),
+                rule="hotw24.endgame.honors",
+                cites=cited("hotw24.honors.play.endgame"),
                 seat=seat,
                 honor=honor_id,
                 for_effect=True,
@@ -199,9 +205,9 @@ def play_honor(ctx: Ctx, seat: int, command: Command) -> None:
         return
     phase = ctx.turn.phase
     if phase is Phase.REVENUE and honor.shows_coins:
-        rule = "revenue.honors.coins"
-        ctx.emit(HonorPlayed(rule=ctx.cite(rule), seat=seat, honor=honor_id, for_effect=False))
+        rule = "hotw24.revenue.honors.coins"
+        ctx.emit(HonorPlayed(rule=rule, seat=seat, honor=honor_id, for_effect=False))
         collect_gold(ctx, seat, honor.coins, rule, f"honor:{honor_id}")
         return
-    rule = "expand.honors" if phase is Phase.EXPAND else "revenue.honors.no-coins"
-    ctx.emit(HonorPlayed(rule=ctx.cite(rule), seat=seat, honor=honor_id, for_effect=True))
+    rule = "hotw24.expand.honors" if phase is Phase.EXPAND else "hotw24.revenue.honors.no-coins"
+    ctx.emit(HonorPlayed(rule=rule, seat=seat, honor=honor_id, for_effect=True))

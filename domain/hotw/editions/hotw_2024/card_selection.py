@@ -7,11 +7,10 @@ from __future__ import annotations
 from domain.core.frozen import evolved
 from domain.core.messages import event, private_to
 from domain.hotw.changes import with_player
-from domain.hotw.editions.hotw_2024.evolve import HotwEvent, handles, turns_begin
+from domain.hotw.editions.hotw_2024.context import FOLDS, Ctx, HotwEvent, turns_begin
+from domain.hotw.editions.hotw_2024.gold import least_gold_first, most_gold
 from domain.hotw.editions.hotw_2024.model import HotwState, OrganizationStep
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
-from domain.hotw.editions.hotw_2024.rules.gold import least_gold_first, most_gold
 
 # --- Option 1: Event card selection -------------------------------------------------------------
 
@@ -23,7 +22,7 @@ def take_event_cards(ctx: Ctx) -> None:
     cards = tuple(sorted(ctx.state.event_decks.get(ctx.state.epoch, ())))
     ctx.emit(
         EventCardsTaken(
-            rule=ctx.cite("option1.event-selection"),
+            rule="hotw24.option1.event-selection",
             seat=richest,
             cards=cards,
             visibility=private_to(richest, redacted={"seat": richest, "count": len(cards)}),
@@ -37,13 +36,13 @@ def choose_event_card(ctx: Ctx, seat: int, card: str) -> bool:
     Empire cards are chosen next)."""
     ctx.emit(
         EventCardChosen(
-            rule=ctx.cite("option1.secret"),
+            rule="hotw24.option1.secret",
             seat=seat,
             card=card,
             visibility=private_to(seat, redacted={"seat": seat}),
         )
     )
-    return pass_the_rest(ctx, seat, EventCardsPassed, "option1.event-selection")
+    return pass_the_rest(ctx, seat, EventCardsPassed, "hotw24.option1.event-selection")
 
 
 def pass_the_rest(
@@ -57,7 +56,7 @@ def pass_the_rest(
     following = state.choosing[0]
     ctx.emit(
         passed(
-            rule=ctx.cite(rule),
+            rule=rule,
             from_seat=seat,
             to_seat=following,
             cards=state.offer,
@@ -86,7 +85,7 @@ def take_empire_cards(ctx: Ctx) -> None:
     )
     ctx.emit(
         EmpireCardsTaken(
-            rule=ctx.cite("option2.hidden-empires"),
+            rule="hotw24.option2.hidden-empires",
             seat=poorest,
             cards=cards,
             visibility=private_to(poorest, redacted={"seat": poorest, "count": len(cards)}),
@@ -99,13 +98,13 @@ def choose_hidden_empire_card(ctx: Ctx, seat: int, card: str) -> None:
     rest to the player with the next least gold (option2.hidden-empires)."""
     ctx.emit(
         HiddenEmpireCardChosen(
-            rule=ctx.cite("option2.secret"),
+            rule="hotw24.option2.secret",
             seat=seat,
             card=card,
             visibility=private_to(seat, redacted={"seat": seat}),
         )
     )
-    pass_the_rest(ctx, seat, EmpireCardsPassed, "option2.hidden-empires")
+    pass_the_rest(ctx, seat, EmpireCardsPassed, "hotw24.option2.hidden-empires")
 
 
 # --- vocabulary: the events of these options, and how each changes the state -------------
@@ -161,7 +160,7 @@ class EmpireCardsPassed(HotwEvent):
     cards: tuple[str, ...]
 
 
-@handles(EventCardsTaken)
+@FOLDS.handles(EventCardsTaken)
 def _event_cards_taken(pack: HotwPack, state: HotwState, e: EventCardsTaken) -> HotwState:
     return evolved(
         state,
@@ -171,7 +170,7 @@ def _event_cards_taken(pack: HotwPack, state: HotwState, e: EventCardsTaken) -> 
     )
 
 
-@handles(EventCardChosen)
+@FOLDS.handles(EventCardChosen)
 def _event_card_chosen(pack: HotwPack, state: HotwState, e: EventCardChosen) -> HotwState:
     state = with_player(state, e.seat, event_card=e.card)
     choosing = state.choosing[1:]
@@ -183,13 +182,13 @@ def _event_card_chosen(pack: HotwPack, state: HotwState, e: EventCardChosen) -> 
     )
 
 
-@handles(EventCardsPassed)
-@handles(EmpireCardsPassed)
+@FOLDS.handles(EventCardsPassed)
+@FOLDS.handles(EmpireCardsPassed)
 def _cards_passed(pack: HotwPack, state: HotwState, e: EventCardsPassed) -> HotwState:
     return state
 
 
-@handles(EmpireCardsTaken)
+@FOLDS.handles(EmpireCardsTaken)
 def _empire_cards_taken(pack: HotwPack, state: HotwState, e: EmpireCardsTaken) -> HotwState:
     return evolved(
         state,
@@ -199,7 +198,7 @@ def _empire_cards_taken(pack: HotwPack, state: HotwState, e: EmpireCardsTaken) -
     )
 
 
-@handles(HiddenEmpireCardChosen)
+@FOLDS.handles(HiddenEmpireCardChosen)
 def _hidden_chosen(pack: HotwPack, state: HotwState, e: HiddenEmpireCardChosen) -> HotwState:
     choices = {**state.empire_choices, e.card: e.seat}
     state = with_player(state, e.seat, empire_cards=(*state.players[e.seat].empire_cards, e.card))

@@ -6,9 +6,12 @@ from __future__ import annotations
 from domain.core.frozen import evolved
 from domain.core.messages import event
 from domain.hotw.editions.hotw_2024.cards import Building, EmpireSpec
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    FOLDS,
+    Ctx,
     HotwEvent,
-    handles,
+    cited,
+    current_spec,
     replace_top,
 )
 from domain.hotw.editions.hotw_2024.model import (
@@ -16,12 +19,18 @@ from domain.hotw.editions.hotw_2024.model import (
     MonumentTask,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.context import Ctx, current_spec
+
+UNCITED_RULES = (
+    "hotw24.events.no-power-icon",
+    "hotw24.empires.barbarian.no-icon",
+)
+"""The clauses this module decides that no event or refusal carries."""
 
 
 def monuments_due(pack: HotwPack, state: HotwState, spec: EmpireSpec, seat: int) -> int:
     """monuments.pairs: one monument per pair of the card's power icon in Empire lands;
-    barbarians have no icon and build none (empires.barbarian.no-icon)."""
+    barbarians have no icon and build none (hotw24.empires.barbarian.no-icon), nor does a
+    textless Event played as an Empire (hotw24.events.no-power-icon)."""
     if spec.power_icon is None:
         return 0
     icon_lands = pack.board.lands_with_power_icon(spec.power_icon)
@@ -54,8 +63,8 @@ def monuments_entry(ctx: Ctx) -> None:
     if count:
         ctx.emit(
             MonumentsDue(
-                rule=ctx.cite("monuments.pairs"),
-                cites=ctx.cites("monuments.power-icon"),
+                rule="hotw24.monuments.pairs",
+                cites=cited("hotw24.monuments.power-icon"),
                 seat=seat,
                 count=count,
             )
@@ -74,11 +83,11 @@ class MonumentsUnbuilt(HotwEvent):
     count: int
 
 
-@handles(MonumentsDue)
+@FOLDS.handles(MonumentsDue)
 def _monuments_due(pack: HotwPack, state: HotwState, e: MonumentsDue) -> HotwState:
     return evolved(state, agenda=(*state.agenda, MonumentTask(e.seat, e.count)))
 
 
-@handles(MonumentsUnbuilt)
+@FOLDS.handles(MonumentsUnbuilt)
 def _monuments_unbuilt(pack: HotwPack, state: HotwState, e: MonumentsUnbuilt) -> HotwState:
     return replace_top(state, None)

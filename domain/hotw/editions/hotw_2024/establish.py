@@ -6,10 +6,25 @@ from __future__ import annotations
 from domain.core.frozen import evolved
 from domain.core.messages import event
 from domain.hotw.changes import added, with_player, with_turn
+from domain.hotw.editions.hotw_2024.buildings import BuildingRemoved, place_building
 from domain.hotw.editions.hotw_2024.cards import EmpireSpec
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    FOLDS,
+    Ctx,
     HotwEvent,
-    handles,
+    cited,
+    current_spec,
+)
+from domain.hotw.editions.hotw_2024.expand import (
+    GreatWallFortsPooled,
+    GreatWallLimitReached,
+)
+from domain.hotw.editions.hotw_2024.honors import (
+    award_honor,
+)
+from domain.hotw.editions.hotw_2024.invasion import (
+    ArmyPlaced,
+    GarrisonRemoved,
 )
 from domain.hotw.editions.hotw_2024.model import (
     GREAT_WALL,
@@ -17,19 +32,6 @@ from domain.hotw.editions.hotw_2024.model import (
     Pool,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.buildings import BuildingRemoved, place_building
-from domain.hotw.editions.hotw_2024.rules.context import Ctx, current_spec
-from domain.hotw.editions.hotw_2024.rules.expand import (
-    GreatWallFortsPooled,
-    GreatWallLimitReached,
-)
-from domain.hotw.editions.hotw_2024.rules.honors import (
-    award_honor,
-)
-from domain.hotw.editions.hotw_2024.rules.invasion import (
-    ArmyPlaced,
-    GarrisonRemoved,
-)
 
 
 def establish_entry(ctx: Ctx) -> None:
@@ -39,7 +41,7 @@ def establish_entry(ctx: Ctx) -> None:
     spec = current_spec(ctx.pack, ctx.turn)
     ctx.emit(
         EmpirePoolFilled(
-            rule=ctx.cite("establish.empire-pool"),
+            rule="hotw24.establish.empire-pool",
             seat=seat,
             people=min(spec.people, ctx.state.players[seat].supply),
             fleets=min(spec.fleets, ctx.state.supply.get("fleet", 0)),
@@ -50,14 +52,12 @@ def establish_entry(ctx: Ctx) -> None:
         return
     walls = min(spec.great_wall_forts, ctx.state.supply.get(GREAT_WALL, 0))
     if walls:
-        ctx.emit(
-            GreatWallFortsPooled(rule=ctx.cite("establish.great-wall"), seat=seat, count=walls)
-        )
+        ctx.emit(GreatWallFortsPooled(rule="hotw24.establish.great-wall", seat=seat, count=walls))
     missing = min(spec.great_wall_forts - walls, len(ctx.state.great_wall_on_map))
     if missing > 0:
         ctx.emit(
             GreatWallLimitReached(
-                rule=ctx.cite("buildings.great-wall-limit"), seat=seat, count=missing
+                rule="hotw24.buildings.great-wall-limit", seat=seat, count=missing
             )
         )
 
@@ -75,25 +75,23 @@ def establish_in(ctx: Ctx, spec: EmpireSpec, lands: tuple[str, ...], pool: str) 
         for building in sorted(ctx.state.land(land).buildings):
             ctx.emit(
                 BuildingRemoved(
-                    rule=ctx.cite("establish.start-land.clear"), land=land, building=building.value
+                    rule="hotw24.establish.start-land.clear", land=land, building=building.value
                 )
             )
         owner = ctx.state.land(land).owner
         if owner is not None:
             ctx.emit(
-                GarrisonRemoved(
-                    rule=ctx.cite("establish.start-land.garrison"), land=land, owner=owner
-                )
+                GarrisonRemoved(rule="hotw24.establish.start-land.garrison", land=land, owner=owner)
             )
-            award_honor(ctx, owner, "honors.award.garrison-removed")
+            award_honor(ctx, owner, "hotw24.honors.award.garrison-removed")
         also = (
-            *(("events.as-empire",) if pool == "event" else ()),
-            *(("empires.huns",) if len(lands) > 1 else ()),
+            *(("hotw24.events.as-empire",) if pool == "event" else ()),
+            *(("hotw24.empires.huns",) if len(lands) > 1 else ()),
         )
         ctx.emit(
             ArmyPlaced(
-                rule=ctx.cite("establish.start-land.uncontrolled"),
-                cites=ctx.cites(*also),
+                rule="hotw24.establish.start-land.uncontrolled",
+                cites=cited(*also),
                 seat=seat,
                 land=land,
                 pool=pool,
@@ -102,7 +100,7 @@ def establish_in(ctx: Ctx, spec: EmpireSpec, lands: tuple[str, ...], pool: str) 
         placed.append(land)
     if placed:
         for building in spec.starting_buildings:
-            place_building(ctx, seat, building, placed[0], "establish.starting-buildings")
+            place_building(ctx, seat, building, placed[0], "hotw24.establish.starting-buildings")
 
 
 def no_entry(ctx: Ctx) -> None:
@@ -117,7 +115,7 @@ class EmpirePoolFilled(HotwEvent):
     great_wall_forts: int = 0
 
 
-@handles(EmpirePoolFilled)
+@FOLDS.handles(EmpirePoolFilled)
 def _empire_pool(pack: HotwPack, state: HotwState, e: EmpirePoolFilled) -> HotwState:
     state = with_turn(state, pool=Pool(e.people, e.fleets, e.great_wall_forts))
     state = with_player(state, e.seat, supply=state.players[e.seat].supply - e.people)

@@ -5,30 +5,40 @@ ruleset's `resolve_invasion`, which by default is `invade_with_dice` or `invade_
 (an optional rule such as Option 3 replaces it). `after_invasion` carries out what follows
 either resolution: the Honor for a frustrating Enemy, plunder and building reduction.
 
-Play examples 1 to 4 (example.1, example.2, example.3,
-example.4): Tigris and Zagros, with and without dice.
+Play examples 1 to 4 (hotw24.example.1, hotw24.example.2,
+hotw24.example.3, hotw24.example.4): Tigris and Zagros, with and without dice.
 """
 
 from __future__ import annotations
 
 from domain.core.messages import event
 from domain.hotw.changes import with_player, with_turn
+from domain.hotw.editions.hotw_2024.buildings import plunder, reduce_buildings
 from domain.hotw.editions.hotw_2024.cards import Building
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    FOLDS,
+    Ctx,
     HotwEvent,
-    handles,
+    Invader,
+    cited,
     return_people,
     take_person,
 )
+from domain.hotw.editions.hotw_2024.honors import award_honor
 from domain.hotw.editions.hotw_2024.model import (
     Control,
     HotwState,
     LandState,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.buildings import plunder, reduce_buildings
-from domain.hotw.editions.hotw_2024.rules.context import Ctx, Invader
-from domain.hotw.editions.hotw_2024.rules.honors import award_honor
+
+WORKED_EXAMPLES = (
+    "hotw24.example.1",
+    "hotw24.example.2",
+    "hotw24.example.3",
+    "hotw24.example.4",
+)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
 
 IGNORE_DIFFICULT = "difficult"
 IGNORE_FORT = "fort"
@@ -47,37 +57,41 @@ def place_army(ctx: Ctx, army: Invader, land: str) -> None:
     if control is Control.ENEMY:
         ctx.engine.resolve_invasion(ctx, land, army)
         return
-    unplundered = ("plunder.exclusions",) if army.barbarian else ()
+    unplundered = ("hotw24.plunder.exclusions",) if army.barbarian else ()
     if control is Control.FRIENDLY:
         ctx.emit(
             GarrisonSurrendered(
-                rule=ctx.cite("expand.outcome.surrender"),
-                cites=ctx.cites("general.land.friendly", *unplundered, *army.reached_by),
+                rule="hotw24.expand.outcome.surrender",
+                cites=cited("hotw24.general.land.friendly", *unplundered, *army.reached_by),
                 seat=army.seat,
                 land=land,
             )
         )
         ctx.emit(
             ArmyPlaced(
-                rule=ctx.cite("expand.outcome.surrender"), seat=army.seat, land=land, pool=army.pool
+                rule="hotw24.expand.outcome.surrender", seat=army.seat, land=land, pool=army.pool
             )
         )
-        reduce_buildings(ctx, land, "building-reduction.when")
+        reduce_buildings(ctx, land, "hotw24.building-reduction.when")
         return
-    rule = "expand.outcome.uncontrolled"
+    rule = "hotw24.expand.outcome.uncontrolled"
     if ctx.state.land(land).buildings:
         rule = (
-            "building-reduction.reveal-armies"
+            "hotw24.building-reduction.reveal-armies"
             if army.pool == "event"
-            else "building-reduction.uncontrolled"
+            else "hotw24.building-reduction.uncontrolled"
         )
-    also = ("expand.outcome.uncontrolled", "general.land.uncontrolled", *army.reached_by)
+    also = (
+        "hotw24.expand.outcome.uncontrolled",
+        "hotw24.general.land.uncontrolled",
+        *army.reached_by,
+    )
     if ctx.state.land(land).buildings:
         also += unplundered
     ctx.emit(
         ArmyPlaced(
-            rule=ctx.cite(rule),
-            cites=tuple(c for c in ctx.cites(*also) if c != ctx.cite(rule)),
+            rule=rule,
+            cites=tuple(c for c in cited(*also) if c != rule),
             seat=army.seat,
             land=land,
             pool=army.pool,
@@ -85,7 +99,11 @@ def place_army(ctx: Ctx, army: Invader, land: str) -> None:
     )
 
 
-INVADED = ("expand.outcome.invasion", "general.land.enemy", "general.remove-to-supply")
+INVADED = (
+    "hotw24.expand.outcome.invasion",
+    "hotw24.general.land.enemy",
+    "hotw24.general.remove-to-supply",
+)
 """What every invasion cites besides its deciding rule: the army entered an Enemy land, and
 the pieces it removes go back to their owners' supplies."""
 
@@ -109,22 +127,22 @@ def invade_with_dice(ctx: Ctx, land: str, army: Invader) -> None:
     empire, defence = highest(empire_dice), highest(enemy_dice)
     if empire != defence:
         succeeds = empire > defence
-        rule = "invasion.dice.succeeds" if succeeds else "invasion.dice.frustrated"
+        rule = "hotw24.invasion.dice.succeeds" if succeeds else "hotw24.invasion.dice.frustrated"
     else:
         succeeds = ctx.board.lands[land].is_clear
-        rule = "invasion.dice.tie-terrain"
+        rule = "hotw24.invasion.dice.tie-terrain"
     also = [
-        "invasion.dice.leader" if army.leader else "invasion.dice.empire-roll",
-        "invasion.dice.enemy-roll",
-        *(["forts.purpose"] if fort else []),
+        "hotw24.invasion.dice.leader" if army.leader else "hotw24.invasion.dice.empire-roll",
+        "hotw24.invasion.dice.enemy-roll",
+        *(["hotw24.forts.purpose"] if fort else []),
         *INVADED,
         *army.reached_by,
     ]
     outcome = InvasionSucceeded if succeeds else InvasionFrustrated
     ctx.emit(
         outcome(
-            rule=ctx.cite(rule),
-            cites=tuple(map(ctx.cite, also)),
+            rule=rule,
+            cites=tuple(also),
             seat=army.seat,
             land=land,
             enemy=enemy,
@@ -154,14 +172,16 @@ def invade_without_dice(ctx: Ctx, land: str, army: Invader) -> None:
     ignores = army.leader_ignores if army.leader else None
     succeeds = invasion_succeeds_without_dice(ctx.board.lands[land].is_difficult, fort, ignores)
     if ignores is not None and succeeds:
-        rule = "invasion.no-dice.leader"
+        rule = "hotw24.invasion.no-dice.leader"
     else:
-        rule = "invasion.no-dice.succeeds" if succeeds else "invasion.no-dice.frustrated"
+        rule = (
+            "hotw24.invasion.no-dice.succeeds" if succeeds else "hotw24.invasion.no-dice.frustrated"
+        )
     also = [
-        *(["forts.purpose"] if fort and ignores != IGNORE_FORT else []),
+        *(["hotw24.forts.purpose"] if fort and ignores != IGNORE_FORT else []),
         *(
-            ["invasion.no-dice.leader"]
-            if ignores is not None and rule != "invasion.no-dice.leader"
+            ["hotw24.invasion.no-dice.leader"]
+            if ignores is not None and rule != "hotw24.invasion.no-dice.leader"
             else []
         ),
         *INVADED,
@@ -170,8 +190,8 @@ def invade_without_dice(ctx: Ctx, land: str, army: Invader) -> None:
     outcome = InvasionSucceeded if succeeds else InvasionFrustrated
     ctx.emit(
         outcome(
-            rule=ctx.cite(rule),
-            cites=tuple(map(ctx.cite, also)),
+            rule=rule,
+            cites=tuple(also),
             seat=army.seat,
             land=land,
             enemy=enemy,
@@ -187,10 +207,10 @@ def after_invasion(ctx: Ctx, land: str, army: Invader, enemy: int, succeeded: bo
     first (plunder.value: p7 applies it to Play Example 2, a frustrated invasion), then building
     reduction is carried out (invasion.building-reduction)."""
     if not succeeded:
-        award_honor(ctx, enemy, "honors.award.frustrated")
+        award_honor(ctx, enemy, "hotw24.honors.award.frustrated")
     if army.barbarian:
         plunder(ctx, army.seat, land, army.plunder_rule)
-    reduce_buildings(ctx, land, "invasion.building-reduction")
+    reduce_buildings(ctx, land, "hotw24.invasion.building-reduction")
 
 
 def modifier_land(ctx: Ctx) -> str | None:
@@ -204,9 +224,7 @@ def remove_invasion_modifier(ctx: Ctx) -> None:
     army placed in another land, or the end of the expansion (option3.modifier)."""
     land = modifier_land(ctx)
     if land is not None:
-        ctx.emit(
-            InvasionModifierRemoved(rule=ctx.cite("option3.modifier"), seat=ctx.seat, land=land)
-        )
+        ctx.emit(InvasionModifierRemoved(rule="hotw24.option3.modifier", seat=ctx.seat, land=land))
 
 
 # --- vocabulary: the events of this chapter, and how each changes the state ----------------
@@ -270,28 +288,28 @@ class LeaderRemoved(HotwEvent):
     seat: int
 
 
-@handles(GarrisonRemoved)
+@FOLDS.handles(GarrisonRemoved)
 def _garrison_removed(pack: HotwPack, state: HotwState, e: GarrisonRemoved) -> HotwState:
     land = state.land(e.land)
     state = state.with_land(e.land, LandState(None, False, land.buildings, land.great_wall))
     return return_people(state, e.owner, 1)
 
 
-@handles(ArmyPlaced)
+@FOLDS.handles(ArmyPlaced)
 def _army_placed(pack: HotwPack, state: HotwState, e: ArmyPlaced) -> HotwState:
     land = state.land(e.land)
     state = state.with_land(e.land, LandState(e.seat, True, land.buildings, land.great_wall))
     return take_person(state, e.pool)
 
 
-@handles(GarrisonSurrendered)
+@FOLDS.handles(GarrisonSurrendered)
 def _surrendered(pack: HotwPack, state: HotwState, e: GarrisonSurrendered) -> HotwState:
     land = state.land(e.land)
     state = state.with_land(e.land, LandState(None, False, land.buildings, land.great_wall))
     return return_people(state, e.seat, 1)
 
 
-@handles(InvasionSucceeded)
+@FOLDS.handles(InvasionSucceeded)
 def _invasion_succeeded(pack: HotwPack, state: HotwState, e: InvasionSucceeded) -> HotwState:
     land = state.land(e.land)
     state = state.with_land(e.land, LandState(e.seat, True, land.buildings, land.great_wall))
@@ -299,7 +317,7 @@ def _invasion_succeeded(pack: HotwPack, state: HotwState, e: InvasionSucceeded) 
     return take_person(state, e.pool)
 
 
-@handles(InvasionFrustrated)
+@FOLDS.handles(InvasionFrustrated)
 def _invasion_frustrated(pack: HotwPack, state: HotwState, e: InvasionFrustrated) -> HotwState:
     land = state.land(e.land)
     state = state.with_land(e.land, LandState(None, False, land.buildings, land.great_wall))
@@ -308,17 +326,17 @@ def _invasion_frustrated(pack: HotwPack, state: HotwState, e: InvasionFrustrated
     return return_people(state, e.seat, 1)
 
 
-@handles(InvasionModifierRemoved)
+@FOLDS.handles(InvasionModifierRemoved)
 def _modifier_removed(pack: HotwPack, state: HotwState, e: InvasionModifierRemoved) -> HotwState:
     return with_turn(state, modifier_land=None, invasion_modifier=0)
 
 
-@handles(LeaderUsed)
+@FOLDS.handles(LeaderUsed)
 def _leader_used(pack: HotwPack, state: HotwState, e: LeaderUsed) -> HotwState:
     return with_turn(state, leader_active=True, leader_ignores=e.ignores)
 
 
-@handles(LeaderRemoved)
+@FOLDS.handles(LeaderRemoved)
 def _leader_removed(pack: HotwPack, state: HotwState, e: LeaderRemoved) -> HotwState:
     state = with_player(state, e.seat, leader=False)
     return with_turn(state, leader_active=False, leader_ignores=None)

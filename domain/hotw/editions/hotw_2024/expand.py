@@ -11,15 +11,31 @@ from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.board import Board
 from domain.hotw.changes import added, with_turn
+from domain.hotw.editions.hotw_2024.buildings import FortBuilt, can_obtain, place_building
 from domain.hotw.editions.hotw_2024.cards import Building, Phase
-from domain.hotw.editions.hotw_2024.commands import Arg, declares, lands, refused, waters
-from domain.hotw.editions.hotw_2024.edition import Edition
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    COMMANDS,
+    FOLDS,
+    Arg,
+    Ctx,
     HotwEvent,
-    handles,
+    cited,
+    current_spec,
+    lands,
+    refused,
     replace_top,
     return_people,
     top_task,
+    waters,
+)
+from domain.hotw.editions.hotw_2024.edition import Edition
+from domain.hotw.editions.hotw_2024.honors import honors_for_phase
+from domain.hotw.editions.hotw_2024.invasion import (
+    IGNORE_DIFFICULT,
+    IGNORE_FORT,
+    Army,
+    LeaderUsed,
+    place_army,
 )
 from domain.hotw.editions.hotw_2024.model import (
     EMPTY_POOL,
@@ -31,16 +47,13 @@ from domain.hotw.editions.hotw_2024.model import (
     Turn,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.buildings import FortBuilt, can_obtain, place_building
-from domain.hotw.editions.hotw_2024.rules.context import Ctx, current_spec
-from domain.hotw.editions.hotw_2024.rules.honors import honors_for_phase
-from domain.hotw.editions.hotw_2024.rules.invasion import (
-    IGNORE_DIFFICULT,
-    IGNORE_FORT,
-    Army,
-    LeaderUsed,
-    place_army,
+
+UNCITED_RULES = (
+    "hotw24.fleets.mediterranean",
+    "hotw24.fleets.volga",
+    "hotw24.fleets.bay-of-bengal",
 )
+"""The clauses this module decides that no event or refusal carries."""
 
 """p9: one Great Wall fort may be placed in Yellow River and one in Wei River."""
 
@@ -61,7 +74,9 @@ def active_fleets(turn: Turn) -> tuple[str, ...]:
 def army_targets(board: Board, state: HotwState, seat: int, fleets: tuple[str, ...]) -> set[str]:
     """Lands adjacent to one of the Empire's armies (straits included, expand.straits) or
     to a sea or ocean holding its fleet (fleets.stepping-stone); never a wasteland (no
-    land lists one) and never a land already holding the Empire's army."""
+    land lists one) and never a land already holding the Empire's army. What a sea touches is
+    the board's: the far-reaching seas of p10 (hotw24.fleets.mediterranean,
+    hotw24.fleets.volga, hotw24.fleets.bay-of-bengal) are its adjacency."""
     armies = state.lands_of(seat, standing=True)
     targets: set[str] = set()
     for land in armies:
@@ -181,7 +196,7 @@ class PoolCleared(HotwEvent):
     great_wall_forts: int
 
 
-@handles(FleetPlaced)
+@FOLDS.handles(FleetPlaced)
 def _fleet(pack: HotwPack, state: HotwState, e: FleetPlaced) -> HotwState:
     assert state.turn is not None
     turn = state.turn
@@ -203,7 +218,7 @@ def _fleet(pack: HotwPack, state: HotwState, e: FleetPlaced) -> HotwState:
     )
 
 
-@handles(GreatWallFortPlaced)
+@FOLDS.handles(GreatWallFortPlaced)
 def _wall_placed(pack: HotwPack, state: HotwState, e: GreatWallFortPlaced) -> HotwState:
     assert state.turn is not None
     pool = state.turn.pool
@@ -215,7 +230,7 @@ def _wall_placed(pack: HotwPack, state: HotwState, e: GreatWallFortPlaced) -> Ho
     return evolved(state, great_wall_on_map=(*state.great_wall_on_map, e.land))
 
 
-@handles(GreatWallFortsPooled)
+@FOLDS.handles(GreatWallFortsPooled)
 def _walls_pooled(pack: HotwPack, state: HotwState, e: GreatWallFortsPooled) -> HotwState:
     assert state.turn is not None
     pool = state.turn.pool
@@ -223,12 +238,12 @@ def _walls_pooled(pack: HotwPack, state: HotwState, e: GreatWallFortsPooled) -> 
     return evolved(state, supply=added(state.supply, great_wall=-e.count))
 
 
-@handles(GreatWallLimitReached)
+@FOLDS.handles(GreatWallLimitReached)
 def _wall_limit(pack: HotwPack, state: HotwState, e: GreatWallLimitReached) -> HotwState:
     return evolved(state, agenda=(*state.agenda, GreatWallRemovalTask(e.seat, e.count)))
 
 
-@handles(GreatWallFortRemoved)
+@FOLDS.handles(GreatWallFortRemoved)
 def _wall_removed(pack: HotwPack, state: HotwState, e: GreatWallFortRemoved) -> HotwState:
     assert state.turn is not None
     pool = state.turn.pool
@@ -248,7 +263,7 @@ def _wall_removed(pack: HotwPack, state: HotwState, e: GreatWallFortRemoved) -> 
     )
 
 
-@handles(PoolCleared)
+@FOLDS.handles(PoolCleared)
 def _pool_cleared(pack: HotwPack, state: HotwState, e: PoolCleared) -> HotwState:
     state = with_turn(state, pool=EMPTY_POOL)
     state = return_people(state, e.seat, e.people)
@@ -321,7 +336,9 @@ def why_not_place_army(
     land = str(command.arg("land"))
     turn = state.turn
     if land in pack.board.wastelands:
-        return refused("an army may never be placed in a wasteland", "expand.no-wasteland", command)
+        return refused(
+            "an army may never be placed in a wasteland", "hotw24.expand.no-wasteland", command
+        )
     phase = turn.phase if turn else None
     placing = turn is not None and phase in (Phase.REVEAL, Phase.EXPAND)
     if (
@@ -332,16 +349,16 @@ def why_not_place_army(
     ):
         return refused(
             "an army is placed next to one of the Empire's armies or fleets",
-            "expand.place-army",
+            "hotw24.expand.place-army",
             command,
         )
     if placing and turn is not None and active_pool(turn).people == 0:
         return refused(
             "the pool has no people piece left to stand up as an army",
-            "general.people.army-from-pool",
+            "hotw24.general.people.army-from-pool",
             command,
         )
-    return refused("no army can be placed now", "expand.place-army", command)
+    return refused("no army can be placed now", "hotw24.expand.place-army", command)
 
 
 def why_not_place_fleet(
@@ -353,17 +370,21 @@ def why_not_place_fleet(
         return refused(
             "the card's fleets are all placed: a card of Epochs I-III shows one sea fleet at "
             "most, a card of Epochs IV-V two ocean fleets",
-            "fleets.cards-by-epoch",
+            "hotw24.fleets.cards-by-epoch",
             command,
         )
     if water in pack.board.seas:
         wanted = fleet_kind_for_pool(pack.edition, state.epoch)
         if pack.board.is_ocean(water) != (wanted == "ocean"):
-            rule = "fleets.pool-ocean-epochs" if wanted == "ocean" else "fleets.pool-sea-epochs"
+            rule = (
+                "hotw24.fleets.pool-ocean-epochs"
+                if wanted == "ocean"
+                else "hotw24.fleets.pool-sea-epochs"
+            )
             return refused(f"a fleet from the pool goes in a {wanted} this epoch", rule, command)
     return refused(
         "a fleet is placed next to one of the Empire's armies or fleets",
-        "expand.place-fleet",
+        "hotw24.expand.place-fleet",
         command,
     )
 
@@ -375,19 +396,19 @@ def why_not_build_fort(
     if state.turn is not None and state.turn.phase is Phase.REVEAL:
         return refused(
             "no fort may be built in the Reveal the Event phase",
-            "forts.not-in-reveal",
+            "hotw24.forts.not-in-reveal",
             command,
-            ("events.no-forts",),
+            ("hotw24.events.no-forts",),
         )
     if Building.FORT in state.land(land).buildings:
         return refused(
             "a land holds at most one fort",
-            "forts.one-per-land",
+            "hotw24.forts.one-per-land",
             command,
-            ("buildings.one-of-each",),
+            ("hotw24.buildings.one-of-each",),
         )
     return refused(
-        "a fort is built in an Empire land from a pool people piece", "forts.build", command
+        "a fort is built in an Empire land from a pool people piece", "hotw24.forts.build", command
     )
 
 
@@ -396,7 +417,7 @@ def why_not_place_great_wall(
 ) -> RuleViolation:
     return refused(
         "a Great Wall fort goes in Yellow River or Wei River once held",
-        "empires.great-wall",
+        "hotw24.empires.great-wall",
         command,
     )
 
@@ -408,20 +429,24 @@ def why_not_use_leader(
     phase = turn.phase if turn else None
     if phase is Phase.REVEAL:
         return refused(
-            "the Leader may not be used while the Event is revealed", "events.no-leader", command
+            "the Leader may not be used while the Event is revealed",
+            "hotw24.events.no-leader",
+            command,
         )
     if not state.players[seat].leader or (turn and turn.leader_active):
-        return refused("the Leader has been used", "leader.spent", command)
+        return refused("the Leader has been used", "hotw24.leader.spent", command)
     if phase is not Phase.EXPAND:
-        return refused("the Leader is used in Expand the Empire", "invasion.dice.leader", command)
+        return refused(
+            "the Leader is used in Expand the Empire", "hotw24.invasion.dice.leader", command
+        )
     return refused(
         "with dice the Leader adds a die; without dice it ignores difficult terrain or forts",
-        "invasion.no-dice.leader" if not state.dice else "intro.one-system",
+        "hotw24.invasion.no-dice.leader" if not state.dice else "hotw24.intro.one-system",
         command,
     )
 
 
-@declares(
+@COMMANDS.declares(
     "place_army",
     "Expansion: place an army in a land.",
     Arg("land", "A land id.", lands),
@@ -444,16 +469,16 @@ def reach_rules(
     if any(land in board.lands[army].neighbours for army in armies):
         return ()
     if any(board.is_strait(army, land) for army in armies):
-        return ("expand.straits",)
+        return ("hotw24.expand.straits",)
     if any(water in board.waters_of(land) for water in fleets):
-        return ("fleets.stepping-stone",)
+        return ("hotw24.fleets.stepping-stone",)
     for water in fleets:
         if land in board.lands_reachable_by_fleet_in(water):
-            return ("fleets.stepping-stone", "fleets.ocean-includes-seas")
+            return ("hotw24.fleets.stepping-stone", "hotw24.fleets.ocean-includes-seas")
     return ()
 
 
-@declares(
+@COMMANDS.declares(
     "place_fleet",
     "Expansion: place a fleet in a sea or ocean.",
     Arg("water", "A sea or ocean id.", waters),
@@ -463,7 +488,7 @@ def place_fleet(ctx: Ctx, seat: int, command: Command) -> None:
     pool = "event" if in_event_expansion(ctx.turn) else "empire"
     ctx.emit(
         FleetPlaced(
-            rule=ctx.cite("expand.place-fleet"),
+            rule="hotw24.expand.place-fleet",
             seat=seat,
             water=str(command.arg("water")),
             pool=pool,
@@ -471,7 +496,7 @@ def place_fleet(ctx: Ctx, seat: int, command: Command) -> None:
     )
 
 
-@declares(
+@COMMANDS.declares(
     "build_fort",
     "Build a fort in a land you hold.",
     Arg("land", "A land id.", lands),
@@ -481,13 +506,13 @@ def build_fort(ctx: Ctx, seat: int, command: Command) -> None:
     land = str(command.arg("land"))
     ctx.emit(
         FortBuilt(
-            rule=ctx.cite("forts.build"), cites=ctx.cites("forts.sources"), seat=seat, land=land
+            rule="hotw24.forts.build", cites=cited("hotw24.forts.sources"), seat=seat, land=land
         )
     )
-    place_building(ctx, seat, Building.FORT, land, "forts.build")
+    place_building(ctx, seat, Building.FORT, land, "hotw24.forts.build")
 
 
-@declares(
+@COMMANDS.declares(
     "place_great_wall",
     "Place a Great Wall fort in a land.",
     Arg("land", "A land id.", lands),
@@ -496,12 +521,12 @@ def build_fort(ctx: Ctx, seat: int, command: Command) -> None:
 def place_great_wall(ctx: Ctx, seat: int, command: Command) -> None:
     ctx.emit(
         GreatWallFortPlaced(
-            rule=ctx.cite("empires.great-wall"), seat=seat, land=str(command.arg("land"))
+            rule="hotw24.empires.great-wall", seat=seat, land=str(command.arg("land"))
         )
     )
 
 
-@declares(
+@COMMANDS.declares(
     "use_leader",
     "Use your Empire's Leader (without dice, say what it ignores).",
     Arg("ignore", "What the Leader ignores.", (IGNORE_DIFFICULT, IGNORE_FORT), required=False),
@@ -509,5 +534,5 @@ def place_great_wall(ctx: Ctx, seat: int, command: Command) -> None:
 )
 def use_leader(ctx: Ctx, seat: int, command: Command) -> None:
     ignore = command.arg("ignore")
-    rule = "invasion.dice.leader" if ignore is None else "invasion.no-dice.leader"
-    ctx.emit(LeaderUsed(rule=ctx.cite(rule), seat=seat, ignores=ignore))
+    rule = "hotw24.invasion.dice.leader" if ignore is None else "hotw24.invasion.no-dice.leader"
+    ctx.emit(LeaderUsed(rule=rule, seat=seat, ignores=ignore))

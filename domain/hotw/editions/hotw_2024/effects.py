@@ -15,6 +15,12 @@ from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.board import Board
 from domain.hotw.changes import added, with_player, with_turn
+from domain.hotw.editions.hotw_2024.buildings import (
+    BuildingRemoved,
+    building_value,
+    place_building,
+    reduce_buildings,
+)
 from domain.hotw.editions.hotw_2024.cards import (
     AddPeople,
     AwardHonor,
@@ -33,16 +39,25 @@ from domain.hotw.editions.hotw_2024.cards import (
     RemoveGarrisons,
     Scope,
 )
-from domain.hotw.editions.hotw_2024.commands import declares
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    COMMANDS,
+    FOLDS,
+    Ctx,
     HotwEvent,
     evolved_task,
-    handles,
     replace_top,
     return_people,
     top_task,
     with_gold,
 )
+from domain.hotw.editions.hotw_2024.expand import (
+    FleetPlaced,
+    fleet_kind_for_honor,
+    fleet_targets,
+)
+from domain.hotw.editions.hotw_2024.gold import collect_gold
+from domain.hotw.editions.hotw_2024.honors import award_honor
+from domain.hotw.editions.hotw_2024.invasion import Army, GarrisonRemoved, place_army
 from domain.hotw.editions.hotw_2024.model import (
     EMPTY_POOL,
     EffectTask,
@@ -54,21 +69,6 @@ from domain.hotw.editions.hotw_2024.model import (
 )
 from domain.hotw.editions.hotw_2024.model import Control as Held
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.buildings import (
-    BuildingRemoved,
-    building_value,
-    place_building,
-    reduce_buildings,
-)
-from domain.hotw.editions.hotw_2024.rules.context import Ctx
-from domain.hotw.editions.hotw_2024.rules.expand import (
-    FleetPlaced,
-    fleet_kind_for_honor,
-    fleet_targets,
-)
-from domain.hotw.editions.hotw_2024.rules.gold import collect_gold
-from domain.hotw.editions.hotw_2024.rules.honors import award_honor
-from domain.hotw.editions.hotw_2024.rules.invasion import Army, GarrisonRemoved, place_army
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,25 +88,29 @@ def effects_of(pack: HotwPack, task: EffectTask) -> tuple[Effect, ...]:
 
 
 HONOR_RULES: dict[type, str] = {
-    AddPeople: "honors.recruit",
-    PlaceFleet: "honors.fleet",
-    RemoveBuildings: "honors.catastrophe",
+    AddPeople: "hotw24.honors.recruit",
+    PlaceFleet: "hotw24.honors.fleet",
+    RemoveBuildings: "hotw24.honors.catastrophe",
 }
 
 
 def effect_rule(effect: Effect, task: EffectTask) -> str:
     """The rule an effect's events cite."""
     if task.endgame:
-        return "endgame.honors"
+        return "hotw24.endgame.honors"
     if task.source == "event":
-        return "events.effects"
+        return "hotw24.events.effects"
     if isinstance(effect, PlaceBuildings):
-        return "honors.fortify" if effect.building is Building.FORT else "honors.urbanize"
+        return (
+            "hotw24.honors.fortify"
+            if effect.building is Building.FORT
+            else "hotw24.honors.urbanize"
+        )
     if isinstance(effect, CollectGold):
         if effect.per is GoldBasis.BUILDING_VALUE:
-            return "honors.buildings-bonus"
-        return "honors.lands-bonus"
-    return HONOR_RULES.get(type(effect), "general.honors.who-and-when")
+            return "hotw24.honors.buildings-bonus"
+        return "hotw24.honors.lands-bonus"
+    return HONOR_RULES.get(type(effect), "hotw24.general.honors.who-and-when")
 
 
 # --- land selectors ---------------------------------------------------------------------------
@@ -302,7 +306,7 @@ def advance_effect(ctx: Ctx, task: EffectTask) -> bool:
     lands: tuple[str, ...] = task.acted
     if not needs_area(effect, task):
         lands = _carry_out(ctx, task, effect, rule) or task.acted
-    ctx.emit(EffectCompleted(rule=ctx.cite(rule), seat=task.seat, index=task.index, lands=lands))
+    ctx.emit(EffectCompleted(rule=rule, seat=task.seat, index=task.index, lands=lands))
     return True
 
 
@@ -314,14 +318,14 @@ def _carry_out(ctx: Ctx, task: EffectTask, effect: Effect, rule: str) -> tuple[s
             targets: list[int] = [seat] * effect.count
         else:
             targets = [s for s in range(len(ctx.state.players)) if s != seat] * effect.count
-        also = ("events.honors",) if task.source == "event" else ()
+        also = ("hotw24.events.honors",) if task.source == "event" else ()
         for target in targets:
             award_honor(ctx, target, rule, also)
         return ()
     if isinstance(effect, AddPeople):
         count = min(effect.count, ctx.state.players[seat].supply)
         if count and ctx.state.turn is not None:
-            ctx.emit(PeopleRecruited(rule=ctx.cite(rule), seat=seat, count=count))
+            ctx.emit(PeopleRecruited(rule=rule, seat=seat, count=count))
         return ()
     if isinstance(effect, CollectGold):
         lands = (
@@ -340,7 +344,7 @@ def _carry_out(ctx: Ctx, task: EffectTask, effect: Effect, rule: str) -> tuple[s
     if isinstance(effect, ReduceBuildings):
         lands = select_lands(ctx.board, ctx.state, seat, effect.where, task)
         for land in lands:
-            reduce_buildings(ctx, land, "building-reduction.one-step")
+            reduce_buildings(ctx, land, "hotw24.building-reduction.one-step")
         return tuple(lands)
     if isinstance(effect, RemoveGarrisons) and effect.count is None:
         lands = land_candidates(ctx.pack, ctx.state, task, effect)
@@ -369,8 +373,8 @@ def remove_garrison(ctx: Ctx, land: str) -> None:
     (honors.award.garrison-removed)."""
     owner = ctx.state.land(land).owner
     assert owner is not None
-    ctx.emit(GarrisonRemoved(rule=ctx.cite("events.effects"), land=land, owner=owner))
-    award_honor(ctx, owner, "honors.award.garrison-removed")
+    ctx.emit(GarrisonRemoved(rule="hotw24.events.effects", land=land, owner=owner))
+    award_honor(ctx, owner, "hotw24.honors.award.garrison-removed")
 
 
 def choose_for_effect(ctx: Ctx, task: EffectTask, arg: str, value: str) -> None:
@@ -378,13 +382,13 @@ def choose_for_effect(ctx: Ctx, task: EffectTask, arg: str, value: str) -> None:
     rule = effect_rule(effect, task)
     seat = task.seat
     if arg == "area":
-        ctx.emit(AreaChosen(rule=ctx.cite(rule), seat=seat, area=value))
+        ctx.emit(AreaChosen(rule=rule, seat=seat, area=value))
         return
     if arg == "water":
-        ctx.emit(WaterChosen(rule=ctx.cite(rule), seat=seat, water=value))
-        ctx.emit(FleetPlaced(rule=ctx.cite(rule), seat=seat, water=value, pool="supply"))
+        ctx.emit(WaterChosen(rule=rule, seat=seat, water=value))
+        ctx.emit(FleetPlaced(rule=rule, seat=seat, water=value, pool="supply"))
         return
-    ctx.emit(LandChosen(rule=ctx.cite(rule), seat=seat, land=value))
+    ctx.emit(LandChosen(rule=rule, seat=seat, land=value))
     if isinstance(effect, PlaceBuildings):
         place_building(ctx, seat, effect.building, value, rule)
     elif isinstance(effect, PlaceArmies):
@@ -394,11 +398,11 @@ def choose_for_effect(ctx: Ctx, task: EffectTask, arg: str, value: str) -> None:
         remove_garrison(ctx, value)
     elif isinstance(effect, RemoveBuildings):
         owner = ctx.state.land(value).owner
-        ctx.emit(BuildingRemoved(rule=ctx.cite(rule), land=value, building=effect.building.value))
+        ctx.emit(BuildingRemoved(rule=rule, land=value, building=effect.building.value))
         if owner is not None and effect.owner_loses_gold:
             lost = min(effect.owner_loses_gold, ctx.state.players[owner].gold)
             if lost:
-                ctx.emit(GoldLost(rule=ctx.cite(rule), seat=owner, amount=lost))
+                ctx.emit(GoldLost(rule=rule, seat=owner, amount=lost))
 
 
 def people_for_event(pack: HotwPack, card_id: str) -> int:
@@ -410,9 +414,9 @@ def people_for_event(pack: HotwPack, card_id: str) -> int:
 def end_effects(ctx: Ctx, task: EffectTask) -> None:
     ctx.emit(
         EffectsEnded(
-            rule=ctx.cite(
-                "events.effects" if task.source == "event" else "general.honors.who-and-when"
-            ),
+            rule="hotw24.events.effects"
+            if task.source == "event"
+            else "hotw24.general.honors.who-and-when",
             seat=task.seat,
             source=task.source,
             source_id=task.source_id,
@@ -424,7 +428,7 @@ def end_effects(ctx: Ctx, task: EffectTask) -> None:
         if pool.people or pool.fleets:
             ctx.emit(
                 EventConcluded(
-                    rule=ctx.cite("events.lay-down"),
+                    rule="hotw24.events.lay-down",
                     seat=turn.seat,
                     card=task.source_id,
                     lands=(),
@@ -494,7 +498,7 @@ class EffectsEnded(HotwEvent):
     source_id: str
 
 
-@handles(EventConcluded)
+@FOLDS.handles(EventConcluded)
 def _event_concluded(pack: HotwPack, state: HotwState, e: EventConcluded) -> HotwState:
     lands = dict(state.lands)
     for land in e.lands:
@@ -509,12 +513,12 @@ def _event_concluded(pack: HotwPack, state: HotwState, e: EventConcluded) -> Hot
     return with_turn(state, event_pool=EMPTY_POOL, event_fleets=(), event_expand=False)
 
 
-@handles(GoldLost)
+@FOLDS.handles(GoldLost)
 def _gold_lost(pack: HotwPack, state: HotwState, e: GoldLost) -> HotwState:
     return with_gold(state, e.seat, -e.amount)
 
 
-@handles(PeopleRecruited)
+@FOLDS.handles(PeopleRecruited)
 def _recruited(pack: HotwPack, state: HotwState, e: PeopleRecruited) -> HotwState:
     assert state.turn is not None
     pool = state.turn.pool
@@ -522,14 +526,14 @@ def _recruited(pack: HotwPack, state: HotwState, e: PeopleRecruited) -> HotwStat
     return with_player(state, e.seat, supply=state.players[e.seat].supply - e.count)
 
 
-@handles(AreaChosen)
+@FOLDS.handles(AreaChosen)
 def _area_chosen(pack: HotwPack, state: HotwState, e: AreaChosen) -> HotwState:
     task = top_task(state)
     assert isinstance(task, EffectTask)
     return replace_top(state, evolved_task(task, area=e.area))
 
 
-@handles(LandChosen)
+@FOLDS.handles(LandChosen)
 def _land_chosen(pack: HotwPack, state: HotwState, e: LandChosen) -> HotwState:
     task = top_task(state)
     if isinstance(task, EffectTask):
@@ -546,14 +550,14 @@ def _land_chosen(pack: HotwPack, state: HotwState, e: LandChosen) -> HotwState:
     return replace_top(state, None)
 
 
-@handles(WaterChosen)
+@FOLDS.handles(WaterChosen)
 def _water_chosen(pack: HotwPack, state: HotwState, e: WaterChosen) -> HotwState:
     task = top_task(state)
     assert isinstance(task, EffectTask)
     return replace_top(state, evolved_task(task, done=task.done + 1, acted=(*task.acted, e.water)))
 
 
-@handles(EffectCompleted)
+@FOLDS.handles(EffectCompleted)
 def _effect_completed(pack: HotwPack, state: HotwState, e: EffectCompleted) -> HotwState:
     task = top_task(state)
     assert isinstance(task, EffectTask)
@@ -563,7 +567,7 @@ def _effect_completed(pack: HotwPack, state: HotwState, e: EffectCompleted) -> H
     )
 
 
-@handles(EffectsEnded)
+@FOLDS.handles(EffectsEnded)
 def _effects_ended(pack: HotwPack, state: HotwState, e: EffectsEnded) -> HotwState:
     return replace_top(state, None)
 
@@ -571,7 +575,7 @@ def _effects_ended(pack: HotwPack, state: HotwState, e: EffectsEnded) -> HotwSta
 # --- commands: choosing no more ------------------------------------------------------------------
 
 
-@declares(
+@COMMANDS.declares(
     "stop_choosing",
     'Choose no more: end an effect that lets you choose "up to" a number of lands.',
 )
@@ -581,6 +585,4 @@ def stop_choosing(ctx: Ctx, seat: int, command: Command) -> None:
     assert isinstance(task, EffectTask)
     effect = effects_of(ctx.pack, task)[task.index]
     rule = effect_rule(effect, task)
-    ctx.emit(
-        EffectCompleted(rule=ctx.cite(rule), seat=task.seat, index=task.index, lands=task.acted)
-    )
+    ctx.emit(EffectCompleted(rule=rule, seat=task.seat, index=task.index, lands=task.acted))

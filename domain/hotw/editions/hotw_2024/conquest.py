@@ -5,7 +5,7 @@ conquest points to spend on neighbouring lands of the same Enemy.
 
 `invade_with_conquest` replaces the ruleset's `resolve_invasion` when the option is on; the
 conquest itself is a `ConquestTask` on the agenda, so each conquest is the player's choice.
-Play example 10 (example.10): Tigris retried at +2, then Euphrates.
+Play example 10 (hotw24.example.10): Tigris retried at +2, then Euphrates.
 """
 
 from __future__ import annotations
@@ -15,16 +15,30 @@ from domain.core.frozen import evolved
 from domain.core.messages import Command, event
 from domain.hotw.board import Board
 from domain.hotw.changes import with_turn
+from domain.hotw.editions.hotw_2024.buildings import plunder, reduce_buildings
 from domain.hotw.editions.hotw_2024.cards import Building
-from domain.hotw.editions.hotw_2024.commands import Arg, declares, lands, refused
-from domain.hotw.editions.hotw_2024.edition import ConquestNumbers, InvasionDice
-from domain.hotw.editions.hotw_2024.evolve import (
+from domain.hotw.editions.hotw_2024.context import (
+    COMMANDS,
+    FOLDS,
+    Arg,
+    Ctx,
     HotwEvent,
-    handles,
+    Invader,
+    cited,
+    lands,
+    refused,
     replace_top,
     return_people,
     take_person,
     top_task,
+)
+from domain.hotw.editions.hotw_2024.edition import ConquestNumbers, InvasionDice
+from domain.hotw.editions.hotw_2024.honors import award_honor
+from domain.hotw.editions.hotw_2024.invasion import (
+    InvasionModifierRemoved,
+    InvasionSucceeded,
+    highest,
+    modifier_land,
 )
 from domain.hotw.editions.hotw_2024.model import (
     ConquestTask,
@@ -33,15 +47,9 @@ from domain.hotw.editions.hotw_2024.model import (
     Pool,
 )
 from domain.hotw.editions.hotw_2024.pack import HotwPack
-from domain.hotw.editions.hotw_2024.rules.buildings import plunder, reduce_buildings
-from domain.hotw.editions.hotw_2024.rules.context import Ctx, Invader
-from domain.hotw.editions.hotw_2024.rules.honors import award_honor
-from domain.hotw.editions.hotw_2024.rules.invasion import (
-    InvasionModifierRemoved,
-    InvasionSucceeded,
-    highest,
-    modifier_land,
-)
+
+WORKED_EXAMPLES = ("hotw24.example.10",)
+"""The rulebook's worked examples of this chapter, each played again by a test."""
 
 
 def has_fort(state: HotwState, land: str) -> bool:
@@ -86,15 +94,15 @@ def invade_with_conquest(ctx: Ctx, land: str, army: Invader) -> None:
     draws = ctx.chance.take_draws()
     empire, defence = highest(empire_dice) + modifier, highest(enemy_dice)
     also = tuple(
-        ctx.cite(key)
+        key
         for key, applies in (
-            ("option3.dice", True),
-            ("invasion.dice.leader", army.leader),
-            ("forts.purpose", has_fort(ctx.state, land)),
-            ("option3.modifier", modifier > 0),
-            ("expand.outcome.invasion", True),
-            ("general.land.enemy", True),
-            ("general.remove-to-supply", True),
+            ("hotw24.option3.dice", True),
+            ("hotw24.invasion.dice.leader", army.leader),
+            ("hotw24.forts.purpose", has_fort(ctx.state, land)),
+            ("hotw24.option3.modifier", modifier > 0),
+            ("hotw24.expand.outcome.invasion", True),
+            ("hotw24.general.land.enemy", True),
+            ("hotw24.general.remove-to-supply", True),
             *((key, True) for key in army.reached_by),
         )
         if applies
@@ -102,7 +110,7 @@ def invade_with_conquest(ctx: Ctx, land: str, army: Invader) -> None:
     if defence > empire:
         ctx.emit(
             InvasionRepulsed(
-                rule=ctx.cite("option3.frustrated"),
+                rule="hotw24.option3.frustrated",
                 cites=also,
                 seat=army.seat,
                 land=land,
@@ -118,10 +126,10 @@ def invade_with_conquest(ctx: Ctx, land: str, army: Invader) -> None:
         return
     ctx.emit(
         InvasionSucceeded(
-            rule=ctx.cite("option3.ties" if empire == defence else "option3.dice"),
+            rule="hotw24.option3.ties" if empire == defence else "hotw24.option3.dice",
             cites=(
-                *(c for c in also if c != ctx.cite("option3.dice") or empire == defence),
-                ctx.cite("option3.success"),
+                *(c for c in also if c != "hotw24.option3.dice" or empire == defence),
+                "hotw24.option3.success",
             ),
             seat=army.seat,
             land=land,
@@ -139,11 +147,11 @@ def invasion_frustrated(ctx: Ctx, land: str, army: Invader, enemy: int, modifier
     """The Enemy is awarded an Honor each time (option3.honor-each); the garrison holds
     and no building reduction happens. An expanding Empire may go on against the land with the
     counter raised (option3.frustrated, option3.modifier)."""
-    award_honor(ctx, enemy, "option3.honor-each")
+    award_honor(ctx, enemy, "hotw24.option3.honor-each")
     if army.expanding:
         ctx.emit(
             InvasionModifierSet(
-                rule=ctx.cite("option3.modifier"),
+                rule="hotw24.option3.modifier",
                 seat=army.seat,
                 land=land,
                 modifier=next_modifier(ctx.pack.edition.conquest, modifier),
@@ -156,16 +164,14 @@ def invasion_succeeds(ctx: Ctx, land: str, army: Invader, enemy: int, margin: in
     reduction follows (option3.success); the margin is awarded as conquest points
     (option3.conquest-points)."""
     if modifier_land(ctx) == land:
-        ctx.emit(
-            InvasionModifierRemoved(rule=ctx.cite("option3.modifier"), seat=army.seat, land=land)
-        )
+        ctx.emit(InvasionModifierRemoved(rule="hotw24.option3.modifier", seat=army.seat, land=land))
     if army.barbarian:
         plunder(ctx, army.seat, land, army.plunder_rule)
-    reduce_buildings(ctx, land, "option3.success")
+    reduce_buildings(ctx, land, "hotw24.option3.success")
     if margin > 0 and army.expanding:
         ctx.emit(
             ConquestPointsAwarded(
-                rule=ctx.cite("option3.conquest-points"),
+                rule="hotw24.option3.conquest-points",
                 seat=army.seat,
                 land=land,
                 enemy=enemy,
@@ -228,11 +234,11 @@ def conquer(ctx: Ctx, task: ConquestTask, land: str) -> None:
     building reduction (option3.conquest-reduction)."""
     ctx.emit(
         LandConquered(
-            rule=ctx.cite("option3.conquest-cost"),
-            cites=ctx.cites(
-                "option3.conquest-same-enemy",
-                "option3.conquest-adjacency",
-                "option3.conquest-no-fleets",
+            rule="hotw24.option3.conquest-cost",
+            cites=cited(
+                "hotw24.option3.conquest-same-enemy",
+                "hotw24.option3.conquest-adjacency",
+                "hotw24.option3.conquest-no-fleets",
             ),
             seat=task.seat,
             land=land,
@@ -242,15 +248,15 @@ def conquer(ctx: Ctx, task: ConquestTask, land: str) -> None:
         )
     )
     if task.barbarian:
-        rule = "events.plunder" if task.pool == "event" else "plunder.value"
+        rule = "hotw24.events.plunder" if task.pool == "event" else "hotw24.plunder.value"
         plunder(ctx, task.seat, land, rule)
-    reduce_buildings(ctx, land, "option3.conquest-reduction")
+    reduce_buildings(ctx, land, "hotw24.option3.conquest-reduction")
 
 
 def end_conquest(ctx: Ctx, task: ConquestTask) -> None:
     """Unspent conquest points are lost (option3.conquest-points reading)."""
     ctx.emit(
-        ConquestEnded(rule=ctx.cite("option3.conquest-points"), seat=task.seat, unspent=task.points)
+        ConquestEnded(rule="hotw24.option3.conquest-points", seat=task.seat, unspent=task.points)
     )
 
 
@@ -313,24 +319,24 @@ class ConquestEnded(HotwEvent):
     unspent: int
 
 
-@handles(InvasionRepulsed)
+@FOLDS.handles(InvasionRepulsed)
 def _repulsed(pack: HotwPack, state: HotwState, e: InvasionRepulsed) -> HotwState:
     state = take_person(state, e.pool)
     return return_people(state, e.seat, 1)
 
 
-@handles(InvasionModifierSet)
+@FOLDS.handles(InvasionModifierSet)
 def _modifier_set(pack: HotwPack, state: HotwState, e: InvasionModifierSet) -> HotwState:
     return with_turn(state, modifier_land=e.land, invasion_modifier=e.modifier)
 
 
-@handles(ConquestPointsAwarded)
+@FOLDS.handles(ConquestPointsAwarded)
 def _points(pack: HotwPack, state: HotwState, e: ConquestPointsAwarded) -> HotwState:
     task = ConquestTask(e.seat, e.enemy, e.points, (e.land,), e.pool, e.barbarian)
     return evolved(state, agenda=(*state.agenda, task))
 
 
-@handles(LandConquered)
+@FOLDS.handles(LandConquered)
 def _conquered(pack: HotwPack, state: HotwState, e: LandConquered) -> HotwState:
     task = top_task(state)
     assert isinstance(task, ConquestTask)
@@ -349,7 +355,7 @@ def _conquered(pack: HotwPack, state: HotwState, e: LandConquered) -> HotwState:
     return replace_top(state, left)
 
 
-@handles(ConquestEnded)
+@FOLDS.handles(ConquestEnded)
 def _conquest_ended(pack: HotwPack, state: HotwState, e: ConquestEnded) -> HotwState:
     return replace_top(state, None)
 
@@ -367,7 +373,7 @@ def pending_conquest_refusal(
     if isinstance(task, ConquestTask) and command.type not in CONQUEST_COMMANDS:
         return refused(
             "spend the conquest points (conquer_land) or give them up (end_conquest) first",
-            "option3.conquest-points",
+            "hotw24.option3.conquest-points",
             command,
         )
     return None
@@ -378,25 +384,27 @@ def why_not_conquer_land(
 ) -> RuleViolation | None:
     task = state.agenda[-1] if state.agenda else None
     if not isinstance(task, ConquestTask):
-        return refused("there are no conquest points to spend", "option3.conquest-points", command)
+        return refused(
+            "there are no conquest points to spend", "hotw24.option3.conquest-points", command
+        )
     land = str(command.arg("land"))
     if land not in pack.board.lands or not is_land_of_the_enemy(state, land, task.enemy):
         return refused(
             "every land conquered must be controlled by the Enemy whose land was invaded",
-            "option3.conquest-same-enemy",
+            "hotw24.option3.conquest-same-enemy",
             command,
         )
     if not next_to_conquest(pack.board, task, land):
         return refused(
             "a conquered land must be next to the land invaded or a land conquered since "
             "(fleets may not be used)",
-            "option3.conquest-adjacency",
+            "hotw24.option3.conquest-adjacency",
             command,
         )
     return refused(
         f"conquering {land} costs {conquest_cost(pack, state, land)} conquest points; "
         f"{task.points} remain",
-        "option3.conquest-cost",
+        "hotw24.option3.conquest-cost",
         command,
     )
 
@@ -406,11 +414,13 @@ def why_not_end_conquest(
 ) -> RuleViolation | None:
     task = state.agenda[-1] if state.agenda else None
     if not isinstance(task, ConquestTask):
-        return refused("there are no conquest points to spend", "option3.conquest-points", command)
+        return refused(
+            "there are no conquest points to spend", "hotw24.option3.conquest-points", command
+        )
     return None
 
 
-@declares(
+@COMMANDS.declares(
     "conquer_land",
     "Option 3: conquer a land.",
     Arg("land", "A land id.", lands),
@@ -422,7 +432,7 @@ def conquer_land(ctx: Ctx, seat: int, command: Command) -> None:
     conquer(ctx, task, str(command.arg("land")))
 
 
-@declares(
+@COMMANDS.declares(
     "end_conquest", "Option 3: give up the remaining conquest points.", why_not=why_not_end_conquest
 )
 def do_end_conquest(ctx: Ctx, seat: int, command: Command) -> None:
