@@ -28,6 +28,7 @@ from domain.patchistory import (
     invariants,
     management,
     movement,
+    narration,
     negotiation_and_war,
     patching,
     production,
@@ -35,7 +36,6 @@ from domain.patchistory import (
     setup,
     view,
     vote,
-    words,
     workers,
 )
 from domain.patchistory.context import COMMANDS, FOLDS, Ctx
@@ -222,12 +222,12 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
     def names(self) -> Mapping[str, str]:
         known: Mapping[str, str] | None = getattr(self, "_names", None)
         if known is None:
-            known = words.names_of(self.pack)
+            known = narration.names_of(self.pack)
             self._names = known
         return known
 
     def card_texts(self) -> Mapping[str, str]:
-        return words.card_texts(self.pack)
+        return narration.card_texts(self.pack)
 
     def narrate(
         self,
@@ -235,15 +235,15 @@ class PatchistoryRuleset(TurnTaking[PState], Ruleset[PState]):
         players: Sequence[str],
         empires: Mapping[int, str] | None = None,
     ) -> str:
-        return words.narrate(self, event, players)
+        return narration.narrate(self, event, players)
 
     def data_words(self, event: Mapping[str, Any], players: Sequence[str]) -> list[dict[str, str]]:
-        return words.data_words(self, event, players)
+        return narration.data_words(self, event, players)
 
     def action_words(
         self, state: PState, command: Mapping[str, Any], players: Sequence[str]
     ) -> tuple[str, str]:
-        return words.action_words(self, state, command, players)
+        return narration.action_words(self, state, command, players)
 
     def strategy(self) -> Any:
         return PatchStrategy(self)

@@ -26,11 +26,11 @@ from domain.patchistory.context import (
     without_worker,
 )
 from domain.patchistory.model import Cell, Civ, Pending, PState, Route
+from domain.patchistory.narration import where
 from domain.patchistory.pack import PatchPack
 from domain.patchistory.revisions import WORKERS_SHARE_DURING_MOVEMENT
 from domain.patchistory.rounds import PhaseBegan, awaited, pass_turn, refused_by
 from domain.patchistory.trade_routes import ROUTE
-from domain.patchistory.words import where
 from domain.patchistory.workers import cell, cell_args
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from domain.hotw.editions.hotw_2024.narration import TELLERS as HOTW_TELLERS
-from domain.patchistory.words import TELLERS as PATCH_TELLERS
+from domain.patchistory.narration import TELLERS as PATCH_TELLERS
 from service.rulesets import ruleset
 from tests.support.table import Table
 from tests.support.words import NOT_SENTENCES, SLUG, key_value_dump

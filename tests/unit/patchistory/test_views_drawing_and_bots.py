@@ -90,7 +90,7 @@ def test_the_bots_position_from_a_view_is_the_seats_cut_of_the_state(played):
 def test_a_sealed_bid_is_told_by_the_tiles_place_at_the_auction_and_its_coin():
     """The event counts the Tile bid on from 0; the log says '#2 at the Auction', as the
     table's buttons do, never 'number 1'."""
-    from domain.patchistory.words import narrate
+    from domain.patchistory.narration import narrate
 
     said = narrate(RULES, {"type": "BidSealed", "data": {"seat": 0, "number": 1, "offer": 2}},
                    ["ann", "bob"])  # fmt: skip
@@ -100,7 +100,7 @@ def test_a_sealed_bid_is_told_by_the_tiles_place_at_the_auction_and_its_coin():
 
 def test_a_worker_on_a_trade_route_is_told_by_its_route_and_spaces_never_by_a_player():
     """The event's `to` is a space of the route, not a seat: the log once read "to bob"."""
-    from domain.patchistory.words import narrate
+    from domain.patchistory.narration import narrate
 
     def said(**data: object) -> str:
         base = {"seat": 0, "route": 1, "frm": 0, "to": 1, "rest": False, "home": False}
@@ -117,7 +117,7 @@ def test_a_worker_on_a_trade_route_is_told_by_its_route_and_spaces_never_by_a_pl
 
 
 def test_a_prosperity_card_scored_tells_each_players_place_and_culture_in_words():
-    from domain.patchistory.words import narrate
+    from domain.patchistory.narration import narrate
 
     card = next(iter(RULES.pack.prosperity.values()))
     data = {"card": card.id, "votes": 3, "value": 3, "ranks": [2, 1, 3], "culture": [1, 3, -1]}
@@ -151,7 +151,7 @@ def test_the_auction_is_drawn_above_the_civilizations_while_it_is_bid_on():
 def test_a_workers_move_is_said_by_its_step_on_the_compass_and_keeps_its_arguments():
     """Issue 34: "from 1 column right to 1 column left" was right but hard to read; a move is
     said by its step (north up the table) and the Worker it moves, the command unchanged."""
-    from domain.patchistory.words import action_words, compass, where
+    from domain.patchistory.narration import action_words, compass, where
 
     move = {"type": "move_worker", "row": 0, "col": 1, "to_row": 0, "to_col": -1}
     label, short = action_words(RULES, fresh(2), move, ["ann", "bob"])

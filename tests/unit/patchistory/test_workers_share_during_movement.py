@@ -14,8 +14,8 @@ from domain.core.messages import Command
 from domain.patchistory import invariants
 from domain.patchistory.engine import LISTED
 from domain.patchistory.movement import WorkerCrowdedOut, WorkerMoved
+from domain.patchistory.narration import worker_crowded_out
 from domain.patchistory.revisions import WORKERS_SHARE_DURING_MOVEMENT
-from domain.patchistory.words import worker_crowded_out
 from tests.unit.patchistory.support import act_with, civ_of, fresh, of, square, with_capital
 
 END = Command.of("end_movement")
