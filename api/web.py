@@ -17,7 +17,10 @@ from api.docs import route
 bp = Blueprint("web", __name__)
 
 ASSETS = Path(__file__).parent / "web"
-FILES = {"table.js": "text/javascript", "table.css": "text/css", "favicon.svg": "image/svg+xml"}
+MODULES = {path.name: "text/javascript" for path in sorted(ASSETS.glob("*.js"))}
+"""The page's script: ES modules (`<script type="module">`, no build step), main.js importing
+the others."""
+FILES = {**MODULES, "table.css": "text/css", "favicon.svg": "image/svg+xml"}
 """What the page loads, besides itself."""
 POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -56,7 +59,7 @@ def index() -> Response:
 
 @bp.get("/web/<name>")
 def asset(name: str) -> Response:
-    """The page's own script, style sheet and icon (nothing else is served from here)."""
+    """The page's own modules, style sheet and icon (nothing else is served from here)."""
     if name not in FILES:
         abort(404)
     response = send_from_directory(ASSETS, name, mimetype=FILES[name], max_age=0)

@@ -1,0 +1,68 @@
+// @ts-check
+/* Where the player is on the table, kept across a redraw: the same place of the board, card,
+ * player or button, else the nearest one like it. */
+
+/** A place of the board (by kind and id, in a seat's territory or not), a card or player of
+ * the dashboard, or an action's button.
+ * @typedef {{board: string, id: string, seat: string | null} | {card: string} | {player: string} | {action: string | null, type: string | null, id: string | null}} Spot */
+
+/** @param {Element | null} node @returns {Spot | null} */
+export function focusSpot(node) {
+  if (!node || node === document.body || !node.closest || !node.isConnected) return null;
+  const place = /** @type {HTMLElement | SVGElement | null} */ (
+    node.closest('#board [data-land], #board [data-water], #board [data-square], #board .offer')
+  );
+  if (place) {
+    const civ = /** @type {SVGElement | null} */ (place.closest('.civ'));
+    for (const key of ['land', 'water', 'square', 'offer']) {
+      const id = place.dataset[key];
+      if (id !== undefined) return {board: key, id, seat: civ ? (civ.dataset.seat ?? null) : null};
+    }
+  }
+  const card = /** @type {HTMLElement | null} */ (node.closest('#dashboard .hand-card, #dashboard .dash-player'));
+  if (card) {
+    return card.dataset.card !== undefined ? {card: card.dataset.card} : {player: card.dataset.seat ?? ''};
+  }
+  const button = /** @type {HTMLElement | null} */ (
+    node.closest('#actions button, #dashboard button, #seating button')
+  );
+  if (button) return {action: button.dataset.action || null, type: button.dataset.type || null, id: button.id || null};
+  return null;
+}
+
+/** Focus the same place again, else the nearest one like it: the place itself (focusable
+ * even when it offers nothing now), the same card or player, the same button or one of its
+ * group, else the first action; the board or the actions' heading when nothing is left.
+ * @param {Spot} where */
+export function focusAgain(where) {
+  /** @param {HTMLElement | SVGElement | null} node */
+  const take = (node) => {
+    if (!node) return false;
+    if (!node.hasAttribute('tabindex') && !['BUTTON', 'A', 'INPUT'].includes(node.tagName)) {
+      node.setAttribute('tabindex', '-1');
+    }
+    node.focus({preventScroll: true});
+    return document.activeElement === node;
+  };
+  /** @param {string} selector */
+  const q = (selector) => /** @type {HTMLElement | SVGElement | null} */ (document.querySelector(selector));
+  if ('board' in where) {
+    const within =
+      where.seat !== null && where.seat !== undefined ? `#board .civ[data-seat="${CSS.escape(where.seat)}"]` : '#board';
+    const selector = `${within} [data-${where.board}="${CSS.escape(where.id)}"]`;
+    if (take(q(`${selector}.target`)) || take(q(selector)) || take(q('#board-area'))) return;
+  } else if ('card' in where || 'player' in where) {
+    const selector =
+      'card' in where
+        ? `#dashboard .hand-card[data-card="${CSS.escape(where.card)}"]`
+        : `#dashboard .dash-player[data-seat="${CSS.escape(where.player)}"]`;
+    if (take(q(`${selector}.target`)) || take(q('#dashboard .target')) || take(q('#dash-hand'))) return;
+  } else {
+    if (where.id && take(q(`#${CSS.escape(where.id)}:not([disabled])`))) return;
+    if (where.action && take(q(`#actions button[data-action="${CSS.escape(where.action)}"]`))) return;
+    if (where.type && take(q(`#actions .group[data-type="${CSS.escape(where.type)}"] button.action`))) return;
+    if (take(q('#actions button.action'))) return;
+  }
+  const heading = q('#actions-title');
+  if (heading) take(heading);
+}
