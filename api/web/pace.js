@@ -7,11 +7,11 @@ export const RETRIES = 6;
 
 /** How long to wait before asking again: the server's `Retry-After` (seconds; at least 0.2),
  * else a backoff doubling from one second up to 30 (a 503 may come from a proxy that names no
- * time). A header the page cannot read as seconds counts as none; an absent or empty one reads
- * as 0, so 0.2 s (as the page has always done: this server names a time on every 429 and 503).
+ * time). An absent, empty or unreadable header counts as none.
  * @param {string | null} retryAfter the header as sent (null: none) @param {number} attempt 0 first */
 export function pauseMs(retryAfter, attempt) {
-  const said = Number(retryAfter);
+  const text = (retryAfter ?? '').trim();
+  const said = text === '' ? Number.NaN : Number(text);
   const backoff = Math.min(30, 2 ** attempt);
   return 1000 * (Number.isFinite(said) && said >= 0 ? Math.max(said, 0.2) : backoff);
 }

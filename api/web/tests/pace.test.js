@@ -15,6 +15,15 @@ test('an unreadable Retry-After backs off, doubling from one second up to thirty
   );
 });
 
+test('a 503 that names no time (a proxy) backs off as an unreadable one does', () => {
+  assert.deepEqual(
+    [0, 1, 3].map((attempt) => pauseMs(null, attempt)),
+    [1000, 2000, 8000],
+  );
+  assert.equal(pauseMs('', 2), 4000);
+  assert.equal(pauseMs(' 2 ', 0), 2000);
+});
+
 test('only a 429 or a 503 is asked again, and only so many times', () => {
   assert.equal(asksAgain(429, 0), true);
   assert.equal(asksAgain(503, RETRIES - 1), true);
