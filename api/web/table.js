@@ -301,9 +301,16 @@ async function refreshOnce(t) {
   }
   if (moved && (!state || state.ok) && (!picture || picture.ok)) t.shownVersion = version;
   if (t.summary.status === 'finished' && !t.result) {
-    /** @type {[void, Answer<Schemas['GameSummary']>]} */
-    const [, summary] = await Promise.all([fetchResult(t), call('GET', `/games/${id}`)]);
+    // the seats as they ended too: who resigned or ran out of time is said on the end screen
+    // even when the game ended before the seating event's own refresh came
+    /** @type {[void, Answer<Schemas['GameSummary']>, Answer<Schemas['Seating']> | null]} */
+    const [, summary, seats] = await Promise.all([
+      fetchResult(t),
+      call('GET', `/games/${id}`),
+      seating ? none : call('GET', `/games/${id}/seating`),
+    ]);
     if (summary.ok) t.summary = summary.body; // the seed revealed, or soon to be
+    if (seats?.ok) t.seating = seats.body;
   }
   if (t.closed) return;
   const where = focusSpot(document.activeElement) || t.playedFrom;
