@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from packs.base import load_rules_catalogue
+from tests.support.shape import circles, imported, over_the_caps
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 EDITIONS = {
@@ -21,8 +22,6 @@ EDITIONS = {
     "hotw-2024": "domain.hotw.editions.hotw_2024",
     "patchistory": "domain.patchistory",
 }
-MAX_MODULE_LINES = 600
-MAX_FUNCTION_LINES = 80
 
 
 def modules_of(package: str) -> dict[str, Path]:
@@ -66,17 +65,11 @@ def test_every_rule_names_the_module_that_implements_it_and_that_module_writes_i
 
 @pytest.mark.parametrize("ruleset", sorted(EDITIONS))
 def test_no_module_is_long_and_no_function_either(ruleset):
-    package = EDITIONS[ruleset]
-    long = []
-    for name, path in modules_of(package).items():
-        source = path.read_text(encoding="utf-8")
-        if source.count("\n") > MAX_MODULE_LINES:
-            long.append(f"{name}: {source.count(chr(10))} lines")
-        for node in ast.walk(ast.parse(source)):
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                size = (node.end_lineno or node.lineno) - node.lineno + 1
-                if size > MAX_FUNCTION_LINES:
-                    long.append(f"{name}.{node.name}: {size} lines")
+    modules = modules_of(EDITIONS[ruleset])
+    long = [
+        p for name, path in modules.items() for p in over_the_caps(path.read_text("utf-8"), name)
+    ]
+    assert len(modules) >= 5
     assert not long, long
 
 
@@ -84,32 +77,13 @@ def test_no_module_is_long_and_no_function_either(ruleset):
 def test_no_import_circle_inside_the_edition(ruleset):
     package = EDITIONS[ruleset]
     modules = modules_of(package)
-    imports: dict[str, set[str]] = {}
-    for name, path in modules.items():
-        found = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                targets = {node.module} | {f"{node.module}.{a.name}" for a in node.names}
-                found |= {t for t in targets if t in modules and t != name}
-            elif isinstance(node, ast.Import):
-                found |= {a.name for a in node.names if a.name in modules and a.name != name}
-        imports[name] = found
+    names = set(modules)
+    imports = {
+        name: imported(ast.parse(path.read_text(encoding="utf-8")), names) - {name}
+        for name, path in modules.items()
+    }
     imports.pop(package, None)  # the registering package imports what it registers
     for deps in imports.values():
         deps.discard(package)
-    circles = []
-    state: dict[str, int] = {}
-
-    def visit(name: str, path: tuple[str, ...]) -> None:
-        state[name] = 1
-        for dep in sorted(imports.get(name, ())):
-            if state.get(dep) == 1:
-                circles.append(" -> ".join((*path[path.index(dep) :], dep)))
-            elif dep not in state:
-                visit(dep, (*path, dep))
-        state[name] = 2
-
-    for name in sorted(imports):
-        if name not in state:
-            visit(name, (name,))
-    assert not circles, circles
+    assert imports, package
+    assert not circles(imports), circles(imports)

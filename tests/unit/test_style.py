@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.unit.test_edition_shape import MAX_FUNCTION_LINES, MAX_MODULE_LINES
+from tests.support.shape import MAX_FUNCTION_LINES, MAX_MODULE_LINES, over_the_caps
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -106,20 +106,6 @@ def test_the_import_check_sees_every_form_of_import():
 CAPPED_PACKAGES = ("service", "store", "api", "packs")
 """Packages held to the domain's caps (test_edition_shape): no module over 600 lines, no
 function over 80."""
-
-
-def over_the_caps(source: str, where: str) -> list[str]:
-    """The module, if it is over 600 lines, and each function (a method, a nested function)
-    over 80, counted from its `def` to its last line."""
-    long = []
-    if source.count("\n") > MAX_MODULE_LINES:
-        long.append(f"{where}: {source.count(chr(10))} lines")
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            size = (node.end_lineno or node.lineno) - node.lineno + 1
-            if size > MAX_FUNCTION_LINES:
-                long.append(f"{where}.{node.name}: {size} lines")
-    return long
 
 
 @pytest.mark.parametrize("package", CAPPED_PACKAGES)
