@@ -8,7 +8,6 @@ import {call} from './client.js';
 import {$, $$, el, errorBox, fill, need} from './dom.js';
 import {focusSpot} from './focus.js';
 import {handOf, waitingText} from './glance.js';
-import {markReady, refresh} from './table.js';
 import {actionKey, argsOf, firstSentence, humanise, wordsOf} from './words.js';
 
 /** @typedef {import('./api.d.ts').components['schemas']} Schemas */
@@ -384,7 +383,7 @@ export async function play(t, action) {
   closeChooser();
   t.playedFrom = focusSpot(document.activeElement);
   t.posting = true;
-  markReady();
+  t.markReady();
   for (const button of $$('#actions button')) /** @type {HTMLButtonElement} */ (button).disabled = true;
   const message = need('#message');
   fill(message);
@@ -412,5 +411,5 @@ export async function play(t, action) {
       fill(message, errorBox(posted, 'Refused: '));
     }
   }
-  await refresh(t);
+  await t.refresh();
 }

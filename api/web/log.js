@@ -5,7 +5,6 @@
 
 import {call} from './client.js';
 import {$$, el, errorBox, fill, need} from './dom.js';
-import {refresh} from './table.js';
 import {citation, clockText, resignWords, undoneVersions} from './words.js';
 
 /** @typedef {import('./api.d.ts').components['schemas']} Schemas */
@@ -184,5 +183,5 @@ function tickClocks() {
 async function seatAct(t, method, what, body) {
   const done = await call(method, `/games/${encodeURIComponent(t.gameId)}/${what}`, {token: t.token, body});
   if (!done.ok) fill(need('#message'), errorBox(done));
-  refresh(t, {seating: true});
+  t.refresh({seating: true});
 }

@@ -57,6 +57,9 @@ export const LOG_LENGTH = 25;
  * @property {string | null} boardText the drawing shown
  * @property {(() => void)[]} boardMarks what undoes the marking of the drawing shown
  * @property {import('./focus.js').Spot | null} playedFrom
+ * @property {(asked?: {version?: number, seating?: boolean}) => Promise<void>} refresh the table
+ *   fetched again (table.js owns the one refresh in flight; the modules drawing it ask it here)
+ * @property {() => void} markReady whether the page has shown all it heard, said again
  */
 
 /** @returns {Wants} */

@@ -8,7 +8,6 @@ import {call} from './client.js';
 import {notePace} from './dom.js';
 import {reconnectMs, reconnectWords} from './pace.js';
 import {fetched, heard} from './state.js';
-import {markReady, refresh} from './table.js';
 
 /** @typedef {import('./api.d.ts').components['schemas']} Schemas */
 /** @typedef {import('./state.js').Table} Table */
@@ -42,9 +41,9 @@ function onStreamEvent(t, version, seating) {
     t.foldTimer = null;
     const due = fetched(t.fold, Date.now());
     t.fold = due.fold;
-    refresh(t, due.asked);
+    t.refresh(due.asked);
   }, delay);
-  markReady();
+  t.markReady();
 }
 
 /** Open the game's stream, from the version the table shows. @param {Table} t @returns {Promise<void>} */
@@ -92,7 +91,7 @@ export async function follow(t) {
     // from what the table shows, with a fresh ticket.
     stream.close();
     t.stream = null;
-    refresh(t).then(() => {
+    t.refresh().then(() => {
       if (t.summary.status === 'finished' && t.summary.seed_revealed) return follow(t);
       reconnectLater(t);
     });

@@ -76,6 +76,8 @@ export async function showTable(gameId, token) {
     boardText: null,
     boardMarks: [],
     playedFrom: null,
+    refresh: (asked) => refresh(t, asked),
+    markReady,
   };
   table = t;
   fill(

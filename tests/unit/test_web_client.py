@@ -8,11 +8,14 @@ first time (as examples/typescript/run.sh does)."""
 from __future__ import annotations
 
 import fcntl
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from tests.support.shape import circles
 
 WEB = Path(__file__).resolve().parents[2] / "api" / "web"
 BIN = WEB / "node_modules" / ".bin"
@@ -36,6 +39,20 @@ def run(command: list[str]) -> str:
     done = subprocess.run(command, cwd=WEB, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
     return done.stdout
+
+
+def page_imports(source: str) -> set[str]:
+    """The page's own modules a module imports (`import {a, b} from './x.js';`, over lines)."""
+    return set(re.findall(r"^import [^;]*? from '\./([\w-]+\.js)';", source, re.M | re.S))
+
+
+def test_no_import_circle_among_the_modules_of_the_page():
+    """The modules drawing a table ask it to refresh through the table itself (`t.refresh`),
+    not by importing the module that owns the refresh."""
+    imports = {module.name: page_imports(module.read_text()) for module in MODULES}
+    assert imports["main.js"] >= {"table.js", "lobby.js"}, imports["main.js"]
+    assert not circles(imports), circles(imports)
+    assert circles({"a.js": page_imports("import {x,\n y} from './b.js';"), "b.js": {"a.js"}})
 
 
 def test_every_module_of_the_page_is_type_checked_and_under_the_size_cap():
