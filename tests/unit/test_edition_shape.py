@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,36 @@ def test_no_import_circle_inside_the_edition(ruleset):
         deps.discard(package)
     assert imports, package
     assert not circles(imports), circles(imports)
+
+
+def cited_in_code(catalogue) -> set[str]:
+    """The ids a module writes where it decides them, outside its WORKED_EXAMPLES."""
+    cited = set()
+    for entry in catalogue:
+        module = importlib.import_module(entry.module)
+        listed = set(getattr(module, "WORKED_EXAMPLES", ()))
+        source = Path(str(module.__file__)).read_text(encoding="utf-8")
+        if entry.id in string_literals(source) - listed:
+            cited.add(entry.id)
+    return cited
+
+
+def rulebook_examples_replayed() -> set[str]:
+    """The catalogue ids of the play examples a test is marked as reproducing."""
+    found: set[str] = set()
+    for path in (REPO_ROOT / "tests").rglob("test_*.py"):
+        found |= set(re.findall(r'rulebook_example\(\s*"([^"]+)"', path.read_text("utf-8")))
+    return found
+
+
+@pytest.mark.parametrize("ruleset", sorted(EDITIONS))
+def test_each_worked_example_a_chapter_lists_is_played_again_by_a_test(ruleset):
+    listed = {
+        example: name
+        for name, path in modules_of(EDITIONS[ruleset]).items()
+        for example in getattr(importlib.import_module(name), "WORKED_EXAMPLES", ())
+    }
+    catalogue = load_rules_catalogue(REPO_ROOT / "data" / ruleset / "rules.yaml")
+    examples = {entry.id for entry in catalogue if ".example." in entry.id}
+    assert examples <= set(listed) | cited_in_code(catalogue), "a play example is listed"
+    assert sorted(set(listed) - rulebook_examples_replayed()) == []
