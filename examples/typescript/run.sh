@@ -5,7 +5,8 @@
 # URL defaults to http://127.0.0.1:8000 (`chronicle serve`); games default to every ruleset
 # and the variant (see src/play.ts). Needs Node 20 and npm; installs the pinned packages of
 # package-lock.json here (examples/typescript/node_modules) the first time. SCRIPT=table_bot runs
-# src/table_bot.ts instead: a bot that plays tables from its player stream.
+# src/table_bot.ts instead: a bot that plays tables from its player stream. `tsc -b` compiles
+# again only when a source changed (its state is dist/tsconfig.tsbuildinfo; errors stay errors).
 set -eu
 cd "$(dirname "$0")"
 URL=${1:-http://127.0.0.1:8000}
@@ -14,5 +15,5 @@ URL=${URL%/}
 [ -d node_modules/openapi-fetch ] && [ node_modules/.package-lock.json -nt package-lock.json ] \
     || npm ci --no-audit --no-fund --silent
 node_modules/.bin/openapi-typescript "$URL/openapi.yaml" --output src/api.d.ts --silent
-node_modules/.bin/tsc -p .
+node_modules/.bin/tsc -b .
 exec node "dist/${SCRIPT:-play}.js" "$URL" "$@"

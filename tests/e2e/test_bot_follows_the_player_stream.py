@@ -5,7 +5,11 @@ configuration on `chronicle serve` with its default settings (two gunicorn geven
 RQ worker, the rate limits on), all five games at once: server-side bots or other instances of
 the bot in the other seats, one of which sits on its first turn for half a minute, so that its
 opponents' streams stay idle past a keep-alive. Every bot ends with the game finished on the
-one stream it opened (no reconnect), no 5xx answer, and every line read as a typed object."""
+one stream it opened (no reconnect), no 5xx answer, and every line read as a typed object.
+
+The bot's code is type-checked (`mypy --strict`, against the same stock packages, judged whole)
+in tests/e2e/test_generated_client.py, in the one run that analyses the stock package: this
+test plays it."""
 
 from __future__ import annotations
 
@@ -21,7 +25,6 @@ from typing import Any
 
 import pytest
 
-from bench.generated_client import generate, generate_pydantic
 from tests.support.http import REPO_ROOT, serving_logged
 
 pytestmark = pytest.mark.slow
@@ -42,11 +45,10 @@ DEADLINE_S = 600
 
 
 @pytest.fixture(scope="module")
-def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Both packages as the stock generators make them (`chronicle_client`, `chronicle_models`)."""
-    root = tmp_path_factory.mktemp("stock-generators")
-    generate(REPO_ROOT / "openapi.yaml", root)
-    return generate_pydantic(REPO_ROOT / "openapi.yaml", root)
+def generated(stock_generators: Path) -> Path:
+    """Both packages as the stock generators make them (`chronicle_client`, `chronicle_models`):
+    the session's (tests/e2e/conftest.py), which test_generated_client.py type-checks."""
+    return stock_generators
 
 
 def bot(package_root: Path, server: str, *arguments: str) -> subprocess.Popen[str]:
@@ -97,24 +99,6 @@ def reports(processes: dict[str, list[subprocess.Popen[str]]]) -> Iterator[tuple
 def test_a_bot_follows_its_player_stream_through_a_whole_game_of_every_ruleset_unbroken(
     generated: Path, redis_url: str
 ) -> None:
-    checked = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mypy",
-            "--strict",
-            "--follow-imports=silent",
-            "--no-incremental",
-            str(TABLE_BOT),
-            str(TABLE_BOT.with_name("polite.py")),
-        ],
-        env={**os.environ, "MYPYPATH": str(generated)},
-        capture_output=True,
-        text=True,
-        timeout=900,
-        cwd=REPO_ROOT,
-    )
-    assert checked.returncode == 0, checked.stdout[-4000:] + checked.stderr[-2000:]
     began = time.monotonic()
     queue = f"bots-{uuid.uuid4().hex[:8]}"
     with serving_logged(redis_url, web_workers=2, CHRONICLE_QUEUE=queue) as (server, said):

@@ -19,16 +19,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import yaml
 
 from bench.generated_client import MODELS as PACKAGE
 from bench.generated_client import generate_pydantic, imported
 from tests.support import conformance as kit
 from tests.support.api import nested_of_type
+from tests.support.document import committed_document
 from tests.support.http import REPO_ROOT
 
 GAMES_PER_RULESET = 6
-DOCUMENT = yaml.safe_load((REPO_ROOT / "openapi.yaml").read_text())
+DOCUMENT = committed_document()
 SCHEMAS = DOCUMENT["components"]["schemas"]
 RULESETS = list(SCHEMAS["Feed"]["discriminator"]["mapping"])
 

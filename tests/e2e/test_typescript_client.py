@@ -6,8 +6,10 @@ game's stream live while it is played.
 
 The test runs the published example's one command, examples/typescript/run.sh, which installs
 the npm packages there the first time (idempotent afterwards), generates the types from the
-server's /openapi.yaml, compiles with tsc (strict) and plays. Neither example (TypeScript nor
-Python) holds a cast, a conversion or a hand-written model: a second test reads them for one."""
+server's /openapi.yaml, compiles with tsc (strict, `tsc -b`: a second run with the same sources
+finds the build up to date, so the two tests here compile once) and plays. Neither example
+(TypeScript nor Python) holds a cast, a conversion or a hand-written model: a second test reads
+them for one."""
 
 from __future__ import annotations
 

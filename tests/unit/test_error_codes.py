@@ -8,12 +8,12 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import yaml
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 
 from api.errors import translate
 from api.http_errors import PARSER_ERROR_CODES
 from schemas.common import ERROR_CODES
+from tests.support.document import committed_document
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("api", "service", "domain", "store", "workers", "schemas", "packs")
@@ -87,6 +87,6 @@ def test_the_frameworks_http_errors_translate_to_codes_in_the_enum():
 
 
 def test_the_committed_document_lists_the_codes_as_errors_enum():
-    document = yaml.safe_load((ROOT / "openapi.yaml").read_text())
+    document = committed_document()
     code = document["components"]["schemas"]["Error"]["properties"]["code"]
     assert code["enum"] == list(ERROR_CODES)

@@ -16,10 +16,9 @@ from api.inputs import IDEMPOTENCY_KEY, LAST_EVENT_ID
 from api.openapi import spec_yaml
 from api.players import _is_stream_id
 from service.rulesets import ruleset
+from tests.support.document import LOADER, committed_document
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-"""libyaml's loader where PyYAML has it: the document is ~1 MB, ~2 s to parse in Python."""
 
 
 @cache
@@ -78,10 +77,9 @@ def test_redocly_lint_with_recommended_strict_reports_nothing_in_the_committed_d
     assert "Woohoo! Your API description is valid" in report, report[-4000:]
 
 
-@cache
 def document() -> dict:
-    """The committed document, read once for this file's tests (none of them changes it)."""
-    return yaml.load((REPO_ROOT / "openapi.yaml").read_text(), Loader=LOADER)
+    """The committed document, read once for the process's tests (none of them changes it)."""
+    return committed_document()
 
 
 def operations(doc: dict):

@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 import yaml
 
+from domain.core.catalogue import RulesCatalogue
+from domain.hotw.editions.ah2001.tables import Ah2001Tables
 from packs.ah2001 import check_tables, load_tables
 from packs.base import DATA_ROOT
 from tests.support.packs import Mutation, refusal_of
 
 RULEBOOK = DATA_ROOT.parents[1] / "shared" / "rules" / "hotw-avalon-hill-2001.txt"
-TABLES, CATALOGUE = load_tables()
 
 
 def rulebook() -> str:
@@ -31,11 +32,11 @@ def test_the_pack_checks_with_seven_epochs_of_empires_and_both_event_decks() -> 
     assert (summary["greater_events"], summary["lesser_events"], summary["areas"]) == (22, 49, 13)
 
 
-def test_every_area_score_is_the_victory_points_tables() -> None:
+def test_every_area_score_is_the_victory_points_tables(tables: Ah2001Tables) -> None:
     text = rulebook()
     table = text[text.index("Victory Points Table") :]
     rows = 0
-    for area, scores in TABLES.victory_points.scores.items():
+    for area, scores in tables.victory_points.scores.items():
         name = area.replace("-", " ")
         line = next(line for line in table.splitlines() if line.lower().startswith(name.lower()))
         printed = [int(n) for n in re.findall(r"\d+", line)]
@@ -45,7 +46,9 @@ def test_every_area_score_is_the_victory_points_tables() -> None:
     assert rows == 13
 
 
-def test_every_empire_has_its_printed_strength_capital_and_calling_place() -> None:
+def test_every_empire_has_its_printed_strength_capital_and_calling_place(
+    tables: Ah2001Tables,
+) -> None:
     text = rulebook()
     statistics = text[text.index("## Statistics") : text.index("Greater Event Cards\t")]
     printed = {}
@@ -54,40 +57,42 @@ def test_every_empire_has_its_printed_strength_capital_and_calling_place() -> No
         if len(cells) >= 6 and cells[3].strip().isdigit():
             printed[cells[1].strip()] = (int(cells[3]), cells[5].strip() == "Yes")
     assert len(printed) == 50
-    for empire in TABLES.empires:
+    for empire in tables.empires:
         assert printed[empire.name] == (empire.strength, empire.capital), empire.id
-    numbers = {e: [x.number for x in TABLES.empires_by_epoch[e]] for e in range(1, 8)}
+    numbers = {e: [x.number for x in tables.empires_by_epoch[e]] for e in range(1, 8)}
     assert numbers[6] == [1, 2, 3, 3, 4, 5, 6, 7]  # the Incas and Aztecs share the third card
     assert all(numbers[e] == list(range(1, 8)) for e in (1, 2, 3, 4, 5, 7))
 
 
-def test_the_purple_players_eighteen_points_add_up_with_the_epoch_two_values() -> None:
+def test_the_purple_players_eighteen_points_add_up_with_the_epoch_two_values(
+    catalogue: RulesCatalogue, tables: Ah2001Tables
+) -> None:
     """Chapter VI's example: North Africa dominance, Middle East presence, India control, two
     capitals and a monument make 18 - with Epoch II's base scores (the text says Epoch I, whose
     values make 12: ah2001.example.purple-scoring departs from that word)."""
 
     def purple(epoch: int) -> int:
-        base = TABLES.victory_points.base
+        base = tables.victory_points.base
         lands = base("north-africa", epoch) * 2 + base("middle-east", epoch)
         return lands + base("india", epoch) * 3 + 2 * 2 + 1
 
     assert purple(2) == 18
     assert purple(1) == 12
-    entry = CATALOGUE.get("ah2001.example.purple-scoring")
+    entry = catalogue.get("ah2001.example.purple-scoring")
     assert entry is not None and entry.departs_from
 
 
-def test_the_lesser_table_prints_the_cards_the_text_counts() -> None:
+def test_the_lesser_table_prints_the_cards_the_text_counts(tables: Ah2001Tables) -> None:
     """With Allies, its last row (revision 11), the table's rows add up to the text's totals."""
     printed = yaml.safe_load((DATA_ROOT / "hotw-ah2001" / "events.yaml").read_text())
     totals = printed["printed_totals"]
     assert totals == {"greater": 22, "lesser": 49, "lesser_kinds": 22}
-    assert len(TABLES.deck("greater")) == totals["greater"]
-    assert len(TABLES.deck("lesser")) == totals["lesser"]
-    assert len({e.kind for e in TABLES.events if e.deck == "lesser"}) == 21  # two coin cards
+    assert len(tables.deck("greater")) == totals["greater"]
+    assert len(tables.deck("lesser")) == totals["lesser"]
+    assert len({e.kind for e in tables.events if e.deck == "lesser"}) == 21  # two coin cards
 
 
-def test_every_example_the_issue_names_is_in_the_catalogue() -> None:
+def test_every_example_the_issue_names_is_in_the_catalogue(catalogue: RulesCatalogue) -> None:
     examples = {
         "greeks-stepping-stones",
         "romans-repeated-attack",
@@ -96,8 +101,8 @@ def test_every_example_the_issue_names_is_in_the_catalogue() -> None:
         "mongols-great-wall",
         "purple-scoring",
     }
-    assert {f"ah2001.example.{name}" for name in examples} <= set(CATALOGUE.entries)
-    assert all(rule.startswith("ah2001.") for rule in CATALOGUE.entries)
+    assert {f"ah2001.example.{name}" for name in examples} <= set(catalogue.entries)
+    assert all(rule.startswith("ah2001.") for rule in catalogue.entries)
 
 
 def broken(tmp_path: Path, file: str, mutate: Mutation) -> str:
@@ -147,11 +152,11 @@ def test_a_border_listed_one_way_only_is_refused(tmp_path) -> None:
     assert "albion does not list it back" in broken(tmp_path, "board.yaml", one_way)
 
 
-def test_every_rule_the_engine_cites_is_in_the_catalogue() -> None:
+def test_every_rule_the_engine_cites_is_in_the_catalogue(catalogue: RulesCatalogue) -> None:
     root = DATA_ROOT.parent / "domain" / "hotw" / "editions" / "ah2001"
     cited = set()
     for path in root.glob("*.py"):
         text = path.read_text(encoding="utf-8")
         cited |= set(re.findall(r'"(ah2001\.[a-z][a-z0-9.\-]*[a-z0-9])"', text))
     assert len(cited) > 30
-    assert sorted(rule for rule in cited if rule not in CATALOGUE) == []
+    assert sorted(rule for rule in cited if rule not in catalogue) == []

@@ -13,25 +13,29 @@ from domain.hotw.editions.brief2009.invasion import (
     points_needed,
     reduce,
 )
+from domain.hotw.editions.brief2009.tables import BriefTables
 from packs.brief import load_tables
 
-TABLES = load_tables()[0]
-NUMBERS = TABLES.numbers
+
+@pytest.fixture(scope="module")
+def tables() -> BriefTables:
+    """The Brief tables, loaded and checked once for this file's tests (not at import)."""
+    return load_tables()[0]
 
 
-def test_the_attacker_rolls_two_dice_and_one_fewer_with_a_fleet():
-    assert attack_dice(NUMBERS, by_sea=False, weaponry=False) == 2
-    assert attack_dice(NUMBERS, by_sea=True, weaponry=False) == 1
+def test_the_attacker_rolls_two_dice_and_one_fewer_with_a_fleet(tables: BriefTables):
+    assert attack_dice(tables.numbers, by_sea=False, weaponry=False) == 2
+    assert attack_dice(tables.numbers, by_sea=True, weaponry=False) == 1
 
 
-def test_weaponry_adds_an_attacking_die():
-    assert attack_dice(NUMBERS, by_sea=False, weaponry=True) == 3
-    assert attack_dice(NUMBERS, by_sea=True, weaponry=True) == 2
+def test_weaponry_adds_an_attacking_die(tables: BriefTables):
+    assert attack_dice(tables.numbers, by_sea=False, weaponry=True) == 3
+    assert attack_dice(tables.numbers, by_sea=True, weaponry=True) == 2
 
 
-def test_the_defender_rolls_one_die_and_two_in_a_fort():
-    assert defence_dice(NUMBERS, fort=False) == 1
-    assert defence_dice(NUMBERS, fort=True) == 2
+def test_the_defender_rolls_one_die_and_two_in_a_fort(tables: BriefTables):
+    assert defence_dice(tables.numbers, fort=False) == 1
+    assert defence_dice(tables.numbers, fort=True) == 2
 
 
 def test_only_the_highest_die_counts_and_the_points_are_the_difference():
@@ -41,8 +45,10 @@ def test_only_the_highest_die_counts_and_the_points_are_the_difference():
 
 
 @pytest.mark.parametrize(("terrain", "needed"), [("clear", 1), ("mountains", 2), ("forest", 2)])
-def test_one_point_takes_clear_land_and_two_mountain_or_forest(terrain, needed):
-    assert points_needed(NUMBERS, terrain) == needed
+def test_one_point_takes_clear_land_and_two_mountain_or_forest(
+    terrain, needed, tables: BriefTables
+):
+    assert points_needed(tables.numbers, terrain) == needed
 
 
 def test_taking_a_capital_leaves_a_city():
@@ -75,7 +81,9 @@ def test_frances_monuments_are_not_reduced():
     assert reduction.buildings == {"monument"} and reduction.reductions == 0
 
 
-def test_gold_is_two_a_capital_one_a_city_and_monument_then_area_levels_along_the_spiral():
+def test_gold_is_two_a_capital_one_a_city_and_monument_then_area_levels_along_the_spiral(
+    tables: BriefTables,
+):
     armies = {
         "tigris": 0,  # Middle East: presence, dominance or mastery
         "euphrates": 0,
@@ -88,9 +96,9 @@ def test_gold_is_two_a_capital_one_a_city_and_monument_then_area_levels_along_th
         "mauretania": 1,
     }
     buildings = {"tigris": frozenset({"capital", "monument"}), "greece": frozenset({"city"})}
-    areas = {land: TABLES.board.lands[land].area for land in armies}
+    areas = {land: tables.board.lands[land].area for land in armies}
     values = {"middle-east": 3, "southern-europe": 2, "north-africa": 1}
-    items = collection(0, armies, buildings, areas, TABLES.spiral, values, NUMBERS.gold)
+    items = collection(0, armies, buildings, areas, tables.spiral, values, tables.numbers.gold)
     assert items == [
         ("capital", 2),
         ("city", 1),
@@ -101,16 +109,18 @@ def test_gold_is_two_a_capital_one_a_city_and_monument_then_area_levels_along_th
     ]
 
 
-def test_dominance_pays_twice_the_value():
+def test_dominance_pays_twice_the_value(tables: BriefTables):
     armies = {"tigris": 0, "euphrates": 0, "zagros": 1}
     areas = {land: "middle-east" for land in armies}
-    items = collection(0, armies, {}, areas, TABLES.spiral, {"middle-east": 3}, NUMBERS.gold)
+    items = collection(0, armies, {}, areas, tables.spiral, {"middle-east": 3}, tables.numbers.gold)
     assert items == [("middle-east", 6)]
 
 
-def test_an_area_without_a_value_tile_pays_nothing():
+def test_an_area_without_a_value_tile_pays_nothing(tables: BriefTables):
     armies = {"tigris": 0}
-    items = collection(0, armies, {}, {"tigris": "middle-east"}, TABLES.spiral, {}, NUMBERS.gold)
+    items = collection(
+        0, armies, {}, {"tigris": "middle-east"}, tables.spiral, {}, tables.numbers.gold
+    )
     assert items == []
 
 

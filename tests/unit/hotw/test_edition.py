@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
+from domain.hotw.editions.hotw_2024.pack import HotwPack
 from packs.base import DATA_ROOT, PackError
 from packs.hotw import check_pack, load_pack
 from packs.hotw_cards import cards_problems
@@ -20,11 +21,18 @@ from packs.hotw_cards import cards_problems
 REPO = Path(__file__).resolve().parents[3]
 SHARED = REPO / "domain" / "hotw"
 CHAPTERS = SHARED / "editions" / "hotw_2024"
-EDITION = load_pack("hotw-2024").edition
 KEY = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)+$")
 
 
-RULE_IDS = frozenset(rule.id for rule in load_pack("hotw-2024").rules)
+@pytest.fixture(scope="module")
+def pack() -> HotwPack:
+    """The 2024 pack, loaded once for this file's tests that read it (not at import)."""
+    return load_pack("hotw-2024")
+
+
+@pytest.fixture(scope="module")
+def rule_ids(pack: HotwPack) -> frozenset[str]:
+    return frozenset(rule.id for rule in pack.rules)
 
 
 def shared_modules() -> list[Path]:
@@ -69,34 +77,37 @@ def test_the_shared_chapters_name_no_rule_of_the_2024_edition() -> None:
     assert offenders == []
 
 
-def test_every_rule_id_the_2024_chapters_write_is_in_its_catalogue() -> None:
+def test_every_rule_id_the_2024_chapters_write_is_in_its_catalogue(
+    rule_ids: frozenset[str],
+) -> None:
     ids = set().union(*(cited_keys(path) for path in chapters()))
     assert len(ids) > 150
-    unknown = sorted(rule for rule in ids if rule not in RULE_IDS)
+    unknown = sorted(rule for rule in ids if rule not in rule_ids)
     assert unknown == []
 
 
-def test_no_chapter_cites_a_rule_by_a_short_key() -> None:
+def test_no_chapter_cites_a_rule_by_a_short_key(rule_ids: frozenset[str]) -> None:
     """A rule's full id is written where it is decided, so a grep of the catalogue's id lands on
     the code: no literal names a rule without its `hotw24.` prefix."""
-    short = {rule.removeprefix("hotw24.") for rule in RULE_IDS}
+    short = {rule.removeprefix("hotw24.") for rule in rule_ids}
     offenders = sorted(
         f"{path.name}: {key}" for path in chapters() for key in cited_keys(path) if key in short
     )
     assert offenders == []
 
 
-def test_the_2024_edition_reads_its_numbers_from_its_data_file() -> None:
-    assert EDITION.epochs == (1, 2, 3, 4, 5)
-    assert EDITION.ocean_fleet_epochs == {4, 5}
-    assert (EDITION.invasion_dice.empire, EDITION.invasion_dice.enemy) == (2, 1)
-    assert (EDITION.revenue.presence, EDITION.revenue.dominance, EDITION.revenue.mastery) == (
+def test_the_2024_edition_reads_its_numbers_from_its_data_file(pack: HotwPack) -> None:
+    edition = pack.edition
+    assert edition.epochs == (1, 2, 3, 4, 5)
+    assert edition.ocean_fleet_epochs == {4, 5}
+    assert (edition.invasion_dice.empire, edition.invasion_dice.enemy) == (2, 1)
+    assert (edition.revenue.presence, edition.revenue.dominance, edition.revenue.mastery) == (
         2,
         4,
         6,
     )
-    assert EDITION.great_wall_lands == ("yellow-river", "wei-river")
-    assert EDITION.phases[0] == "reveal" and EDITION.phases[-1] == "conclude"
+    assert edition.great_wall_lands == ("yellow-river", "wei-river")
+    assert edition.phases[0] == "reveal" and edition.phases[-1] == "conclude"
 
 
 def edited_pack(tmp_path: Path, change: Callable[[dict[str, Any]], None]) -> Path:
