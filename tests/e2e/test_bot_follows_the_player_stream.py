@@ -101,7 +101,8 @@ def test_a_bot_follows_its_player_stream_through_a_whole_game_of_every_ruleset_u
 ) -> None:
     began = time.monotonic()
     queue = f"bots-{uuid.uuid4().hex[:8]}"
-    with serving_logged(redis_url, web_workers=2, CHRONICLE_QUEUE=queue) as (server, said):
+    served = {"web_workers": 2, "CHRONICLE_QUEUE": queue, "CHRONICLE_RATE_LIMITS": "on"}
+    with serving_logged(redis_url, **served) as (server, said):  # limits on, as served by default
         processes = {
             game: seated(generated, server, game, thinks) for game, thinks in GAMES.items()
         }

@@ -105,7 +105,8 @@ def test_the_typescript_table_bot_follows_its_player_stream_through_a_game_of_ev
     if shutil.which("npm") is None or shutil.which("node") is None:
         pytest.fail("Node 20 and npm are needed for the TypeScript client (examples/typescript)")
     queue = f"ts-bot-{uuid.uuid4().hex[:8]}"
-    with serving(redis_url, web_workers=2, CHRONICLE_QUEUE=queue) as base:
+    limits = {"CHRONICLE_RATE_LIMITS": "on"}  # the default the suite's own setting turns off
+    with serving(redis_url, web_workers=2, CHRONICLE_QUEUE=queue, **limits) as base:
         run = subprocess.run(
             ["sh", str(EXAMPLE / "run.sh"), base, *GAMES],
             env={**os.environ, "SCRIPT": "table_bot"},
