@@ -52,10 +52,15 @@ def run(args: argparse.Namespace) -> int:
     load_all_and_settle()
     kind = Worker if args.fork_per_job else SimpleWorker
     worker = kind([urgent_queue(url, q.name), q], connection=q.connection)
+    keeper = None
     if not args.burst:
         from workers.schedulers import free_dead_locks, keep_a_scheduler
 
         free_dead_locks(q.connection, [queue.name for queue in worker.queues])
-        keep_a_scheduler(worker)
-    worker.work(burst=args.burst, with_scheduler=True)
+        keeper = keep_a_scheduler(worker)
+    try:
+        worker.work(burst=args.burst, with_scheduler=True)
+    finally:
+        if keeper is not None:
+            keeper.stop()
     return 0

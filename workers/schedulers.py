@@ -59,27 +59,63 @@ def free_dead_locks(connection: redis.Redis, queue_names: Iterable[str]) -> list
     return freed
 
 
-def keep_a_scheduler(worker: Any, every_s: float = TRY_EVERY_S) -> threading.Thread:
+class SchedulerKeeper:
     """A daemon thread of the worker: every `every_s`, frees the locks dead schedulers left and
-    starts this worker's scheduler when it holds none and can take one."""
-    connection = worker.connection
-    names = [queue.name for queue in worker.queues]
+    starts this worker's scheduler when it holds none and can take one. `stop` ends the thread
+    and the scheduler it started: a scheduler started while the worker was being stopped got
+    no signal, and the worker's exit waited on it for ever (multiprocessing joins its children
+    at exit)."""
 
-    def keep() -> None:
-        while True:
+    def __init__(self, worker: Any, every_s: float = TRY_EVERY_S) -> None:
+        self.worker = worker
+        self.every_s = every_s
+        self.names = [queue.name for queue in worker.queues]
+        self.stopping = threading.Event()
+        self.starting = threading.Lock()
+        self.thread = threading.Thread(
+            target=self.keep, name="chronicle-scheduler-keeper", daemon=True
+        )
+
+    def start(self) -> SchedulerKeeper:
+        self.thread.start()
+        return self
+
+    def keep(self) -> None:
+        while not self.stopping.is_set():
             try:
-                free_dead_locks(connection, names)
-                scheduler = worker.scheduler
-                running = scheduler is not None and scheduler._process is not None
-                if scheduler is not None and not (running and scheduler._process.is_alive()):
-                    scheduler.acquire_locks(auto_start=True)
+                free_dead_locks(self.worker.connection, self.names)
+                with self.starting:
+                    if not self.stopping.is_set():
+                        self.start_scheduler_if_none_runs()
             except Exception:  # the next round tries again
                 log.warning("could not take the scheduler's lock", exc_info=True)
-            threading.Event().wait(every_s)
+            self.stopping.wait(self.every_s)
 
-    thread = threading.Thread(target=keep, name="chronicle-scheduler-keeper", daemon=True)
-    thread.start()
-    return thread
+    def start_scheduler_if_none_runs(self) -> None:
+        scheduler = self.worker.scheduler
+        if scheduler is None or self.worker._stop_requested:
+            return
+        process = scheduler._process
+        if process is None or not process.is_alive():
+            scheduler.acquire_locks(auto_start=True)
+
+    def stop(self, wait_s: float = 5.0) -> None:
+        """No scheduler is started from now on; the one running is stopped and waited for."""
+        with self.starting:
+            self.stopping.set()
+        scheduler = self.worker.scheduler
+        process = scheduler._process if scheduler is not None else None
+        if process is not None and process.is_alive():
+            process.terminate()
+            process.join(wait_s)
+            if process.is_alive():
+                process.kill()
+                process.join()
+
+
+def keep_a_scheduler(worker: Any, every_s: float = TRY_EVERY_S) -> SchedulerKeeper:
+    """Start a `SchedulerKeeper` for `worker`."""
+    return SchedulerKeeper(worker, every_s).start()
 
 
 def _text(value: Any) -> str:
