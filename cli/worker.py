@@ -34,10 +34,9 @@ def run(args: argparse.Namespace) -> int:
         print("chronicle worker: set REDIS_URL or pass --redis-url")
         return 2
     os.environ["REDIS_URL"] = url
-    from rq import SimpleWorker, Worker
-
     from service.rulesets import load_all_and_settle
     from workers.queue import queue, urgent_queue
+    from workers.schedulers import ForkingWorker, InProcessWorker
     from workers.scheduling import start_sweeper, start_table_watch
 
     q = queue(url, args.queue or settings.queue)
@@ -50,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     # Jobs are short (an epoch close, a snapshot) and safe to run twice: run them in this
     # process, whose game cache stays warm, instead of forking a child for each.
     load_all_and_settle()
-    kind = Worker if args.fork_per_job else SimpleWorker
+    kind = ForkingWorker if args.fork_per_job else InProcessWorker
     worker = kind([urgent_queue(url, q.name), q], connection=q.connection)
     keeper = None
     if not args.burst:

@@ -8,6 +8,7 @@ lacks every few seconds."""
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import socket
 import threading
@@ -15,11 +16,86 @@ from collections.abc import Iterable
 from typing import Any
 
 import redis
+from rq import SimpleWorker, Worker
+from rq.defaults import DEFAULT_LOGGING_DATE_FORMAT, DEFAULT_LOGGING_FORMAT
 from rq.scheduler import SCHEDULER_KEY_TEMPLATE, RQScheduler
+from rq.scheduler import run as run_scheduler
 from rq.scripts import release_lock
 
 log = logging.getLogger("chronicle.schedulers")
 TRY_EVERY_S = 2.0
+
+
+class SpawnedScheduler(RQScheduler):
+    """RQ's scheduler in a process of its own, spawned, not forked from the worker. A fork holds
+    a copy of every socket the worker had open, the one the worker waits for jobs on (`BLPOP`)
+    among them: after `kill -9` of the worker, Redis still saw that wait alive while the fork
+    lived, handed it the next job, and the job was lost, left `queued` in no queue. The
+    spawned scheduler also stops once the worker that started it is gone, releasing its locks
+    to the worker started in its place."""
+
+    def start(self) -> Any:
+        self._status = self.Status.STARTED
+        self._connection = None
+        self.worker_pid = os.getpid()
+        process = multiprocessing.get_context("spawn").Process(
+            target=run_scheduler, args=(self,), name="Scheduler"
+        )
+        process.start()
+        self._process = process
+        return process
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_process"] = None  # a process handle cannot go to the child, nor need it
+        return state
+
+    def heartbeat(self) -> None:
+        if os.getppid() != self.worker_pid:
+            self.log.info("Scheduler: the worker that started it is gone, stopping")
+            self.request_stop()
+        super().heartbeat()
+
+
+class SpawnsItsScheduler:
+    """A worker whose scheduler is a `SpawnedScheduler` (RQ's `_start_scheduler`, but for the
+    class of the scheduler)."""
+
+    def _start_scheduler(
+        self: Any,
+        burst: bool = False,
+        logging_level: str | int | None = None,
+        date_format: str = DEFAULT_LOGGING_DATE_FORMAT,
+        log_format: str = DEFAULT_LOGGING_FORMAT,
+    ) -> None:
+        self.scheduler = SpawnedScheduler(
+            self.queues,
+            connection=self.connection,
+            logging_level=logging_level if logging_level is not None else self.log.level,
+            date_format=date_format,
+            log_format=log_format,
+            serializer=self.serializer,
+        )
+        self.scheduler.acquire_locks()
+        if not self.scheduler.acquired_locks:
+            return
+        if not burst:
+            self.scheduler.start()
+            return
+        try:
+            self.scheduler.register_birth()
+            self.scheduler.enqueue_scheduled_jobs()
+        finally:
+            self.scheduler.release_locks()
+            self.scheduler.register_death()
+
+
+class InProcessWorker(SpawnsItsScheduler, SimpleWorker):
+    """Runs each job in the worker's own process (its game cache stays warm)."""
+
+
+class ForkingWorker(SpawnsItsScheduler, Worker):
+    """Runs each job in a forked child (RQ's default)."""
 
 
 def alive(pid: int) -> bool:
