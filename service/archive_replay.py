@@ -80,19 +80,26 @@ class Redecision:
         self.game: Game[Any] | None = None
         self.history: list[Recorded] = []
         self.log: list[dict[str, Any]] = []
+        self._legal: dict[int, list[Command]] = {}
+        self._attempted: tuple[Entry, Decided] | None = None
 
     def attempt(self, entry: Entry) -> list[dict[str, Any]] | None:
         """The served events `entry` would add (None when the rules refuse it), taking
         nothing."""
         try:
-            actor, events, _ = self.decided(entry)
+            decided = self.decided(entry)
         except Exception:  # a candidate the rules refuse or cannot decide is simply not it
             return None
-        return [r.as_dict() for r in self.recorded(actor, events, entry.seconds)]
+        self._attempted = (entry, decided)
+        return [r.as_dict() for r in self.recorded(decided[0], decided[1], entry.seconds)]
 
     def commit(self, entry: Entry) -> None:
         """Decide `entry` on the game so far, append its events and fold them."""
-        actor, events, state = self.decided(entry)
+        attempted, self._attempted = self._attempted, None
+        actor, events, state = (
+            attempted[1] if attempted and attempted[0] == entry else self.decided(entry)
+        )
+        self._legal = {}
         if not events:
             raise ArchiveRefused("an entry that decides no event")
         recorded = self.recorded(actor, events, entry.seconds)
@@ -129,11 +136,18 @@ class Redecision:
         if entry.kind == OP:
             return self.operation(game, entry)
         seat = entry.seat if entry.seat is not None else self.implied_seat(game)
-        legal = list(self.rules.legal_actions(game.state, seat))
+        legal = self.legal(game, seat)
         if entry.value >= len(legal):
             raise ArchiveRefused(f"seat {seat} has {len(legal)} legal actions, not {entry.value}")
         done = decision(self.rules, game, seat, legal[entry.value], self.chance(game))
         return seat, done.events, done.state
+
+    def legal(self, game: Game[Any], seat: int) -> list[Command]:
+        """The seat's legal actions in the game so far (listed once however often asked)."""
+        known = self._legal.get(seat)
+        if known is None:
+            known = self._legal[seat] = list(self.rules.legal_actions(game.state, seat))
+        return known
 
     def implied_seat(self, game: Game[Any]) -> int:
         awaited = sorted(self.rules.awaited_seats(game.state))
@@ -228,7 +242,7 @@ def legal_candidates(
         return
     implied = len(rules.awaited_seats(game.state)) == 1
     said = canonical_json([e.get("data") for e in group])
-    legal = list(rules.legal_actions(game.state, seat))
+    legal = redecision.legal(game, seat)
     ranked = sorted(range(len(legal)), key=lambda i: -mentions(legal[i], said))
     for index in ranked:
         if implied:

@@ -1,0 +1,162 @@
+"""The compact archive format (issue 52, point 1; docs/archive-format.md): every golden game
+encodes to a record of a few hundred bytes that re-decides, under the game's own revision, to
+its log as served once archived; a record that is damaged, cut short, of an unknown version or
+whose log misses its digest is refused, never served."""
+
+from __future__ import annotations
+
+import statistics
+import zlib
+from collections import defaultdict
+
+import pytest
+
+from service.archive_format import (
+    DIGEST_BYTES,
+    FORMAT_VERSION,
+    ArchiveRefused,
+    NotArchivable,
+    archived_log,
+    decode,
+    encode,
+    log_digest,
+)
+from store.redis_store import EventStore
+from tests.support.golden import GoldenGame, golden_games, import_game
+
+GAMES = {game.name: game for game in golden_games()}
+TARGET_BYTES = 4096
+"""Issue 52's target: the median archive of a finished 4-player game at most 4 KB."""
+SMALL = "brief-2009/r1-3p-defaults"
+
+
+@pytest.fixture(scope="module")
+def records() -> dict[str, bytes]:
+    """Every golden game's record, encoded once for the tests of this module."""
+    return {name: encode(game.envelopes) for name, game in GAMES.items()}
+
+
+def body_of(record: bytes) -> bytes:
+    return zlib.decompress(record[1:])
+
+
+def record_of(body: bytes) -> bytes:
+    return bytes([FORMAT_VERSION]) + zlib.compress(body, 9)
+
+
+# --- every golden game comes back ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_golden_game_decodes_from_its_record_to_its_log_as_served(
+    name: str, records: dict[str, bytes]
+) -> None:
+    game = GAMES[name]
+    served = archived_log(game.envelopes)
+    assert decode(records[name]) == served
+    assert len(served) == game.record["events"]
+
+
+def test_the_served_log_keeps_every_event_and_drops_only_the_ids_and_the_microseconds() -> None:
+    game = GAMES[SMALL]
+    served = archived_log(game.envelopes)
+    for was, now in zip(game.envelopes, served, strict=True):
+        assert {k: v for k, v in now.items() if k not in ("command_id", "recorded_at")} == {
+            k: v for k, v in was.items() if k not in ("command_id", "recorded_at")
+        }
+        assert now["recorded_at"] == was["recorded_at"][:19] + "Z"
+    commands = {(e["actor"], e["command_id"]) for e in game.envelopes}
+    assert len({e["command_id"] for e in served}) == len(commands)
+
+
+def test_a_game_read_from_the_store_encodes_as_its_export_does(store: EventStore) -> None:
+    game = GAMES[SMALL]
+    game_id = import_game(store, game)
+    stored = [event.decoded() for event in store.read(game_id, 1, store.version(game_id))]
+    assert decode(encode(stored)) == archived_log(game.envelopes)
+
+
+def test_a_game_whose_seed_is_not_revealed_is_not_archived() -> None:
+    with pytest.raises(NotArchivable):
+        encode(GAMES[SMALL].envelopes[:-1])
+
+
+def test_the_records_of_the_golden_games_are_at_most_4_kb_at_the_median_of_4_player_games(
+    records: dict[str, bytes],
+) -> None:
+    sizes: dict[tuple[str, int], list[int]] = defaultdict(list)
+    for name, record in records.items():
+        game = GAMES[name]
+        sizes[(game.record["ruleset"], len(game.record["players"]))].append(len(record))
+    print("\narchive bytes per game (ruleset, players: median [min-max] of n games)")
+    for (ruleset, players), found in sorted(sizes.items()):
+        median = statistics.median(found)
+        print(
+            f"  {ruleset:12} {players}p: {median:6.0f} [{min(found)}-{max(found)}] n={len(found)}"
+        )
+    four = {r: statistics.median(s) for (r, p), s in sizes.items() if p == 4}
+    assert set(four) == {g.record["ruleset"] for g in GAMES.values()}
+    for ruleset, median in four.items():
+        assert median <= TARGET_BYTES, ruleset
+    assert statistics.median([n for (_, p), s in sizes.items() if p == 4 for n in s]) <= 4096
+
+
+# --- what is refused ----------------------------------------------------------------------------
+
+
+def refused(record: bytes) -> str:
+    with pytest.raises(ArchiveRefused) as raised:
+        decode(record)
+    return str(raised.value)
+
+
+def test_a_record_with_any_one_byte_changed_is_refused(records: dict[str, bytes]) -> None:
+    record = records[SMALL]
+    for at in sorted({1, 2, len(record) // 3, len(record) // 2, len(record) - 5, len(record) - 1}):
+        changed = bytearray(record)
+        changed[at] ^= 0x01
+        refused(bytes(changed))
+
+
+def test_a_record_whose_entries_were_changed_and_compressed_again_is_refused(
+    records: dict[str, bytes],
+) -> None:
+    body = bytearray(body_of(records[SMALL]))
+    body[-2] ^= 0x01  # the last entries: a seat's index or a time
+    refused(record_of(bytes(body)))
+
+
+def test_a_truncated_record_is_refused(records: dict[str, bytes]) -> None:
+    record = records[SMALL]
+    for size in (0, 1, 2, len(record) // 2, len(record) - 1):
+        refused(record[:size])
+    body = body_of(record)
+    assert "truncated" in refused(record_of(body[: len(body) - 3]))
+    assert "truncated" in refused(record_of(body[: DIGEST_BYTES - 1]))
+
+
+def test_a_record_with_bytes_after_its_last_entry_is_refused(records: dict[str, bytes]) -> None:
+    refused(records[SMALL] + b"\x00")
+    assert "follow" in refused(record_of(body_of(records[SMALL]) + b"\x00"))
+
+
+def test_a_record_of_an_unknown_format_version_is_refused(records: dict[str, bytes]) -> None:
+    record = records[SMALL]
+    assert "unknown format version 2" in refused(bytes([2]) + record[1:])
+    assert "unknown format version 0" in refused(bytes([0]) + record[1:])
+
+
+def test_a_record_whose_log_does_not_reach_its_digest_is_refused(
+    records: dict[str, bytes],
+) -> None:
+    body = bytearray(body_of(records[SMALL]))
+    assert bytes(body[:DIGEST_BYTES]) == log_digest(archived_log(GAMES[SMALL].envelopes))
+    body[0] ^= 0xFF
+    assert "digest" in refused(record_of(bytes(body)))
+
+
+def test_a_record_of_another_games_digest_is_refused(records: dict[str, bytes]) -> None:
+    other: GoldenGame = GAMES["brief-2009/r1-4p-defaults"]
+    body = bytearray(body_of(records[SMALL]))
+    body[:DIGEST_BYTES] = log_digest(archived_log(other.envelopes))
+    assert "digest" in refused(record_of(bytes(body)))
