@@ -5,12 +5,17 @@ whose log misses its digest is refused, never served."""
 
 from __future__ import annotations
 
+import json
+import random
 import statistics
 import zlib
 from collections import defaultdict
+from typing import Any
 
 import pytest
+import redis
 
+from domain.core.messages import Command
 from service.archive_format import (
     DIGEST_BYTES,
     FORMAT_VERSION,
@@ -20,9 +25,19 @@ from service.archive_format import (
     decode,
     encode,
     log_digest,
+    parsed,
 )
+from service.archive_replay import LITERAL, OP
+from service.games import GameService
+from store.credentials import SecretVault
 from store.redis_store import EventStore
-from tests.support.golden import GoldenGame, golden_games, import_game
+from tests.support.golden import (
+    MAX_COMMANDS,
+    GoldenGame,
+    golden_games,
+    import_game,
+    run_steps,
+)
 
 GAMES = {game.name: game for game in golden_games()}
 TARGET_BYTES = 4096
@@ -160,3 +175,43 @@ def test_a_record_of_another_games_digest_is_refused(records: dict[str, bytes]) 
     body = bytearray(body_of(records[SMALL]))
     body[:DIGEST_BYTES] = log_digest(archived_log(other.envelopes))
     assert "digest" in refused(record_of(bytes(body)))
+
+
+# --- what no legal action re-decides ------------------------------------------------------------
+
+
+def played_with_seats_leaving(client: redis.Redis) -> list[dict[str, Any]]:
+    """A 3-player game through the service in which seat 0 hands its seat to a bot and seat 1
+    resigns (seating events, no seat's legal action), then played to its end at random; its
+    log as stored."""
+    service = GameService(EventStore(client), SecretVault(client))
+    game_id = service.create_game("brief-2009", ["a", "b", "c"], seed=bytes(range(32))).game_id
+    service.handle(game_id, 0, Command.of("hand_to_bot", strategy="greedy"))
+    service.handle(game_id, 1, Command.of("resign_seat"))
+    rng = random.Random(52)
+    for _ in range(MAX_COMMANDS):
+        rules, game = service.load(game_id)
+        if rules.is_over(game.state):
+            break
+        if service.system_step_due(game_id):
+            run_steps(service, game_id)
+            continue
+        seat = rng.choice(sorted(rules.awaited_seats(game.state)))
+        service.handle(game_id, seat, rng.choice(list(rules.legal_actions(game.state, seat))))
+    store = service.store
+    return [event.decoded() for event in store.read(game_id, 1, store.version(game_id))]
+
+
+def test_seating_commands_are_kept_literally_and_the_game_still_comes_back(
+    client: redis.Redis,
+) -> None:
+    log = played_with_seats_leaving(client)
+    assert log[-1]["type"] == "SeedRevealed"
+    record = encode(log)
+    _, entries, _ = parsed(record)
+    literals = [e for e in entries if e.kind == OP and e.value == LITERAL]
+    assert [json.loads(e.literal)["events"][0]["type"] for e in literals] == [
+        "SeatHandedToBot",
+        "SeatResigned",
+    ]
+    assert decode(record) == archived_log(log)
