@@ -16,6 +16,7 @@ import pytest
 import redis
 
 from domain.core.messages import Command
+from service.archive_bytes import iso_of, seconds_of
 from service.archive_format import (
     DIGEST_BYTES,
     FORMAT_VERSION,
@@ -215,3 +216,34 @@ def test_seating_commands_are_kept_literally_and_the_game_still_comes_back(
         "SeatResigned",
     ]
     assert decode(record) == archived_log(log)
+
+
+def played_slowly(envelopes: list[dict[str, Any]], seed: int) -> list[dict[str, Any]]:
+    """The log as if its commands had come 2 s to 3 min apart (golden games are played at
+    machine speed: every time delta is 0 there), each command's events at one time."""
+    rng = random.Random(seed)
+    at, command, slowed = seconds_of(envelopes[0]["recorded_at"]), None, []
+    for envelope in envelopes:
+        if (envelope["actor"], envelope["command_id"]) != command:
+            command = (envelope["actor"], envelope["command_id"])
+            at += rng.randint(2, 180)
+        slowed.append(envelope | {"recorded_at": f"{iso_of(at)[:-1]}.{rng.randrange(10**6):06}Z"})
+    return slowed
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "brief-2009/r5-4p-defaults",
+        "hotw-2024/r2-4p-all-options",
+        "hotw-ah2001/r11-4p-no-pe-minors",
+        "patchistory/r5-4p-defaults",
+    ],
+)
+def test_a_4_player_game_played_over_hours_is_still_at_most_4_kb(name: str) -> None:
+    slow = played_slowly(GAMES[name].envelopes, 52)
+    record = encode(slow)
+    hours = (seconds_of(slow[-1]["recorded_at"]) - seconds_of(slow[0]["recorded_at"])) / 3600
+    print(f"\n{name} over {hours:.1f} h: {len(record)} bytes")
+    assert decode(record) == archived_log(slow)
+    assert len(record) <= TARGET_BYTES
