@@ -82,6 +82,9 @@ class Redecision:
         self.log: list[dict[str, Any]] = []
         self._legal: dict[int, list[Command]] = {}
         self._attempted: tuple[Entry, Decided] | None = None
+        self.learned: dict[str, set[str]] = {}
+        """Event type → the command types whose first event it was so far (the encoder tries
+        those first: a command's first event nearly always tells its type)."""
 
     def attempt(self, entry: Entry) -> list[dict[str, Any]] | None:
         """The served events `entry` would add (None when the rules refuse it), taking
@@ -99,6 +102,10 @@ class Redecision:
         actor, events, state = (
             attempted[1] if attempted and attempted[0] == entry else self.decided(entry)
         )
+        if entry.kind != OP and self.game is not None:
+            seat = entry.seat if entry.seat is not None else self.implied_seat(self.game)
+            chosen = self.legal(self.game, seat)[entry.value].type
+            self.learned.setdefault(events[0].type if events else "", set()).add(chosen)
         self._legal = {}
         if not events:
             raise ArchiveRefused("an entry that decides no event")
@@ -243,7 +250,10 @@ def legal_candidates(
     implied = len(rules.awaited_seats(game.state)) == 1
     said = canonical_json([e.get("data") for e in group])
     legal = redecision.legal(game, seat)
-    ranked = sorted(range(len(legal)), key=lambda i: -mentions(legal[i], said))
+    known = redecision.learned.get(group[0]["type"], set())
+    ranked = sorted(
+        range(len(legal)), key=lambda i: (legal[i].type not in known, -mentions(legal[i], said))
+    )
     for index in ranked:
         if implied:
             yield Entry(SEAT_IMPLIED, index, None, "", seconds)
