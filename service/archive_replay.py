@@ -81,6 +81,8 @@ class Redecision:
         self.history: list[Recorded] = []
         self.log: list[dict[str, Any]] = []
         self._legal: dict[int, list[Command]] = {}
+        self.boundaries: list[Game[Any]] = []
+        """The game after each command so far (an undo folds from the one before it)."""
         self._attempted: tuple[Entry, Decided] | None = None
         self.learned: dict[str, set[str]] = {}
         """Event type → the command types whose first event it was so far (the encoder tries
@@ -112,6 +114,7 @@ class Redecision:
         recorded = self.recorded(actor, events, entry.seconds)
         self.history += recorded
         self.game = self.folded(recorded, state)
+        self.boundaries.append(self.game)
         self.log += [r.as_dict() for r in recorded]
 
     def recorded(self, actor: Actor, events: Sequence[Event], seconds: int) -> list[Recorded]:
@@ -124,8 +127,19 @@ class Redecision:
             return replay(self.rules, recorded)
         try:
             return fold_decided(self.rules, self.game, recorded, state)
-        except NeedsEarlierBase:  # an undo takes back what was folded: the whole log again
-            return replay(self.rules, self.history)
+        except NeedsEarlierBase as taken_back:  # an undo: from the game before what it takes
+            base = self.game_before(taken_back.version)
+            if base is None:
+                return replay(self.rules, self.history)
+            return replay(self.rules, self.history[base.version :], base)
+
+    def game_before(self, version: int) -> Game[Any] | None:
+        """The game as it stood after the last command that ended before `version` (as the
+        service folds an undo onto its latest snapshot before it)."""
+        for game in reversed(self.boundaries):
+            if game.version < version:
+                return game
+        return None
 
     def chance(self, game: Game[Any]) -> Chance:
         if game.chance_script is not None:
