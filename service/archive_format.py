@@ -31,10 +31,12 @@ from service.archive_replay import (
     LAST_OP,
     LITERAL,
     OP,
+    WITH_LITERAL,
     Entry,
     Redecision,
     Setting,
     candidates,
+    literal_of,
 )
 from service.codec import canonical_json
 from service.rulesets import import_rulesets_once
@@ -142,13 +144,6 @@ def entry_of(redecision: Redecision, group: list[dict[str, Any]]) -> Entry:
     return literal
 
 
-def literal_of(group: list[dict[str, Any]]) -> str:
-    """A command kept as its events (what no legal action, step or procedure re-decides)."""
-    unstated = {"version", "actor", VOLATILE_ID, "recorded_at"}
-    events = [{k: v for k, v in e.items() if k not in unstated} for e in group]
-    return canonical_json({"actor": group[0]["actor"], "events": events})
-
-
 def record_bytes(setting: Setting, entries: Sequence[Entry], digest: bytes) -> bytes:
     body = bytearray(digest)
     body += blob(setting.seed)
@@ -167,7 +162,7 @@ def entry_bytes(entry: Entry, previous: int) -> bytes:
     out = varint(entry.value << 2 | entry.kind)
     if entry.seat is not None:
         out += varint(entry.seat)
-    if entry.kind == OP and entry.value == LITERAL:
+    if entry.kind == OP and entry.value in WITH_LITERAL:
         out += text(entry.literal)
     return out + zigzag(entry.seconds - previous)
 
@@ -245,5 +240,5 @@ def entry_read(reader: Reader, previous: int) -> Entry:
     if kind > OP or (kind == OP and value > LAST_OP):
         raise ArchiveRefused(f"an entry of unknown kind {head}")
     seat = reader.varint() if Entry.names_seat(kind, value) else None
-    literal = reader.text() if kind == OP and value == LITERAL else ""
+    literal = reader.text() if kind == OP and value in WITH_LITERAL else ""
     return Entry(kind, value, seat, literal, previous + reader.zigzag())

@@ -31,8 +31,11 @@ from service.loading import system_step
 SEAT_IMPLIED, SEAT_NAMED, OP = 0, 1, 2
 """An entry's kind, the low two bits of its head: a legal action of the one awaited seat, a
 legal action of a named seat, or an operation (the head's other bits: the index, or the op)."""
-CREATE, WORKER_STEP, SYSTEM_STEP, UNDO, REVEAL, REVEAL_EARLY, LITERAL = range(7)
-LAST_OP = LITERAL
+CREATE, WORKER_STEP, SYSTEM_STEP, UNDO, REVEAL, REVEAL_EARLY, LITERAL, CREATE_THEN = range(8)
+LAST_OP = CREATE_THEN
+WITH_LITERAL = frozenset({LITERAL, CREATE_THEN})
+"""The ops followed by a literal (CREATE_THEN: the creation, then events it does not decide,
+such as a table's TableOpened, kept literally)."""
 UNDO_COMMAND = Command.of("undo")
 
 
@@ -149,6 +152,9 @@ class Redecision:
     def decided(self, entry: Entry) -> Decided:
         if entry.kind == OP and entry.value == CREATE:
             return self.created()
+        if entry.kind == OP and entry.value == CREATE_THEN:
+            actor, events, _ = self.created()
+            return actor, events + literal_events(entry.literal)[1], None
         if entry.kind == OP and entry.value == LITERAL:
             return literal_events(entry.literal)
         game = self.game
@@ -235,6 +241,9 @@ def candidates(
     game = redecision.game
     if first["version"] == 1:
         yield Entry(OP, CREATE, None, "", seconds)
+        decided = len(redecision.created()[1])
+        if len(group) > decided:
+            yield Entry(OP, CREATE_THEN, None, literal_of(group[decided:]), seconds)
         return
     if game is None:
         return
@@ -273,6 +282,13 @@ def legal_candidates(
             yield Entry(SEAT_IMPLIED, index, None, "", seconds)
         else:
             yield Entry(SEAT_NAMED, index, seat, "", seconds)
+
+
+def literal_of(group: list[dict[str, Any]]) -> str:
+    """A command kept as its events (what no legal action, step or procedure re-decides)."""
+    unstated = {"version", "actor", "command_id", "recorded_at"}
+    events = [{k: v for k, v in e.items() if k not in unstated} for e in group]
+    return canonical_json({"actor": group[0]["actor"], "events": events})
 
 
 def mentions(command: Command, said: str) -> int:

@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 import redis
 
-from domain.core.messages import Command
+from domain.core.messages import SYSTEM, Command
+from domain.core.seating import TableOpened, table_clock
+from domain.core.table import ADMIN
 from service.archive_bytes import iso_of, seconds_of
 from service.archive_format import (
     DIGEST_BYTES,
@@ -28,7 +30,7 @@ from service.archive_format import (
     log_digest,
     parsed,
 )
-from service.archive_replay import LITERAL, OP
+from service.archive_replay import CREATE_THEN, LITERAL, OP
 from service.games import GameService
 from store.credentials import SecretVault
 from store.redis_store import EventStore
@@ -181,12 +183,25 @@ def test_a_record_of_another_games_digest_is_refused(records: dict[str, bytes]) 
 # --- what no legal action re-decides ------------------------------------------------------------
 
 
-def played_with_seats_leaving(client: redis.Redis) -> list[dict[str, Any]]:
-    """A 3-player game through the service in which seat 0 hands its seat to a bot and seat 1
-    resigns (seating events, no seat's legal action), then played to its end at random; its
-    log as stored."""
+def played_at_a_table(client: redis.Redis) -> list[dict[str, Any]]:
+    """A 3-player game through the service, opened as a table (seat 0 held, seat 1 claimed,
+    seat 2 left to a bot when the admin starts it), in which seat 0 hands its seat to a bot and
+    seat 1 resigns (seating events, no seat's legal action), then played to its end at random;
+    its log as stored."""
     service = GameService(EventStore(client), SecretVault(client))
-    game_id = service.create_game("brief-2009", ["a", "b", "c"], seed=bytes(range(32))).game_id
+    table = TableOpened(
+        rule="",
+        open_seats=(1, 2),
+        listing="public",
+        clock=table_clock({}),
+        on_timeout="bot",
+        holders=("p0", "", ""),
+        names=("a", "", ""),
+    )
+    players = ["a", "b", "c"]
+    game_id = service.create_game("brief-2009", players, seed=bytes(range(32)), table=table).game_id
+    service.handle(game_id, SYSTEM, Command.of("claim_seat", seat=1, player="p1", name="b"))
+    service.handle(game_id, ADMIN, Command.of("start_table", strategy="random"))
     service.handle(game_id, 0, Command.of("hand_to_bot", strategy="greedy"))
     service.handle(game_id, 1, Command.of("resign_seat"))
     rng = random.Random(52)
@@ -203,19 +218,24 @@ def played_with_seats_leaving(client: redis.Redis) -> list[dict[str, Any]]:
     return [event.decoded() for event in store.read(game_id, 1, store.version(game_id))]
 
 
-def test_seating_commands_are_kept_literally_and_the_game_still_comes_back(
+def test_a_tables_seating_is_kept_literally_and_the_game_still_comes_back(
     client: redis.Redis,
 ) -> None:
-    log = played_with_seats_leaving(client)
+    log = played_at_a_table(client)
     assert log[-1]["type"] == "SeedRevealed"
     record = encode(log)
     _, entries, _ = parsed(record)
+    assert (entries[0].kind, entries[0].value) == (OP, CREATE_THEN)
+    assert [e["type"] for e in json.loads(entries[0].literal)["events"]] == ["TableOpened"]
     literals = [e for e in entries if e.kind == OP and e.value == LITERAL]
     assert [json.loads(e.literal)["events"][0]["type"] for e in literals] == [
+        "SeatClaimed",
+        "TableStarted",
         "SeatHandedToBot",
         "SeatResigned",
     ]
     assert decode(record) == archived_log(log)
+    print(f"\na table game of brief-2009, 3 players: {len(record)} bytes")
 
 
 def played_slowly(envelopes: list[dict[str, Any]], seed: int) -> list[dict[str, Any]]:
