@@ -5,6 +5,7 @@ whose log misses its digest is refused, never served."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import statistics
@@ -48,10 +49,10 @@ TARGET_BYTES = 4096
 SMALL = "brief-2009/r1-3p-defaults"
 
 
-@pytest.fixture(scope="module")
-def records() -> dict[str, bytes]:
-    """Every golden game's record, encoded once for the tests of this module."""
-    return {name: encode(game.envelopes) for name, game in GAMES.items()}
+@functools.cache
+def record_of_game(name: str) -> bytes:
+    """A golden game's record, encoded once for the tests of this module."""
+    return encode(GAMES[name].envelopes)
 
 
 def body_of(record: bytes) -> bytes:
@@ -66,12 +67,10 @@ def record_of(body: bytes) -> bytes:
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
-def test_a_golden_game_decodes_from_its_record_to_its_log_as_served(
-    name: str, records: dict[str, bytes]
-) -> None:
+def test_a_golden_game_decodes_from_its_record_to_its_log_as_served(name: str) -> None:
     game = GAMES[name]
     served = archived_log(game.envelopes)
-    assert decode(records[name]) == served
+    assert decode(record_of_game(name)) == served
     assert len(served) == game.record["events"]
 
 
@@ -99,11 +98,10 @@ def test_a_game_whose_seed_is_not_revealed_is_not_archived() -> None:
         encode(GAMES[SMALL].envelopes[:-1])
 
 
-def test_the_records_of_the_golden_games_are_at_most_4_kb_at_the_median_of_4_player_games(
-    records: dict[str, bytes],
-) -> None:
+def test_the_golden_records_are_at_most_4_kb_at_the_median_of_4_player_games() -> None:
     sizes: dict[tuple[str, int], list[int]] = defaultdict(list)
-    for name, record in records.items():
+    for name in GAMES:
+        record = record_of_game(name)
         game = GAMES[name]
         sizes[(game.record["ruleset"], len(game.record["players"]))].append(len(record))
     print("\narchive bytes per game (ruleset, players: median [min-max] of n games)")
@@ -116,7 +114,9 @@ def test_the_records_of_the_golden_games_are_at_most_4_kb_at_the_median_of_4_pla
     assert set(four) == {g.record["ruleset"] for g in GAMES.values()}
     for ruleset, median in four.items():
         assert median <= TARGET_BYTES, ruleset
-    assert statistics.median([n for (_, p), s in sizes.items() if p == 4 for n in s]) <= 4096
+    assert (
+        statistics.median([n for (_, p), s in sizes.items() if p == 4 for n in s]) <= TARGET_BYTES
+    )
 
 
 # --- what is refused ----------------------------------------------------------------------------
@@ -128,24 +128,23 @@ def refused(record: bytes) -> str:
     return str(raised.value)
 
 
-def test_a_record_with_any_one_byte_changed_is_refused(records: dict[str, bytes]) -> None:
-    record = records[SMALL]
-    for at in sorted({1, 2, len(record) // 3, len(record) // 2, len(record) - 5, len(record) - 1}):
-        changed = bytearray(record)
-        changed[at] ^= 0x01
-        refused(bytes(changed))
+def test_a_record_with_any_one_byte_changed_is_refused() -> None:
+    record = record_of_game(SMALL)
+    for at in range(len(record)):
+        for bit in (0x01, 0x80):
+            changed = bytearray(record)
+            changed[at] ^= bit
+            refused(bytes(changed))
 
 
-def test_a_record_whose_entries_were_changed_and_compressed_again_is_refused(
-    records: dict[str, bytes],
-) -> None:
-    body = bytearray(body_of(records[SMALL]))
+def test_a_record_whose_entries_were_changed_and_compressed_again_is_refused() -> None:
+    body = bytearray(body_of(record_of_game(SMALL)))
     body[-2] ^= 0x01  # the last entries: a seat's index or a time
     refused(record_of(bytes(body)))
 
 
-def test_a_truncated_record_is_refused(records: dict[str, bytes]) -> None:
-    record = records[SMALL]
+def test_a_truncated_record_is_refused() -> None:
+    record = record_of_game(SMALL)
     for size in (0, 1, 2, len(record) // 2, len(record) - 1):
         refused(record[:size])
     body = body_of(record)
@@ -153,29 +152,27 @@ def test_a_truncated_record_is_refused(records: dict[str, bytes]) -> None:
     assert "truncated" in refused(record_of(body[: DIGEST_BYTES - 1]))
 
 
-def test_a_record_with_bytes_after_its_last_entry_is_refused(records: dict[str, bytes]) -> None:
-    refused(records[SMALL] + b"\x00")
-    assert "follow" in refused(record_of(body_of(records[SMALL]) + b"\x00"))
+def test_a_record_with_bytes_after_its_last_entry_is_refused() -> None:
+    refused(record_of_game(SMALL) + b"\x00")
+    assert "follow" in refused(record_of(body_of(record_of_game(SMALL)) + b"\x00"))
 
 
-def test_a_record_of_an_unknown_format_version_is_refused(records: dict[str, bytes]) -> None:
-    record = records[SMALL]
+def test_a_record_of_an_unknown_format_version_is_refused() -> None:
+    record = record_of_game(SMALL)
     assert "unknown format version 2" in refused(bytes([2]) + record[1:])
     assert "unknown format version 0" in refused(bytes([0]) + record[1:])
 
 
-def test_a_record_whose_log_does_not_reach_its_digest_is_refused(
-    records: dict[str, bytes],
-) -> None:
-    body = bytearray(body_of(records[SMALL]))
+def test_a_record_whose_log_does_not_reach_its_digest_is_refused() -> None:
+    body = bytearray(body_of(record_of_game(SMALL)))
     assert bytes(body[:DIGEST_BYTES]) == log_digest(archived_log(GAMES[SMALL].envelopes))
     body[0] ^= 0xFF
     assert "digest" in refused(record_of(bytes(body)))
 
 
-def test_a_record_of_another_games_digest_is_refused(records: dict[str, bytes]) -> None:
+def test_a_record_of_another_games_digest_is_refused() -> None:
     other: GoldenGame = GAMES["brief-2009/r1-4p-defaults"]
-    body = bytearray(body_of(records[SMALL]))
+    body = bytearray(body_of(record_of_game(SMALL)))
     body[:DIGEST_BYTES] = log_digest(archived_log(other.envelopes))
     assert "digest" in refused(record_of(bytes(body)))
 
