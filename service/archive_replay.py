@@ -107,13 +107,13 @@ class Redecision:
         actor, events, state = (
             attempted[1] if attempted and attempted[0] == entry else self.decided(entry)
         )
+        if not events:
+            raise ArchiveRefused("an entry that decides no event")
         if entry.kind != OP and self.game is not None:
             seat = entry.seat if entry.seat is not None else self.implied_seat(self.game)
             chosen = self.legal(self.game, seat)[entry.value].type
-            self.learned.setdefault(events[0].type if events else "", set()).add(chosen)
+            self.learned.setdefault(events[0].type, set()).add(chosen)
         self._legal = {}
-        if not events:
-            raise ArchiveRefused("an entry that decides no event")
         recorded = self.recorded(actor, events, entry.seconds)
         self.history += recorded
         self.game = self.folded(recorded, state)
@@ -131,10 +131,19 @@ class Redecision:
         try:
             return fold_decided(self.rules, self.game, recorded, state)
         except NeedsEarlierBase as taken_back:  # an undo: from the game before what it takes
-            base = self.game_before(taken_back.version)
+            return self.refolded(taken_back.version)
+
+    def refolded(self, version: int) -> Game[Any]:
+        """The game after the whole history, folded from the game before `version` (or from
+        before the earliest version some undo or rewind of the rest takes back)."""
+        while True:
+            base = self.game_before(version)
             if base is None:
                 return replay(self.rules, self.history)
-            return replay(self.rules, self.history[base.version :], base)
+            try:
+                return replay(self.rules, self.history[base.version :], base)
+            except NeedsEarlierBase as earlier:
+                version = min(earlier.version, base.version)
 
     def game_before(self, version: int) -> Game[Any] | None:
         """The game as it stood after the last command that ended before `version` (as the

@@ -47,6 +47,8 @@ GAMES = {game.name: game for game in golden_games()}
 TARGET_BYTES = 4096
 """Issue 52's target: the median archive of a finished 4-player game at most 4 KB."""
 SMALL = "brief-2009/r1-3p-defaults"
+REWIND_AFTER = 30
+"""After how many commands the table game is rewound."""
 
 
 @functools.cache
@@ -201,8 +203,11 @@ def played_at_a_table(client: redis.Redis) -> list[dict[str, Any]]:
     service.handle(game_id, ADMIN, Command.of("start_table", strategy="random"))
     service.handle(game_id, 0, Command.of("hand_to_bot", strategy="greedy"))
     service.handle(game_id, 1, Command.of("resign_seat"))
+    resigned = service.store.version(game_id)
     rng = random.Random(52)
-    for _ in range(MAX_COMMANDS):
+    for played in range(MAX_COMMANDS):
+        if played == REWIND_AFTER:
+            service.order_rewind(game_id, resigned)
         rules, game = service.load(game_id)
         if rules.is_over(game.state):
             break
@@ -215,7 +220,7 @@ def played_at_a_table(client: redis.Redis) -> list[dict[str, Any]]:
     return [event.decoded() for event in store.read(game_id, 1, store.version(game_id))]
 
 
-def test_a_tables_seating_is_kept_literally_and_the_game_still_comes_back(
+def test_a_tables_seating_and_a_rewind_are_kept_literally_and_the_game_still_comes_back(
     client: redis.Redis,
 ) -> None:
     log = played_at_a_table(client)
@@ -230,6 +235,7 @@ def test_a_tables_seating_is_kept_literally_and_the_game_still_comes_back(
         "TableStarted",
         "SeatHandedToBot",
         "SeatResigned",
+        "GameRewound",
     ]
     assert decode(record) == archived_log(log)
     print(f"\na table game of brief-2009, 3 players: {len(record)} bytes")
