@@ -55,6 +55,7 @@ from tests.support.table_page import (
     overlapping_names,
     pack_ids,
     playing,
+    resized_to,
     settled_after,
     targets,
     unclickable,
@@ -268,8 +269,7 @@ def test_a_whole_3_player_game_is_played_by_clicking_through_the_page(server, br
         narrow = "narrow" not in done and "a11y" in done and len(targets(driver)) > 1
         if narrow:  # issue 34, point 3: the dashboard in view on a narrow window, lands clear
             for width, height in NARROW_WINDOWS:
-                driver.set_window_size(width, height)
-                wait_until(driver, lambda d, w=width: d.execute_script("return innerWidth") <= w)
+                resized_to(driver, width, height)
                 faults = dashboard_faults(driver)
                 shots.take(driver, f"seat {seat} at {width}x{height}")
                 assert not faults, (width, height, faults)

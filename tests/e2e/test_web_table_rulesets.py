@@ -58,6 +58,7 @@ from tests.support.table_page import (
     overlapping_texts,
     pack_ids,
     playing,
+    resized_to,
     settled_after,
     smallest_board_text,
     unclickable,
@@ -356,8 +357,7 @@ def test_each_board_reads_at_1400_px_and_leaves_room_on_narrow_windows(
         assert overlapping_texts(driver) == [], f"{name}: texts of the board overlap"
     try:
         for width, height in NARROW_WINDOWS:
-            driver.set_window_size(width, height)
-            wait_until(driver, lambda d, w=width: d.execute_script("return innerWidth") <= w)
+            resized_to(driver, width, height)
             faults = dashboard_faults(driver)
             shots.take(driver, f"at {width}x{height}")
             assert not faults, (name, width, height, faults)

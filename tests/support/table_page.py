@@ -201,6 +201,25 @@ return faults;
 """
 
 
+LAID_OUT_JS = """
+const done = arguments[arguments.length - 1];
+requestAnimationFrame(() => requestAnimationFrame(() => {
+  const dash = document.getElementById('dashboard');
+  const kept = getComputedStyle(document.documentElement).getPropertyValue('--dash-h').trim();
+  done(!dash || kept === `${Math.ceil(dash.getBoundingClientRect().height)}px`);
+}));
+"""
+
+
+def resized_to(driver: Any, width: int, height: int) -> None:
+    """The window resized and the page laid out again as a person then sees it: two frames
+    painted, in which the board moved under the dashboard's new height (a ResizeObserver's
+    work, done at the next frame, which the checks had sometimes run before)."""
+    driver.set_window_size(width, height)
+    wait_until(driver, lambda d: d.execute_script("return innerWidth") <= width, what="the size")
+    wait_until(driver, lambda d: d.execute_async_script(LAID_OUT_JS), what="the layout")
+
+
 def dashboard_faults(driver: Any) -> list[str]:
     """Where the dashboard leaves the window (the page or the board scrolled to its end, each
     land or water of the map focused as Tab would) and where it covers a place one may click."""
