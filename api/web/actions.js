@@ -6,7 +6,7 @@
 import {clearPreview, placeNode, placesOf, previewPatch} from './board.js';
 import {call} from './client.js';
 import {$, $$, el, errorBox, fill, need} from './dom.js';
-import {focusSpot} from './focus.js';
+import {focusSpot, showWhereNamed} from './focus.js';
 import {handOf, waitingText} from './glance.js';
 import {actionKey, argsOf, firstSentence, humanise, wordsOf} from './words.js';
 
@@ -273,6 +273,7 @@ function markTargets(t, svg, targets) {
       listen(node, 'mouseleave', () => clearPreview(svg));
       listen(node, 'blur', () => clearPreview(svg));
     }
+    if (node.dataset.x !== undefined) listen(node, 'focus', () => showWhereNamed(svg, node));
     node.classList.add('target');
     marks.push(() => node.classList.remove('target'));
     mark(node, 'tabindex', '0');

@@ -30,6 +30,9 @@ export function focusSpot(node) {
   return null;
 }
 
+/** Set while `focusAgain` puts the focus back after a redraw, which must not move the page. */
+let refocusing = false;
+
 /** Focus the same place again, else the nearest one like it: the place itself (focusable
  * even when it offers nothing now), the same card or player, the same button or one of its
  * group, else the first action; the board or the actions' heading when nothing is left.
@@ -41,7 +44,12 @@ export function focusAgain(where) {
     if (!node.hasAttribute('tabindex') && !['BUTTON', 'A', 'INPUT'].includes(node.tagName)) {
       node.setAttribute('tabindex', '-1');
     }
-    node.focus({preventScroll: true});
+    refocusing = true; // the same place again after a redraw: the page stays where it is
+    try {
+      node.focus({preventScroll: true});
+    } finally {
+      refocusing = false;
+    }
     return document.activeElement === node;
   };
   /** @param {string} selector */
@@ -65,4 +73,35 @@ export function focusAgain(where) {
   }
   const heading = q('#actions-title');
   if (heading) take(heading);
+}
+
+/** A place of the drawing brought into view where it is named: the board, scrolling inside
+ * itself, and the page then move so that the point of its name (`data-x`, `data-y` of the
+ * drawing) is in sight below the dashboard, as the browser's own scrolling of a focused node
+ * shows only its corner when the place (a sea) is larger than the room the board has.
+ * @param {SVGSVGElement} svg @param {HTMLElement | SVGElement} node */
+export function showWhereNamed(svg, node) {
+  const x = Number(node.dataset.x);
+  const y = Number(node.dataset.y);
+  const ctm = svg.getScreenCTM();
+  if (refocusing || node.dataset.x === undefined || Number.isNaN(x) || Number.isNaN(y) || !ctm) return;
+  const named = () => {
+    const point = svg.createSVGPoint();
+    point.x = x;
+    point.y = y;
+    return point.matrixTransform(/** @type {DOMMatrix} */ (svg.getScreenCTM()));
+  };
+  const margin = 24;
+  const area = document.getElementById('board-area');
+  if (area) {
+    const box = area.getBoundingClientRect();
+    const at = named();
+    if (at.y < box.top + margin || at.y > box.bottom - margin) area.scrollTop += at.y - (box.top + box.bottom) / 2;
+    if (at.x < box.left + margin || at.x > box.right - margin) area.scrollLeft += at.x - (box.left + box.right) / 2;
+  }
+  const dash = document.getElementById('dashboard');
+  const top = dash ? Math.max(0, dash.getBoundingClientRect().bottom) : 0;
+  const at = named();
+  if (at.y < top + margin || at.y > window.innerHeight - margin)
+    window.scrollBy(0, at.y - (top + window.innerHeight) / 2);
 }
