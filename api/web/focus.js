@@ -75,16 +75,39 @@ export function focusAgain(where) {
   if (heading) take(heading);
 }
 
+/** Set from a press of the pointer until its release: a place focused by a click must stay
+ * under the pointer (scrolled away between press and release, it would never get the click). */
+let pointing = false;
+document.addEventListener(
+  'pointerdown',
+  () => {
+    pointing = true;
+  },
+  true,
+);
+for (const end of ['pointerup', 'pointercancel']) {
+  document.addEventListener(
+    end,
+    () => {
+      setTimeout(() => {
+        pointing = false;
+      }, 0);
+    },
+    true,
+  );
+}
+
 /** A place of the drawing brought into view where it is named: the board, scrolling inside
  * itself, and the page then move so that the point of its name (`data-x`, `data-y` of the
  * drawing) is in sight below the dashboard, as the browser's own scrolling of a focused node
- * shows only its corner when the place (a sea) is larger than the room the board has.
+ * shows only its corner when the place (a sea) is larger than the room the board has. Only
+ * for the keyboard (and a script): a click is where the person already looks.
  * @param {SVGSVGElement} svg @param {HTMLElement | SVGElement} node */
 export function showWhereNamed(svg, node) {
   const x = Number(node.dataset.x);
   const y = Number(node.dataset.y);
   const ctm = svg.getScreenCTM();
-  if (refocusing || node.dataset.x === undefined || Number.isNaN(x) || Number.isNaN(y) || !ctm) return;
+  if (refocusing || pointing || node.dataset.x === undefined || Number.isNaN(x) || Number.isNaN(y) || !ctm) return;
   const named = () => {
     const point = svg.createSVGPoint();
     point.x = x;
